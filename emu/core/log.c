@@ -1,0 +1,72 @@
+#include "log.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const level_names[] = {"error", "warn", "info", "debug", "trace"};
+
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static int log_level = -1; /* -1: not yet read from the environment */
+static FILE *log_stream;
+
+int nvemu_log_parse_level(const char *s)
+{
+    if (!s)
+        return -1;
+    for (int i = 0; i < (int)(sizeof level_names / sizeof level_names[0]); i++)
+        if (strcasecmp(s, level_names[i]) == 0)
+            return i;
+    if (s[0] >= '0' && s[0] <= '4' && s[1] == '\0')
+        return s[0] - '0';
+    return -1;
+}
+
+static int current_level(void)
+{
+    if (log_level < 0) {
+        int env = nvemu_log_parse_level(getenv("NVEMU_LOG_LEVEL"));
+        log_level = env >= 0 ? env : NVEMU_LOG_WARN;
+    }
+    return log_level;
+}
+
+void nvemu_log_set_level(enum nvemu_log_level level)
+{
+    pthread_mutex_lock(&log_lock);
+    log_level = (int)level;
+    pthread_mutex_unlock(&log_lock);
+}
+
+enum nvemu_log_level nvemu_log_get_level(void)
+{
+    pthread_mutex_lock(&log_lock);
+    int l = current_level();
+    pthread_mutex_unlock(&log_lock);
+    return (enum nvemu_log_level)l;
+}
+
+void nvemu_log_set_stream(FILE *f)
+{
+    pthread_mutex_lock(&log_lock);
+    log_stream = f;
+    pthread_mutex_unlock(&log_lock);
+}
+
+void nvemu_log(enum nvemu_log_level level, const char *component, const char *fmt, ...)
+{
+    pthread_mutex_lock(&log_lock);
+    if ((int)level <= current_level()) {
+        FILE *out = log_stream ? log_stream : stderr;
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(out, "nvemu[%s] %s: ", level_names[level], component);
+        vfprintf(out, fmt, ap);
+        fputc('\n', out);
+        fflush(out);
+        va_end(ap);
+    }
+    pthread_mutex_unlock(&log_lock);
+}

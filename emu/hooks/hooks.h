@@ -1,0 +1,95 @@
+/*
+ * Hook framework call sites (emu/hooks). The FIFO model calls these at the
+ * places the real driver would (see ../shared/seeds/003_* and
+ * ../shared/reference/hook-framework-anchors.md §1.6). A policy never sees
+ * fifo internals: it gets a read-only hook_task snapshot and setter
+ * functions (emu/hooks/policy_api.h); the framework validates every
+ * decision and records it in the event trace.
+ */
+#ifndef NVEMU_HOOKS_H
+#define NVEMU_HOOKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile/profile.h"
+
+struct hooks;
+
+/* Read-only snapshot of a channel group handed to policies. */
+struct hook_task {
+    uint32_t gpu;                 /* GPU index */
+    uint64_t tsg_id;              /* hardware TSG id (grpID) */
+    uint32_t runlist_id;
+    uint32_t engine_type;
+    uint32_t hclient, htsg;       /* RM handles */
+    int32_t pid, tid;             /* creator */
+    uint32_t uid;
+    char comm[16];                /* creator's process name */
+    uint64_t timeslice_us;        /* current (or default, at task_init) */
+    uint32_t interleave;          /* 0 LOW, 1 MEDIUM, 2 HIGH */
+    uint32_t channel_count;
+};
+
+/* Where a work_submit hook fired: the emulator sees every submission; the real driver only token requests. */
+enum hook_submit_kind { HOOK_SUBMIT_TOKEN_REQUEST = 0, HOOK_SUBMIT_WORK = 1 };
+
+/* How the framework reaches the rest of the emulator (wired by the emulator at create time). */
+struct hooks_env {
+    const struct profile *profile;
+    /* current virtual time, ns */
+    uint64_t (*now)(void *ctx);
+    /*
+     * Appends one decision record to the event trace:
+     * hook ("task_init"), task, field ("timeslice"), value, result ("apply" | "noop" | "reject"),
+     * reason (e.g. "below minimum 1 us", "conflict", "no decision").
+     */
+    void (*trace)(void *ctx, const char *hook, const struct hook_task *t, const char *field,
+                  uint64_t value, const char *result, const char *reason);
+    void *ctx;
+};
+
+/* Creates the framework with no policy (native behaviour everywhere). */
+struct hooks *hooks_create(const struct hooks_env *env);
+void hooks_destroy(struct hooks *h);
+
+/*
+ * Loads a policy plugin (shared object) with key=value arguments. Returns 0,
+ * or -1 with a one-line reason in err (missing file, missing symbol, wrong API
+ * version, init refused). At most one policy at a time, like gpu_ext's struct_ops.
+ */
+int hooks_load_policy(struct hooks *h, const char *path, const char *const *args, int nargs,
+                      char *err, size_t errlen);
+
+/* True when a policy is attached. */
+bool hooks_active(const struct hooks *h);
+
+/*
+ * task_init: after the defaults are set (id, engine, runlist, default timeslice,
+ * MEDIUM interleave) and before they take effect. On return *timeslice_us and
+ * *interleave hold the validated decision (unchanged when the policy made none
+ * or its decision was rejected).
+ */
+void hooks_task_init(struct hooks *h, const struct hook_task *t, uint64_t *timeslice_us, uint32_t *interleave);
+
+/* bind/schedule on GPFIFO_SCHEDULE(enable): false = rejected, the caller returns NV_ERR_BUSY_RETRY. */
+bool hooks_bind(struct hooks *h, const struct hook_task *t);
+
+/* work_submit: every submission (kind WORK) and every work-submit-token request (kind TOKEN_REQUEST). */
+void hooks_work_submit(struct hooks *h, const struct hook_task *t, uint32_t chid, enum hook_submit_kind kind);
+
+/* timeslice_set on SET_TIMESLICE: the policy may keep or replace *timeslice_us (validated). */
+void hooks_timeslice_set(struct hooks *h, const struct hook_task *t, uint64_t *timeslice_us);
+
+/*
+ * runlist_update when a runlist is rebuilt: entries[] holds the TSG ids in
+ * hardware order (with interleave repetitions). The policy may permute them;
+ * a result that adds or drops entries is rejected and the native order kept.
+ */
+void hooks_runlist_update(struct hooks *h, uint32_t gpu, uint32_t runlist_id, uint64_t *entries, uint32_t n);
+
+/* task_destroy before the channel group goes away. */
+void hooks_task_destroy(struct hooks *h, const struct hook_task *t);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * GPU profile: everything the emulator knows about one GPU model, loaded from
+ * a data file (emu/profiles/<name>.yaml). rm reads the identity, classes and
+ * discovery answers; fifo and sim read the scheduling and timing parameters.
+ * No code path hard-codes a value that lives here.
+ */
+#ifndef NVEMU_PROFILE_H
+#define NVEMU_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define PROFILE_MAX_CLASSES   256
+#define PROFILE_MAX_ENGINES   64
+#define PROFILE_MAX_INFO      128
+#define PROFILE_MAX_CANNED    128
+
+/* One engine and the runlist that serves it (from the device-info table). */
+struct profile_engine {
+    uint32_t engine_type;     /* NV2080_ENGINE_TYPE_* (GR0 = 1, COPY0 = 9, ...) */
+    uint32_t runlist_id;
+    char name[16];            /* "GR0", "COPY2", ... */
+};
+
+/* An index -> value pair of GPU_GET_INFO_V2 / GR_GET_INFO / FIFO_GET_INFO style tables. */
+struct profile_info {
+    uint32_t index;
+    uint32_t value;
+};
+
+/*
+ * A control whose answer the emulator replays as recorded on the real GPU
+ * (semantics not modelled): on NV_OK the params are replaced by `out`.
+ * `source` says where the bytes came from (e.g. "hw-h200-580 trace line 57").
+ */
+struct profile_canned_ctrl {
+    uint32_t cmd;
+    uint32_t size;
+    uint8_t *out;
+    char source[64];
+};
+
+/* Scheduling and timing parameters of the FIFO model (all times in ns). */
+struct profile_timing {
+    uint64_t ctxsw_ns;             /* TSG context switch on an engine */
+    uint64_t runlist_update_ns;    /* runlist rebuild + submit */
+    uint64_t wfi_overhead_ns;      /* fixed cost on top of draining the running kernel */
+    uint64_t cta_overhead_ns;      /* fixed cost on top of draining running thread blocks */
+    uint64_t cilp_save_ns;         /* instruction-level save latency */
+    uint64_t preempt_timeout_ns;   /* default preempt timeout when no manual timeout is given */
+    /* control-path latencies injected when nvemu_config.inject_latency is set */
+    uint64_t lat_get_timeslice_ns;
+    uint64_t lat_set_timeslice_ns;
+    uint64_t lat_preempt_ns;
+    uint64_t lat_tsg_alloc_ns;
+    uint64_t lat_channel_alloc_ns;
+    uint64_t lat_control_ns;       /* any other control */
+};
+
+struct profile {
+    char name[32];                 /* "h200" */
+    char chip[32];                 /* "GH100" */
+    char arch[16];                 /* "volta" | "turing" | "ampere" | "hopper" */
+    char marketing_name[64];       /* GPU_GET_NAME_STRING answer */
+    char driver_version[32];       /* "580.159.04" */
+    char notes[256];               /* what the profile assumes (e.g. Volta on the open driver) */
+
+    uint32_t gpu_count;            /* /dev/nvidia0..N-1 */
+    /* PCI identity of GPU 0; GPU i gets bus + i */
+    uint32_t pci_domain, pci_bus, pci_slot, pci_function;
+    uint16_t pci_vendor_id, pci_device_id;
+    uint32_t pci_subsystem_id;
+    uint64_t bar0_address, bar0_size, fb_address, fb_size;
+    uint16_t interrupt_line;
+    uint8_t uuid[16];
+
+    uint32_t class_count;
+    uint32_t classes[PROFILE_MAX_CLASSES];
+
+    uint32_t sm_count, gpc_count, tpc_per_gpc, sm_per_tpc;
+
+    uint32_t engine_count;
+    struct profile_engine engines[PROFILE_MAX_ENGINES];
+
+    /* FIFO limits and defaults */
+    uint64_t default_timeslice_us;     /* 1024 */
+    uint64_t min_timeslice_us;         /* hardware minimum the model rounds up to */
+    uint32_t timeslice_scale_max;      /* hardware encodes timeout x 2^scale */
+    uint32_t max_channel_groups;       /* 2048 */
+    uint32_t max_channels_per_group;   /* 128 */
+    uint32_t max_subcontexts;          /* 64 */
+    bool per_runlist_chram;            /* separate TSG/ChID spaces per runlist */
+    uint32_t default_compute_preempt_mode; /* 0 WFI, 1 CTA, 2 CILP */
+
+    struct profile_timing timing;
+
+    uint32_t gpu_info_count;
+    struct profile_info gpu_info[PROFILE_MAX_INFO];   /* GPU_GET_INFO_V2 */
+    uint32_t gr_info_count;
+    struct profile_info gr_info[PROFILE_MAX_INFO];    /* GR_GET_INFO */
+
+    uint32_t canned_count;
+    struct profile_canned_ctrl canned[PROFILE_MAX_CANNED];
+};
+
+/*
+ * Loads a profile by name (looked up in the built-in table compiled from
+ * emu/profiles/) or by path to a YAML file. Returns NULL and writes
+ * "file:line:column: message" (or "unknown profile NAME") to err on failure.
+ */
+struct profile *profile_load(const char *name_or_path, char *err, size_t errlen);
+
+void profile_free(struct profile *p);
+
+/* Engine row for an engine type, or NULL. */
+const struct profile_engine *profile_engine(const struct profile *p, uint32_t engine_type);
+
+/* True when the GPU exposes the class. */
+bool profile_has_class(const struct profile *p, uint32_t hclass);
+
+/* Names of the built-in profiles, NULL-terminated. */
+const char *const *profile_builtin_names(void);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * Resource server contract (emu/rm): clients, handles, the object tree, and
+ * the two registries (classes, controls). Adding a class or a control is
+ * adding a table row and a handler; the generic checks (parents, sizes,
+ * privilege, ownership) live in one place and run in the driver's order.
+ *
+ * Tables are split by owner and aggregated by the registry:
+ *   rm_class_rows_core / rm_ctrl_rows_core            emu/rm (client, device, subdevice, memory, events ...)
+ *   rm_ctrl_rows_discovery                             emu/rm/ctrl_discovery.c (GPU/GR info, class lists, names ...)
+ *   rm_class_rows_fifo / rm_ctrl_rows_fifo             emu/rm/class_fifo.c, ctrl_fifo.c (TSG, ctxshare, channels, scheduling)
+ */
+#ifndef NVEMU_RM_H
+#define NVEMU_RM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvemu/nvemu.h"
+#include "abi/nv_status.h"
+
+struct rm_client;
+struct rm_object;
+struct gpu;            /* one emulated GPU: its profile, its fifo; see emu/core/emulator.h */
+
+/* Object families: what an hObject is, for parent rules and control export tables. */
+enum rm_family {
+    RM_FAM_CLIENT      = 1u << 0,
+    RM_FAM_DEVICE      = 1u << 1,
+    RM_FAM_SUBDEVICE   = 1u << 2,
+    RM_FAM_VASPACE     = 1u << 3,
+    RM_FAM_TSG         = 1u << 4,  /* KEPLER_CHANNEL_GROUP_A */
+    RM_FAM_CTXSHARE    = 1u << 5,  /* FERMI_CONTEXT_SHARE_A */
+    RM_FAM_CHANNEL     = 1u << 6,  /* every *_CHANNEL_GPFIFO_* class */
+    RM_FAM_ENGINE_OBJ  = 1u << 7,  /* compute / copy / other engine objects under a channel */
+    RM_FAM_MEMORY      = 1u << 8,
+    RM_FAM_USERMODE    = 1u << 9,
+    RM_FAM_EVENT       = 1u << 10,
+    RM_FAM_OTHER       = 1u << 11, /* accepted classes without behaviour */
+    RM_FAM_ANY         = 0xFFFFFFFFu,
+};
+
+/* Context of one RM call (alloc, control or free), built by the dispatcher. */
+struct rm_call {
+    nvemu *emu;
+    nvemu_opener *op;           /* the opener whose identity is used (after REGISTER_FD redirection) */
+    const nvemu_access *acc;    /* to read/write embedded user pointers */
+    int32_t tid;                /* calling thread */
+    struct rm_client *client;
+    struct rm_object *obj;      /* control target, or the parent during alloc */
+    struct gpu *gpu;            /* GPU of obj, NULL for client-level objects */
+};
+
+/* ---- class registry ---- */
+
+enum rm_alloc_params { RM_PARAMS_NONE = 0, RM_PARAMS_OPTIONAL = 1, RM_PARAMS_REQUIRED = 2 };
+
+/*
+ * Constructor: params points at param_size bytes copied from the caller (NULL
+ * when the caller passed none and the class allows that); it may write outputs
+ * into params (copied back only on NV_OK). `obj` is already linked into the tree
+ * with its handle; on failure the registry unlinks and frees it.
+ */
+typedef NV_STATUS (*rm_construct_fn)(struct rm_call *c, struct rm_object *obj, void *params);
+/* Destructor: releases class state; children and dependants are already gone. */
+typedef void (*rm_destruct_fn)(struct rm_call *c, struct rm_object *obj);
+
+struct rm_class_row {
+    uint32_t hclass;
+    const char *name;
+    uint32_t param_size;          /* bytes copied from pAllocParms (the class table decides, not paramsSize) */
+    enum rm_alloc_params params;
+    uint32_t parents;             /* RM_FAM_* mask of allowed parents */
+    enum rm_family family;
+    bool single_instance;         /* second instance under the same parent -> NV_ERR_STATE_IN_USE */
+    bool gpu_class;               /* must be in the profile's class list, else NV_ERR_NOT_SUPPORTED */
+    bool any_node;                /* accepted on /dev/nvidiaN too (event classes) */
+    bool internal_only;           /* user alloc -> NV_ERR_INVALID_CLASS */
+    bool modelled;                /* false: accepted without behaviour (documented in the table) */
+    uint8_t free_priority;        /* lower frees first among siblings (channels/TSGs before others) */
+    rm_construct_fn construct;    /* NULL: nothing to build */
+    rm_destruct_fn destruct;
+};
+
+/* ---- control registry ---- */
+
+enum rm_ctrl_flags {
+    RM_CTRL_NON_PRIVILEGED    = 1u << 0,
+    RM_CTRL_PRIVILEGED        = 1u << 1,  /* needs CAP_SYS_ADMIN */
+    RM_CTRL_INTERNAL          = 1u << 2,  /* user -> NV_ERR_NOT_SUPPORTED */
+    RM_CTRL_RIGHT_NICE        = 1u << 3,  /* needs CAP_SYS_NICE or CAP_SYS_ADMIN */
+    RM_CTRL_COPYOUT_ON_ERROR  = 1u << 4,
+    RM_CTRL_CANNED            = 1u << 5,  /* answer replayed from profile data, semantics not modelled */
+};
+
+/* Handler: params is a private copy of paramsSize bytes; copied back only on NV_OK
+ * (unless RM_CTRL_COPYOUT_ON_ERROR). */
+typedef NV_STATUS (*rm_ctrl_fn)(struct rm_call *c, void *params, uint32_t size);
+
+struct rm_ctrl_row {
+    uint32_t cmd;
+    const char *name;
+    uint32_t param_size;          /* registered sizeof; mismatch -> NV_ERR_INVALID_ARGUMENT (580) */
+    uint32_t families;            /* RM_FAM_* the command is exported on */
+    uint32_t flags;               /* RM_CTRL_* */
+    rm_ctrl_fn handler;
+};
+
+/* Row arrays, each terminated by a row with cmd/hclass 0 and name NULL. */
+extern const struct rm_class_row rm_class_rows_core[];
+extern const struct rm_class_row rm_class_rows_fifo[];
+extern const struct rm_ctrl_row rm_ctrl_rows_core[];
+extern const struct rm_ctrl_row rm_ctrl_rows_discovery[];
+extern const struct rm_ctrl_row rm_ctrl_rows_fifo[];
+
+const struct rm_class_row *rm_class_lookup(uint32_t hclass);
+const struct rm_ctrl_row *rm_ctrl_lookup(uint32_t cmd);
+
+/* ---- objects ---- */
+
+uint32_t rm_object_handle(const struct rm_object *o);
+uint32_t rm_object_class(const struct rm_object *o);
+enum rm_family rm_object_family(const struct rm_object *o);
+struct rm_object *rm_object_parent(const struct rm_object *o);
+struct rm_client *rm_object_client(const struct rm_object *o);
+struct gpu *rm_object_gpu(const struct rm_object *o);
+/* Class state owned by the class's constructor/destructor (e.g. struct fifo_tsg *). */
+void *rm_object_priv(const struct rm_object *o);
+void rm_object_set_priv(struct rm_object *o, void *priv);
+/* Nearest ancestor (or o itself) of a family, or NULL. */
+struct rm_object *rm_object_ancestor(struct rm_object *o, enum rm_family fam);
+/* Children of o in creation order: calls fn for each until it returns false. */
+void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *child, void *arg), void *arg);
+
+uint32_t rm_client_handle(const struct rm_client *cl);
+nvemu_opener *rm_client_opener(const struct rm_client *cl);
+struct rm_object *rm_client_find(struct rm_client *cl, uint32_t handle);
+
+/*
+ * Allocates an RM-internal object (e.g. the implicit TSG of a channel allocated
+ * under a device, or the KERNEL_GRAPHICS_CONTEXT of a GR TSG) with a generated
+ * handle from 0xCAF00000. Returns NV_OK and the object, or the constructor's status.
+ */
+NV_STATUS rm_alloc_internal(struct rm_call *c, struct rm_object *parent, uint32_t hclass,
+                            void *params, struct rm_object **out);
+
+/* Registers that `dependant` must be freed before `on` is (the driver's refAddDependant). */
+NV_STATUS rm_add_dependant(struct rm_object *on, struct rm_object *dependant);
+
+/* Looks up a channel/TSG object of a client the caller may use; NV_ERR_* as the control path would. */
+NV_STATUS rm_find_object(nvemu *emu, nvemu_opener *op, uint32_t hclient, uint32_t hobject,
+                         struct rm_object **out);
+
+#endif

@@ -1,0 +1,136 @@
+/*
+ * nvemu public contract: one emulator instance, one ioctl entry point.
+ *
+ * Every front-end (in-process, FUSE, CUSE), every test and every benchmark
+ * goes through nvemu_open / nvemu_ioctl / nvemu_release. Nothing here knows
+ * about transports: the caller supplies who is calling and how to reach the
+ * caller's memory.
+ */
+#ifndef NVEMU_NVEMU_H
+#define NVEMU_NVEMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nvemu nvemu;               /* one emulated machine (all GPUs of a profile) */
+typedef struct nvemu_opener nvemu_opener; /* one open() of one node (the driver's nv_file_private_t) */
+
+/* Which node an opener opened. */
+typedef enum nvemu_node {
+    NVEMU_NODE_CTL = 0, /* /dev/nvidiactl, minor 255 */
+    NVEMU_NODE_GPU = 1, /* /dev/nvidiaN, minor N */
+    NVEMU_NODE_UVM = 2, /* /dev/nvidia-uvm */
+} nvemu_node;
+
+/* Linux capability bits the emulator looks at (same numbers as <linux/capability.h>). */
+#define NVEMU_CAP_SYS_NICE  (1ull << 23)
+#define NVEMU_CAP_SYS_ADMIN (1ull << 21)
+
+/* Who opened a node: fixed for the opener's lifetime. */
+typedef struct nvemu_identity {
+    int32_t pid;
+    int32_t tid;          /* thread that called open() */
+    uint32_t uid;         /* effective uid */
+    uint64_t caps;        /* effective capability mask (NVEMU_CAP_*) */
+    char comm[16];        /* process name, NUL-terminated (policies classify by it) */
+} nvemu_identity;
+
+/*
+ * How the emulator reaches the calling thread during one ioctl.
+ * read/write return 0 on success or a negative errno (-EFAULT for a bad
+ * address); they must never crash on a bad address.
+ * resolve_fd maps an fd number of the caller's fd table (REGISTER_FD's ctl_fd)
+ * to the opener behind it, or NULL when that fd is not an nvemu node.
+ */
+typedef struct nvemu_access {
+    int (*read)(void *ctx, uint64_t addr, void *dst, size_t len);
+    int (*write)(void *ctx, uint64_t addr, const void *src, size_t len);
+    nvemu_opener *(*resolve_fd)(void *ctx, int fd);
+    void *ctx;
+    int32_t tid;          /* thread issuing this ioctl (0: the opener's tid) */
+} nvemu_access;
+
+/* In-process accessor: addresses are plain pointers of this process. */
+extern const nvemu_access nvemu_access_inproc;
+
+typedef enum nvemu_clock {
+    NVEMU_CLOCK_VIRTUAL = 0,  /* time moves only when every participant is blocked */
+    NVEMU_CLOCK_REALTIME = 1, /* virtual time follows CLOCK_MONOTONIC */
+} nvemu_clock;
+
+typedef struct nvemu_config {
+    const char *profile;      /* profile name ("h200", ...) or a path to a profile file; NULL = "h200" */
+    bool gpreempt_compat;     /* answer escape 0x60 and relax the control fd check like GPreempt's patch */
+    nvemu_clock clock;
+    uint64_t seed;            /* seed of the one random generator */
+    bool inject_latency;      /* add the measured control-path latencies to virtual time */
+    const char *trace_path;   /* event trace output (CSV); NULL = no file */
+    const char *policy_path;  /* policy plugin (.so) to attach; NULL = native scheduling */
+    const char *const *policy_args; /* "key=value" strings for the policy's init */
+    int policy_nargs;
+} nvemu_config;
+
+/* Fills *cfg with defaults (h200, virtual clock, seed 1). */
+void nvemu_config_init(nvemu_config *cfg);
+
+/*
+ * Creates an emulator. Returns NULL and writes a one-line reason to errbuf
+ * (if given) when the profile cannot be loaded.
+ */
+nvemu *nvemu_create(const nvemu_config *cfg, char *errbuf, size_t errlen);
+
+/* Frees every client, opener and object; the instance is gone afterwards. */
+void nvemu_destroy(nvemu *emu);
+
+/*
+ * Opens a node. minor is the GPU index for NVEMU_NODE_GPU (ignored otherwise).
+ * Returns NULL with *err = -ENXIO when the minor does not exist.
+ */
+nvemu_opener *nvemu_open(nvemu *emu, nvemu_node node, uint32_t minor,
+                         const nvemu_identity *who, int *err);
+
+/* Closes an opener: frees the clients it owns and its OS events, like the driver's fd close. */
+void nvemu_release(nvemu *emu, nvemu_opener *op);
+
+/*
+ * One ioctl, decoded the driver's way: nr = _IOC_NR(request), size = _IOC_SIZE(request)
+ * (magic and direction are ignored). arg points at `size` bytes the front-end
+ * already copied in from the caller; on return they hold what must be copied
+ * back. Returns 0 or a negative errno (-EINVAL, -EFAULT, -EIO, -EBUSY, ...).
+ * Per the driver, arg must be copied back to the caller unless the result is -EFAULT.
+ * Thread-safe: one coarse lock per emulator serialises calls.
+ */
+int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size,
+                void *arg, const nvemu_access *acc);
+
+/* The node an opener was opened on. */
+nvemu_node nvemu_opener_node(const nvemu_opener *op);
+
+/* Read-only counters for `nvemu status` and benchmarks. */
+typedef struct nvemu_stats {
+    uint64_t ioctls;               /* ioctls served */
+    uint64_t errors;               /* ioctls that failed or stored a status other than NV_OK */
+    uint32_t openers;
+    uint32_t clients;
+    uint32_t objects;
+    uint32_t channel_groups;
+} nvemu_stats;
+
+void nvemu_get_stats(nvemu *emu, nvemu_stats *out);
+
+/*
+ * Writes a JSON document describing the emulator state (openers, clients,
+ * objects per class, channel groups, ioctls served, errors by status) into
+ * buf. Returns the length it needed (like snprintf).
+ */
+size_t nvemu_status_json(nvemu *emu, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -65,6 +65,18 @@ int hooks_load_policy(struct hooks *h, const char *path, const char *const *args
 /* True when a policy is attached. */
 bool hooks_active(const struct hooks *h);
 
+struct policy_ops;
+/*
+ * Attaches a policy given as an ops table already in this process (tests,
+ * built-in policies); same checks and errors as hooks_load_policy. The table
+ * must outlive the attachment.
+ */
+int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *const *args, int nargs,
+                     char *err, size_t errlen);
+
+/* Name of the attached policy, or NULL. */
+const char *hooks_policy_name(const struct hooks *h);
+
 /*
  * task_init: after the defaults are set (id, engine, runlist, default timeslice,
  * MEDIUM interleave) and before they take effect. On return *timeslice_us and
@@ -79,6 +91,17 @@ bool hooks_bind(struct hooks *h, const struct hook_task *t);
 /* work_submit: every submission (kind WORK) and every work-submit-token request (kind TOKEN_REQUEST). */
 void hooks_work_submit(struct hooks *h, const struct hook_task *t, uint32_t chid, enum hook_submit_kind kind);
 
+/*
+ * work_submit where the caller can apply a decision on the live channel group
+ * (the seeds' adaptive reclassification). *timeslice_us and *interleave hold
+ * the current values in and the validated decision out; either pointer may be
+ * NULL (a policy decision on that field is then rejected). Returns true when
+ * a value changed and the caller must apply it as SET_TIMESLICE /
+ * SET_INTERLEAVE_LEVEL would. hooks_work_submit == this with both NULL.
+ */
+bool hooks_work_submit_decide(struct hooks *h, const struct hook_task *t, uint32_t chid,
+                              enum hook_submit_kind kind, uint64_t *timeslice_us, uint32_t *interleave);
+
 /* timeslice_set on SET_TIMESLICE: the policy may keep or replace *timeslice_us (validated). */
 void hooks_timeslice_set(struct hooks *h, const struct hook_task *t, uint64_t *timeslice_us);
 
@@ -86,6 +109,7 @@ void hooks_timeslice_set(struct hooks *h, const struct hook_task *t, uint64_t *t
  * runlist_update when a runlist is rebuilt: entries[] holds the TSG ids in
  * hardware order (with interleave repetitions). The policy may permute them;
  * a result that adds or drops entries is rejected and the native order kept.
+ * Its trace records carry a hook_task with only gpu and runlist_id set.
  */
 void hooks_runlist_update(struct hooks *h, uint32_t gpu, uint32_t runlist_id, uint64_t *entries, uint32_t n);
 

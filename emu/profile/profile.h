@@ -39,6 +39,21 @@ struct profile_canned_ctrl {
     uint32_t size;
     uint8_t *out;
     char source[64];
+    /* appended (A2): when `in` is set the answer applies only to a call whose
+     * input params equal these in_size bytes (controls answering per input). */
+    uint8_t *in;
+    uint32_t in_size;
+};
+
+/*
+ * An index -> value table of another {listSize, {index,data}[N]} style control
+ * (FB_GET_INFO_V2, BUS_GET_INFO_V2 ...), keyed by the control's cmd.
+ */
+#define PROFILE_MAX_INFO_TABLES 8
+struct profile_info_table {
+    uint32_t cmd;
+    uint32_t count;
+    struct profile_info entries[PROFILE_MAX_INFO];
 };
 
 /* Scheduling and timing parameters of the FIFO model (all times in ns). */
@@ -102,7 +117,25 @@ struct profile {
 
     uint32_t canned_count;
     struct profile_canned_ctrl canned[PROFILE_MAX_CANNED];
+
+    /* ---- appended by A2 (profiles); see .dev/CHANGES.md ---- */
+    char short_name[64];           /* GPU_GET_SHORT_NAME_STRING answer ("GH100GL-A") */
+    char build_version[64];        /* SYSTEM_GET_BUILD_VERSION versionBuffer */
+    char build_title[64];          /* SYSTEM_GET_BUILD_VERSION titleBuffer */
+    uint32_t changelist;           /* SYSTEM_GET_BUILD_VERSION changelistNumber */
+    uint32_t official_changelist;  /* SYSTEM_GET_BUILD_VERSION officialChangelistNumber */
+    uint32_t pci_revision_id;      /* BUS_GET_PCI_INFO pciRevisionId */
+    uint32_t pci_ext_device_id;    /* BUS_GET_PCI_INFO pciExtDeviceId */
+    uint32_t arch_id, arch_impl, arch_revision, arch_subrevision; /* MC_GET_ARCH_INFO */
+    uint32_t gr_info_max;          /* NV0080_CTRL_GR_INFO_MAX_SIZE of the driver: GR_GET_INFO index bound */
+    uint64_t gr_ctx_buffer_size;   /* GR_GET_CTX_BUFFER_SIZE answer for a GR channel */
+    uint32_t sli_status;           /* GPU_GET_ID_INFO(_V2) sliStatus */
+    uint32_t info_table_count;
+    struct profile_info_table info_tables[PROFILE_MAX_INFO_TABLES];
 };
+
+/* Table of `cmd` among info_tables, or NULL. */
+const struct profile_info_table *profile_info_table(const struct profile *p, uint32_t cmd);
 
 /*
  * Loads a profile by name (looked up in the built-in table compiled from

@@ -62,8 +62,14 @@ enum rm_alloc_params { RM_PARAMS_NONE = 0, RM_PARAMS_OPTIONAL = 1, RM_PARAMS_REQ
  * with its handle; on failure the registry unlinks and frees it.
  */
 typedef NV_STATUS (*rm_construct_fn)(struct rm_call *c, struct rm_object *obj, void *params);
-/* Destructor: releases class state; children and dependants are already gone. */
+/* Destructor: releases class state; children and dependants are already gone. Also called
+ * when the constructor failed after rm_object_set_priv (so it must accept partial state). */
 typedef void (*rm_destruct_fn)(struct rm_call *c, struct rm_object *obj);
+
+/* free_priority values: lower frees first among objects ready to be freed (added by A). */
+#define RM_FREE_PRIO_HIGH     0u    /* channels */
+#define RM_FREE_PRIO_TSG      1u    /* channel groups */
+#define RM_FREE_PRIO_DEFAULT  128u
 
 struct rm_class_row {
     uint32_t hclass;

@@ -1,0 +1,80 @@
+/*
+ * RM class ids (driver 580.x class/cl*.h numbers; own definitions). Covers the
+ * classes of the fact sheet section D and every class in the H200 libcuda trace
+ * (../shared/reference/hw-h200-580/libcuda-context-trace.log).
+ */
+#ifndef NVEMU_ABI_NV_CLASSES_H
+#define NVEMU_ABI_NV_CLASSES_H
+
+#include <stdint.h>
+
+/* root (client) classes: the ioctl path rewrites 0x0 and 0x1 to 0x41 */
+#define NV01_ROOT                       0x00000000u
+#define NV01_ROOT_NON_PRIV              0x00000001u
+#define NV01_ROOT_CLIENT                0x00000041u
+
+/* events */
+#define NV01_EVENT                      0x00000005u
+#define NV01_EVENT_KERNEL_CALLBACK      0x00000078u
+#define NV01_EVENT_OS_EVENT             0x00000079u
+#define NV01_EVENT_KERNEL_CALLBACK_EX   0x0000007Eu
+
+/* memory */
+#define NV01_MEMORY_SYSTEM              0x0000003Eu
+#define NV01_MEMORY_LOCAL_USER          0x00000040u
+#define NV01_MEMORY_VIRTUAL             0x00000070u
+#define NV01_MEMORY_SYSTEM_OS_DESCRIPTOR 0x00000071u
+#define NV50_MEMORY_VIRTUAL             0x000050A0u
+
+/* device tree */
+#define NV01_DEVICE_0                   0x00000080u
+#define NV20_SUBDEVICE_0                0x00002080u
+#define NV2081_BINAPI                   0x00002081u
+#define GF100_SUBDEVICE_MASTER          0x000090E6u
+#define FERMI_VASPACE_A                 0x000090F1u
+#define KERNEL_GRAPHICS_CONTEXT         0x00000090u
+#define RM_USER_SHARED_DATA             0x000000DEu
+#define NV50_THIRD_PARTY_P2P            0x0000503Cu
+#define GT200_DEBUGGER                  0x000083DEu
+#define NV_CONFIDENTIAL_COMPUTE         0x0000CB33u
+
+/* FIFO: channel groups, subcontexts, channels */
+#define KEPLER_CHANNEL_GROUP_A          0x0000A06Cu
+#define FERMI_CONTEXT_SHARE_A           0x00009067u
+#define VOLTA_CHANNEL_GPFIFO_A          0x0000C36Fu
+#define TURING_CHANNEL_GPFIFO_A         0x0000C46Fu
+#define AMPERE_CHANNEL_GPFIFO_A         0x0000C56Fu
+#define HOPPER_CHANNEL_GPFIFO_A         0x0000C86Fu
+#define BLACKWELL_CHANNEL_GPFIFO_A      0x0000C96Fu
+#define BLACKWELL_CHANNEL_GPFIFO_B      0x0000CA6Fu
+
+/* compute engine objects (under a channel) */
+#define VOLTA_COMPUTE_A                 0x0000C3C0u
+#define TURING_COMPUTE_A                0x0000C5C0u
+#define AMPERE_COMPUTE_A                0x0000C6C0u
+#define AMPERE_COMPUTE_B                0x0000C7C0u
+#define ADA_COMPUTE_A                   0x0000C9C0u
+#define HOPPER_COMPUTE_A                0x0000CBC0u
+#define BLACKWELL_COMPUTE_A             0x0000CDC0u
+#define BLACKWELL_COMPUTE_B             0x0000CEC0u
+
+/* copy engine objects (under a channel) */
+#define VOLTA_DMA_COPY_A                0x0000C3B5u
+#define TURING_DMA_COPY_A               0x0000C5B5u
+#define AMPERE_DMA_COPY_A               0x0000C6B5u
+#define AMPERE_DMA_COPY_B               0x0000C7B5u
+#define HOPPER_DMA_COPY_A               0x0000C8B5u
+#define BLACKWELL_DMA_COPY_A            0x0000C9B5u
+#define BLACKWELL_DMA_COPY_B            0x0000CAB5u
+
+/* usermode (doorbell) regions (under a subdevice) */
+#define VOLTA_USERMODE_A                0x0000C361u
+#define TURING_USERMODE_A               0x0000C461u
+#define AMPERE_USERMODE_A               0x0000C561u
+#define HOPPER_USERMODE_A               0x0000C661u
+#define BLACKWELL_USERMODE_A            0x0000C761u
+
+/* The class part of a control command word (cmd = class << 16 | category << 8 | index). */
+#define NV_CTRL_CMD_CLASS(cmd)          (((uint32_t)(cmd) >> 16) & 0xFFFFu)
+
+#endif

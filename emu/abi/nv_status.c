@@ -1,0 +1,75 @@
+/* nv_status_name: table lookup over the NV_STATUS values of nv_status.h. */
+#include <stdio.h>
+
+#include "abi/nv_status.h"
+
+struct status_row {
+    NV_STATUS value;
+    const char *name;
+};
+
+#define ROW(x) {x, #x}
+static const struct status_row status_rows[] = {
+    ROW(NV_OK),
+    ROW(NV_ERR_BUFFER_TOO_SMALL),
+    ROW(NV_ERR_BUSY_RETRY),
+    ROW(NV_ERR_CARD_NOT_PRESENT),
+    ROW(NV_ERR_GPU_IS_LOST),
+    ROW(NV_ERR_GPU_IN_FULLCHIP_RESET),
+    ROW(NV_ERR_ILLEGAL_ACTION),
+    ROW(NV_ERR_IN_USE),
+    ROW(NV_ERR_INSERT_DUPLICATE_NAME),
+    ROW(NV_ERR_INSUFFICIENT_RESOURCES),
+    ROW(NV_ERR_INSUFFICIENT_PERMISSIONS),
+    ROW(NV_ERR_INVALID_ADDRESS),
+    ROW(NV_ERR_INVALID_ARGUMENT),
+    ROW(NV_ERR_INVALID_CHANNEL),
+    ROW(NV_ERR_INVALID_CLASS),
+    ROW(NV_ERR_INVALID_CLIENT),
+    ROW(NV_ERR_INVALID_COMMAND),
+    ROW(NV_ERR_INVALID_DATA),
+    ROW(NV_ERR_INVALID_DEVICE),
+    ROW(NV_ERR_INVALID_EVENT),
+    ROW(NV_ERR_INVALID_FLAGS),
+    ROW(NV_ERR_INVALID_INDEX),
+    ROW(NV_ERR_INVALID_LIMIT),
+    ROW(NV_ERR_INVALID_LOCK_STATE),
+    ROW(NV_ERR_INVALID_OBJECT),
+    ROW(NV_ERR_INVALID_OBJECT_HANDLE),
+    ROW(NV_ERR_INVALID_OBJECT_NEW),
+    ROW(NV_ERR_INVALID_OBJECT_OLD),
+    ROW(NV_ERR_INVALID_OBJECT_PARENT),
+    ROW(NV_ERR_INVALID_OPERATION),
+    ROW(NV_ERR_INVALID_PARAM_STRUCT),
+    ROW(NV_ERR_INVALID_PARAMETER),
+    ROW(NV_ERR_INVALID_POINTER),
+    ROW(NV_ERR_INVALID_REQUEST),
+    ROW(NV_ERR_INVALID_STATE),
+    ROW(NV_ERR_MISSING_TABLE_ENTRY),
+    ROW(NV_ERR_NO_FREE_FIFOS),
+    ROW(NV_ERR_NO_MEMORY),
+    ROW(NV_ERR_NOT_READY),
+    ROW(NV_ERR_NOT_SUPPORTED),
+    ROW(NV_ERR_OBJECT_NOT_FOUND),
+    ROW(NV_ERR_OBJECT_TYPE_MISMATCH),
+    ROW(NV_ERR_OPERATING_SYSTEM),
+    ROW(NV_ERR_RESET_REQUIRED),
+    ROW(NV_ERR_STATE_IN_USE),
+    ROW(NV_ERR_TIMEOUT),
+    ROW(NV_ERR_TIMEOUT_RETRY),
+    ROW(NV_ERR_RESOURCE_LOST),
+    ROW(NV_ERR_TEST_ONLY_CODE_NOT_ENABLED),
+    ROW(NV_ERR_GENERIC),
+    ROW(NV_WARN_MORE_PROCESSING_REQUIRED),
+    ROW(NV_WARN_NOTHING_TO_DO),
+};
+
+const char *nv_status_name(NV_STATUS st)
+{
+    static _Thread_local char unknown[32];
+    for (size_t i = 0; i < sizeof(status_rows) / sizeof(status_rows[0]); i++)
+        if (status_rows[i].value == st)
+            return status_rows[i].name;
+    snprintf(unknown, sizeof(unknown), "NV_STATUS_0x%08x", st);
+    return unknown;
+}

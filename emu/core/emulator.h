@@ -1,0 +1,61 @@
+/*
+ * The emulator instance (struct nvemu), its GPUs and its openers. Internal
+ * contract between the core (emu/core, emu/dispatch, emu/rm) and the
+ * subsystems that need the instance (fifo, workload, daemon, tools).
+ *
+ * Locking: one coarse mutex per emulator (emu->lock) serialises every
+ * nvemu_ioctl, nvemu_open, nvemu_release and nvemu_destroy; the resource
+ * server, the fifo model and the sim are only touched with it held. Code
+ * that must block for virtual time (workload escapes) releases it with
+ * pthread_cond_wait on nvemu_lock_of(emu) and re-checks its condition after
+ * waking. Nothing else in the core blocks.
+ */
+#ifndef NVEMU_CORE_EMULATOR_H
+#define NVEMU_CORE_EMULATOR_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nvemu/nvemu.h"
+#include "profile/profile.h"
+
+struct fifo;
+struct sim;
+struct hooks;
+struct workload;
+
+/* One emulated GPU: /dev/nvidia<index>. */
+struct gpu {
+    uint32_t index;                  /* minor number and NV0080 deviceId */
+    uint32_t gpu_id;                 /* (domain & 0xFFFF) << 16 | bus << 8 | slot */
+    uint32_t pci_bus;                /* profile->pci_bus + index */
+    const struct profile *profile;
+    struct fifo *fifo;
+    nvemu *emu;
+};
+
+/* Number of GPUs (= /dev/nvidiaN nodes) of the loaded profile. */
+uint32_t nvemu_gpu_count(const nvemu *emu);
+/* GPU by index, or NULL. */
+struct gpu *nvemu_gpu(nvemu *emu, uint32_t index);
+/* GPU by 32-bit gpu id (CARD_INFO / NV0000 ids), or NULL. */
+struct gpu *nvemu_gpu_by_id(nvemu *emu, uint32_t gpu_id);
+struct fifo *gpu_fifo(struct gpu *g);
+uint32_t gpu_index(const struct gpu *g);
+
+const struct profile *nvemu_profile(const nvemu *emu);
+const nvemu_config *nvemu_config_of(const nvemu *emu);
+struct sim *nvemu_sim(nvemu *emu);
+struct workload *nvemu_workload(nvemu *emu);
+struct hooks *nvemu_hooks(nvemu *emu);
+
+/* The coarse emulator lock (see the header comment). */
+pthread_mutex_t *nvemu_lock_of(nvemu *emu);
+
+/* Identity an opener was opened with. */
+const nvemu_identity *nvemu_opener_identity(const nvemu_opener *op);
+/* GPU minor of an NVEMU_NODE_GPU opener. */
+uint32_t nvemu_opener_minor(const nvemu_opener *op);
+
+#endif

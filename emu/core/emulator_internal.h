@@ -1,0 +1,72 @@
+/*
+ * Private layout of struct nvemu and struct nvemu_opener, shared by the core
+ * modules of engineer A (emu/core, emu/dispatch, emu/rm). Other subsystems use
+ * the accessors of emulator.h instead.
+ */
+#ifndef NVEMU_CORE_EMULATOR_INTERNAL_H
+#define NVEMU_CORE_EMULATOR_INTERNAL_H
+
+#include "core/emulator.h"
+#include "abi/nv_status.h"
+
+struct rm_server;
+
+/* An (hClient, fd) pair registered with ALLOC_OS_EVENT on an opener. */
+struct os_event {
+    uint32_t hclient;
+    uint32_t hdevice;
+    uint32_t fd;
+    struct os_event *next;
+};
+
+struct nvemu_opener {
+    nvemu *emu;
+    nvemu_node node;
+    uint32_t minor;
+    nvemu_identity who;
+    uint64_t serial;               /* open order, for status output */
+    nvemu_opener *ctl;             /* REGISTER_FD target (its identity owns our clients) */
+    uint32_t linked;               /* openers registered to this one; keeps it alive after close */
+    bool closed;                   /* released by its front-end, kept while `linked` > 0 */
+    bool gpus_attached;            /* ATTACH_GPUS_TO_FD took device references */
+    struct os_event *events;
+    nvemu_opener *prev, *next;
+};
+
+#define NVEMU_STATUS_SLOTS 64
+
+struct nvemu {
+    pthread_mutex_t lock;
+    nvemu_config cfg;              /* strings below are owned copies */
+    char *cfg_profile, *cfg_trace_path, *cfg_policy_path;
+    char **cfg_policy_args;
+
+    struct profile *profile;
+    uint32_t gpu_count;
+    struct gpu *gpus;
+    struct sim *sim;
+    struct hooks *hooks;
+    struct workload *wl;
+    struct rm_server *rm;
+
+    nvemu_opener *openers;
+    uint32_t opener_count;
+    uint64_t opener_serial;
+
+    uint64_t memblock_size;
+    uint64_t map_cursor;           /* next fake CPU mapping offset handed out by RM_MAP_MEMORY */        /* SYS_PARAMS, 0 = not set yet */
+
+    uint64_t ioctls, errors;
+    struct { NV_STATUS status; uint64_t count; } by_status[NVEMU_STATUS_SLOTS];
+};
+
+/* Counts a failing result (negative errno as 0x80000000|errno, or an NV_STATUS). */
+void nvemu_count_error(nvemu *emu, NV_STATUS st);
+
+/* The opener whose identity owns clients for op: its REGISTER_FD target, else op. */
+static inline nvemu_opener *nvemu_owner_of(nvemu_opener *op)
+{
+    return op->ctl ? op->ctl : op;
+}
+
+#endif

@@ -1,0 +1,251 @@
+/*
+ * OS-layer escapes (NV_IOCTL_BASE 200+): their sizes, nodes and failure rules
+ * follow nvidia_ioctl (fact sheet A, B, C). Values come from the profile.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "dispatch/dispatch_internal.h"
+#include "rm/rm_internal.h"
+
+static int card_info(struct esc_ctx *x)
+{
+    nvemu *emu = x->emu;
+    uint32_t entries = x->size / sizeof(nv_ioctl_card_info_t);
+    if (entries < emu->gpu_count)
+        return -EINVAL;
+    memset(x->arg, 0, x->size);
+    const struct profile *p = emu->profile;
+    for (uint32_t i = 0; i < emu->gpu_count; i++) {
+        nv_ioctl_card_info_t e;
+        memset(&e, 0, sizeof(e));
+        struct gpu *g = &emu->gpus[i];
+        e.valid = 1;
+        e.pci_info.domain = p->pci_domain;
+        e.pci_info.bus = (uint8_t)g->pci_bus;
+        e.pci_info.slot = (uint8_t)p->pci_slot;
+        e.pci_info.function = (uint8_t)p->pci_function;
+        e.pci_info.vendor_id = p->pci_vendor_id;
+        e.pci_info.device_id = p->pci_device_id;
+        e.gpu_id = g->gpu_id;
+        e.interrupt_line = p->interrupt_line;
+        e.reg_address = p->bar0_address;
+        e.reg_size = p->bar0_size;
+        e.fb_address = p->fb_address;
+        e.fb_size = p->fb_size;
+        e.minor_number = g->index;
+        memcpy((unsigned char *)x->arg + i * sizeof(e), &e, sizeof(e));
+    }
+    return 0;
+}
+
+/* REGISTER_FD: every failure is the syscall's -EINVAL (fact sheet B). */
+static int register_fd(struct esc_ctx *x)
+{
+    nv_ioctl_register_fd_t *p = x->arg;
+    nvemu_opener *op = x->op;
+    nvemu_opener *ctl = x->acc->resolve_fd ? x->acc->resolve_fd(x->acc->ctx, p->ctl_fd) : NULL;
+    const char *why = NULL;
+    if (op->ctl)
+        why = "fd already registered";
+    else if (!ctl || ctl->node != NVEMU_NODE_CTL)
+        why = "ctl_fd is not an nvidiactl fd";
+    else if (ctl == op)
+        why = "ctl_fd is this fd";
+    else if (ctl->ctl)
+        why = "ctl_fd is itself registered";
+    else if (op->gpus_attached)
+        why = "fd already holds GPU references";
+    if (why) {
+        LOG_DEBUG("dispatch", "REGISTER_FD(%d): %s", p->ctl_fd, why);
+        x->st = NV_ERR_INVALID_STATE;
+        return -EINVAL;
+    }
+    op->ctl = ctl;
+    ctl->linked++;
+    return 0;
+}
+
+static int alloc_os_event(struct esc_ctx *x)
+{
+    nv_ioctl_alloc_os_event_t *p = x->arg;
+    for (struct os_event *e = x->op->events; e; e = e->next)
+        if (e->hclient == p->hClient && e->fd == p->fd) {
+            p->Status = x->st = NV_ERR_INSUFFICIENT_RESOURCES;
+            return 0;
+        }
+    struct os_event *e = calloc(1, sizeof(*e));
+    if (!e) {
+        p->Status = x->st = NV_ERR_INSUFFICIENT_RESOURCES;
+        return 0;
+    }
+    e->hclient = p->hClient;
+    e->hdevice = p->hDevice;
+    e->fd = p->fd;
+    e->next = x->op->events;
+    x->op->events = e;
+    p->Status = NV_OK;
+    return 0;
+}
+
+static int free_os_event(struct esc_ctx *x)
+{
+    nv_ioctl_free_os_event_t *p = x->arg;
+    for (struct os_event **pp = &x->op->events; *pp; pp = &(*pp)->next)
+        if ((*pp)->hclient == p->hClient && (*pp)->fd == p->fd) {
+            struct os_event *e = *pp;
+            *pp = e->next;
+            free(e);
+            p->Status = NV_OK;
+            return 0;
+        }
+    p->Status = x->st = NV_ERR_INVALID_EVENT;
+    return 0;
+}
+
+static int status_code(struct esc_ctx *x)
+{
+    nv_ioctl_status_code_t *p = x->arg;
+    const struct profile *prof = x->emu->profile;
+    for (uint32_t i = 0; i < x->emu->gpu_count; i++) {
+        struct gpu *g = &x->emu->gpus[i];
+        if (p->domain == prof->pci_domain && p->bus == (uint8_t)g->pci_bus && p->slot == (uint8_t)prof->pci_slot) {
+            p->status = NV_OK;
+            return 0;
+        }
+    }
+    x->st = NV_ERR_INVALID_ARGUMENT;
+    return -EINVAL;
+}
+
+/*
+ * RmPerformVersionCheck: reply is always RECOGNIZED; QUERY copies the
+ * version; RELAXED compares up to and including the first '.'; anything else
+ * is a STRICT comparison of the whole string. Mismatch: the driver's version
+ * is copied into versionString and the syscall fails (struct still copied back).
+ */
+static int check_version(struct esc_ctx *x)
+{
+    nv_ioctl_rm_api_version_t *p = x->arg;
+    const char *ver = x->emu->profile->driver_version;
+    p->reply = NV_RM_API_VERSION_REPLY_RECOGNIZED;
+    char given[NV_RM_API_VERSION_STRING_LENGTH + 1];
+    memcpy(given, p->versionString, NV_RM_API_VERSION_STRING_LENGTH);
+    given[NV_RM_API_VERSION_STRING_LENGTH] = '\0';
+    bool ok;
+    if (p->cmd == NV_RM_API_VERSION_CMD_QUERY) {
+        ok = false;
+    } else if (p->cmd == NV_RM_API_VERSION_CMD_RELAXED) {
+        const char *dot = strchr(ver, '.');
+        size_t n = dot ? (size_t)(dot - ver) + 1 : strlen(ver) + 1;
+        ok = strncmp(given, ver, n) == 0;
+    } else {
+        ok = strcmp(given, ver) == 0;
+    }
+    if (ok)
+        return 0;
+    memset(p->versionString, 0, sizeof(p->versionString));
+    strncpy(p->versionString, ver, sizeof(p->versionString) - 1);
+    if (p->cmd == NV_RM_API_VERSION_CMD_QUERY)
+        return 0;
+    LOG_INFO("dispatch", "CHECK_VERSION_STR: client \"%s\" vs driver \"%s\"", given, ver);
+    x->st = NV_ERR_GENERIC;
+    return -EINVAL;
+}
+
+static int attach_gpus(struct esc_ctx *x)
+{
+    if (x->size == 0 || x->size % sizeof(uint32_t) != 0 || x->op->gpus_attached)
+        return -EINVAL;
+    uint32_t n = x->size / sizeof(uint32_t);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id;
+        memcpy(&id, (unsigned char *)x->arg + i * sizeof(id), sizeof(id));
+        if (id != 0 && !nvemu_gpu_by_id(x->emu, id)) {
+            x->st = NV_ERR_INVALID_ARGUMENT;
+            return -EINVAL;
+        }
+    }
+    x->op->gpus_attached = true;
+    return 0;
+}
+
+static int query_device_intr(struct esc_ctx *x)
+{
+    if (x->size < sizeof(nv_ioctl_query_device_intr_t))
+        return -EINVAL;
+    nv_ioctl_query_device_intr_t *p = x->arg;
+    p->intrStatus = 0;
+    p->status = NV_OK;
+    return 0;
+}
+
+static int sys_params(struct esc_ctx *x)
+{
+    nv_ioctl_sys_params_t *p = x->arg;
+    if (x->emu->memblock_size == 0) {
+        x->emu->memblock_size = p->memblock_size;
+        return 0;
+    }
+    return p->memblock_size == x->emu->memblock_size ? 0 : -EBUSY;
+}
+
+/* The emulated GPUs are not NUMA-onlined: nid -1, status DISABLED, the memblock size set by SYS_PARAMS. */
+static int numa_info(struct esc_ctx *x)
+{
+    nv_ioctl_numa_info_t *p = x->arg;
+    memset(p, 0, sizeof(*p));
+    p->nid = -1;
+    p->memblock_size = x->emu->memblock_size;
+    return 0;
+}
+
+static int set_numa_status(struct esc_ctx *x)
+{
+    if (!(x->op->who.caps & NVEMU_CAP_SYS_ADMIN))
+        return -EACCES;
+    LOG_INFO("dispatch", "SET_NUMA_STATUS: NUMA onlining is not modelled");
+    x->st = NV_ERR_NOT_SUPPORTED;
+    return -EINVAL;
+}
+
+/* nv_ioctl_export_to_dma_buf_fd_t.status is its last word (offset 2600). */
+#define DMABUF_STATUS_OFFSET 2600u
+_Static_assert(DMABUF_STATUS_OFFSET + 8 == NV_IOCTL_EXPORT_TO_DMABUF_FD_SIZE, "dmabuf status offset");
+
+static int export_dmabuf(struct esc_ctx *x)
+{
+    NV_STATUS st = NV_ERR_NOT_SUPPORTED;
+    memcpy((unsigned char *)x->arg + DMABUF_STATUS_OFFSET, &st, sizeof(st));
+    x->st = st;
+    LOG_INFO("dispatch", "EXPORT_TO_DMABUF_FD: dma-buf export is not modelled");
+    return 0;
+}
+
+static int wait_open_complete(struct esc_ctx *x)
+{
+    nv_ioctl_wait_open_complete_t *p = x->arg;
+    p->rc = 0;
+    p->adapterStatus = NV_OK;
+    return 0;
+}
+
+const struct esc_row esc_rows_os[] = {
+    {NV_ESC_CARD_INFO, "CARD_INFO", 0, ESC_CTL, card_info},
+    {NV_ESC_REGISTER_FD, "REGISTER_FD", sizeof(nv_ioctl_register_fd_t), ESC_ANY, register_fd},
+    {NV_ESC_ALLOC_OS_EVENT, "ALLOC_OS_EVENT", sizeof(nv_ioctl_alloc_os_event_t), ESC_ANY, alloc_os_event},
+    {NV_ESC_FREE_OS_EVENT, "FREE_OS_EVENT", sizeof(nv_ioctl_free_os_event_t), ESC_ANY, free_os_event},
+    {NV_ESC_STATUS_CODE, "STATUS_CODE", sizeof(nv_ioctl_status_code_t), ESC_CTL, status_code},
+    {NV_ESC_CHECK_VERSION_STR, "CHECK_VERSION_STR", sizeof(nv_ioctl_rm_api_version_t), ESC_CTL, check_version},
+    {NV_ESC_ATTACH_GPUS_TO_FD, "ATTACH_GPUS_TO_FD", 0, ESC_CTL, attach_gpus},
+    {NV_ESC_QUERY_DEVICE_INTR, "QUERY_DEVICE_INTR", 0, ESC_DEV, query_device_intr},
+    {NV_ESC_SYS_PARAMS, "SYS_PARAMS", sizeof(nv_ioctl_sys_params_t), ESC_CTL, sys_params},
+    {NV_ESC_NUMA_INFO, "NUMA_INFO", sizeof(nv_ioctl_numa_info_t), ESC_DEV, numa_info},
+    {NV_ESC_SET_NUMA_STATUS, "SET_NUMA_STATUS", sizeof(nv_ioctl_set_numa_status_t), ESC_DEV, set_numa_status},
+    {NV_ESC_EXPORT_TO_DMABUF_FD, "EXPORT_TO_DMABUF_FD", NV_IOCTL_EXPORT_TO_DMABUF_FD_SIZE, ESC_DEV, export_dmabuf},
+    {NV_ESC_WAIT_OPEN_COMPLETE, "WAIT_OPEN_COMPLETE", sizeof(nv_ioctl_wait_open_complete_t), ESC_ANY,
+     wait_open_complete},
+    {0, NULL, 0, 0, NULL},
+};

@@ -1,0 +1,237 @@
+/*
+ * FIFO model of one GPU (emu/fifo): engines and runlists from the profile,
+ * channel groups (TSGs) and channels, the runlist scheduler, preemption and
+ * kernel execution in virtual time (emu/sim). The RM classes and controls
+ * (emu/rm/class_fifo.c, ctrl_fifo.c) are thin wrappers over these calls.
+ *
+ * Execution model (documented once, here):
+ * - One engine per runlist; an engine runs one TSG at a time. A TSG is
+ *   runnable when it is scheduled (GPFIFO_SCHEDULE enable), not disabled,
+ *   bound to a runlist, and one of its enabled channels has a queued kernel.
+ *   Kernels of one TSG run one at a time in submission order (across its
+ *   channels), a simplification of concurrent streams.
+ * - Switching a TSG in costs profile->timing.ctxsw_ns (none when the engine
+ *   resumes the TSG it last ran). Its timeslice starts after the load.
+ * - A TSG runs until it drains, its timeslice expires while another TSG of
+ *   the runlist is runnable (then it is preempted), it is preempted (PREEMPT,
+ *   DISABLE_CHANNELS, RESTART_RUNLIST, STOP_CHANNEL, a runlist update that
+ *   drops it) or disabled. The next TSG is the next runnable runlist entry
+ *   after the current position (round robin over entries, repetitions
+ *   included).
+ * - A kernel of B blocks of d ns runs in ceil(B / sm_count) waves of d ns.
+ *   Preemption completes at the boundary of the running channel's compute
+ *   preemption mode: WFI = end of the running kernel + wfi_overhead_ns;
+ *   CTA = end of the running wave + cta_overhead_ns; CILP = now +
+ *   cilp_save_ns (progress kept exactly). Work not finished stays queued.
+ *
+ * Effective hardware timeslice: the runlist entry encodes timeout x 2^scale
+ * us with an 8-bit timeout (0..255) and scale 0..profile->timeslice_scale_max.
+ * A requested value is rounded DOWN to the largest encodable value <= it
+ * (smallest scale whose timeout fits, timeout = floor(us / 2^scale)), then
+ * raised to profile->min_timeslice_us. E.g. 1024 -> 128<<3, 2048 -> 128<<4,
+ * 1000 -> 250<<2 = 1000, 1001 -> 250<<2 = 1000, 5000 -> 156<<5 = 4992.
+ * GET_TIMESLICE returns the requested value exactly (kernel RM records it).
+ *
+ * Runlist construction: DEFAULT policy = each scheduled TSG once, in TSG id
+ * order. CHANNEL_INTERLEAVED: realtime TSGs first, then entries by level with
+ * repetitions LOW 1; MEDIUM L if L>0 else 1; HIGH (M+1)*L if L>0, else M if
+ * M>0, else 1 (L, M = number of LOW / MEDIUM TSGs), spread round robin:
+ * the list is built in passes, each pass emitting every TSG that still owes
+ * repetitions, HIGH before MEDIUM before LOW within a pass.
+ *
+ * PREEMPT with bWait: the model knows the completion time t_done at request
+ * time. If t_done - now exceeds the timeout (manual, else
+ * profile->timing.preempt_timeout_ns) the call returns NV_ERR_TIMEOUT (the
+ * preemption still completes later in the model, as the hardware would keep
+ * trying); otherwise NV_OK and the wait is charged as call latency
+ * (sim_charge_call). bWait=0 returns NV_OK at once.
+ *
+ * Not thread-safe: callers hold the emulator lock.
+ */
+#ifndef NVEMU_FIFO_H
+#define NVEMU_FIFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "abi/nv_status.h"
+#include "hooks/hooks.h"
+#include "profile/profile.h"
+#include "sim/sim.h"
+
+struct fifo;
+struct fifo_tsg;
+struct fifo_channel;
+
+enum fifo_interleave { FIFO_INTERLEAVE_LOW = 0, FIFO_INTERLEAVE_MEDIUM = 1, FIFO_INTERLEAVE_HIGH = 2 };
+enum fifo_sched_policy { FIFO_POLICY_DEFAULT = 0, FIFO_POLICY_CHANNEL_INTERLEAVED = 1,
+                         FIFO_POLICY_CHANNEL_INTERLEAVED_WDDM = 2 };
+enum fifo_preempt_mode { FIFO_PREEMPT_WFI = 0, FIFO_PREEMPT_CTA = 1, FIFO_PREEMPT_CILP = 2 };
+enum fifo_preempt_cause {
+    FIFO_CAUSE_TIMESLICE = 0, FIFO_CAUSE_PREEMPT = 1, FIFO_CAUSE_DISABLE = 2, FIFO_CAUSE_RESTART = 3,
+    FIFO_CAUSE_STOP = 4, FIFO_CAUSE_RUNLIST = 5, FIFO_CAUSE_DESTROY = 6,
+};
+
+/* Who created a TSG (recorded at construction; hooks and the GPreempt query need it). */
+struct fifo_creator {
+    int32_t pid, tid;
+    uint32_t uid;
+    char comm[16];
+    uint32_t hclient, htsg;       /* RM handles of the TSG object */
+};
+
+/* ---- lifetime ---- */
+
+/* Engines/runlists from profile->engines. hooks may be NULL (native behaviour). NULL on OOM. */
+struct fifo *fifo_create(const struct profile *p, uint32_t gpu_index, struct sim *s, struct hooks *h);
+/* Destroys every remaining channel and TSG (with task_destroy hooks). */
+void fifo_destroy(struct fifo *f);
+/* Charge profile->timing.lat_* on controls (nvemu_config.inject_latency). */
+void fifo_set_inject_latency(struct fifo *f, bool on);
+/* Charges the control-path latency `ns` when injection is on. */
+void fifo_charge_latency(struct fifo *f, uint64_t ns);
+
+const struct profile *fifo_profile(const struct fifo *f);
+struct sim *fifo_sim(const struct fifo *f);
+uint32_t fifo_gpu_index(const struct fifo *f);
+
+/* Fills *env so the hook framework's decision records go into the sim trace (gpu from each task). */
+void fifo_hooks_env_init(struct hooks_env *env, const struct profile *p, struct sim *s);
+
+/* ---- channel groups ---- */
+
+/*
+ * Creates a TSG on engine_type's runlist: hw id = lowest free (per runlist
+ * when per_runlist_chram), default timeslice/interleave, task_init hook.
+ * Errors: engine not in profile -> NV_ERR_INVALID_ARGUMENT; ids exhausted ->
+ * NV_ERR_NO_FREE_FIFOS.
+ */
+NV_STATUS fifo_tsg_create(struct fifo *f, uint32_t engine_type, const struct fifo_creator *who,
+                          struct fifo_tsg **out);
+/* task_destroy hook, preempts it off its engine, destroys its channels, frees its id. */
+void fifo_tsg_destroy(struct fifo_tsg *t);
+
+struct fifo_tsg_info {
+    uint32_t hw_id;
+    uint32_t runlist_id;
+    uint32_t engine_type;
+    uint64_t timeslice_us;        /* as recorded (GET_TIMESLICE) */
+    uint64_t timeslice_ns;        /* effective hardware value used by the model */
+    uint32_t interleave;
+    bool realtime, scheduled, disabled, running;
+    uint32_t channel_count;
+    struct fifo_creator creator;
+};
+void fifo_tsg_get_info(const struct fifo_tsg *t, struct fifo_tsg_info *out);
+uint32_t fifo_tsg_hw_id(const struct fifo_tsg *t);
+int32_t fifo_tsg_creator_tid(const struct fifo_tsg *t);
+uint32_t fifo_tsg_channel_count(const struct fifo_tsg *t);
+struct fifo *fifo_tsg_fifo(const struct fifo_tsg *t);
+/* Opaque per-TSG slot for the RM class layer (emu/rm/class_fifo.c); NULL until set. */
+void *fifo_tsg_user(const struct fifo_tsg *t);
+void fifo_tsg_set_user(struct fifo_tsg *t, void *user);
+/* Number of live TSGs on this GPU, total and on engine_type's runlist (FIFO_GET_INFO 6 / 9). */
+uint32_t fifo_tsg_count(const struct fifo *f);
+uint32_t fifo_tsg_count_engine(const struct fifo *f, uint32_t engine_type);
+
+/* GPFIFO_SCHEDULE: bind hook on enable (rejected -> NV_ERR_BUSY_RETRY); both skips -> INVALID_ARGUMENT. */
+NV_STATUS fifo_tsg_schedule(struct fifo_tsg *t, bool enable, bool skip_submit, bool skip_enable);
+/* BIND: moves the TSG (and its channels) to engine_type's runlist; unknown engine -> INVALID_ARGUMENT. */
+NV_STATUS fifo_tsg_bind(struct fifo_tsg *t, uint32_t engine_type);
+/* SET_TIMESLICE through the timeslice_set hook (0 is accepted: immediate yield). Takes effect at once. */
+NV_STATUS fifo_tsg_set_timeslice(struct fifo_tsg *t, uint64_t us);
+uint64_t fifo_tsg_get_timeslice(const struct fifo_tsg *t);
+/* Effective hardware timeslice in ns for a requested value (see the header comment). */
+uint64_t fifo_effective_timeslice_ns(const struct profile *p, uint64_t us);
+/* SET_INTERLEAVE_LEVEL (TSG and all its channels); level > 2 -> INVALID_ARGUMENT. */
+NV_STATUS fifo_tsg_set_interleave(struct fifo_tsg *t, uint32_t level);
+/* MAKE_REALTIME: realtime TSGs go first under CHANNEL_INTERLEAVED; others get CTA. */
+NV_STATUS fifo_tsg_make_realtime(struct fifo_tsg *t, bool realtime);
+/* PREEMPT (see header comment). timeout_ns 0 = profile default. */
+NV_STATUS fifo_tsg_preempt(struct fifo_tsg *t, bool wait, uint64_t timeout_ns);
+
+/*
+ * RUNLIST_SET_SCHED_POLICY for every runlist of the GPU. `owner` identifies
+ * the setting client: the policy is locked by its setters until all restore
+ * (restore=true) or die (fifo_sched_policy_owner_gone); a different policy
+ * from another owner while locked -> NV_ERR_INVALID_STATE; unknown policy ->
+ * NV_ERR_INVALID_ARGUMENT.
+ */
+NV_STATUS fifo_set_sched_policy(struct fifo *f, uint32_t policy, bool restore, const void *owner);
+void fifo_sched_policy_owner_gone(struct fifo *f, const void *owner);
+uint32_t fifo_sched_policy(const struct fifo *f);
+
+/* ---- channels ---- */
+
+/*
+ * Adds a channel to a TSG: chid = lowest free ChID of the runlist (per-runlist
+ * channel RAM) or of the GPU; the model's ChID space is 65536 wide (the
+ * token keeps 12 bits). 128 (profile max) reached -> NV_ERR_INSUFFICIENT_RESOURCES. delay_schedule
+ * (NVOS04 DELAY_CHANNEL_SCHEDULING) keeps it off until GPFIFO_SCHEDULE.
+ */
+NV_STATUS fifo_channel_create(struct fifo_tsg *t, uint32_t hchannel, bool delay_schedule,
+                              struct fifo_channel **out);
+/* Drops its queued kernels (no completion callbacks) and frees its chid. */
+void fifo_channel_destroy(struct fifo_channel *c);
+
+uint32_t fifo_channel_chid(const struct fifo_channel *c);
+uint32_t fifo_channel_handle(const struct fifo_channel *c);
+struct fifo_tsg *fifo_channel_tsg(const struct fifo_channel *c);
+
+NV_STATUS fifo_channel_schedule(struct fifo_channel *c, bool enable, bool skip_submit, bool skip_enable);
+NV_STATUS fifo_channel_bind(struct fifo_channel *c, uint32_t engine_type);
+/* RESTART_RUNLIST: expire the running timeslice; !force and this TSG running -> no-op. */
+NV_STATUS fifo_channel_restart_runlist(struct fifo_channel *c, bool force, bool bypass_wait);
+/* STOP_CHANNEL: disable + unbind from the runlist (needs schedule/bind again). */
+NV_STATUS fifo_channel_stop(struct fifo_channel *c, bool immediate);
+/*
+ * DISABLE_CHANNELS for one channel: disable=false re-enables. only_sched:
+ * not kicked off if running; otherwise its TSG is preempted when it has no
+ * other enabled channel with work. rewind drops queued, unstarted kernels.
+ */
+NV_STATUS fifo_channel_disable(struct fifo_channel *c, bool disable, bool only_sched, bool rewind);
+/* GR_SET_CTXSW_PREEMPTION_MODE (compute): mode > 2 -> INVALID_ARGUMENT. */
+NV_STATUS fifo_channel_set_preempt_mode(struct fifo_channel *c, uint32_t mode);
+uint32_t fifo_channel_preempt_mode(const struct fifo_channel *c);
+/* GET_WORK_SUBMIT_TOKEN: runlistId << 16 | chid; work_submit hook (TOKEN_REQUEST). No runlist -> INVALID_STATE. */
+NV_STATUS fifo_channel_work_submit_token(struct fifo_channel *c, uint32_t *token);
+
+/* ---- work ---- */
+
+/* A kernel: `blocks` thread blocks of block_ns each, or total_ns spread over the waves (block_ns = 0). */
+struct fifo_kernel {
+    uint32_t blocks;              /* 0 is taken as 1 */
+    uint64_t block_ns;
+    uint64_t total_ns;
+    uint64_t tag;                 /* caller's cookie, handed back on completion */
+};
+
+/* Called from the sim when a kernel completes (virtual time = done_t). */
+typedef void (*fifo_done_fn)(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t);
+
+/*
+ * Queues a kernel on a channel (work_submit hook, kind WORK; SUBMIT record).
+ * Kernel ids are per-fifo, increasing from 1. A zero-length kernel still
+ * completes through the scheduler. Never fails except on OOM.
+ */
+NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *k, fifo_done_fn fn, void *ctx,
+                      uint64_t *kernel_id);
+/* Queued + running kernels of a channel. */
+uint32_t fifo_channel_pending(const struct fifo_channel *c);
+
+/*
+ * The built runlist `runlist_id` as hardware TSG ids in order (repetitions
+ * included): copies up to max into tsg_ids, returns the entry count
+ * (0 for an unknown runlist).
+ */
+uint32_t fifo_runlist_get(const struct fifo *f, uint32_t runlist_id, uint32_t *tsg_ids, uint32_t max);
+
+/* Per-engine counters for reports (the trace holds the same facts). */
+struct fifo_engine_stats {
+    uint32_t engine_type, runlist_id;
+    uint64_t busy_ns, switch_ns, switches, preemptions, kernels;
+};
+uint32_t fifo_engine_count(const struct fifo *f);
+void fifo_engine_stats(const struct fifo *f, uint32_t i, struct fifo_engine_stats *out);
+
+#endif

@@ -1,0 +1,436 @@
+/*
+ * Blocking workload form (escapes 0xF0-0xFF) with baton passing in virtual
+ * time; see workload.h for the rules. All state is guarded by the emulator
+ * lock, which waits release through pthread_cond_wait.
+ */
+#include "fifo/workload.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/log.h"
+#include "rm/rm.h"
+
+#define COMP "workload"
+/* REALTIME waits re-check at least this often (other threads may have submitted work). */
+#define RT_TICK_NS 1000000ull
+
+struct wl_done {
+    uint64_t id, tag, done_t;
+};
+
+struct wl_part {
+    struct workload *wl;
+    uint32_t id;
+    int32_t tid;
+    char name[32];
+    pthread_cond_t cv;
+    bool waiting;
+    bool woken;                  /* holds the baton after a wait */
+    /* the current wait */
+    uint64_t want;               /* kernel id, 0 = any */
+    uint64_t deadline;           /* 0 = none */
+    bool sleeping;               /* SLEEP: only the deadline ends it */
+    bool stalled;                /* nothing can ever satisfy it */
+    sim_event_id timer;
+    bool timer_fired;
+    /* kernels submitted and not yet consumed by a wait */
+    uint64_t *outstanding;
+    uint32_t n_out, cap_out;
+    struct wl_done *done;
+    uint32_t n_done, cap_done;
+    struct wl_part *next;
+};
+
+struct wl_submit_ctx {
+    struct workload *wl;
+    uint32_t part;
+};
+
+struct workload {
+    struct sim *s;
+    struct wl_part *parts;       /* sorted by id */
+    uint32_t next_id;
+};
+
+struct workload *workload_create(struct sim *s)
+{
+    struct workload *wl = calloc(1, sizeof(*wl));
+    if (wl) {
+        wl->s = s;
+        wl->next_id = 1;
+    }
+    return wl;
+}
+
+static void part_free(struct wl_part *p)
+{
+    if (p->timer)
+        sim_cancel(p->wl->s, p->timer);
+    pthread_cond_destroy(&p->cv);
+    free(p->outstanding);
+    free(p->done);
+    free(p);
+}
+
+void workload_destroy(struct workload *wl)
+{
+    if (!wl)
+        return;
+    while (wl->parts) {
+        struct wl_part *n = wl->parts->next;
+        part_free(wl->parts);
+        wl->parts = n;
+    }
+    free(wl);
+}
+
+struct fifo_channel *workload_channel_of(struct rm_object *obj)
+{
+    return obj && rm_object_family(obj) == RM_FAM_CHANNEL ? rm_object_priv(obj) : NULL;
+}
+
+struct fifo_tsg *workload_tsg_of(struct rm_object *obj)
+{
+    return obj && rm_object_family(obj) == RM_FAM_TSG ? rm_object_priv(obj) : NULL;
+}
+
+static struct wl_part *part_by_tid(struct workload *wl, int32_t tid)
+{
+    for (struct wl_part *p = wl->parts; p; p = p->next)
+        if (p->tid == tid)
+            return p;
+    return NULL;
+}
+
+static struct wl_part *part_by_id(struct workload *wl, uint32_t id)
+{
+    for (struct wl_part *p = wl->parts; p; p = p->next)
+        if (p->id == id)
+            return p;
+    return NULL;
+}
+
+static bool find_done(const struct wl_part *p, uint32_t *idx)
+{
+    for (uint32_t i = 0; i < p->n_done; i++) {
+        if (p->want == 0 || p->done[i].id == p->want) {
+            *idx = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool satisfied(const struct wl_part *p)
+{
+    uint32_t i;
+    if (p->stalled || p->timer_fired)
+        return true;
+    if (p->deadline && sim_now(p->wl->s) >= p->deadline)
+        return true;
+    return !p->sleeping && find_done(p, &i);
+}
+
+static bool any_running(const struct workload *wl)
+{
+    for (const struct wl_part *p = wl->parts; p; p = p->next)
+        if (!p->waiting || p->woken)
+            return true;
+    return false;
+}
+
+/*
+ * Hands the baton to the lowest-id satisfied waiter once no participant
+ * runs; fires sim events in order until one is satisfied.
+ */
+static void pass_baton(struct workload *wl)
+{
+    if (sim_clock(wl->s) == NVEMU_CLOCK_REALTIME || sim_in_event(wl->s))
+        return;
+    while (wl->parts && !any_running(wl)) {
+        for (struct wl_part *p = wl->parts; p; p = p->next) {
+            if (p->waiting && satisfied(p)) {
+                p->woken = true;
+                pthread_cond_signal(&p->cv);
+                return;
+            }
+        }
+        if (!sim_step(wl->s)) {
+            LOG_WARN(COMP, "every participant waits and no event is pending: waking them as stalled");
+            for (struct wl_part *p = wl->parts; p; p = p->next)
+                p->stalled = true;
+        }
+    }
+}
+
+static void on_timer(struct sim *s, void *arg, uint64_t data)
+{
+    (void)s;
+    struct wl_part *p = part_by_id(arg, (uint32_t)data);
+    if (p) {
+        p->timer = 0;
+        p->timer_fired = true;
+    }
+}
+
+static void on_kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
+{
+    (void)submit_t;
+    struct wl_submit_ctx *sc = ctx;
+    struct wl_part *p = part_by_id(sc->wl, sc->part);
+    free(sc);
+    if (!p)
+        return;
+    if (p->n_done == p->cap_done) {
+        uint32_t ncap = p->cap_done ? p->cap_done * 2 : 8;
+        struct wl_done *nd = realloc(p->done, ncap * sizeof(*nd));
+        if (!nd) {
+            LOG_ERROR(COMP, "out of memory recording a completion of participant %u", p->id);
+            return;
+        }
+        p->done = nd;
+        p->cap_done = ncap;
+    }
+    p->done[p->n_done++] = (struct wl_done){kernel_id, tag, done_t};
+}
+
+/* Blocks the calling participant until its wait is satisfied; returns with the lock held. */
+static void block(struct wl_part *p, pthread_mutex_t *lock)
+{
+    struct workload *wl = p->wl;
+    struct sim *s = wl->s;
+    p->timer_fired = false;
+    p->stalled = false;
+    if (p->deadline && p->deadline > sim_now(s))
+        p->timer = sim_at(s, p->deadline, on_timer, wl, p->id);
+    p->waiting = true;
+    p->woken = false;
+    if (sim_clock(s) == NVEMU_CLOCK_REALTIME) {
+        for (;;) {
+            sim_sync_realtime(s);
+            if (satisfied(p))
+                break;
+            uint64_t next = sim_now(s) + RT_TICK_NS, t;
+            if (sim_next_time(s, &t) && t < next)
+                next = t;
+            uint64_t wall = sim_wall_of(s, next);
+            struct timespec ts = {(time_t)(wall / 1000000000ull), (long)(wall % 1000000000ull)};
+            pthread_cond_timedwait(&p->cv, lock, &ts);
+        }
+    } else {
+        pass_baton(wl);
+        while (!p->woken)
+            pthread_cond_wait(&p->cv, lock);
+    }
+    p->waiting = false;
+    p->woken = false;
+    if (p->timer) {
+        sim_cancel(s, p->timer);
+        p->timer = 0;
+    }
+}
+
+static NV_STATUS do_register(struct workload *wl, int32_t tid, struct nvemu_wl_register *a)
+{
+    struct wl_part *p = part_by_tid(wl, tid);
+    if (!p) {
+        p = calloc(1, sizeof(*p));
+        if (!p)
+            return NV_ERR_NO_MEMORY;
+        p->wl = wl;
+        p->id = wl->next_id++;
+        p->tid = tid;
+        pthread_cond_init(&p->cv, NULL);
+        struct wl_part **pp = &wl->parts;
+        while (*pp)
+            pp = &(*pp)->next;
+        *pp = p;
+    }
+    memcpy(p->name, a->name, sizeof(p->name));
+    p->name[sizeof(p->name) - 1] = 0;
+    a->participant = p->id;
+    struct sim_rec r = {.kind = SIM_REC_MARK, .engine = SIM_NONE, .runlist = SIM_NONE, .tsg = SIM_NONE,
+                        .chid = SIM_NONE, .a = p->id, .name = "participant", .field = p->name};
+    sim_trace(wl->s, &r);
+    return NV_OK;
+}
+
+static void unregister(struct workload *wl, struct wl_part *p)
+{
+    struct wl_part **pp = &wl->parts;
+    while (*pp != p)
+        pp = &(*pp)->next;
+    *pp = p->next;
+    part_free(p);
+    pass_baton(wl);
+}
+
+void workload_forget_tid(struct workload *wl, int32_t tid)
+{
+    struct wl_part *p = part_by_tid(wl, tid);
+    if (p && !p->waiting)
+        unregister(wl, p);
+}
+
+static NV_STATUS do_submit(struct workload *wl, nvemu *emu, nvemu_opener *op, int32_t tid,
+                           struct nvemu_wl_submit *a)
+{
+    struct rm_object *obj;
+    NV_STATUS st = rm_find_object(emu, op, a->hClient, a->hChannel, &obj);
+    if (st != NV_OK)
+        return st;
+    struct fifo_channel *c = workload_channel_of(obj);
+    if (!c)
+        return NV_ERR_INVALID_OBJECT_HANDLE;
+    struct wl_part *p = part_by_tid(wl, tid);
+    if (p && p->n_out == p->cap_out) {
+        uint32_t ncap = p->cap_out ? p->cap_out * 2 : 8;
+        uint64_t *no = realloc(p->outstanding, ncap * sizeof(*no));
+        if (!no)
+            return NV_ERR_NO_MEMORY;
+        p->outstanding = no;
+        p->cap_out = ncap;
+    }
+    struct wl_submit_ctx *sc = NULL;
+    if (p) {
+        sc = malloc(sizeof(*sc));
+        if (!sc)
+            return NV_ERR_NO_MEMORY;
+        *sc = (struct wl_submit_ctx){wl, p->id};
+    }
+    struct fifo_kernel k = {.blocks = a->blocks, .block_ns = a->block_ns, .total_ns = a->total_ns, .tag = a->tag};
+    st = fifo_submit(c, &k, p ? on_kernel_done : NULL, sc, &a->kernel_id);
+    if (st != NV_OK) {
+        free(sc);
+        return st;
+    }
+    if (p)
+        p->outstanding[p->n_out++] = a->kernel_id;
+    return NV_OK;
+}
+
+static void forget_outstanding(struct wl_part *p, uint64_t id)
+{
+    for (uint32_t i = 0; i < p->n_out; i++) {
+        if (p->outstanding[i] == id) {
+            p->outstanding[i] = p->outstanding[--p->n_out];
+            return;
+        }
+    }
+}
+
+static NV_STATUS do_wait(struct wl_part *p, struct nvemu_wl_wait *a, pthread_mutex_t *lock)
+{
+    bool known = a->kernel_id == 0 ? p->n_out > 0 : false;
+    for (uint32_t i = 0; i < p->n_out && !known; i++)
+        known = p->outstanding[i] == a->kernel_id;
+    if (!known)
+        return NV_ERR_INVALID_ARGUMENT;
+    p->want = a->kernel_id;
+    p->deadline = a->deadline_ns;
+    p->sleeping = false;
+    block(p, lock);
+    uint32_t i;
+    if (!find_done(p, &i))
+        return p->stalled ? NV_ERR_INVALID_STATE : NV_ERR_TIMEOUT;
+    a->kernel_id = p->done[i].id;
+    a->tag = p->done[i].tag;
+    a->done_ns = p->done[i].done_t;
+    p->done[i] = p->done[--p->n_done];
+    forget_outstanding(p, a->kernel_id);
+    return NV_OK;
+}
+
+static void sleep_until(struct wl_part *p, uint64_t until, pthread_mutex_t *lock)
+{
+    if (until <= sim_now(p->wl->s))
+        return;
+    p->want = 0;
+    p->deadline = until;
+    p->sleeping = true;
+    block(p, lock);
+}
+
+void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu_lock)
+{
+    uint64_t charge = sim_take_call_charge(wl->s);
+    struct wl_part *p = charge ? part_by_tid(wl, tid) : NULL;
+    if (p)
+        sleep_until(p, sim_now(wl->s) + charge, emu_lock);
+}
+
+/* Exact struct size per escape (0 = not an escape of ours). */
+static uint32_t escape_size(uint32_t nr)
+{
+    switch (nr) {
+    case NVEMU_ESC_WL_REGISTER: return sizeof(struct nvemu_wl_register);
+    case NVEMU_ESC_WL_UNREGISTER: return sizeof(struct nvemu_wl_status);
+    case NVEMU_ESC_WL_SUBMIT: return sizeof(struct nvemu_wl_submit);
+    case NVEMU_ESC_WL_WAIT: return sizeof(struct nvemu_wl_wait);
+    case NVEMU_ESC_WL_SLEEP: return sizeof(struct nvemu_wl_sleep);
+    case NVEMU_ESC_WL_NOW: return sizeof(struct nvemu_wl_now);
+    case NVEMU_ESC_WL_MARK: return sizeof(struct nvemu_wl_mark);
+    default: return 0;
+    }
+}
+
+int workload_escape(struct workload *wl, nvemu *emu, nvemu_opener *op, int32_t tid, uint32_t nr,
+                    uint32_t size, void *arg, pthread_mutex_t *emu_lock)
+{
+    uint32_t want = escape_size(nr);
+    if (!want || size != want) {
+        LOG_INFO(COMP, "escape 0x%x with size %u: not a workload call", nr, size);
+        return -EINVAL;
+    }
+    sim_sync_realtime(wl->s);
+    struct wl_part *p = part_by_tid(wl, tid);
+    switch (nr) {
+    case NVEMU_ESC_WL_REGISTER: {
+        struct nvemu_wl_register *a = arg;
+        a->status = do_register(wl, tid, a);
+        return 0;
+    }
+    case NVEMU_ESC_WL_UNREGISTER: {
+        struct nvemu_wl_status *a = arg;
+        a->status = p ? NV_OK : NV_ERR_INVALID_STATE;
+        if (p)
+            unregister(wl, p);
+        return 0;
+    }
+    case NVEMU_ESC_WL_SUBMIT: {
+        struct nvemu_wl_submit *a = arg;
+        a->status = do_submit(wl, emu, op, tid, a);
+        return 0;
+    }
+    case NVEMU_ESC_WL_WAIT: {
+        struct nvemu_wl_wait *a = arg;
+        a->status = p ? do_wait(p, a, emu_lock) : NV_ERR_INVALID_STATE;
+        return 0;
+    }
+    case NVEMU_ESC_WL_SLEEP: {
+        struct nvemu_wl_sleep *a = arg;
+        a->status = p ? NV_OK : NV_ERR_INVALID_STATE;
+        if (p)
+            sleep_until(p, a->until_ns, emu_lock);
+        return 0;
+    }
+    case NVEMU_ESC_WL_NOW: {
+        struct nvemu_wl_now *a = arg;
+        a->now_ns = sim_now(wl->s);
+        return 0;
+    }
+    default: {
+        struct nvemu_wl_mark *a = arg;
+        char name[sizeof(a->name) + 1];
+        memcpy(name, a->name, sizeof(a->name));
+        name[sizeof(a->name)] = 0;
+        struct sim_rec r = {.kind = SIM_REC_MARK, .engine = SIM_NONE, .runlist = SIM_NONE, .tsg = SIM_NONE,
+                            .chid = SIM_NONE, .a = a->a, .b = a->b, .name = name};
+        sim_trace(wl->s, &r);
+        return 0;
+    }
+    }
+}

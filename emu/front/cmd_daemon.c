@@ -1,0 +1,114 @@
+/* `nvemu daemon` and `nvemu status`. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front/ctlsock.h"
+#include "front/front.h"
+
+static void daemon_usage(FILE *out)
+{
+    fprintf(out, "usage: nvemu daemon (--mount DIR | --cuse) [options]\n"
+                 "Serves nvidiactl, nvidia0..N-1 and nvidia-uvm from one emulator.\n\noptions:\n");
+    front_opts_usage(out);
+}
+
+int nvemu_cmd_daemon(int argc, char **argv)
+{
+    struct front_opts o;
+    front_opts_init(&o);
+    for (int i = 1; i < argc;) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            daemon_usage(stdout);
+            return 0;
+        }
+        int r = front_opts_parse(&o, argc, argv, &i);
+        if (r < 0)
+            return 2;
+        if (r == 0) {
+            fprintf(stderr, "nvemu daemon: unknown option '%s'\n", argv[i]);
+            daemon_usage(stderr);
+            return 2;
+        }
+    }
+    if (!o.mount && !o.cuse) {
+        daemon_usage(stderr);
+        return 2;
+    }
+    return front_serve(&o);
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* Human-readable form: the daemon's counters, then every other section of the document. */
+static void print_text(const cJSON *root)
+{
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "daemon");
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(d, "stats");
+    const cJSON *tr = cJSON_GetObjectItemCaseSensitive(d, "transport");
+    const cJSON *at = cJSON_GetObjectItemCaseSensitive(d, "nodes_at");
+    printf("daemon pid %.0f, %s at %s, %.0f GPU(s)\n", num(d, "pid"), cJSON_IsString(tr) ? tr->valuestring : "?",
+           cJSON_IsString(at) ? at->valuestring : "?", num(d, "gpus"));
+    printf("openers %.0f  clients %.0f  objects %.0f  channel groups %.0f\n", num(s, "openers"), num(s, "clients"),
+           num(s, "objects"), num(s, "channel_groups"));
+    printf("ioctls served %.0f  errors %.0f  uvm ioctls %.0f\n", num(s, "ioctls"), num(s, "errors"),
+           num(d, "uvm_ioctls"));
+    const cJSON *item;
+    cJSON_ArrayForEach(item, root)
+    {
+        if (item == d)
+            continue;
+        char *txt = cJSON_PrintUnformatted(item);
+        if (txt) {
+            printf("%s: %s\n", item->string, txt);
+            free(txt);
+        }
+    }
+}
+
+int nvemu_cmd_status(int argc, char **argv)
+{
+    bool json = false;
+    const char *sock = getenv("NVEMU_SOCKET");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc) {
+            sock = argv[++i];
+        } else {
+            fprintf(stderr, "usage: nvemu status [--json] [--socket PATH]   (default: $NVEMU_SOCKET)\n");
+            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+    if (!sock || !*sock) {
+        fprintf(stderr, "nvemu status: no daemon (set NVEMU_SOCKET or pass --socket)\n");
+        return 1;
+    }
+    char *reply = NULL;
+    int rc = ctlsock_query(sock, "status", &reply);
+    if (rc != 0) {
+        fprintf(stderr, "nvemu status: %s: %s\n", sock, strerror(-rc));
+        return 1;
+    }
+    int status = 0;
+    if (json) {
+        fputs(reply, stdout);
+    } else {
+        cJSON *root = cJSON_Parse(reply);
+        if (root) {
+            print_text(root);
+            cJSON_Delete(root);
+        } else {
+            fprintf(stderr, "nvemu status: the daemon's answer is not JSON\n");
+            status = 1;
+        }
+    }
+    free(reply);
+    return status;
+}

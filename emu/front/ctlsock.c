@@ -1,0 +1,200 @@
+#include "front/ctlsock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "front/server.h"
+
+#define IO_TIMEOUT_S 5
+
+static int fill_addr(struct sockaddr_un *a, const char *path)
+{
+    memset(a, 0, sizeof(*a));
+    a->sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof(a->sun_path))
+        return -ENAMETOOLONG;
+    strcpy(a->sun_path, path);
+    return 0;
+}
+
+int ctlsock_open(struct ctlsock *s, const char *path, struct front *f, const char *transport, const char *where)
+{
+    memset(s, 0, sizeof(*s));
+    s->fd = -1;
+    s->stop_pipe[0] = s->stop_pipe[1] = -1;
+    s->f = f;
+    s->transport = transport;
+    s->where = where;
+    struct sockaddr_un a;
+    if (fill_addr(&a, path) != 0) {
+        LOG_ERROR("front", "control socket path too long: %s", path);
+        return -1;
+    }
+    snprintf(s->path, sizeof(s->path), "%s", path);
+    s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s->fd < 0 || pipe2(s->stop_pipe, O_CLOEXEC) != 0) {
+        LOG_ERROR("front", "control socket: %s", strerror(errno));
+        return -1;
+    }
+    unlink(path);
+    if (bind(s->fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(s->fd, 16) != 0) {
+        LOG_ERROR("front", "cannot listen on %s: %s", path, strerror(errno));
+        s->path[0] = '\0';
+        return -1;
+    }
+    /* Status is read-only; users of the preload (any uid) may ask. */
+    chmod(path, 0666);
+    return 0;
+}
+
+static void set_timeouts(int fd)
+{
+    struct timeval tv = {.tv_sec = IO_TIMEOUT_S};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void serve_one(struct ctlsock *s, int c)
+{
+    set_timeouts(c);
+    char req[128];
+    size_t got = 0;
+    while (got < sizeof(req) - 1) {
+        ssize_t r = recv(c, req + got, sizeof(req) - 1 - got, 0);
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+        if (memchr(req, '\n', got))
+            break;
+    }
+    req[got] = '\0';
+    req[strcspn(req, "\r\n")] = '\0';
+    if (strcmp(req, "status") == 0) {
+        char *json = front_status_json(s->f, s->transport, s->where);
+        if (json) {
+            write_all(c, json, strlen(json));
+            write_all(c, "\n", 1);
+            free(json);
+        }
+    } else {
+        LOG_WARN("front", "control socket: unknown request '%s'", req);
+        write_all(c, "{\"error\":\"unknown request\"}\n", 28);
+    }
+}
+
+static void *ctl_thread(void *arg)
+{
+    struct ctlsock *s = arg;
+    for (;;) {
+        struct pollfd p[2] = {{.fd = s->fd, .events = POLLIN}, {.fd = s->stop_pipe[0], .events = POLLIN}};
+        if (poll(p, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (p[1].revents)
+            break;
+        int c = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0)
+            continue;
+        serve_one(s, c);
+        close(c);
+    }
+    return NULL;
+}
+
+int ctlsock_start(struct ctlsock *s)
+{
+    if (pthread_create(&s->thread, NULL, ctl_thread, s) != 0)
+        return -1;
+    s->running = true;
+    return 0;
+}
+
+void ctlsock_close(struct ctlsock *s)
+{
+    if (s->running) {
+        if (write(s->stop_pipe[1], "x", 1) != 1)
+            LOG_WARN("front", "control socket stop: %s", strerror(errno));
+        pthread_join(s->thread, NULL);
+        s->running = false;
+    }
+    for (int i = 0; i < 2; i++)
+        if (s->stop_pipe[i] >= 0)
+            close(s->stop_pipe[i]);
+    if (s->fd >= 0)
+        close(s->fd);
+    if (s->path[0])
+        unlink(s->path);
+    s->fd = s->stop_pipe[0] = s->stop_pipe[1] = -1;
+    s->path[0] = '\0';
+}
+
+int ctlsock_query(const char *path, const char *request, char **reply)
+{
+    struct sockaddr_un a;
+    *reply = NULL;
+    if (fill_addr(&a, path) != 0)
+        return -ENAMETOOLONG;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -errno;
+    set_timeouts(fd);
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+        int e = -errno;
+        close(fd);
+        return e;
+    }
+    write_all(fd, request, strlen(request));
+    write_all(fd, "\n", 1);
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    int rc = 0;
+    while (buf) {
+        if (len + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb)
+                break;
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t r = recv(fd, buf + len, cap - 1 - len, 0);
+        if (r < 0)
+            rc = -errno;
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+    }
+    close(fd);
+    if (!buf)
+        return -ENOMEM;
+    buf[len] = '\0';
+    if (rc == 0 && len == 0)
+        rc = -EPROTO;
+    if (rc != 0) {
+        free(buf);
+        return rc;
+    }
+    *reply = buf;
+    return 0;
+}

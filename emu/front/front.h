@@ -1,0 +1,48 @@
+/*
+ * Daemon front-end: what `nvemu daemon` and `nvemu run` share. One emulator
+ * instance served to other processes through FUSE files (a mount) or CUSE
+ * character devices; every open() becomes an nvemu opener and every ioctl
+ * goes through nvemu_ioctl with an accessor that reaches the caller's memory
+ * with process_vm_readv/writev.
+ */
+#ifndef NVEMU_FRONT_H
+#define NVEMU_FRONT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "nvemu/nvemu.h"
+
+#define FRONT_MAX_POLICY_ARGS 32
+
+struct front_opts {
+    nvemu_config cfg;           /* profile, compat mode, policy are passed through unchanged */
+    const char *mount;          /* FUSE: directory the nodes appear in (created if missing) */
+    const char *socket_path;    /* control socket; NULL: ${XDG_RUNTIME_DIR:-/tmp}/nvemu-PID.sock */
+    bool cuse;                  /* serve /dev/nvidiactl... as CUSE devices instead of a FUSE mount */
+    bool foreground;            /* false: detach once serving */
+    int ready_fd;               /* >= 0: write "ok\n" to it once serving, then close it */
+    const char *policy_args[FRONT_MAX_POLICY_ARGS];
+};
+
+/* Defaults: FUSE, no mount chosen, background, no ready fd, config from nvemu_config_init. */
+void front_opts_init(struct front_opts *o);
+
+/*
+ * Consumes the daemon option at argv[*i] (and its value), advancing *i.
+ * Returns 1 when consumed, 0 when argv[*i] is not a daemon option, -1 after
+ * printing a reason to stderr for a bad value.
+ */
+int front_opts_parse(struct front_opts *o, int argc, char **argv, int *i);
+
+/* The option list, one per line, for --help texts. */
+void front_opts_usage(FILE *out);
+
+/*
+ * Serves until SIGTERM/SIGINT/SIGHUP or until the mount is taken away.
+ * Prints "NVEMU_SOCKET=..." and "NVEMU_MOUNT=..." (FUSE) on stdout once the
+ * nodes exist. Returns the process exit status (0 after a clean stop).
+ */
+int front_serve(struct front_opts *o);
+
+#endif

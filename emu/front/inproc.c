@@ -1,0 +1,299 @@
+/*
+ * In-process front-end: safe and trusted accessors, and the in-process fd
+ * table (see inproc.h).
+ */
+#include "front/inproc.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "core/log.h"
+
+/* ---- accessors ---- */
+
+/*
+ * process_vm_readv/writev on our own pid checks every address in the kernel,
+ * so a bad pointer gives EFAULT instead of a crash. A partial transfer (range
+ * crossing into an unmapped page) is reported as -EFAULT too.
+ */
+int nvemu_inproc_read(uint64_t addr, void *dst, size_t len)
+{
+    if (len == 0)
+        return 0;
+    struct iovec local = {dst, len};
+    struct iovec remote = {(void *)(uintptr_t)addr, len};
+    ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
+int nvemu_inproc_write(uint64_t addr, const void *src, size_t len)
+{
+    if (len == 0)
+        return 0;
+    struct iovec local = {(void *)src, len};
+    struct iovec remote = {(void *)(uintptr_t)addr, len};
+    ssize_t n = process_vm_writev(getpid(), &local, 1, &remote, 1, 0);
+    return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
+static int safe_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+    (void)ctx;
+    return nvemu_inproc_read(addr, dst, len);
+}
+
+static int safe_write(void *ctx, uint64_t addr, const void *src, size_t len)
+{
+    (void)ctx;
+    return nvemu_inproc_write(addr, src, len);
+}
+
+static int trusted_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+    (void)ctx;
+    if (len == 0)
+        return 0;
+    if (addr == 0)
+        return -EFAULT;
+    memcpy(dst, (const void *)(uintptr_t)addr, len);
+    return 0;
+}
+
+static int trusted_write(void *ctx, uint64_t addr, const void *src, size_t len)
+{
+    (void)ctx;
+    if (len == 0)
+        return 0;
+    if (addr == 0)
+        return -EFAULT;
+    memcpy((void *)(uintptr_t)addr, src, len);
+    return 0;
+}
+
+const nvemu_access nvemu_access_inproc = {safe_read, safe_write, NULL, NULL, 0};
+const nvemu_access nvemu_access_inproc_trusted = {trusted_read, trusted_write, NULL, NULL, 0};
+
+/* ---- identity ---- */
+
+static int32_t self_tid(void)
+{
+    static _Thread_local int32_t tid;
+    if (tid == 0)
+        tid = (int32_t)syscall(SYS_gettid);
+    return tid;
+}
+
+void nvemu_identity_self(nvemu_identity *who)
+{
+    memset(who, 0, sizeof(*who));
+    who->pid = (int32_t)getpid();
+    who->tid = self_tid();
+    who->uid = (uint32_t)geteuid();
+    struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof(data));
+    if (syscall(SYS_capget, &hdr, data) == 0)
+        who->caps = (uint64_t)data[0].effective | ((uint64_t)data[1].effective << 32);
+    char comm[17] = {0};
+    if (prctl(PR_GET_NAME, comm, 0, 0, 0) == 0)
+        memcpy(who->comm, comm, sizeof(who->comm) - 1);
+}
+
+/* ---- fd table ---- */
+
+#define FDTABLE_FIRST 3
+#define FDTABLE_SIZE 4096
+
+struct nvemu_fdtable {
+    nvemu *emu;
+    /* ioctls hold it shared for the whole call so close cannot free an opener in use */
+    pthread_rwlock_t lock;
+    nvemu_access acc;
+    nvemu_opener *fds[FDTABLE_SIZE];
+};
+
+static nvemu_opener *table_resolve(void *ctx, int fd)
+{
+    nvemu_fdtable *t = ctx;
+    if (fd < 0 || fd >= FDTABLE_SIZE)
+        return NULL;
+    return t->fds[fd];
+}
+
+nvemu_fdtable *nvemu_fdtable_create(nvemu *emu, bool trusted)
+{
+    nvemu_fdtable *t = calloc(1, sizeof(*t));
+    if (!t)
+        return NULL;
+    t->emu = emu;
+    pthread_rwlock_init(&t->lock, NULL);
+    t->acc = trusted ? nvemu_access_inproc_trusted : nvemu_access_inproc;
+    t->acc.resolve_fd = table_resolve;
+    t->acc.ctx = t;
+    return t;
+}
+
+void nvemu_fdtable_destroy(nvemu_fdtable *t)
+{
+    if (!t)
+        return;
+    for (int fd = 0; fd < FDTABLE_SIZE; fd++)
+        if (t->fds[fd])
+            nvemu_release(t->emu, t->fds[fd]);
+    pthread_rwlock_destroy(&t->lock);
+    free(t);
+}
+
+/* Parses a node path; -ENOENT when it is not one of the driver's nodes. */
+static int parse_path(const char *path, nvemu_node *node, uint32_t *minor)
+{
+    *minor = 0;
+    if (!path)
+        return -ENOENT;
+    if (strcmp(path, "/dev/nvidiactl") == 0) {
+        *node = NVEMU_NODE_CTL;
+        return 0;
+    }
+    if (strcmp(path, "/dev/nvidia-uvm") == 0) {
+        *node = NVEMU_NODE_UVM;
+        return 0;
+    }
+    const char *p = "/dev/nvidia";
+    size_t n = strlen(p);
+    if (strncmp(path, p, n) != 0 || path[n] < '0' || path[n] > '9')
+        return -ENOENT;
+    char *end;
+    unsigned long m = strtoul(path + n, &end, 10);
+    if (*end != '\0' || m > 254)
+        return -ENOENT;
+    *node = NVEMU_NODE_GPU;
+    *minor = (uint32_t)m;
+    return 0;
+}
+
+static int open_slot(nvemu_fdtable *t, int want, const char *path, const nvemu_identity *who)
+{
+    nvemu_node node;
+    uint32_t minor;
+    int rc = parse_path(path, &node, &minor);
+    if (rc < 0) {
+        errno = -rc;
+        return -1;
+    }
+    nvemu_identity self;
+    if (!who) {
+        nvemu_identity_self(&self);
+        who = &self;
+    }
+    pthread_rwlock_wrlock(&t->lock);
+    int fd = -1;
+    if (want >= 0) {
+        if (want >= FDTABLE_SIZE || t->fds[want]) {
+            pthread_rwlock_unlock(&t->lock);
+            errno = want >= FDTABLE_SIZE ? EBADF : EBUSY;
+            return -1;
+        }
+        fd = want;
+    } else {
+        for (int i = FDTABLE_FIRST; i < FDTABLE_SIZE; i++)
+            if (!t->fds[i]) {
+                fd = i;
+                break;
+            }
+        if (fd < 0) {
+            pthread_rwlock_unlock(&t->lock);
+            errno = EMFILE;
+            return -1;
+        }
+    }
+    int err = 0;
+    nvemu_opener *op = nvemu_open(t->emu, node, minor, who, &err);
+    if (!op) {
+        pthread_rwlock_unlock(&t->lock);
+        errno = err < 0 ? -err : ENOMEM;
+        return -1;
+    }
+    t->fds[fd] = op;
+    pthread_rwlock_unlock(&t->lock);
+    return fd;
+}
+
+int nvemu_fdtable_open(nvemu_fdtable *t, const char *path, const nvemu_identity *who)
+{
+    return open_slot(t, -1, path, who);
+}
+
+int nvemu_fdtable_open_at(nvemu_fdtable *t, int fd, const char *path, const nvemu_identity *who)
+{
+    if (fd < 0) {
+        errno = EBADF;
+        return -1;
+    }
+    return open_slot(t, fd, path, who);
+}
+
+int nvemu_fdtable_ioctl(nvemu_fdtable *t, int fd, unsigned long request, void *arg)
+{
+    uint32_t nr = (uint32_t)(request & 0xFFu);
+    uint32_t size = (uint32_t)((request >> 16) & 0x3FFFu);
+    /* the driver copies _IOC_SIZE bytes in before anything else; 14 bits bound it */
+    _Alignas(8) unsigned char buf[0x4000];
+
+    pthread_rwlock_rdlock(&t->lock);
+    nvemu_opener *op = (fd >= 0 && fd < FDTABLE_SIZE) ? t->fds[fd] : NULL;
+    if (!op) {
+        pthread_rwlock_unlock(&t->lock);
+        errno = EBADF;
+        return -1;
+    }
+    nvemu_access acc = t->acc;
+    acc.tid = self_tid();
+    int rc = acc.read(acc.ctx, (uint64_t)(uintptr_t)arg, buf, size);
+    if (rc == 0) {
+        rc = nvemu_ioctl(t->emu, op, nr, size, buf, &acc);
+        if (rc != -EFAULT && acc.write(acc.ctx, (uint64_t)(uintptr_t)arg, buf, size) != 0)
+            rc = -EFAULT;
+    }
+    pthread_rwlock_unlock(&t->lock);
+    if (rc < 0) {
+        errno = -rc;
+        return -1;
+    }
+    return 0;
+}
+
+int nvemu_fdtable_close(nvemu_fdtable *t, int fd)
+{
+    pthread_rwlock_wrlock(&t->lock);
+    nvemu_opener *op = (fd >= 0 && fd < FDTABLE_SIZE) ? t->fds[fd] : NULL;
+    if (!op) {
+        pthread_rwlock_unlock(&t->lock);
+        errno = EBADF;
+        return -1;
+    }
+    t->fds[fd] = NULL;
+    nvemu_release(t->emu, op);
+    pthread_rwlock_unlock(&t->lock);
+    return 0;
+}
+
+nvemu_opener *nvemu_fdtable_opener(nvemu_fdtable *t, int fd)
+{
+    pthread_rwlock_rdlock(&t->lock);
+    nvemu_opener *op = table_resolve(t, fd);
+    pthread_rwlock_unlock(&t->lock);
+    return op;
+}
+
+const nvemu_access *nvemu_fdtable_access(nvemu_fdtable *t)
+{
+    return &t->acc;
+}

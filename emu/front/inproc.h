@@ -1,0 +1,72 @@
+/*
+ * In-process front-end: memory accessors for callers in the emulator's own
+ * process, and an "fd table" that behaves like open/ioctl/close on the
+ * driver's nodes. Used by unit tests, replay, the scenario runner, benchmarks
+ * and libnvrm's in-process transport.
+ *
+ * Accessors (declared in nvemu/nvemu.h):
+ *   nvemu_access_inproc       - never crashes: copies through process_vm_readv/
+ *                               process_vm_writev on the own pid, so a bad
+ *                               address yields -EFAULT. resolve_fd = NULL.
+ * Declared here:
+ *   nvemu_access_inproc_trusted - plain memcpy; only for callers that build
+ *                               every pointer themselves (benchmarks, libnvrm
+ *                               after its own checks). A bad pointer crashes.
+ */
+#ifndef NVEMU_FRONT_INPROC_H
+#define NVEMU_FRONT_INPROC_H
+
+#include <stdbool.h>
+
+#include "nvemu/nvemu.h"
+
+extern const nvemu_access nvemu_access_inproc_trusted;
+
+/* Copies via the safe accessor; 0 or -EFAULT. */
+int nvemu_inproc_read(uint64_t addr, void *dst, size_t len);
+int nvemu_inproc_write(uint64_t addr, const void *src, size_t len);
+
+typedef struct nvemu_fdtable nvemu_fdtable;
+
+/*
+ * A table of in-process "file descriptors" over one emulator. fd numbers are
+ * small ints (lowest free, starting at 3) private to the table; they are what
+ * REGISTER_FD's ctl_fd and the OS-event fd fields refer to. trusted selects the
+ * memcpy accessor (fast, crashes on bad pointers) instead of the safe one.
+ * Thread-safe: ioctls run concurrently; open/close exclude them briefly.
+ */
+nvemu_fdtable *nvemu_fdtable_create(nvemu *emu, bool trusted);
+
+/* Closes every fd still open (releasing its opener), then frees the table. */
+void nvemu_fdtable_destroy(nvemu_fdtable *t);
+
+/*
+ * open(2): path is "/dev/nvidiactl", "/dev/nvidiaN" or "/dev/nvidia-uvm".
+ * Returns the fd, or -1 with errno ENOENT (other path), ENXIO (no such GPU),
+ * EMFILE (table full), ENOMEM.
+ */
+int nvemu_fdtable_open(nvemu_fdtable *t, const char *path, const nvemu_identity *who);
+
+/* Same, but asks for a specific fd number (replay reuses recorded numbers); -1/EBUSY when taken. */
+int nvemu_fdtable_open_at(nvemu_fdtable *t, int fd, const char *path, const nvemu_identity *who);
+
+/*
+ * ioctl(2): decodes _IOC_NR/_IOC_SIZE from request, copies _IOC_SIZE bytes in
+ * from arg, calls nvemu_ioctl, copies them back unless the result is -EFAULT.
+ * Returns 0, or -1 with errno set (EBADF for an fd not in the table).
+ */
+int nvemu_fdtable_ioctl(nvemu_fdtable *t, int fd, unsigned long request, void *arg);
+
+/* close(2): releases the opener (frees its clients). 0, or -1/EBADF. */
+int nvemu_fdtable_close(nvemu_fdtable *t, int fd);
+
+/* The opener behind an fd of this table, or NULL. */
+nvemu_opener *nvemu_fdtable_opener(nvemu_fdtable *t, int fd);
+
+/* The accessor this table passes to nvemu_ioctl (its resolve_fd maps this table's fds). */
+const nvemu_access *nvemu_fdtable_access(nvemu_fdtable *t);
+
+/* The identity of the calling process/thread (pid, tid, euid, effective caps, comm). */
+void nvemu_identity_self(nvemu_identity *who);
+
+#endif

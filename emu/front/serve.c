@@ -1,0 +1,178 @@
+#define FUSE_USE_VERSION 312
+#include <fuse_lowlevel.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "front/ctlsock.h"
+#include "front/front.h"
+#include "front/server.h"
+#include "front/transport.h"
+
+/* Session threads: enough that a WHOAMI probe finds a free one while others wait on the core lock. */
+#define MAX_WORKERS 64
+#define IDLE_WORKERS 8
+
+struct loop {
+    struct fuse_session *se;
+    pthread_t thread;
+    bool started;
+    atomic_bool stopping;        /* we asked it to end: do not signal the main thread */
+};
+
+static void wake(int sig)
+{
+    (void)sig;
+}
+
+static void *loop_thread(void *arg)
+{
+    struct loop *l = arg;
+    struct fuse_loop_config *cfg = fuse_loop_cfg_create();
+    fuse_loop_cfg_set_clone_fd(cfg, 1);
+    fuse_loop_cfg_set_max_threads(cfg, MAX_WORKERS);
+    fuse_loop_cfg_set_idle_threads(cfg, IDLE_WORKERS);
+    int rc = fuse_session_loop_mt(l->se, cfg);
+    fuse_loop_cfg_destroy(cfg);
+    if (!atomic_load(&l->stopping))
+        LOG_INFO("front", "session loop ended (%d): the mount went away", rc);
+    /* The mount was taken away (umount, connection abort): the whole daemon stops. */
+    if (!atomic_load(&l->stopping))
+        kill(getpid(), SIGTERM);
+    return NULL;
+}
+
+/* Stops a loop: mark the session exited, then interrupt its sem_wait until it notices. */
+static void stop_loop(struct loop *l)
+{
+    if (!l->started)
+        return;
+    atomic_store(&l->stopping, true);
+    fuse_session_exit(l->se);
+    for (;;) {
+        pthread_kill(l->thread, SIGUSR1);
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        if (pthread_timedjoin_np(l->thread, NULL, &ts) == 0)
+            break;
+    }
+    l->started = false;
+}
+
+static void default_socket(char *buf, size_t len)
+{
+    const char *dir = getenv("XDG_RUNTIME_DIR");
+    snprintf(buf, len, "%s/nvemu-%d.sock", dir && *dir ? dir : "/tmp", (int)getpid());
+}
+
+static int start_transport(struct front *f, struct front_opts *o, struct transport *t)
+{
+    if (o->cuse)
+        return cusedev_start(f, t);
+    if (!o->mount) {
+        fprintf(stderr, "nvemu daemon: --mount DIR or --cuse is required\n");
+        return -1;
+    }
+    return fusefs_start(f, o->mount, t);
+}
+
+int front_serve(struct front_opts *o)
+{
+    char err[256] = "";
+    nvemu *emu = nvemu_create(&o->cfg, err, sizeof(err));
+    if (!emu) {
+        fprintf(stderr, "nvemu daemon: %s\n", err[0] ? err : "cannot create the emulator");
+        return 1;
+    }
+    struct front f;
+    struct transport t;
+    struct ctlsock cs;
+    struct loop loops[TRANSPORT_MAX_SESSIONS];
+    memset(loops, 0, sizeof(loops));
+    memset(&cs, 0, sizeof(cs));
+    cs.fd = cs.stop_pipe[0] = cs.stop_pipe[1] = -1;
+    int status = 1;
+    if (front_init(&f, emu) != 0) {
+        nvemu_destroy(emu);
+        return 1;
+    }
+    if (start_transport(&f, o, &t) != 0) {
+        if (o->cuse)
+            fprintf(stderr, "nvemu daemon: CUSE unavailable (no /dev/cuse?)\n");
+        front_fini(&f);
+        nvemu_destroy(emu);
+        return 1;
+    }
+    char sock[108];
+    if (o->socket_path)
+        snprintf(sock, sizeof(sock), "%s", o->socket_path);
+    else
+        default_socket(sock, sizeof(sock));
+    if (ctlsock_open(&cs, sock, &f, t.name, t.where) != 0)
+        goto out;
+    /* The daemon's own stdout: where `eval $(nvemu daemon ...)` reads the environment from. */
+    printf("NVEMU_SOCKET=%s\n", sock);
+    if (!o->cuse)
+        printf("NVEMU_MOUNT=%s\n", t.where);
+    fflush(stdout);
+    if (!o->foreground && fuse_daemonize(0) != 0)
+        goto out;
+    f.self = getpid();
+
+    /* Only the main thread takes the stop signals; session threads get SIGUSR1 to notice a stop. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = wake;
+    sigaction(SIGUSR1, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    for (int i = 0; i < t.count; i++) {
+        loops[i].se = t.se[i];
+        if (pthread_create(&loops[i].thread, NULL, loop_thread, &loops[i]) != 0) {
+            LOG_ERROR("front", "cannot start session thread");
+            goto stop_loops;
+        }
+        loops[i].started = true;
+    }
+    if (ctlsock_start(&cs) != 0)
+        goto stop_loops;
+    if (o->ready_fd >= 0) {
+        if (write(o->ready_fd, "ok\n", 3) != 3)
+            LOG_WARN("front", "ready pipe: %s", strerror(errno));
+        close(o->ready_fd);
+        o->ready_fd = -1;
+    }
+    LOG_INFO("front", "serving %u nodes through %s at %s, control socket %s", f.node_count, t.name, t.where, sock);
+    int sig = 0;
+    sigwait(&stop, &sig);
+    LOG_INFO("front", "stopping on signal %d", sig);
+    status = 0;
+stop_loops:
+    for (int i = 0; i < t.count; i++)
+        stop_loop(&loops[i]);
+out:
+    ctlsock_close(&cs);
+    transport_destroy(&t);
+    nvemu_destroy(emu);
+    front_fini(&f);
+    return status;
+}

@@ -1,0 +1,196 @@
+#include "front/server.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/emulator.h"
+#include "core/log.h"
+#include "front/fdmap.h"
+#include "front/ident.h"
+#include "front/procmem.h"
+#include "front/uvm.h"
+
+#define CTL_MINOR 255u
+
+int front_init(struct front *f, nvemu *emu)
+{
+    memset(f, 0, sizeof(*f));
+    f->emu = emu;
+    f->self = getpid();
+    uint32_t gpus = nvemu_gpu_count(emu);
+    f->node_count = gpus + 2;
+    f->nodes = calloc(f->node_count, sizeof(*f->nodes));
+    if (!f->nodes)
+        return -ENOMEM;
+    snprintf(f->nodes[0].name, sizeof(f->nodes[0].name), "nvidiactl");
+    f->nodes[0].kind = NVEMU_NODE_CTL;
+    f->nodes[0].minor = CTL_MINOR;
+    for (uint32_t i = 0; i < gpus; i++) {
+        struct front_node *n = &f->nodes[1 + i];
+        snprintf(n->name, sizeof(n->name), "nvidia%u", i);
+        n->kind = NVEMU_NODE_GPU;
+        n->minor = i;
+    }
+    struct front_node *uvm = &f->nodes[gpus + 1];
+    snprintf(uvm->name, sizeof(uvm->name), "nvidia-uvm");
+    uvm->kind = NVEMU_NODE_UVM;
+    pthread_mutex_init(&f->files_lock, NULL);
+    f->files.next = f->files.prev = &f->files;
+    return 0;
+}
+
+void front_fini(struct front *f)
+{
+    /* The emulator frees the openers themselves (nvemu_destroy); only our wrappers remain. */
+    struct front_file *ff = f->files.next;
+    while (ff != &f->files) {
+        struct front_file *next = ff->next;
+        free(ff);
+        ff = next;
+    }
+    f->files.next = f->files.prev = &f->files;
+    pthread_mutex_destroy(&f->files_lock);
+    free(f->nodes);
+    f->nodes = NULL;
+}
+
+struct front_file *front_open(struct front *f, const struct front_node *node, pid_t tid, int *err)
+{
+    nvemu_identity id;
+    pid_t tgid;
+    *err = ident_read(tid, &id, &tgid);
+    if (*err != 0)
+        return NULL;
+    struct front_file *ff = calloc(1, sizeof(*ff));
+    if (!ff) {
+        *err = -ENOMEM;
+        return NULL;
+    }
+    ff->op = nvemu_open(f->emu, node->kind, node->minor, &id, err);
+    if (!ff->op) {
+        free(ff);
+        return NULL;
+    }
+    ff->node = node;
+    ff->pid = tgid;
+    pthread_mutex_lock(&f->files_lock);
+    ff->next = f->files.next;
+    ff->prev = &f->files;
+    f->files.next->prev = ff;
+    f->files.next = ff;
+    pthread_mutex_unlock(&f->files_lock);
+    LOG_DEBUG("front", "open %s by %s pid %d tid %d uid %u", node->name, id.comm, (int)tgid, (int)tid, id.uid);
+    return ff;
+}
+
+void front_release(struct front *f, struct front_file *ff)
+{
+    pthread_mutex_lock(&f->files_lock);
+    ff->prev->next = ff->next;
+    ff->next->prev = ff->prev;
+    pthread_mutex_unlock(&f->files_lock);
+    LOG_DEBUG("front", "release %s of pid %d", ff->node->name, (int)ff->pid);
+    nvemu_release(f->emu, ff->op);
+    free(ff);
+}
+
+uint32_t front_ioctl_size(const struct front_file *ff, uint32_t cmd)
+{
+    if (ff->node->kind == NVEMU_NODE_UVM)
+        return 0;
+    return _IOC_SIZE(cmd);
+}
+
+/*
+ * REGISTER_FD names an fd of the caller. Resolving it needs another session
+ * thread to answer our WHOAMI probe, so it is done here, before the core's
+ * lock is taken; the accessor hands the result to the core.
+ */
+static void pre_resolve(struct front *f, struct procmem_ctx *c, uint32_t nr, uint32_t size, const void *buf)
+{
+    int ctl_fd;
+    if (nr != 201 || size != sizeof(ctl_fd))
+        return;
+    memcpy(&ctl_fd, buf, sizeof(ctl_fd));
+    c->pre_fd = ctl_fd;
+    c->pre_op = fdmap_resolve(f, c->tid, ctl_fd);
+}
+
+int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd, uint64_t arg,
+                void *buf, uint32_t size, uint32_t in_len, uint32_t out_cap, uint32_t *out_len)
+{
+    *out_len = 0;
+    if (ff->node->kind == NVEMU_NODE_UVM) {
+        atomic_fetch_add(&f->uvm_ioctls, 1);
+        return uvm_ioctl(tid, cmd, arg);
+    }
+    if (cmd == FRONT_IOCTL_WHOAMI && out_cap >= sizeof(uint64_t) && fdmap_tgid(tid) == f->self) {
+        uint64_t who = (uint64_t)(uintptr_t)ff;
+        memcpy(buf, &who, sizeof(who));
+        *out_len = sizeof(who);
+        return 0;
+    }
+    /* The driver copies _IOC_SIZE bytes both ways whatever _IOC_DIR says; the kernel only moved what DIR allowed. */
+    if (in_len < size && procmem_read(tid, arg + in_len, (char *)buf + in_len, size - in_len) != 0) {
+        atomic_fetch_add(&f->front_errors, 1);
+        return -EFAULT;
+    }
+    struct procmem_ctx c = {.f = f, .tid = tid, .pre_fd = -1, .pre_op = NULL};
+    uint32_t nr = _IOC_NR(cmd);
+    pre_resolve(f, &c, nr, size, buf);
+    nvemu_access acc;
+    procmem_access(&c, &acc);
+    int rc = nvemu_ioctl(f->emu, ff->op, nr, size, buf, &acc);
+    if (rc == -EFAULT)
+        return rc;
+    uint32_t by_kernel = rc == 0 ? (out_cap < size ? out_cap : size) : 0;
+    if (by_kernel < size &&
+        procmem_write(tid, arg + by_kernel, (const char *)buf + by_kernel, size - by_kernel) != 0)
+        return rc == 0 ? -EFAULT : rc;
+    *out_len = by_kernel;
+    return rc;
+}
+
+static void add_stats(cJSON *d, nvemu *emu)
+{
+    nvemu_stats st;
+    nvemu_get_stats(emu, &st);
+    cJSON *s = cJSON_AddObjectToObject(d, "stats");
+    cJSON_AddNumberToObject(s, "ioctls", (double)st.ioctls);
+    cJSON_AddNumberToObject(s, "errors", (double)st.errors);
+    cJSON_AddNumberToObject(s, "openers", st.openers);
+    cJSON_AddNumberToObject(s, "clients", st.clients);
+    cJSON_AddNumberToObject(s, "objects", st.objects);
+    cJSON_AddNumberToObject(s, "channel_groups", st.channel_groups);
+}
+
+char *front_status_json(struct front *f, const char *transport, const char *where)
+{
+    size_t need = nvemu_status_json(f->emu, NULL, 0) + 1;
+    char *core = malloc(need);
+    if (!core)
+        return NULL;
+    nvemu_status_json(f->emu, core, need);
+    cJSON *root = cJSON_Parse(core);
+    if (!root) {
+        LOG_WARN("front", "core status is not JSON; reporting it as a string");
+        root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "emulator_raw", core);
+    }
+    free(core);
+    cJSON *d = cJSON_AddObjectToObject(root, "daemon");
+    cJSON_AddNumberToObject(d, "pid", f->self);
+    cJSON_AddStringToObject(d, "transport", transport);
+    cJSON_AddStringToObject(d, "nodes_at", where);
+    cJSON_AddNumberToObject(d, "gpus", f->node_count - 2);
+    cJSON_AddNumberToObject(d, "uvm_ioctls", (double)atomic_load(&f->uvm_ioctls));
+    cJSON_AddNumberToObject(d, "front_errors", (double)atomic_load(&f->front_errors));
+    add_stats(d, f->emu);
+    char *out = cJSON_Print(root);
+    cJSON_Delete(root);
+    return out;
+}

@@ -1,0 +1,86 @@
+/*
+ * Transport-independent half of the daemon: the node table, openers (one per
+ * open()), the ioctl path into nvemu_ioctl and the answer to the daemon's own
+ * "which opener is this file" probe. The FUSE and CUSE front-ends only move
+ * bytes between the kernel and these functions.
+ */
+#ifndef NVEMU_FRONT_SERVER_H
+#define NVEMU_FRONT_SERVER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/types.h>
+
+#include "nvemu/nvemu.h"
+
+/*
+ * Private probe the daemon sends to a file it got from a caller's fd table
+ * (pidfd_getfd) to learn which opener it is. Answered only when the daemon
+ * itself asks; from anybody else it is an ordinary (unknown) escape.
+ */
+#define FRONT_IOCTL_WHOAMI _IOR('N', 0xE0, uint64_t)
+
+/* One served node. */
+struct front_node {
+    char name[24];              /* "nvidiactl", "nvidia0", "nvidia-uvm" */
+    nvemu_node kind;
+    uint32_t minor;             /* GPU index for NVEMU_NODE_GPU; 255 for ctl */
+};
+
+/* One open() of one node. Lives until release (last close of that open file). */
+struct front_file {
+    nvemu_opener *op;
+    const struct front_node *node;
+    pid_t pid;                  /* thread group that opened it */
+    struct front_file *prev, *next;
+};
+
+struct front {
+    nvemu *emu;
+    struct front_node *nodes;
+    uint32_t node_count;
+    pid_t self;                  /* the daemon's pid: WHOAMI is answered to it only */
+    dev_t fs_dev;                /* FUSE: st_dev of the mount (recognises our files) */
+    bool fs_dev_valid;
+    unsigned cuse_major;         /* CUSE: major of our devices (0: none) */
+    pthread_mutex_t files_lock;  /* guards the list below, never held across nvemu_* calls */
+    struct front_file files;     /* list head of open files, freed at shutdown */
+    atomic_ulong uvm_ioctls;
+    atomic_ulong front_errors;   /* ioctls refused before reaching the core (bad transfer, compat) */
+};
+
+/* Builds the node table (ctl, one per GPU, uvm) for emu. Returns 0 or -ENOMEM. */
+int front_init(struct front *f, nvemu *emu);
+/* Frees still-open files (their openers die with the emulator) and the node table. */
+void front_fini(struct front *f);
+
+/*
+ * open(): creates an opener for node with the identity of thread tid (read
+ * from /proc). Returns NULL with *err = -errno.
+ */
+struct front_file *front_open(struct front *f, const struct front_node *node, pid_t tid, int *err);
+/* release(): frees the opener's clients (nvemu_release) and the file. */
+void front_release(struct front *f, struct front_file *ff);
+
+/*
+ * One ioctl from thread tid with user address arg. buf holds size bytes:
+ * the first in_len came from the kernel, the rest is read here from the
+ * caller's memory. On return *out_len bytes of buf are to be handed to the
+ * kernel (restricted FUSE copies them out); what lies past that has already
+ * been written to the caller here. Returns 0 or a negative errno; on an
+ * error other than -EFAULT the struct has been written back to the caller
+ * (the driver copies back on failure, a FUSE error reply does not).
+ */
+int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd, uint64_t arg,
+                void *buf, uint32_t size, uint32_t in_len, uint32_t out_cap, uint32_t *out_len);
+
+/* Size of the buffer front_ioctl needs for cmd on ff (0 for UVM and probes: none). */
+uint32_t front_ioctl_size(const struct front_file *ff, uint32_t cmd);
+
+/* JSON status: the core's document plus a "daemon" object. Caller frees. */
+char *front_status_json(struct front *f, const char *transport, const char *where);
+
+#endif

@@ -1,0 +1,482 @@
+/*
+ * Hook framework: dispatches the FIFO model's hook call sites to the attached
+ * policy plugin and validates every decision the plugin makes through the
+ * setters of policy_api.h before the caller commits it. With no policy every
+ * entry point returns at once with the native values untouched and writes no
+ * trace record, so native runs are unaffected byte for byte.
+ */
+#include "hooks/hooks.h"
+
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "hooks/policy_api.h"
+
+#define COMP "hooks"
+
+/* One decision field per setter: a setter is only legal in the hooks that list its field. */
+enum field { F_TIMESLICE, F_INTERLEAVE, F_BIND, F_REPLACE, F_RUNLIST, F_COUNT };
+
+static const struct {
+    const char *setter;
+    const char *trace_field;
+} field_info[F_COUNT] = {
+    [F_TIMESLICE] = {"set_timeslice", "timeslice"},
+    [F_INTERLEAVE] = {"set_interleave", "interleave"},
+    [F_BIND] = {"reject_bind", "allow"},
+    [F_REPLACE] = {"replace_timeslice", "timeslice"},
+    [F_RUNLIST] = {"reorder_runlist", "runlist"},
+};
+
+struct decision {
+    bool attempted;
+    bool conflict;
+    uint64_t value;
+};
+
+struct policy_ctx {
+    struct hooks *h;
+    const char *hook;
+    const struct hook_task *t;
+    unsigned allowed;             /* bitmask of enum field */
+    struct decision d[F_COUNT];
+    /* runlist_update only */
+    const uint64_t *native;
+    uint64_t *proposal;
+    uint32_t n;
+    bool proposal_bad;
+};
+
+struct hooks {
+    struct hooks_env env;
+    struct policy_host host;
+    struct policy_ops ops;        /* plugin's table, callbacks beyond its size zeroed */
+    bool attached;
+    void *state;
+    void *dl;
+    char name[64];
+};
+
+static void trace(struct hooks *h, const char *hook, const struct hook_task *t, const char *field,
+                  uint64_t value, const char *result, const char *reason)
+{
+    if (h->env.trace)
+        h->env.trace(h->env.ctx, hook, t, field, value, result, reason);
+}
+
+/* NULL when v is a legal value for the field; otherwise the reason, written to buf. */
+static const char *invalid_reason(const struct hooks *h, enum field f, uint64_t v, char *buf, size_t len)
+{
+    switch (f) {
+    case F_TIMESLICE:
+    case F_REPLACE:
+        if (v == 0)
+            return "zero timeslice";
+        if (v < h->host.min_timeslice_us) {
+            snprintf(buf, len, "below minimum %" PRIu64 " us", h->host.min_timeslice_us);
+            return buf;
+        }
+        return NULL;
+    case F_INTERLEAVE:
+        return v > 2 ? "interleave not in {0,1,2}" : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/*
+ * Records one setter call. Range problems are reported at once but the value
+ * is still recorded, so a later different value is a conflict (no repair).
+ */
+static int record(struct policy_ctx *c, enum field f, uint64_t v, bool range_ok)
+{
+    char reason[96];
+    if (!(c->allowed & (1u << f))) {
+        snprintf(reason, sizeof reason, "%s not allowed in %s", field_info[f].setter, c->hook);
+        trace(c->h, c->hook, c->t, field_info[f].trace_field, v, "reject", reason);
+        return POLICY_REJECT_ACTION;
+    }
+    struct decision *d = &c->d[f];
+    if (!d->attempted) {
+        d->attempted = true;
+        d->value = v;
+        return range_ok ? POLICY_APPLY : POLICY_REJECT_RANGE;
+    }
+    if (d->value == v) {
+        trace(c->h, c->hook, c->t, field_info[f].trace_field, v, "noop", "repeat");
+        return POLICY_NOOP_REPEAT;
+    }
+    d->conflict = true;
+    snprintf(reason, sizeof reason, "conflict with earlier %" PRIu64, d->value);
+    trace(c->h, c->hook, c->t, field_info[f].trace_field, v, "noop", reason);
+    return POLICY_NOOP_CONFLICT;
+}
+
+static int scalar_setter(struct policy_ctx *c, enum field f, uint64_t v)
+{
+    char buf[64];
+    return record(c, f, v, invalid_reason(c->h, f, v, buf, sizeof buf) == NULL);
+}
+
+static int set_timeslice(struct policy_ctx *c, uint64_t us) { return scalar_setter(c, F_TIMESLICE, us); }
+static int set_interleave(struct policy_ctx *c, uint32_t level) { return scalar_setter(c, F_INTERLEAVE, level); }
+static int reject_bind(struct policy_ctx *c) { return record(c, F_BIND, 1, true); }
+static int replace_timeslice(struct policy_ctx *c, uint64_t us) { return scalar_setter(c, F_REPLACE, us); }
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* True when b is a permutation of a (same multiset: interleave repetitions included). */
+static bool is_permutation(const uint64_t *a, const uint64_t *b, uint32_t n)
+{
+    uint64_t *sa = malloc(2 * (size_t)n * sizeof *sa + 1);
+    if (!sa)
+        return false;
+    uint64_t *sb = sa + n;
+    memcpy(sa, a, n * sizeof *sa);
+    memcpy(sb, b, n * sizeof *sb);
+    qsort(sa, n, sizeof *sa, cmp_u64);
+    qsort(sb, n, sizeof *sb, cmp_u64);
+    bool same = memcmp(sa, sb, n * sizeof *sa) == 0;
+    free(sa);
+    return same;
+}
+
+static int reorder_runlist(struct policy_ctx *c, const uint64_t *entries, uint32_t n)
+{
+    if (!(c->allowed & (1u << F_RUNLIST)))
+        return record(c, F_RUNLIST, n, true);
+    bool ok = entries && n == c->n && is_permutation(c->native, entries, n);
+    struct decision *d = &c->d[F_RUNLIST];
+    if (!d->attempted) {
+        d->attempted = true;
+        d->value = n;
+        c->proposal_bad = !ok;
+        if (ok)
+            memcpy(c->proposal, entries, n * sizeof *entries);
+        return ok ? POLICY_APPLY : POLICY_REJECT_RANGE;
+    }
+    bool same = ok && !c->proposal_bad && memcmp(c->proposal, entries, n * sizeof *entries) == 0;
+    if (same) {
+        trace(c->h, c->hook, c->t, "runlist", n, "noop", "repeat");
+        return POLICY_NOOP_REPEAT;
+    }
+    d->conflict = true;
+    trace(c->h, c->hook, c->t, "runlist", n, "noop", "conflict with earlier order");
+    return POLICY_NOOP_CONFLICT;
+}
+
+static uint64_t host_now(const struct policy_host *host)
+{
+    const struct hooks *h = host->host_ctx;
+    return h->env.now ? h->env.now(h->env.ctx) : 0;
+}
+
+static void host_log(const struct policy_host *host, int level, const char *msg)
+{
+    const struct hooks *h = host->host_ctx;
+    if (level < NVEMU_LOG_ERROR || level > NVEMU_LOG_DEBUG)
+        level = NVEMU_LOG_INFO;
+    nvemu_log((enum nvemu_log_level)level, "policy", "%s: %s", h->name, msg ? msg : "");
+}
+
+struct hooks *hooks_create(const struct hooks_env *env)
+{
+    struct hooks *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    if (env)
+        h->env = *env;
+    h->host = (struct policy_host){
+        .api_version = NVEMU_POLICY_API_VERSION,
+        .size = sizeof(struct policy_host),
+        .min_timeslice_us = h->env.profile ? h->env.profile->min_timeslice_us : 0,
+        .default_timeslice_us = h->env.profile ? h->env.profile->default_timeslice_us : 0,
+        .set_timeslice = set_timeslice,
+        .set_interleave = set_interleave,
+        .reject_bind = reject_bind,
+        .replace_timeslice = replace_timeslice,
+        .reorder_runlist = reorder_runlist,
+        .now_ns = host_now,
+        .log = host_log,
+        .host_ctx = h,
+    };
+    return h;
+}
+
+static void detach(struct hooks *h)
+{
+    if (h->attached && h->ops.fini)
+        h->ops.fini(h->state);
+    if (h->dl)
+        dlclose(h->dl);
+    h->attached = false;
+    h->state = NULL;
+    h->dl = NULL;
+    memset(&h->ops, 0, sizeof h->ops);
+    h->name[0] = '\0';
+}
+
+void hooks_destroy(struct hooks *h)
+{
+    if (!h)
+        return;
+    detach(h);
+    free(h);
+}
+
+int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *const *args, int nargs,
+                     char *err, size_t errlen)
+{
+    char dummy[1];
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    err[0] = '\0';
+    if (h->attached) {
+        snprintf(err, errlen, "a policy is already attached (%s); one policy at a time", h->name);
+        return -1;
+    }
+    if (!ops) {
+        snprintf(err, errlen, "no policy ops table");
+        return -1;
+    }
+    if (ops->api_version != NVEMU_POLICY_API_VERSION) {
+        snprintf(err, errlen, "policy API version %u, this nvemu speaks version %u", ops->api_version,
+                 NVEMU_POLICY_API_VERSION);
+        return -1;
+    }
+    if (ops->size < POLICY_OPS_MIN_SIZE) {
+        snprintf(err, errlen, "policy ops table of %u bytes is smaller than the version-%u minimum %zu",
+                 ops->size, NVEMU_POLICY_API_VERSION, (size_t)POLICY_OPS_MIN_SIZE);
+        return -1;
+    }
+    for (int i = 0; i < nargs; i++) {
+        if (!args[i] || !strchr(args[i], '=') || args[i][0] == '=') {
+            snprintf(err, errlen, "policy argument '%s' is not key=value", args[i] ? args[i] : "(null)");
+            return -1;
+        }
+    }
+    memset(&h->ops, 0, sizeof h->ops);
+    memcpy(&h->ops, ops, ops->size < sizeof h->ops ? ops->size : sizeof h->ops);
+    snprintf(h->name, sizeof h->name, "%s", ops->name ? ops->name : "unnamed");
+    h->state = NULL;
+    if (h->ops.init) {
+        char perr[192] = "";
+        if (h->ops.init(&h->state, &h->host, args, nargs, perr, sizeof perr) != 0) {
+            snprintf(err, errlen, "policy %s refused to start: %s", h->name, perr[0] ? perr : "init failed");
+            memset(&h->ops, 0, sizeof h->ops);
+            h->name[0] = '\0';
+            return -1;
+        }
+    }
+    h->attached = true;
+    LOG_INFO(COMP, "policy %s attached (%d argument%s)", h->name, nargs, nargs == 1 ? "" : "s");
+    return 0;
+}
+
+int hooks_load_policy(struct hooks *h, const char *path, const char *const *args, int nargs,
+                      char *err, size_t errlen)
+{
+    char dummy[1];
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    if (h->attached) {
+        snprintf(err, errlen, "a policy is already attached (%s); one policy at a time", h->name);
+        return -1;
+    }
+    if (!path || !*path) {
+        snprintf(err, errlen, "no policy path given");
+        return -1;
+    }
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!dl) {
+        const char *why = dlerror();
+        snprintf(err, errlen, "cannot load policy %s: %s", path, why ? why : "dlopen failed");
+        return -1;
+    }
+    const struct policy_ops *ops = dlsym(dl, NVEMU_POLICY_SYMBOL);
+    if (!ops) {
+        snprintf(err, errlen, "%s is not an nvemu policy: no symbol '%s'", path, NVEMU_POLICY_SYMBOL);
+        dlclose(dl);
+        return -1;
+    }
+    char aerr[256];
+    if (hooks_attach_ops(h, ops, args, nargs, aerr, sizeof aerr) != 0) {
+        snprintf(err, errlen, "%s: %s", path, aerr);
+        dlclose(dl);
+        return -1;
+    }
+    h->dl = dl;
+    return 0;
+}
+
+bool hooks_active(const struct hooks *h)
+{
+    return h && h->attached;
+}
+
+const char *hooks_policy_name(const struct hooks *h)
+{
+    return hooks_active(h) ? h->name : NULL;
+}
+
+static void ctx_init(struct policy_ctx *c, struct hooks *h, const char *hook, const struct hook_task *t,
+                     unsigned allowed)
+{
+    memset(c, 0, sizeof *c);
+    c->h = h;
+    c->hook = hook;
+    c->t = t;
+    c->allowed = allowed;
+}
+
+/*
+ * Validates one scalar field after the callback and commits it into *value.
+ * Returns true when *value changed.
+ */
+static bool commit_scalar(struct policy_ctx *c, enum field f, uint64_t *value, bool trace_default)
+{
+    const struct decision *d = &c->d[f];
+    const char *tf = field_info[f].trace_field;
+    if (!d->attempted) {
+        if (trace_default)
+            trace(c->h, c->hook, c->t, tf, *value, "noop", "no decision");
+        return false;
+    }
+    if (d->conflict) {
+        trace(c->h, c->hook, c->t, tf, *value, "noop", "conflict, native value kept");
+        return false;
+    }
+    char buf[64];
+    const char *bad = invalid_reason(c->h, f, d->value, buf, sizeof buf);
+    if (bad) {
+        trace(c->h, c->hook, c->t, tf, d->value, "reject", bad);
+        return false;
+    }
+    if (d->value == *value) {
+        trace(c->h, c->hook, c->t, tf, d->value, "noop", "equals current value");
+        return false;
+    }
+    *value = d->value;
+    trace(c->h, c->hook, c->t, tf, d->value, "apply", "policy decision");
+    return true;
+}
+
+/* Scalar fields the caller can receive; a NULL output makes the matching setter illegal. */
+static bool decide_fields(struct policy_ctx *c, uint64_t *timeslice_us, uint32_t *interleave, bool trace_default)
+{
+    bool changed = false;
+    if (timeslice_us)
+        changed |= commit_scalar(c, F_TIMESLICE, timeslice_us, trace_default);
+    if (interleave) {
+        uint64_t il = *interleave;
+        if (commit_scalar(c, F_INTERLEAVE, &il, trace_default)) {
+            *interleave = (uint32_t)il;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+void hooks_task_init(struct hooks *h, const struct hook_task *t, uint64_t *timeslice_us, uint32_t *interleave)
+{
+    if (!hooks_active(h) || !h->ops.on_task_init)
+        return;
+    struct policy_ctx c;
+    ctx_init(&c, h, "task_init", t, (timeslice_us ? 1u << F_TIMESLICE : 0) | (interleave ? 1u << F_INTERLEAVE : 0));
+    h->ops.on_task_init(h->state, t, &c);
+    decide_fields(&c, timeslice_us, interleave, true);
+}
+
+bool hooks_bind(struct hooks *h, const struct hook_task *t)
+{
+    if (!hooks_active(h) || !h->ops.on_bind)
+        return true;
+    struct policy_ctx c;
+    ctx_init(&c, h, "bind", t, 1u << F_BIND);
+    h->ops.on_bind(h->state, t, &c);
+    if (c.d[F_BIND].attempted) {
+        trace(h, "bind", t, "allow", 0, "apply", "rejected by policy: BUSY_RETRY");
+        return false;
+    }
+    trace(h, "bind", t, "allow", 1, "noop", "no decision");
+    return true;
+}
+
+bool hooks_work_submit_decide(struct hooks *h, const struct hook_task *t, uint32_t chid,
+                              enum hook_submit_kind kind, uint64_t *timeslice_us, uint32_t *interleave)
+{
+    if (!hooks_active(h) || !h->ops.on_work_submit)
+        return false;
+    struct policy_ctx c;
+    ctx_init(&c, h, "work_submit", t,
+             (timeslice_us ? 1u << F_TIMESLICE : 0) | (interleave ? 1u << F_INTERLEAVE : 0));
+    trace(h, "work_submit", t, "kind", kind, "noop",
+          kind == HOOK_SUBMIT_TOKEN_REQUEST ? "token_request" : "work");
+    h->ops.on_work_submit(h->state, t, chid, kind, &c);
+    return decide_fields(&c, timeslice_us, interleave, false);
+}
+
+void hooks_work_submit(struct hooks *h, const struct hook_task *t, uint32_t chid, enum hook_submit_kind kind)
+{
+    hooks_work_submit_decide(h, t, chid, kind, NULL, NULL);
+}
+
+void hooks_timeslice_set(struct hooks *h, const struct hook_task *t, uint64_t *timeslice_us)
+{
+    if (!hooks_active(h) || !h->ops.on_timeslice_set || !timeslice_us)
+        return;
+    struct policy_ctx c;
+    ctx_init(&c, h, "timeslice_set", t, 1u << F_REPLACE);
+    h->ops.on_timeslice_set(h->state, t, *timeslice_us, &c);
+    commit_scalar(&c, F_REPLACE, timeslice_us, true);
+}
+
+void hooks_runlist_update(struct hooks *h, uint32_t gpu, uint32_t runlist_id, uint64_t *entries, uint32_t n)
+{
+    if (!hooks_active(h) || !h->ops.on_runlist_update)
+        return;
+    struct hook_task rt = {.gpu = gpu, .runlist_id = runlist_id};
+    struct policy_ctx c;
+    ctx_init(&c, h, "runlist_update", &rt, 1u << F_RUNLIST);
+    c.native = entries;
+    c.n = n;
+    c.proposal = calloc(n ? n : 1, sizeof *c.proposal);
+    if (!c.proposal) {
+        LOG_WARN(COMP, "runlist_update: out of memory, native order kept");
+        return;
+    }
+    h->ops.on_runlist_update(h->state, gpu, runlist_id, entries, n, &c);
+    const struct decision *d = &c.d[F_RUNLIST];
+    if (!d->attempted)
+        trace(h, "runlist_update", &rt, "runlist", n, "noop", "no decision");
+    else if (d->conflict)
+        trace(h, "runlist_update", &rt, "runlist", n, "noop", "conflict, native order kept");
+    else if (c.proposal_bad)
+        trace(h, "runlist_update", &rt, "runlist", n, "reject", "order adds or drops entries");
+    else if (n == 0 || memcmp(c.proposal, entries, n * sizeof *entries) == 0)
+        trace(h, "runlist_update", &rt, "runlist", n, "noop", "equals native order");
+    else {
+        memcpy(entries, c.proposal, n * sizeof *entries);
+        trace(h, "runlist_update", &rt, "runlist", n, "apply", "policy order");
+    }
+    free(c.proposal);
+}
+
+void hooks_task_destroy(struct hooks *h, const struct hook_task *t)
+{
+    if (!hooks_active(h) || !h->ops.on_task_destroy)
+        return;
+    h->ops.on_task_destroy(h->state, t);
+}

@@ -1,0 +1,130 @@
+/*
+ * Admission policy: at most max_lc latency-critical channel groups may be
+ * scheduled at once. The bind hook (GPFIFO_SCHEDULE enable) admits an LC
+ * channel group while fewer than max_lc are admitted and rejects it otherwise
+ * — the caller gets NV_ERR_BUSY_RETRY and may retry after an admitted group is
+ * destroyed. Best-effort and unclassified channel groups are always allowed.
+ *
+ * Arguments: max_lc=N (required), lc=PATTERNS be=PATTERNS (fnmatch on the
+ * process name), default=none|lc|be, engines=gr|all.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy_util.h"
+
+struct admission {
+    const struct policy_host *host;
+    uint64_t max_lc;
+    uint64_t admitted;
+    struct pu_patterns lc, be;
+    bool default_lc;
+    bool gr_only;
+    struct pu_table tasks;
+};
+
+static bool is_lc(const struct admission *p, const struct hook_task *t)
+{
+    if (!pu_engine_selected(p->gr_only, t->engine_type))
+        return false;
+    if (pu_patterns_match(&p->lc, t->comm))
+        return true;
+    if (pu_patterns_match(&p->be, t->comm))
+        return false;
+    return p->default_lc;
+}
+
+static void admission_fini(void *state)
+{
+    struct admission *p = state;
+    if (!p)
+        return;
+    pu_patterns_free(&p->lc);
+    pu_patterns_free(&p->be);
+    pu_clear(&p->tasks);
+    free(p);
+}
+
+static int admission_init(void **state, const struct policy_host *host, const char *const *args, int nargs,
+                          char *err, size_t errlen)
+{
+    enum { A_MAX, A_LC, A_BE, A_DEFAULT, A_ENGINES, A_N };
+    struct pu_arg a[A_N] = {
+        [A_MAX] = {"max_lc", NULL}, [A_LC] = {"lc", NULL}, [A_BE] = {"be", NULL},
+        [A_DEFAULT] = {"default", NULL}, [A_ENGINES] = {"engines", NULL},
+    };
+    if (pu_args_parse(a, A_N, args, nargs, err, errlen) != 0)
+        return -1;
+    if (!a[A_MAX].value) {
+        snprintf(err, errlen, "max_lc= is required");
+        return -1;
+    }
+    const char *def = a[A_DEFAULT].value;
+    if (def && strcmp(def, "none") != 0 && strcmp(def, "lc") != 0 && strcmp(def, "be") != 0) {
+        snprintf(err, errlen, "default='%s' must be none, lc or be", def);
+        return -1;
+    }
+    struct admission *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    p->host = host;
+    p->default_lc = def && strcmp(def, "lc") == 0;
+    if (pu_arg_u64(&a[A_MAX], &p->max_lc, 0, 4096, err, errlen) ||
+        pu_engines_parse(a[A_ENGINES].value, &p->gr_only, err, errlen)) {
+        admission_fini(p);
+        return -1;
+    }
+    if (pu_patterns_init(&p->lc, a[A_LC].value) || pu_patterns_init(&p->be, a[A_BE].value)) {
+        snprintf(err, errlen, "out of memory");
+        admission_fini(p);
+        return -1;
+    }
+    if (p->lc.n == 0 && !p->default_lc) {
+        snprintf(err, errlen, "no channel group can be LC: give lc= or default=lc");
+        admission_fini(p);
+        return -1;
+    }
+    *state = p;
+    return 0;
+}
+
+static void admission_bind(void *state, const struct hook_task *t, struct policy_ctx *c)
+{
+    struct admission *p = state;
+    if (!is_lc(p, t))
+        return;
+    struct pu_entry *e = pu_get(&p->tasks, t);
+    if (e && e->admitted)
+        return;
+    if (!e || p->admitted >= p->max_lc) {
+        pu_log(p->host, POLICY_LOG_INFO, "tsg %llu (%s): %llu of %llu LC channel groups admitted, BUSY_RETRY",
+               (unsigned long long)t->tsg_id, t->comm, (unsigned long long)p->admitted,
+               (unsigned long long)p->max_lc);
+        p->host->reject_bind(c);
+        return;
+    }
+    e->admitted = true;
+    p->admitted++;
+}
+
+static void admission_task_destroy(void *state, const struct hook_task *t)
+{
+    struct admission *p = state;
+    struct pu_entry *e = pu_find(&p->tasks, t);
+    if (e && e->admitted)
+        p->admitted--;
+    pu_remove(&p->tasks, t);
+}
+
+__attribute__((visibility("default"))) const struct policy_ops nvemu_policy = {
+    .api_version = NVEMU_POLICY_API_VERSION,
+    .size = sizeof(struct policy_ops),
+    .name = "admission",
+    .init = admission_init,
+    .fini = admission_fini,
+    .on_bind = admission_bind,
+    .on_task_destroy = admission_task_destroy,
+};

@@ -1,0 +1,87 @@
+/*
+ * Helpers shared by the reference policies (compiled into each plugin; a
+ * plugin links nothing from the executable): key=value argument parsing,
+ * process-name classification and a per-channel-group table keyed by
+ * (gpu, runlist_id, tsg_id) — grpIDs are allocated per runlist, so a GR and a
+ * CE channel group can share a numeric id.
+ */
+#ifndef NVEMU_POLICY_UTIL_H
+#define NVEMU_POLICY_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hooks/policy_api.h"
+
+/* ---- arguments ---- */
+
+/* One accepted argument key; pu_args_parse fills value (parse numbers with pu_arg_u64). */
+struct pu_arg {
+    const char *key;
+    const char *value;   /* points into the caller's args; NULL when absent */
+};
+
+/*
+ * Matches every "key=value" of args against keys[] (n entries). Returns 0, or
+ * -1 with "unknown argument 'k' (accepted: a b c)" or "duplicate argument" in err.
+ */
+int pu_args_parse(struct pu_arg *keys, int n, const char *const *args, int nargs, char *err, size_t errlen);
+
+/*
+ * Parses the value of key into *out (decimal, no sign, no trailing junk), keeping
+ * *out when the key is absent. Returns 0, or -1 with a reason in err.
+ */
+int pu_arg_u64(const struct pu_arg *a, uint64_t *out, uint64_t min, uint64_t max, char *err, size_t errlen);
+
+/* ---- classification ---- */
+
+enum pu_class { PU_NONE = 0, PU_LC = 1, PU_BE = 2 };
+
+/* Comma-separated fnmatch(3) patterns ("vllm*,infer") matched against a process name. */
+struct pu_patterns {
+    char *buf;          /* owned copy of the list, split in place */
+    const char **pat;
+    int n;
+};
+
+/* Splits list into patterns (empty or NULL list: no patterns). Returns 0 or -1 (no memory). */
+int pu_patterns_init(struct pu_patterns *p, const char *list);
+void pu_patterns_free(struct pu_patterns *p);
+bool pu_patterns_match(const struct pu_patterns *p, const char *comm);
+
+/* Engine filter: "gr" (GR0..GR7, engine types 1..8) or "all". Returns 0 or -1 with a reason. */
+int pu_engines_parse(const char *value, bool *gr_only, char *err, size_t errlen);
+bool pu_engine_selected(bool gr_only, uint32_t engine_type);
+
+/* ---- per-channel-group table ---- */
+
+struct pu_entry {
+    uint32_t gpu, runlist_id;
+    uint64_t tsg_id;
+    /* policy data */
+    int cls;
+    bool started;            /* adaptive: a rate window is open */
+    uint64_t window_start_ns;
+    uint64_t window_count;
+    bool admitted;
+    struct pu_entry *next;
+};
+
+#define PU_BUCKETS 256
+struct pu_table {
+    struct pu_entry *bucket[PU_BUCKETS];
+    uint32_t count;
+};
+
+/* Entry of t's channel group, or NULL. */
+struct pu_entry *pu_find(struct pu_table *tb, const struct hook_task *t);
+/* Entry of t's channel group, created zeroed when absent (NULL only when out of memory). */
+struct pu_entry *pu_get(struct pu_table *tb, const struct hook_task *t);
+void pu_remove(struct pu_table *tb, const struct hook_task *t);
+void pu_clear(struct pu_table *tb);
+
+/* Formats one line and sends it through host->log. */
+void pu_log(const struct policy_host *host, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

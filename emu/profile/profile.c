@@ -1,0 +1,111 @@
+/*
+ * Profile lookup: built-in profiles (emu/profiles/NAME.yaml compiled into the
+ * binary as strings by emu/profile/CMakeLists.txt) or a YAML file by path.
+ */
+#include "profile/profile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "profile/profile_builtin.h"
+#include "profile/profile_yaml.h"
+
+/* Larger profile files are a mistake, not a GPU. */
+#define PROFILE_FILE_MAX (4u << 20)
+
+static const struct profile_builtin *builtin_find(const char *name)
+{
+    for (const struct profile_builtin *b = profile_builtins; b->name; b++)
+        if (!strcmp(b->name, name))
+            return b;
+    return NULL;
+}
+
+const char *const *profile_builtin_names(void)
+{
+    return profile_builtin_name_list;
+}
+
+static struct profile *load_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(PROFILE_FILE_MAX + 1);
+    size_t n = buf ? fread(buf, 1, PROFILE_FILE_MAX + 1, f) : 0;
+    bool bad = !buf || ferror(f);
+    fclose(f);
+    if (bad || n > PROFILE_FILE_MAX) {
+        snprintf(err, errlen, "%s: %s", path, bad ? "read error" : "file larger than 4 MiB");
+        free(buf);
+        return NULL;
+    }
+    struct profile *p = profile_parse_yaml(path, buf, n, err, errlen);
+    free(buf);
+    return p;
+}
+
+struct profile *profile_load(const char *name_or_path, char *err, size_t errlen)
+{
+    char scratch[8];
+    if (!err) {
+        err = scratch;
+        errlen = sizeof scratch;
+    }
+    if (!name_or_path)
+        name_or_path = "h200";
+    const struct profile_builtin *b = builtin_find(name_or_path);
+    struct profile *p;
+    if (b)
+        p = profile_parse_yaml(b->file, b->text, b->len, err, errlen);
+    else if (strchr(name_or_path, '/') || strstr(name_or_path, ".yaml") || strstr(name_or_path, ".yml"))
+        p = load_file(name_or_path, err, errlen);
+    else {
+        snprintf(err, errlen, "unknown profile %s", name_or_path);
+        return NULL;
+    }
+    if (p)
+        LOG_DEBUG("profile", "loaded %s (%s, %u classes, %u engines)", p->name, p->chip, p->class_count,
+                  p->engine_count);
+    return p;
+}
+
+void profile_free(struct profile *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; i < p->canned_count; i++) {
+        free(p->canned[i].out);
+        free(p->canned[i].in);
+    }
+    free(p);
+}
+
+const struct profile_engine *profile_engine(const struct profile *p, uint32_t engine_type)
+{
+    for (uint32_t i = 0; i < p->engine_count; i++)
+        if (p->engines[i].engine_type == engine_type)
+            return &p->engines[i];
+    return NULL;
+}
+
+bool profile_has_class(const struct profile *p, uint32_t hclass)
+{
+    for (uint32_t i = 0; i < p->class_count; i++)
+        if (p->classes[i] == hclass)
+            return true;
+    return false;
+}
+
+const struct profile_info_table *profile_info_table(const struct profile *p, uint32_t cmd)
+{
+    for (uint32_t i = 0; i < p->info_table_count; i++)
+        if (p->info_tables[i].cmd == cmd)
+            return &p->info_tables[i];
+    return NULL;
+}

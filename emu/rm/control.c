@@ -1,0 +1,88 @@
+/*
+ * The control path (NV_ESC_RM_CONTROL): generic checks in the driver's order
+ * (fact sheet E), parameter copy with the 1 MiB cap, copy-out only on NV_OK.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "rm/rm_internal.h"
+
+static bool caller_has(const nvemu_opener *op, uint64_t caps)
+{
+    return (op->who.caps & caps) != 0;
+}
+
+/* Privilege flags and access rights (step 7). */
+static NV_STATUS check_privilege(const struct rm_ctrl_row *row, nvemu_opener *op)
+{
+    if (row->flags & RM_CTRL_INTERNAL)
+        return NV_ERR_NOT_SUPPORTED;
+    if (row->flags & RM_CTRL_PRIVILEGED) {
+        if (!caller_has(op, NVEMU_CAP_SYS_ADMIN))
+            return NV_ERR_INSUFFICIENT_PERMISSIONS;
+    } else if (!(row->flags & RM_CTRL_NON_PRIVILEGED)) {
+        return NV_ERR_INSUFFICIENT_PERMISSIONS; /* kernel-only */
+    }
+    if ((row->flags & RM_CTRL_RIGHT_NICE) && !caller_has(op, NVEMU_CAP_SYS_NICE | NVEMU_CAP_SYS_ADMIN))
+        return NV_ERR_INSUFFICIENT_PERMISSIONS;
+    return NV_OK;
+}
+
+NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner)
+{
+    if (p->flags & (NVOS54_FLAGS_IRQL_RAISED | NVOS54_FLAGS_LOCK_BYPASS))
+        return NV_ERR_INVALID_ARGUMENT;
+    if (p->cmd == 0 || (p->cmd & 0xFFFFu) == 0)
+        return NV_OK;
+
+    struct rm_client *cl = rm_client_lookup(c->emu->rm, p->hClient);
+    if (!cl)
+        return NV_ERR_INVALID_CLIENT;
+
+    if ((p->params == 0) != (p->paramsSize == 0) || p->paramsSize > RMAPI_PARAM_COPY_MAX_PARAMS_SIZE)
+        return NV_ERR_INVALID_ARGUMENT;
+    const struct rm_ctrl_row *row = rm_ctrl_lookup(p->cmd);
+    if (row && row->param_size != p->paramsSize)
+        return NV_ERR_INVALID_ARGUMENT;
+
+    if (!rm_client_usable(cl, c->op, relaxed_owner))
+        return NV_ERR_INVALID_CLIENT;
+    struct rm_object *o = (p->hObject == cl->handle) ? cl->root : rm_client_find(cl, p->hObject);
+    if (!o)
+        return NV_ERR_OBJECT_NOT_FOUND;
+    if (!row || !(row->families & o->family)) {
+        LOG_INFO("rm", "control 0x%08x on 0x%08x (class 0x%04x): not supported", p->cmd, p->hObject,
+                 rm_object_class(o));
+        return NV_ERR_NOT_SUPPORTED;
+    }
+
+    /* small params live on the stack: the dispatch fast path must not allocate */
+    _Alignas(8) unsigned char small[256];
+    void *params = NULL;
+    if (p->paramsSize) {
+        params = p->paramsSize <= sizeof(small) ? small : malloc(p->paramsSize);
+        if (!params)
+            return NV_ERR_NO_MEMORY;
+        if (c->acc->read(c->acc->ctx, p->params, params, p->paramsSize) != 0) {
+            if (params != small)
+                free(params);
+            return NV_ERR_INVALID_ADDRESS;
+        }
+    }
+    NV_STATUS st = check_privilege(row, c->op);
+    if (st == NV_OK) {
+        struct rm_call cc = *c;
+        cc.client = cl;
+        cc.obj = o->dup_src ? o->dup_src : o;
+        cc.gpu = o->gpu;
+        st = row->handler ? row->handler(&cc, params, p->paramsSize) : NV_ERR_NOT_SUPPORTED;
+        if ((st == NV_OK || (row->flags & RM_CTRL_COPYOUT_ON_ERROR)) && p->paramsSize &&
+            c->acc->write(c->acc->ctx, p->params, params, p->paramsSize) != 0)
+            st = NV_ERR_INVALID_ADDRESS;
+    }
+    if (params && params != small)
+        free(params);
+    return st;
+}

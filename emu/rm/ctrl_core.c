@@ -1,0 +1,121 @@
+/*
+ * Control rows on the core's own (non-discovery, non-FIFO) classes that the
+ * libcuda trace issues. Families are coarse (RM_FAM_OTHER spans several
+ * classes), so each handler also requires the object's class to be the
+ * command's class, as the driver's per-class export tables do.
+ */
+#include <string.h>
+
+#include "abi/nv_classes.h"
+#include "core/log.h"
+#include "rm/rm_internal.h"
+
+static bool class_matches(struct rm_call *c, uint32_t cmd)
+{
+    return rm_object_class(c->obj) == NV_CTRL_CMD_CLASS(cmd);
+}
+
+static const struct profile *call_profile(struct rm_call *c)
+{
+    return c->gpu ? c->gpu->profile : nvemu_profile(c->emu);
+}
+
+/* Answer recorded on the real GPU (profile canned list), semantics not modelled. */
+static NV_STATUS canned(struct rm_call *c, uint32_t cmd, void *params, uint32_t size)
+{
+    if (!class_matches(c, cmd))
+        return NV_ERR_NOT_SUPPORTED;
+    const struct profile *p = call_profile(c);
+    for (uint32_t i = 0; p && i < p->canned_count; i++) {
+        const struct profile_canned_ctrl *k = &p->canned[i];
+        if (k->cmd != cmd || k->size != size)
+            continue;
+        if (k->in && (k->in_size > size || memcmp(k->in, params, k->in_size) != 0))
+            continue;
+        memcpy(params, k->out, size);
+        return NV_OK;
+    }
+    LOG_WARN("rm", "control 0x%08x: profile %s has no recorded answer", cmd, p ? p->name : "?");
+    return NV_ERR_NOT_SUPPORTED;
+}
+
+static NV_STATUS cc_get_capabilities(struct rm_call *c, void *params, uint32_t size)
+{
+    return canned(c, 0xCB330101u, params, size);
+}
+
+static NV_STATUS master_get_vf_intr_mask(struct rm_call *c, void *params, uint32_t size)
+{
+    return canned(c, 0x90E60102u, params, size);
+}
+
+/* NV503C_CTRL_REGISTER_VA_SPACE_PARAMS: hVASpace @0, vaSpaceToken @8 (out). */
+struct nv503c_register_va_space {
+    uint32_t hVASpace;
+    uint32_t pad;
+    uint64_t vaSpaceToken;
+};
+_Static_assert(sizeof(struct nv503c_register_va_space) == 16, "NV503C_CTRL_REGISTER_VA_SPACE_PARAMS");
+
+/* First token as recorded on the H200; further registrations get distinct tokens. */
+#define P2P_TOKEN_BASE 0xFE00u
+#define P2P_TOKEN_STRIDE 0x100u
+
+static NV_STATUS p2p_register_va_space(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    if (!class_matches(c, 0x503C0102u))
+        return NV_ERR_NOT_SUPPORTED;
+    struct nv503c_register_va_space *p = params;
+    struct rm_object *va = rm_client_find(c->client, p->hVASpace);
+    if (!va || rm_object_family(va) != RM_FAM_VASPACE)
+        return NV_ERR_OBJECT_NOT_FOUND;
+    p->vaSpaceToken = P2P_TOKEN_BASE + P2P_TOKEN_STRIDE * c->emu->rm->p2p_tokens++;
+    return NV_OK;
+}
+
+/* REGISTER_VIDMEM {hMemory @0, offset, size, address} / UNREGISTER_VIDMEM {hMemory}: memory must exist. */
+static NV_STATUS p2p_vidmem(struct rm_call *c, uint32_t cmd, const void *params)
+{
+    if (!class_matches(c, cmd))
+        return NV_ERR_NOT_SUPPORTED;
+    uint32_t hmem;
+    memcpy(&hmem, params, sizeof(hmem));
+    struct rm_object *m = rm_client_find(c->client, hmem);
+    if (!m || rm_object_family(m) != RM_FAM_MEMORY)
+        return NV_ERR_OBJECT_NOT_FOUND;
+    return NV_OK;
+}
+
+static NV_STATUS p2p_register_vidmem(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    return p2p_vidmem(c, 0x503C0104u, params);
+}
+
+static NV_STATUS p2p_unregister_vidmem(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    return p2p_vidmem(c, 0x503C0105u, params);
+}
+
+/* Debugger exception mask: accepted, no debugger is modelled. */
+static NV_STATUS debugger_set_exception_mask(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)params;
+    (void)size;
+    return class_matches(c, 0x83DE0309u) ? NV_OK : NV_ERR_NOT_SUPPORTED;
+}
+
+#define NP RM_CTRL_NON_PRIVILEGED
+const struct rm_ctrl_row rm_ctrl_rows_core[] = {
+    {0xCB330101u, "NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES", 6, RM_FAM_OTHER, NP | RM_CTRL_CANNED,
+     cc_get_capabilities},
+    {0x90E60102u, "NV90E6_CTRL_CMD_MASTER_GET_VIRTUAL_FUNCTION_ERROR_CONT_INTR_MASK", 8, RM_FAM_OTHER,
+     NP | RM_CTRL_CANNED, master_get_vf_intr_mask},
+    {0x503C0102u, "NV503C_CTRL_CMD_REGISTER_VA_SPACE", 16, RM_FAM_OTHER, NP, p2p_register_va_space},
+    {0x503C0104u, "NV503C_CTRL_CMD_REGISTER_VIDMEM", 32, RM_FAM_OTHER, NP, p2p_register_vidmem},
+    {0x503C0105u, "NV503C_CTRL_CMD_UNREGISTER_VIDMEM", 4, RM_FAM_OTHER, NP, p2p_unregister_vidmem},
+    {0x83DE0309u, "NV83DE_CTRL_CMD_DEBUG_SET_EXCEPTION_MASK", 4, RM_FAM_OTHER, NP, debugger_set_exception_mask},
+    {0, NULL, 0, 0, 0, NULL},
+};

@@ -1,0 +1,624 @@
+/*
+ * Discovery controls on the client (NV0000), device (NV0080) and subdevice
+ * (NV2080): GPU ids, names, class lists, GPU/GR/FB/BUS info tables, engine
+ * lists. Every answer comes from the GPU profile (emu/profiles/NAME.yaml),
+ * so another program on the same GPU gets the same answers the hardware
+ * gives. Controls whose semantics are not modelled answer the profile's
+ * recorded bytes (RM_CTRL_CANNED rows).
+ *
+ * Embedded user pointers (GET_CLASSLIST, GR_GET_INFO, SYSTEM_GET_BUILD_VERSION)
+ * follow the driver's embedded_param_copy rules: count 0 or count x element
+ * size above 1 MiB -> NV_ERR_INVALID_ARGUMENT; an unreadable/unwritable
+ * pointer -> NV_ERR_INVALID_ADDRESS.
+ */
+#include <string.h>
+
+#include "abi/nv_ctrl_discovery.h"
+#include "core/emulator.h"
+#include "core/log.h"
+#include "profile/profile.h"
+#include "rm/rm.h"
+
+/* The profile of the GPU the control targets; client-level controls use the emulator's. */
+static const struct profile *prof(const struct rm_call *c)
+{
+    return c->gpu ? c->gpu->profile : nvemu_profile(c->emu);
+}
+
+/* rmapiParamsSizeCheck: what every embedded list must pass before it is copied. */
+static NV_STATUS list_size_check(uint32_t count, uint32_t elem)
+{
+    if (count == 0 || (uint64_t)count * elem > NV_RMAPI_PARAM_COPY_MAX_PARAMS_SIZE)
+        return NV_ERR_INVALID_ARGUMENT;
+    return NV_OK;
+}
+
+static NV_STATUS user_read(struct rm_call *c, uint64_t addr, void *dst, size_t len)
+{
+    return c->acc->read(c->acc->ctx, addr, dst, len) == 0 ? NV_OK : NV_ERR_INVALID_ADDRESS;
+}
+
+static NV_STATUS user_write(struct rm_call *c, uint64_t addr, const void *src, size_t len)
+{
+    return c->acc->write(c->acc->ctx, addr, src, len) == 0 ? NV_OK : NV_ERR_INVALID_ADDRESS;
+}
+
+/* ---------------- NV0000: client ---------------- */
+
+static NV_STATUS ctrl_build_version(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS *p = params;
+    const struct profile *pr = prof(c);
+    const char *strs[3] = {pr->driver_version, pr->build_version, pr->build_title};
+    const uint64_t dst[3] = {p->pDriverVersionBuffer, p->pVersionBuffer, p->pTitleBuffer};
+    uint32_t needed = 0;
+    for (int i = 0; i < 3; i++)
+        if (strlen(strs[i]) + 1 > needed)
+            needed = (uint32_t)strlen(strs[i]) + 1;
+    p->changelistNumber = pr->changelist;
+    p->officialChangelistNumber = pr->official_changelist;
+    /* Any NULL buffer turns the call into a size query. */
+    if (!dst[0] || !dst[1] || !dst[2]) {
+        p->sizeOfStrings = needed;
+        return NV_OK;
+    }
+    if (p->sizeOfStrings < needed)
+        return NV_ERR_INVALID_PARAM_STRUCT;
+    for (int i = 0; i < 3; i++) {
+        NV_STATUS st = user_write(c, dst[i], strs[i], strlen(strs[i]) + 1);
+        if (st != NV_OK)
+            return st;
+    }
+    return NV_OK;
+}
+
+static void fill_gpu_ids(nvemu *emu, uint32_t *ids)
+{
+    uint32_t n = nvemu_gpu_count(emu);
+    for (uint32_t i = 0; i < NV0000_CTRL_GPU_MAX_ATTACHED_GPUS; i++) {
+        struct gpu *g = i < n ? nvemu_gpu(emu, i) : NULL;
+        ids[i] = g ? g->gpu_id : NV0000_CTRL_GPU_INVALID_ID;
+    }
+}
+
+static NV_STATUS ctrl_attached_ids(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS *p = params;
+    fill_gpu_ids(c->emu, p->gpuIds);
+    return NV_OK;
+}
+
+static NV_STATUS ctrl_probed_ids(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS *p = params;
+    fill_gpu_ids(c->emu, p->gpuIds);
+    for (uint32_t i = 0; i < NV0000_CTRL_GPU_MAX_ATTACHED_GPUS; i++) {
+        p->excludedGpuIds[i] = NV0000_CTRL_GPU_INVALID_ID;
+        p->gpuFlags[i] = 0;
+    }
+    return NV_OK;
+}
+
+struct device_probe {
+    struct gpu *gpu;
+    bool found;
+};
+
+static bool device_on_gpu(struct rm_object *child, void *arg)
+{
+    struct device_probe *d = arg;
+    if (rm_object_family(child) == RM_FAM_DEVICE && rm_object_gpu(child) == d->gpu)
+        d->found = true;
+    return !d->found;
+}
+
+/*
+ * GPU_GET_ID_INFO(_V2) common answer. IN_USE: the recording shows it clear
+ * before and set after the caller allocated its NV01_DEVICE_0 (trace lines
+ * 24, 27, 32); modelled as "the calling client has a device on this GPU".
+ */
+struct id_info {
+    uint32_t flags, device_instance, sli_status, board_id, gpu_instance;
+    int32_t numa_id;
+};
+
+static NV_STATUS id_info(struct rm_call *c, uint32_t gpu_id, struct id_info *out)
+{
+    struct gpu *g = nvemu_gpu_by_id(c->emu, gpu_id);
+    if (!g)
+        return NV_ERR_INVALID_ARGUMENT;
+    struct device_probe d = {.gpu = g};
+    if (c->obj)
+        rm_object_for_each_child(c->obj, device_on_gpu, &d);
+    out->flags = d.found ? NV0000_CTRL_GPU_ID_INFO_IN_USE : 0;
+    out->device_instance = gpu_index(g);
+    out->sli_status = g->profile->sli_status;
+    out->board_id = g->gpu_id;   /* recorded boardId equals the gpu id (trace line 24) */
+    out->gpu_instance = gpu_index(g);
+    out->numa_id = -1;           /* no NUMA-onlined GPU memory on the recorded x86 host */
+    return NV_OK;
+}
+
+static NV_STATUS ctrl_id_info(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV0000_CTRL_GPU_GET_ID_INFO_PARAMS *p = params;
+    struct id_info i;
+    NV_STATUS st = id_info(c, p->gpuId, &i);
+    if (st != NV_OK)
+        return st;
+    p->gpuFlags = i.flags;
+    p->deviceInstance = i.device_instance;
+    p->subDeviceInstance = 0;
+    p->sliStatus = i.sli_status;
+    p->boardId = i.board_id;
+    p->gpuInstance = i.gpu_instance;
+    p->numaId = i.numa_id;
+    return NV_OK;
+}
+
+static NV_STATUS ctrl_id_info_v2(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS *p = params;
+    struct id_info i;
+    NV_STATUS st = id_info(c, p->gpuId, &i);
+    if (st != NV_OK)
+        return st;
+    p->gpuFlags = i.flags;
+    p->deviceInstance = i.device_instance;
+    p->subDeviceInstance = 0;
+    p->sliStatus = i.sli_status;
+    p->boardId = i.board_id;
+    p->gpuInstance = i.gpu_instance;
+    p->numaId = i.numa_id;
+    return NV_OK;
+}
+
+/*
+ * Address space behind a mappable object, per class as the H200 recording
+ * answers (trace lines 78-434): system memory and RM shared data live in
+ * sysmem, local user memory in vidmem, usermode doorbells are registers.
+ */
+static const struct {
+    uint32_t hclass;
+    uint32_t space;
+} addr_space_rows[] = {
+    {0x003E, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM},  /* NV01_MEMORY_SYSTEM */
+    {0x0071, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM},  /* NV01_MEMORY_SYSTEM_OS_DESCRIPTOR */
+    {0x00DE, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM},  /* RM_USER_SHARED_DATA */
+    {0x0040, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_VIDMEM},  /* NV01_MEMORY_LOCAL_USER */
+    {0xC361, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},  /* *_USERMODE_A */
+    {0xC461, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},
+    {0xC561, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},
+    {0xC661, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},
+    {0xC761, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},
+};
+
+static NV_STATUS ctrl_addr_space_type(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS *p = params;
+    struct rm_object *o = rm_client_find(c->client, p->hObject);
+    if (!o)
+        return NV_ERR_OBJECT_NOT_FOUND;
+    uint32_t hclass = rm_object_class(o);
+    for (size_t i = 0; i < sizeof addr_space_rows / sizeof addr_space_rows[0]; i++)
+        if (addr_space_rows[i].hclass == hclass) {
+            p->addrSpaceType = addr_space_rows[i].space;
+            return NV_OK;
+        }
+    LOG_INFO("discovery", "CLIENT_GET_ADDR_SPACE_TYPE: object 0x%08x of class 0x%04x is not mappable", p->hObject,
+             hclass);
+    return NV_ERR_INVALID_ARGUMENT;
+}
+
+/* Object sharing is not modelled: the policy is accepted and has no effect. */
+static NV_STATUS ctrl_set_share_policy(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NV0000_CTRL_CLIENT_SET_INHERITED_SHARE_POLICY_PARAMS *p = params;
+    LOG_DEBUG("discovery", "client 0x%08x: inherited share policy type %u action %u mask 0x%x ignored",
+              rm_client_handle(c->client), p->type, p->action, p->accessMask);
+    return NV_OK;
+}
+
+/* ---------------- NV0080: device ---------------- */
+
+static NV_STATUS ctrl_classlist(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS *p = params;
+    const struct profile *pr = prof(c);
+    if (!p->classList) {
+        p->numClasses = pr->class_count;
+        return NV_OK;
+    }
+    NV_STATUS st = list_size_check(p->numClasses, sizeof(uint32_t));
+    if (st != NV_OK)
+        return st;
+    if (p->numClasses < pr->class_count)
+        return NV_ERR_INVALID_PARAM_STRUCT;
+    st = user_write(c, p->classList, pr->classes, pr->class_count * sizeof(uint32_t));
+    if (st != NV_OK)
+        return st;
+    p->numClasses = pr->class_count;
+    return NV_OK;
+}
+
+static NV_STATUS ctrl_classlist_v2(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS *p = params;
+    const struct profile *pr = prof(c);
+    if (pr->class_count > NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE)
+        return NV_ERR_INVALID_PARAM_STRUCT;
+    memset(p->classList, 0, sizeof p->classList);
+    memcpy(p->classList, pr->classes, pr->class_count * sizeof(uint32_t));
+    p->numClasses = pr->class_count;
+    return NV_OK;
+}
+
+/* One subdevice per device: the emulator has no SLI. */
+static NV_STATUS ctrl_num_subdevices(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)c;
+    (void)size;
+    NV0080_CTRL_GPU_GET_NUM_SUBDEVICES_PARAMS *p = params;
+    p->numSubDevices = 1;
+    return NV_OK;
+}
+
+/* ---------------- NV2080: subdevice ---------------- */
+
+/*
+ * {listSize, {index,data}[max]} controls: each index is looked up in the
+ * table; list size 0 or above max, or an index the table lacks -> INVALID_ARGUMENT.
+ */
+static NV_STATUS answer_info_list(const char *what, uint32_t *list_size, nv_ctrl_info_pair *list, uint32_t max,
+                                  const struct profile_info *tbl, uint32_t tbl_count)
+{
+    if (*list_size == 0 || *list_size > max)
+        return NV_ERR_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < *list_size; i++) {
+        uint32_t k;
+        for (k = 0; k < tbl_count; k++)
+            if (tbl[k].index == list[i].index)
+                break;
+        if (k == tbl_count) {
+            LOG_INFO("discovery", "%s: index 0x%x not in the profile", what, list[i].index);
+            return NV_ERR_INVALID_ARGUMENT;
+        }
+        list[i].data = tbl[k].value;
+    }
+    return NV_OK;
+}
+
+static NV_STATUS ctrl_gpu_info_v2(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_GPU_GET_INFO_V2_PARAMS *p = params;
+    const struct profile *pr = prof(c);
+    return answer_info_list("GPU_GET_INFO_V2", &p->gpuInfoListSize, p->gpuInfoList,
+                            NV2080_CTRL_GPU_INFO_MAX_LIST_SIZE, pr->gpu_info, pr->gpu_info_count);
+}
+
+static NV_STATUS table_list(struct rm_call *c, uint32_t cmd, const char *what, uint32_t *list_size,
+                            nv_ctrl_info_pair *list, uint32_t max)
+{
+    const struct profile_info_table *t = profile_info_table(prof(c), cmd);
+    if (!t) {
+        LOG_INFO("discovery", "%s: profile %s has no table", what, prof(c)->name);
+        return NV_ERR_NOT_SUPPORTED;
+    }
+    return answer_info_list(what, list_size, list, max, t->entries, t->count);
+}
+
+static NV_STATUS ctrl_fb_info_v2(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_FB_GET_INFO_V2_PARAMS *p = params;
+    return table_list(c, NV2080_CTRL_CMD_FB_GET_INFO_V2, "FB_GET_INFO_V2", &p->fbInfoListSize, p->fbInfoList,
+                      NV2080_CTRL_FB_INFO_MAX_LIST_SIZE);
+}
+
+static NV_STATUS ctrl_bus_info_v2(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_BUS_GET_INFO_V2_PARAMS *p = params;
+    return table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO_V2", &p->busInfoListSize,
+                      p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
+}
+
+static NV_STATUS ctrl_name_string(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS *p = params;
+    const char *name = prof(c)->marketing_name;
+    size_t n = strlen(name);
+    if (n >= NV2080_GPU_MAX_NAME_STRING_LENGTH)
+        n = NV2080_GPU_MAX_NAME_STRING_LENGTH - 1;
+    memset(&p->gpuNameString, 0, sizeof p->gpuNameString);
+    if (p->gpuNameStringFlags == NV2080_CTRL_GPU_GET_NAME_STRING_FLAGS_TYPE_ASCII) {
+        memcpy(p->gpuNameString.ascii, name, n);
+    } else if (p->gpuNameStringFlags == NV2080_CTRL_GPU_GET_NAME_STRING_FLAGS_TYPE_UNICODE) {
+        for (size_t i = 0; i < n; i++)
+            p->gpuNameString.unicode[i] = (uint8_t)name[i];
+    } else {
+        return NV_ERR_INVALID_ARGUMENT;
+    }
+    return NV_OK;
+}
+
+static NV_STATUS ctrl_short_name(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_GPU_GET_SHORT_NAME_STRING_PARAMS *p = params;
+    const char *name = prof(c)->short_name;
+    memset(p->gpuShortNameString, 0, sizeof p->gpuShortNameString);
+    memcpy(p->gpuShortNameString, name, strnlen(name, sizeof p->gpuShortNameString - 1));
+    return NV_OK;
+}
+
+/* UUID as 16 binary bytes or as the "GPU-xxxxxxxx-..." string (41 bytes with its NUL). */
+static NV_STATUS ctrl_gid_info(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_GPU_GET_GID_INFO_PARAMS *p = params;
+    const uint8_t *u = prof(c)->uuid;
+    if (p->index != 0)
+        return NV_ERR_INVALID_ARGUMENT;
+    memset(p->data, 0, sizeof p->data);
+    switch (p->flags & NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_MASK) {
+    case NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_BINARY:
+        memcpy(p->data, u, 16);
+        p->length = 16;
+        return NV_OK;
+    case NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_ASCII: {
+        static const char hex[] = "0123456789abcdef";
+        static const int dash_after[] = {4, 6, 8, 10};
+        size_t k = 0;
+        memcpy(p->data, "GPU-", 4);
+        k = 4;
+        for (int i = 0, d = 0; i < 16; i++) {
+            if (d < 4 && i == dash_after[d]) {
+                p->data[k++] = '-';
+                d++;
+            }
+            p->data[k++] = (uint8_t)hex[u[i] >> 4];
+            p->data[k++] = (uint8_t)hex[u[i] & 15];
+        }
+        p->length = (uint32_t)k + 1;
+        return NV_OK;
+    }
+    default:
+        return NV_ERR_INVALID_ARGUMENT;
+    }
+}
+
+static NV_STATUS ctrl_engines_v2(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS *p = params;
+    const struct profile *pr = prof(c);
+    if (pr->engine_count > NV2080_GPU_MAX_ENGINES_LIST_SIZE)
+        return NV_ERR_INVALID_PARAM_STRUCT;
+    memset(p->engineList, 0, sizeof p->engineList);
+    for (uint32_t i = 0; i < pr->engine_count; i++)
+        p->engineList[i] = pr->engines[i].engine_type;
+    p->engineCount = pr->engine_count;
+    return NV_OK;
+}
+
+/* GR info: indices below the driver's NV0080_CTRL_GR_INFO_MAX_SIZE the profile does not list read 0. */
+static NV_STATUS ctrl_gr_info(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_GR_GET_INFO_PARAMS *p = params;
+    const struct profile *pr = prof(c);
+    NV_STATUS st = list_size_check(p->grInfoListSize, sizeof(nv_ctrl_info_pair));
+    if (st != NV_OK)
+        return st;
+    if (!p->grInfoList)
+        return NV_ERR_INVALID_ARGUMENT;
+    if (p->grInfoListSize > pr->gr_info_max)
+        return NV_ERR_INVALID_ARGUMENT;
+    nv_ctrl_info_pair list[PROFILE_MAX_INFO];
+    st = user_read(c, p->grInfoList, list, p->grInfoListSize * sizeof list[0]);
+    if (st != NV_OK)
+        return st;
+    for (uint32_t i = 0; i < p->grInfoListSize; i++) {
+        if (list[i].index >= pr->gr_info_max)
+            return NV_ERR_INVALID_ARGUMENT;
+        list[i].data = 0;
+        for (uint32_t k = 0; k < pr->gr_info_count; k++)
+            if (pr->gr_info[k].index == list[i].index)
+                list[i].data = pr->gr_info[k].value;
+    }
+    return user_write(c, p->grInfoList, list, p->grInfoListSize * sizeof list[0]);
+}
+
+static NV_STATUS ctrl_gr_ctx_buffer_size(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_GR_GET_CTX_BUFFER_SIZE_PARAMS *p = params;
+    struct rm_object *o = rm_client_find(c->client, p->hChannel);
+    if (!o || rm_object_family(o) != RM_FAM_CHANNEL)
+        return NV_ERR_INVALID_OBJECT_HANDLE;
+    p->totalBufferSize = prof(c)->gr_ctx_buffer_size;
+    return NV_OK;
+}
+
+static NV_STATUS ctrl_arch_info(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_MC_GET_ARCH_INFO_PARAMS *p = params;
+    const struct profile *pr = prof(c);
+    p->architecture = pr->arch_id;
+    p->implementation = pr->arch_impl;
+    p->revision = pr->arch_revision;
+    p->subRevision = pr->arch_subrevision;
+    return NV_OK;
+}
+
+static NV_STATUS ctrl_pci_info(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS *p = params;
+    const struct profile *pr = prof(c);
+    p->pciDeviceId = (uint32_t)pr->pci_device_id << 16 | pr->pci_vendor_id;
+    p->pciSubSystemId = pr->pci_subsystem_id;
+    p->pciRevisionId = pr->pci_revision_id;
+    p->pciExtDeviceId = pr->pci_ext_device_id;
+    return NV_OK;
+}
+
+/* Parameterless controls the recording shows answering NV_OK; nothing to model. */
+static NV_STATUS ctrl_no_params(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)c;
+    (void)params;
+    (void)size;
+    return NV_OK;
+}
+
+/* ---------------- canned answers ---------------- */
+
+/*
+ * The profile's recorded answer for cmd: the first entry whose `in` equals
+ * the caller's input (or that has no `in`). No entry -> NV_ERR_NOT_SUPPORTED.
+ */
+static NV_STATUS canned_answer(struct rm_call *c, uint32_t cmd, void *params, uint32_t size)
+{
+    const struct profile *pr = prof(c);
+    bool have_cmd = false;
+    for (uint32_t i = 0; i < pr->canned_count; i++) {
+        const struct profile_canned_ctrl *k = &pr->canned[i];
+        if (k->cmd != cmd)
+            continue;
+        have_cmd = true;
+        if (k->size != size)
+            break;
+        if (k->in && memcmp(k->in, params, size) != 0)
+            continue;
+        memcpy(params, k->out, size);
+        return NV_OK;
+    }
+    LOG_WARN("discovery", "control 0x%08x: profile %s has no recorded answer %s", cmd, pr->name,
+             have_cmd ? "for this input" : "(not modelled)");
+    return NV_ERR_NOT_SUPPORTED;
+}
+
+#define CANNED(cmd)                                                                  \
+    static NV_STATUS canned_##cmd(struct rm_call *c, void *params, uint32_t size)     \
+    {                                                                                \
+        return canned_answer(c, cmd, params, size);                                  \
+    }
+
+CANNED(0x0000013A)
+CANNED(0x000001F0)
+CANNED(0x00000215)
+CANNED(0x0000027B)
+CANNED(0x00000288)
+CANNED(0x00000A04)
+CANNED(0x00800289)
+CANNED(0x00801307)
+CANNED(0x00801402)
+CANNED(0x00801909)
+CANNED(0x20800119)
+CANNED(0x2080012F)
+CANNED(0x20800131)
+CANNED(0x20800195)
+CANNED(0x208001A3)
+CANNED(0x2080121B)
+CANNED(0x20801227)
+CANNED(0x2080122A)
+CANNED(0x2080122B)
+CANNED(0x20801230)
+CANNED(0x20801803)
+CANNED(0x2080182A)
+CANNED(0x2080182B)
+CANNED(0x2080200A)
+CANNED(0x20802A0A)
+CANNED(0x20803002)
+CANNED(0x20803601)
+CANNED(0x20803801)
+CANNED(0x20808159)
+CANNED(0x20808162)
+CANNED(0x20809038)
+
+#define NP RM_CTRL_NON_PRIVILEGED
+#define CN (RM_CTRL_NON_PRIVILEGED | RM_CTRL_CANNED)
+#define CLI RM_FAM_CLIENT
+#define DEV RM_FAM_DEVICE
+#define SUB RM_FAM_SUBDEVICE
+
+/*
+ * Privilege: the fact sheet's NON_PRIVILEGED for the structured controls;
+ * canned ones are those libcuda issued as an ordinary user in the recording.
+ * Canned sizes are the recorded paramsSize.
+ */
+const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
+    /* NV0000 client */
+    {NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, "NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION", 40, CLI, NP, ctrl_build_version},
+    {0x0000013A, "NV0000 0x013a (canned)", 1352, CLI, CN, canned_0x0000013A},
+    {0x000001F0, "NV0000 0x01f0 (canned)", 4, CLI, CN, canned_0x000001F0},
+    {NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, "NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS", 128, CLI, NP, ctrl_attached_ids},
+    {NV0000_CTRL_CMD_GPU_GET_ID_INFO, "NV0000_CTRL_CMD_GPU_GET_ID_INFO", 40, CLI, NP, ctrl_id_info},
+    {NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, "NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2", 32, CLI, NP, ctrl_id_info_v2},
+    {NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, "NV0000_CTRL_CMD_GPU_GET_PROBED_IDS", 384, CLI, NP, ctrl_probed_ids},
+    {0x00000215, "NV0000 0x0215 (canned)", 132, CLI, CN, canned_0x00000215},
+    {0x0000027B, "NV0000 0x027b (canned)", 4, CLI, CN, canned_0x0000027B},
+    {0x00000288, "NV0000 0x0288 (canned)", 3076, CLI, CN, canned_0x00000288},
+    {0x00000A04, "NV0000 0x0a04 (canned)", 2244, CLI, CN, canned_0x00000A04},
+    {NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE, "NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE", 12, CLI, NP, ctrl_addr_space_type},
+    {NV0000_CTRL_CMD_CLIENT_SET_INHERITED_SHARE_POLICY, "NV0000_CTRL_CMD_CLIENT_SET_INHERITED_SHARE_POLICY", 12, CLI, NP, ctrl_set_share_policy},
+    /* NV0080 device */
+    {NV0080_CTRL_CMD_GPU_GET_CLASSLIST, "NV0080_CTRL_CMD_GPU_GET_CLASSLIST", 16, DEV, NP, ctrl_classlist},
+    {NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES, "NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES", 4, DEV, NP, ctrl_num_subdevices},
+    {0x00800289, "NV0080 0x0289 (canned)", 8, DEV, CN, canned_0x00800289},
+    {NV0080_CTRL_CMD_GPU_GET_CLASSLIST_V2, "NV0080_CTRL_CMD_GPU_GET_CLASSLIST_V2", 804, DEV, NP, ctrl_classlist_v2},
+    {0x00801307, "NV0080 0x1307 (canned)", 3, DEV, CN, canned_0x00801307},
+    {0x00801402, "NV0080 0x1402 (canned)", 3, DEV, CN, canned_0x00801402},
+    {0x00801909, "NV0080 0x1909 (canned)", 1, DEV, CN, canned_0x00801909},
+    /* NV2080 subdevice */
+    {NV2080_CTRL_CMD_GPU_GET_INFO_V2, "NV2080_CTRL_CMD_GPU_GET_INFO_V2", 564, SUB, NP, ctrl_gpu_info_v2},
+    {NV2080_CTRL_CMD_GPU_GET_NAME_STRING, "NV2080_CTRL_CMD_GPU_GET_NAME_STRING", 132, SUB, NP, ctrl_name_string},
+    {NV2080_CTRL_CMD_GPU_GET_SHORT_NAME_STRING, "NV2080_CTRL_CMD_GPU_GET_SHORT_NAME_STRING", 64, SUB, NP, ctrl_short_name},
+    {0x20800119, "NV2080 0x0119 (canned)", 4, SUB, CN, canned_0x20800119},
+    {0x2080012F, "NV2080 0x012f (canned)", 1464, SUB, CN, canned_0x2080012F},
+    {0x20800131, "NV2080 0x0131 (canned)", 4, SUB, CN, canned_0x20800131},
+    {0x20800145, "NV2080 0x0145 (no params; recorded NV_OK)", 0, SUB, NP, ctrl_no_params},
+    {NV2080_CTRL_CMD_GPU_GET_GID_INFO, "NV2080_CTRL_CMD_GPU_GET_GID_INFO", 268, SUB, NP, ctrl_gid_info},
+    {NV2080_CTRL_CMD_GPU_GET_ENGINES_V2, "NV2080_CTRL_CMD_GPU_GET_ENGINES_V2", 340, SUB, NP, ctrl_engines_v2},
+    {0x20800195, "NV2080 0x0195 (canned)", 260, SUB, CN, canned_0x20800195},
+    {0x208001A3, "NV2080 0x01a3 (canned)", 56, SUB, CN, canned_0x208001A3},
+    {NV2080_CTRL_CMD_GR_GET_INFO, "NV2080_CTRL_CMD_GR_GET_INFO", 32, SUB, NP, ctrl_gr_info},
+    {NV2080_CTRL_CMD_GR_GET_CTX_BUFFER_SIZE, "NV2080_CTRL_CMD_GR_GET_CTX_BUFFER_SIZE", 16, SUB, NP, ctrl_gr_ctx_buffer_size},
+    {0x2080121B, "NV2080 0x121b (canned)", 9240, SUB, CN, canned_0x2080121B},
+    {0x20801227, "NV2080 0x1227 (canned)", 48, SUB, CN, canned_0x20801227},
+    {0x2080122A, "NV2080 0x122a (canned)", 24, SUB, CN, canned_0x2080122A},
+    {0x2080122B, "NV2080 0x122b (canned per input)", 24, SUB, CN, canned_0x2080122B},
+    {0x20801230, "NV2080 0x1230 (canned)", 32, SUB, CN, canned_0x20801230},
+    {NV2080_CTRL_CMD_FB_GET_INFO_V2, "NV2080_CTRL_CMD_FB_GET_INFO_V2", 1028, SUB, NP, ctrl_fb_info_v2},
+    {NV2080_CTRL_CMD_MC_GET_ARCH_INFO, "NV2080_CTRL_CMD_MC_GET_ARCH_INFO", 16, SUB, NP, ctrl_arch_info},
+    {NV2080_CTRL_CMD_BUS_GET_PCI_INFO, "NV2080_CTRL_CMD_BUS_GET_PCI_INFO", 16, SUB, NP, ctrl_pci_info},
+    {0x20801803, "NV2080 0x1803 (canned)", 200, SUB, CN, canned_0x20801803},
+    {NV2080_CTRL_CMD_BUS_GET_INFO_V2, "NV2080_CTRL_CMD_BUS_GET_INFO_V2", 420, SUB, NP, ctrl_bus_info_v2},
+    {0x2080182A, "NV2080 0x182a (canned)", 112, SUB, CN, canned_0x2080182A},
+    {0x2080182B, "NV2080 0x182b (canned)", 28, SUB, CN, canned_0x2080182B},
+    {0x2080200A, "NV2080 0x200a (canned)", 8, SUB, CN, canned_0x2080200A},
+    {0x2080220C, "NV2080 0x220c (no params; recorded NV_OK)", 0, SUB, NP, ctrl_no_params},
+    {0x20802210, "NV2080 0x2210 (no params; recorded NV_OK)", 0, SUB, NP, ctrl_no_params},
+    {0x20802A0A, "NV2080 0x2a0a (canned)", 136, SUB, CN, canned_0x20802A0A},
+    {0x20803002, "NV2080 0x3002 (canned)", 13344, SUB, CN, canned_0x20803002},
+    {0x20803601, "NV2080 0x3601 (canned)", 72, SUB, CN, canned_0x20803601},
+    {0x20803801, "NV2080 0x3801 (canned)", 1928, SUB, CN, canned_0x20803801},
+    {0x20808159, "NV2080 0x8159 (canned)", 332, SUB, CN, canned_0x20808159},
+    {0x20808162, "NV2080 0x8162 (canned)", 1, SUB, CN, canned_0x20808162},
+    {0x20809038, "NV2080 0x9038 (canned)", 4, SUB, CN, canned_0x20809038},
+    {0, NULL, 0, 0, 0, NULL},
+};

@@ -1,0 +1,521 @@
+/*
+ * FIFO and scheduling controls (fact sheet sections E, F): NVA06C on channel
+ * groups, NVA06F/NVC36F/NV906F on channels, NV2080 FIFO and GR preemption on
+ * subdevices, NV0080 FIFO_GET_CHANNELLIST on devices. Handlers validate and
+ * call emu/fifo; semantics live there.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi/nv_ctrl_fifo.h"
+#include "abi/nv_engine.h"
+#include "core/emulator.h"
+#include "core/log.h"
+#include "fifo/fifo.h"
+#include "rm/rm.h"
+
+#define COMP "rm.fifo"
+#define NP RM_CTRL_NON_PRIVILEGED
+#define NICE (RM_CTRL_NON_PRIVILEGED | RM_CTRL_RIGHT_NICE)
+#define INTERNAL RM_CTRL_INTERNAL
+
+static struct fifo_tsg *tsg_of(struct rm_call *c) { return rm_object_priv(c->obj); }
+static struct fifo_channel *chan_of(struct rm_call *c) { return rm_object_priv(c->obj); }
+
+static void charge(struct rm_call *c, uint64_t ns)
+{
+    struct fifo *f = c->gpu ? gpu_fifo(c->gpu) : NULL;
+    if (f)
+        fifo_charge_latency(f, ns);
+}
+
+static const struct profile_timing *timing(struct rm_call *c) { return &c->gpu->profile->timing; }
+
+/* ---- NVA06C: channel group ---- */
+
+static NV_STATUS tsg_schedule(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_tsg_schedule(tsg_of(c), p->bEnable, p->bSkipSubmit, p->bSkipEnable);
+}
+
+static NV_STATUS tsg_bind(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06F_CTRL_BIND_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_tsg_bind(tsg_of(c), p->engineType);
+}
+
+static NV_STATUS tsg_set_timeslice(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06C_CTRL_TIMESLICE_PARAMS *p = params;
+    charge(c, timing(c)->lat_set_timeslice_ns);
+    return fifo_tsg_set_timeslice(tsg_of(c), p->timesliceUs);
+}
+
+static NV_STATUS tsg_get_timeslice(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NVA06C_CTRL_TIMESLICE_PARAMS *p = params;
+    charge(c, timing(c)->lat_get_timeslice_ns);
+    p->timesliceUs = fifo_tsg_get_timeslice(tsg_of(c));
+    return NV_OK;
+}
+
+static NV_STATUS tsg_preempt(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06C_CTRL_PREEMPT_PARAMS *p = params;
+    if (p->bManualTimeout && p->timeoutUs > NVA06C_CTRL_CMD_PREEMPT_MAX_MANUAL_TIMEOUT_US)
+        return NV_ERR_INVALID_ARGUMENT;
+    charge(c, timing(c)->lat_preempt_ns);
+    /* a manual timeout of 0 still means "do not wait past now": 1 ns is below any real completion */
+    uint64_t timeout_ns = p->bManualTimeout ? (p->timeoutUs ? (uint64_t)p->timeoutUs * 1000u : 1u) : 0u;
+    return fifo_tsg_preempt(tsg_of(c), p->bWait, timeout_ns);
+}
+
+static NV_STATUS tsg_get_info(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NVA06C_CTRL_GET_INFO_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    p->tsgID = fifo_tsg_hw_id(tsg_of(c));
+    return NV_OK;
+}
+
+static NV_STATUS tsg_set_interleave(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_tsg_set_interleave(tsg_of(c), p->tsgInterleaveLevel);
+}
+
+static NV_STATUS tsg_vidmem_promote(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)c;
+    (void)params;
+    (void)size;
+    LOG_INFO(COMP, "NVA06C PROGRAM_VIDMEM_PROMOTE is deprecated and not modelled");
+    return NV_ERR_NOT_SUPPORTED;
+}
+
+static NV_STATUS tsg_make_realtime(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06C_CTRL_MAKE_REALTIME_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_tsg_make_realtime(tsg_of(c), p->bRealtime);
+}
+
+/* ---- channel ---- */
+
+/* The engine an engine object of a channel runs on, as the H200 trace answers GET_CLASS_ENGINEID. */
+static uint32_t object_engine(struct rm_call *c, struct fifo_channel *ch, uint32_t hclass)
+{
+    const struct fifo_tsg *t = fifo_channel_tsg(ch);
+    struct fifo_tsg_info ti;
+    fifo_tsg_get_info(t, &ti);
+    if ((hclass & 0xFFu) != 0xB5u || NV2080_ENGINE_TYPE_IS_COPY(ti.engine_type))
+        return ti.engine_type;
+    /* a copy object in a GR channel runs on the last copy engine sharing the GR runlist (COPY1 on H200) */
+    const struct profile *p = c->gpu->profile;
+    uint32_t best = ti.engine_type;
+    for (uint32_t i = 0; i < p->engine_count; i++)
+        if (p->engines[i].runlist_id == ti.runlist_id && NV2080_ENGINE_TYPE_IS_COPY(p->engines[i].engine_type))
+            best = p->engines[i].engine_type;
+    return best;
+}
+
+static NV_STATUS chan_get_class_engineid(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS *p = params;
+    struct rm_object *o = rm_client_find(c->client, p->hObject);
+    if (!o || rm_object_parent(o) != c->obj || rm_object_family(o) != RM_FAM_ENGINE_OBJ)
+        return NV_ERR_INVALID_OBJECT_HANDLE;
+    charge(c, timing(c)->lat_control_ns);
+    p->classID = rm_object_class(o);
+    p->classEngineID = p->classID;
+    p->engineID = object_engine(c, chan_of(c), p->classID);
+    return NV_OK;
+}
+
+static NV_STATUS chan_schedule(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_channel_schedule(chan_of(c), p->bEnable, p->bSkipSubmit, p->bSkipEnable);
+}
+
+static NV_STATUS chan_bind(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06F_CTRL_BIND_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_channel_bind(chan_of(c), p->engineType);
+}
+
+static NV_STATUS chan_set_error_notifier(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06F_CTRL_SET_ERROR_NOTIFIER_PARAMS *p = params;
+    LOG_INFO(COMP, "SET_ERROR_NOTIFIER on channel 0x%08x (each in TSG: %u): notifiers are not modelled",
+             rm_object_handle(c->obj), p->bNotifyEachChannelInTSG);
+    return NV_OK;
+}
+
+static NV_STATUS chan_set_interleave(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06F_CTRL_INTERLEAVE_LEVEL_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_tsg_set_interleave(fifo_channel_tsg(chan_of(c)), p->channelInterleaveLevel);
+}
+
+static NV_STATUS chan_restart_runlist(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06F_CTRL_RESTART_RUNLIST_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_channel_restart_runlist(chan_of(c), p->bForceRestart, p->bBypassWait);
+}
+
+static NV_STATUS chan_stop(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NVA06F_CTRL_STOP_CHANNEL_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_channel_stop(chan_of(c), p->bImmediate);
+}
+
+static NV_STATUS chan_get_context_id(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NVA06F_CTRL_GET_CONTEXT_ID_PARAMS *p = params;
+    /* the hardware context of a channel is its ChID in this model */
+    p->contextId = fifo_channel_chid(chan_of(c));
+    return NV_OK;
+}
+
+static NV_STATUS chan_work_submit_token(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_channel_work_submit_token(chan_of(c), &p->workSubmitToken);
+}
+
+static NV_STATUS chan_token_notif_index(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)c;
+    (void)size;
+    const NVC36F_CTRL_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX_PARAMS *p = params;
+    /* slot 0 is the RC notification; the notifier's size is not modelled, so any other slot is accepted */
+    return p->index == 0 ? NV_ERR_INVALID_ARGUMENT : NV_OK;
+}
+
+/* ---- NV2080: subdevice ---- */
+
+static NV_STATUS disable_channels(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS *p = params;
+    if (p->pRunlistPreemptEvent)
+        return NV_ERR_INSUFFICIENT_PERMISSIONS;
+    if (p->numChannels > NV2080_CTRL_FIFO_DISABLE_CHANNELS_MAX_ENTRIES)
+        return NV_ERR_INVALID_ARGUMENT;
+    struct fifo_channel *chans[NV2080_CTRL_FIFO_DISABLE_CHANNELS_MAX_ENTRIES];
+    /* resolve every entry first: a bad entry changes nothing */
+    for (uint32_t i = 0; i < p->numChannels; i++) {
+        struct rm_object *o;
+        NV_STATUS st = rm_find_object(c->emu, c->op, p->hClientList[i], p->hChannelList[i], &o);
+        if (st != NV_OK)
+            return st;
+        if (rm_object_family(o) != RM_FAM_CHANNEL || rm_object_gpu(o) != c->gpu)
+            return NV_ERR_INVALID_ARGUMENT;
+        chans[i] = rm_object_priv(o);
+    }
+    charge(c, timing(c)->lat_control_ns);
+    for (uint32_t i = 0; i < p->numChannels; i++)
+        fifo_channel_disable(chans[i], p->bDisable, p->bOnlyDisableScheduling, p->bRewindGpPut);
+    return NV_OK;
+}
+
+static NV_STATUS set_sched_policy(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NV2080_CTRL_FIFO_RUNLIST_SET_SCHED_POLICY_PARAMS *p = params;
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_set_sched_policy(gpu_fifo(c->gpu), p->schedPolicy,
+                                 (p->flags & NV2080_CTRL_FIFO_RUNLIST_SCHED_POLICY_FLAGS_RESTORE) != 0, c->client);
+}
+
+typedef NV_STATUS (*fifo_info_fn)(struct rm_call *c, uint32_t engine, uint32_t *out);
+
+static NV_STATUS info_from_profile(struct rm_call *c, uint32_t index, uint32_t *out)
+{
+    const struct profile_info_table *tb = profile_info_table(c->gpu->profile, NV2080_CTRL_CMD_FIFO_GET_INFO);
+    for (uint32_t i = 0; tb && i < tb->count; i++) {
+        if (tb->entries[i].index == index) {
+            *out = tb->entries[i].value;
+            return NV_OK;
+        }
+    }
+    /* no recorded answer: instance memory and lower subcontexts are not modelled */
+    LOG_INFO(COMP, "FIFO_GET_INFO index %u has no profile value; answering 0", index);
+    *out = 0;
+    return NV_OK;
+}
+
+static NV_STATUS info_instance_total(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    (void)e;
+    return info_from_profile(c, NV2080_CTRL_FIFO_INFO_INDEX_INSTANCE_TOTAL, out);
+}
+static NV_STATUS info_max_groups(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    (void)e;
+    *out = c->gpu->profile->max_channel_groups;
+    return NV_OK;
+}
+static NV_STATUS info_max_per_group(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    (void)e;
+    *out = c->gpu->profile->max_channels_per_group;
+    return NV_OK;
+}
+static NV_STATUS info_max_subctx(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    (void)e;
+    *out = c->gpu->profile->max_subcontexts;
+    return NV_OK;
+}
+static NV_STATUS info_bar1_userd(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    (void)c;
+    (void)e;
+    (void)out;
+    return NV_ERR_INVALID_REQUEST; /* vGPU host only */
+}
+static NV_STATUS info_default_timeslice(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    (void)e;
+    *out = (uint32_t)c->gpu->profile->default_timeslice_us;
+    return NV_OK;
+}
+static NV_STATUS info_groups_in_use(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    (void)e;
+    *out = fifo_tsg_count(gpu_fifo(c->gpu));
+    return NV_OK;
+}
+static NV_STATUS info_per_runlist_chram(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    (void)e;
+    *out = c->gpu->profile->per_runlist_chram;
+    return NV_OK;
+}
+static NV_STATUS info_max_groups_engine(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    if (!profile_engine(c->gpu->profile, e))
+        return NV_ERR_INVALID_ARGUMENT;
+    *out = c->gpu->profile->max_channel_groups;
+    return NV_OK;
+}
+static NV_STATUS info_groups_in_use_engine(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    if (!profile_engine(c->gpu->profile, e))
+        return NV_ERR_INVALID_ARGUMENT;
+    *out = fifo_tsg_count_engine(gpu_fifo(c->gpu), e);
+    return NV_OK;
+}
+static NV_STATUS info_max_lower_subctx(struct rm_call *c, uint32_t e, uint32_t *out)
+{
+    (void)e;
+    return info_from_profile(c, NV2080_CTRL_FIFO_INFO_INDEX_MAX_LOWER_SUBCONTEXT, out);
+}
+
+static const fifo_info_fn fifo_info_rows[] = {
+    [NV2080_CTRL_FIFO_INFO_INDEX_INSTANCE_TOTAL] = info_instance_total,
+    [NV2080_CTRL_FIFO_INFO_INDEX_MAX_CHANNEL_GROUPS] = info_max_groups,
+    [NV2080_CTRL_FIFO_INFO_INDEX_MAX_CHANNELS_PER_GROUP] = info_max_per_group,
+    [NV2080_CTRL_FIFO_INFO_INDEX_MAX_SUBCONTEXT_PER_GROUP] = info_max_subctx,
+    [NV2080_CTRL_FIFO_INFO_INDEX_BAR1_USERD_START_OFFSET] = info_bar1_userd,
+    [NV2080_CTRL_FIFO_INFO_INDEX_DEFAULT_CHANNEL_TIMESLICE] = info_default_timeslice,
+    [NV2080_CTRL_FIFO_INFO_INDEX_CHANNEL_GROUPS_IN_USE] = info_groups_in_use,
+    [NV2080_CTRL_FIFO_INFO_INDEX_IS_PER_RUNLIST_CHANNEL_RAM_SUPPORTED] = info_per_runlist_chram,
+    [NV2080_CTRL_FIFO_INFO_INDEX_MAX_CHANNEL_GROUPS_PER_ENGINE] = info_max_groups_engine,
+    [NV2080_CTRL_FIFO_INFO_INDEX_CHANNEL_GROUPS_IN_USE_PER_ENGINE] = info_groups_in_use_engine,
+    [NV2080_CTRL_FIFO_INFO_INDEX_MAX_LOWER_SUBCONTEXT] = info_max_lower_subctx,
+};
+
+static NV_STATUS fifo_get_info(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    NV2080_CTRL_FIFO_GET_INFO_PARAMS *p = params;
+    if (p->fifoInfoTblSize > NV2080_CTRL_FIFO_GET_INFO_MAX_ENTRIES)
+        return NV_ERR_INVALID_PARAM_STRUCT;
+    charge(c, timing(c)->lat_control_ns);
+    for (uint32_t i = 0; i < p->fifoInfoTblSize; i++) {
+        uint32_t idx = p->fifoInfoTbl[i].index;
+        if (idx >= sizeof(fifo_info_rows) / sizeof(fifo_info_rows[0]))
+            return NV_ERR_INVALID_ARGUMENT;
+        NV_STATUS st = fifo_info_rows[idx](c, p->engineType, &p->fifoInfoTbl[i].data);
+        if (st != NV_OK)
+            return st;
+    }
+    return NV_OK;
+}
+
+static bool set_mode_child(struct rm_object *child, void *arg)
+{
+    if (rm_object_family(child) == RM_FAM_CHANNEL)
+        fifo_channel_set_preempt_mode(rm_object_priv(child), *(uint32_t *)arg);
+    return true;
+}
+
+static NV_STATUS apply_preemption_mode(struct rm_call *c, struct rm_object *o, uint32_t flags, uint32_t gfxp,
+                                       uint32_t cilp)
+{
+    (void)c;
+    /* graphics preemption is not modelled; its value is still validated */
+    if ((flags & NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_FLAGS_GFXP) && gfxp > 2)
+        return NV_ERR_INVALID_ARGUMENT;
+    if (!(flags & NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_FLAGS_CILP))
+        return NV_OK;
+    if (cilp > FIFO_PREEMPT_CILP)
+        return NV_ERR_INVALID_ARGUMENT;
+    /* a TSG handle applies the mode to every channel of the group */
+    if (rm_object_family(o) == RM_FAM_TSG) {
+        rm_object_for_each_child(o, set_mode_child, &cilp);
+        return NV_OK;
+    }
+    if (rm_object_family(o) != RM_FAM_CHANNEL)
+        return NV_ERR_INVALID_CHANNEL;
+    return fifo_channel_set_preempt_mode(rm_object_priv(o), cilp);
+}
+
+static NV_STATUS gr_set_preemption_mode(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_PARAMS *p = params;
+    struct rm_object *o = rm_client_find(c->client, p->hChannel);
+    if (!o || rm_object_gpu(o) != c->gpu)
+        return NV_ERR_INVALID_OBJECT_HANDLE;
+    charge(c, timing(c)->lat_control_ns);
+    return apply_preemption_mode(c, o, p->flags, p->gfxpPreemptMode, p->cilpPreemptMode);
+}
+
+static NV_STATUS gr_preemption_bind(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NV2080_CTRL_GR_CTXSW_PREEMPTION_BIND_PARAMS *p = params;
+    struct rm_object *o;
+    NV_STATUS st = rm_find_object(c->emu, c->op, p->hClient, p->hChannel, &o);
+    if (st != NV_OK)
+        return st;
+    if (rm_object_gpu(o) != c->gpu)
+        return NV_ERR_INVALID_OBJECT_HANDLE;
+    charge(c, timing(c)->lat_control_ns);
+    return apply_preemption_mode(c, o, p->flags, p->gfxpPreemptMode, p->cilpPreemptMode);
+}
+
+/* ---- NV0080: device ---- */
+
+static NV_STATUS get_channellist(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)size;
+    const NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS *p = params;
+    if (p->numChannels == 0 || (uint64_t)p->numChannels * 4u > RMAPI_PARAM_COPY_MAX_PARAMS_SIZE)
+        return NV_ERR_INVALID_ARGUMENT;
+    uint32_t *buf = malloc((size_t)p->numChannels * 4u);
+    if (!buf)
+        return NV_ERR_NO_MEMORY;
+    NV_STATUS st = NV_OK;
+    if (c->acc->read(c->acc->ctx, p->pChannelHandleList, buf, (size_t)p->numChannels * 4u) != 0) {
+        st = NV_ERR_INVALID_ARGUMENT;
+        goto out;
+    }
+    for (uint32_t i = 0; i < p->numChannels; i++) {
+        struct rm_object *o = rm_client_find(c->client, buf[i]);
+        bool ok = o && rm_object_family(o) == RM_FAM_CHANNEL && rm_object_gpu(o) == c->gpu;
+        buf[i] = ok ? fifo_channel_chid(rm_object_priv(o)) : 0xFFFFFFFFu;
+    }
+    if (c->acc->write(c->acc->ctx, p->pChannelList, buf, (size_t)p->numChannels * 4u) != 0)
+        st = NV_ERR_INVALID_ARGUMENT;
+out:
+    free(buf);
+    return st;
+}
+
+#define ROW(cmd, name, type, fam, flags, fn) {cmd, name, sizeof(type), fam, flags, fn}
+
+const struct rm_ctrl_row rm_ctrl_rows_fifo[] = {
+    ROW(NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, "NVA06C_CTRL_CMD_GPFIFO_SCHEDULE", NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS,
+        RM_FAM_TSG, NP, tsg_schedule),
+    ROW(NVA06C_CTRL_CMD_BIND, "NVA06C_CTRL_CMD_BIND", NVA06F_CTRL_BIND_PARAMS, RM_FAM_TSG, NP, tsg_bind),
+    ROW(NVA06C_CTRL_CMD_SET_TIMESLICE, "NVA06C_CTRL_CMD_SET_TIMESLICE", NVA06C_CTRL_TIMESLICE_PARAMS, RM_FAM_TSG,
+        NP, tsg_set_timeslice),
+    ROW(NVA06C_CTRL_CMD_GET_TIMESLICE, "NVA06C_CTRL_CMD_GET_TIMESLICE", NVA06C_CTRL_TIMESLICE_PARAMS, RM_FAM_TSG,
+        NP, tsg_get_timeslice),
+    ROW(NVA06C_CTRL_CMD_PREEMPT, "NVA06C_CTRL_CMD_PREEMPT", NVA06C_CTRL_PREEMPT_PARAMS, RM_FAM_TSG, NP,
+        tsg_preempt),
+    ROW(NVA06C_CTRL_CMD_GET_INFO, "NVA06C_CTRL_CMD_GET_INFO", NVA06C_CTRL_GET_INFO_PARAMS, RM_FAM_TSG, NP,
+        tsg_get_info),
+    ROW(NVA06C_CTRL_CMD_SET_INTERLEAVE_LEVEL, "NVA06C_CTRL_CMD_SET_INTERLEAVE_LEVEL",
+        NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS, RM_FAM_TSG, NICE, tsg_set_interleave),
+    ROW(NVA06C_CTRL_CMD_PROGRAM_VIDMEM_PROMOTE, "NVA06C_CTRL_CMD_PROGRAM_VIDMEM_PROMOTE",
+        NVA06C_CTRL_PROGRAM_VIDMEM_PROMOTE_PARAMS, RM_FAM_TSG, NP, tsg_vidmem_promote),
+    ROW(NVA06C_CTRL_CMD_MAKE_REALTIME, "NVA06C_CTRL_CMD_MAKE_REALTIME", NVA06C_CTRL_MAKE_REALTIME_PARAMS,
+        RM_FAM_TSG, NICE, tsg_make_realtime),
+    ROW(NVA06C_CTRL_CMD_INTERNAL_GPFIFO_SCHEDULE, "NVA06C_CTRL_CMD_INTERNAL_GPFIFO_SCHEDULE",
+        NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS, RM_FAM_TSG, INTERNAL, tsg_schedule),
+    ROW(NVA06C_CTRL_CMD_INTERNAL_SET_TIMESLICE, "NVA06C_CTRL_CMD_INTERNAL_SET_TIMESLICE",
+        NVA06C_CTRL_TIMESLICE_PARAMS, RM_FAM_TSG, INTERNAL, tsg_set_timeslice),
+
+    ROW(NV906F_CTRL_GET_CLASS_ENGINEID, "NV906F_CTRL_GET_CLASS_ENGINEID", NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS,
+        RM_FAM_CHANNEL, NP, chan_get_class_engineid),
+    ROW(NVA06F_CTRL_CMD_GPFIFO_SCHEDULE, "NVA06F_CTRL_CMD_GPFIFO_SCHEDULE", NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS,
+        RM_FAM_CHANNEL, NP, chan_schedule),
+    ROW(NVA06F_CTRL_CMD_BIND, "NVA06F_CTRL_CMD_BIND", NVA06F_CTRL_BIND_PARAMS, RM_FAM_CHANNEL, NP, chan_bind),
+    ROW(NVA06F_CTRL_CMD_SET_ERROR_NOTIFIER, "NVA06F_CTRL_CMD_SET_ERROR_NOTIFIER",
+        NVA06F_CTRL_SET_ERROR_NOTIFIER_PARAMS, RM_FAM_CHANNEL, NP, chan_set_error_notifier),
+    ROW(NVA06F_CTRL_CMD_SET_INTERLEAVE_LEVEL, "NVA06F_CTRL_CMD_SET_INTERLEAVE_LEVEL",
+        NVA06F_CTRL_INTERLEAVE_LEVEL_PARAMS, RM_FAM_CHANNEL, NICE, chan_set_interleave),
+    ROW(NVA06F_CTRL_CMD_RESTART_RUNLIST, "NVA06F_CTRL_CMD_RESTART_RUNLIST", NVA06F_CTRL_RESTART_RUNLIST_PARAMS,
+        RM_FAM_CHANNEL, NICE, chan_restart_runlist),
+    ROW(NVA06F_CTRL_CMD_STOP_CHANNEL, "NVA06F_CTRL_CMD_STOP_CHANNEL", NVA06F_CTRL_STOP_CHANNEL_PARAMS,
+        RM_FAM_CHANNEL, NP, chan_stop),
+    ROW(NVA06F_CTRL_CMD_GET_CONTEXT_ID, "NVA06F_CTRL_CMD_GET_CONTEXT_ID", NVA06F_CTRL_GET_CONTEXT_ID_PARAMS,
+        RM_FAM_CHANNEL, NP, chan_get_context_id),
+    ROW(NVA06F_CTRL_CMD_INTERNAL_STOP_CHANNEL, "NVA06F_CTRL_CMD_INTERNAL_STOP_CHANNEL",
+        NVA06F_CTRL_STOP_CHANNEL_PARAMS, RM_FAM_CHANNEL, INTERNAL, chan_stop),
+    ROW(NVA06F_CTRL_CMD_INTERNAL_GPFIFO_SCHEDULE, "NVA06F_CTRL_CMD_INTERNAL_GPFIFO_SCHEDULE",
+        NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS, RM_FAM_CHANNEL, INTERNAL, chan_schedule),
+    ROW(NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, "NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN",
+        NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS, RM_FAM_CHANNEL, NP, chan_work_submit_token),
+    ROW(NVC36F_CTRL_CMD_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX,
+        "NVC36F_CTRL_CMD_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX",
+        NVC36F_CTRL_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX_PARAMS, RM_FAM_CHANNEL, NP, chan_token_notif_index),
+
+    ROW(NV2080_CTRL_CMD_FIFO_GET_INFO, "NV2080_CTRL_CMD_FIFO_GET_INFO", NV2080_CTRL_FIFO_GET_INFO_PARAMS,
+        RM_FAM_SUBDEVICE, NP, fifo_get_info),
+    ROW(NV2080_CTRL_CMD_FIFO_DISABLE_CHANNELS, "NV2080_CTRL_CMD_FIFO_DISABLE_CHANNELS",
+        NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS, RM_FAM_SUBDEVICE, NP, disable_channels),
+    ROW(NV2080_CTRL_CMD_FIFO_RUNLIST_SET_SCHED_POLICY, "NV2080_CTRL_CMD_FIFO_RUNLIST_SET_SCHED_POLICY",
+        NV2080_CTRL_FIFO_RUNLIST_SET_SCHED_POLICY_PARAMS, RM_FAM_SUBDEVICE, NICE, set_sched_policy),
+    ROW(NV2080_CTRL_CMD_GR_SET_CTXSW_PREEMPTION_MODE, "NV2080_CTRL_CMD_GR_SET_CTXSW_PREEMPTION_MODE",
+        NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_PARAMS, RM_FAM_SUBDEVICE, NP, gr_set_preemption_mode),
+    ROW(NV2080_CTRL_CMD_GR_CTXSW_PREEMPTION_BIND, "NV2080_CTRL_CMD_GR_CTXSW_PREEMPTION_BIND",
+        NV2080_CTRL_GR_CTXSW_PREEMPTION_BIND_PARAMS, RM_FAM_SUBDEVICE, NP, gr_preemption_bind),
+
+    ROW(NV0080_CTRL_CMD_FIFO_GET_CHANNELLIST, "NV0080_CTRL_CMD_FIFO_GET_CHANNELLIST",
+        NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS, RM_FAM_DEVICE, NP, get_channellist),
+    {0, NULL, 0, 0, 0, NULL},
+};

@@ -1,0 +1,463 @@
+/*
+ * Clients, the per-client handle namespace and the object tree: hash tables
+ * keyed by handle (dispatch looks up two handles per control, so both are
+ * O(1)), creation-ordered children, dependants, and the recursive free in the
+ * driver's order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi/nv_classes.h"
+#include "core/log.h"
+#include "fifo/fifo.h"
+#include "rm/rm_internal.h"
+
+static inline uint32_t hash_handle(uint32_t h, uint32_t nbuckets)
+{
+    return (h * 0x9E3779B1u) >> (32 - __builtin_ctz(nbuckets));
+}
+
+/* ---- server and clients ---- */
+
+struct rm_server *rm_server_create(nvemu *emu)
+{
+    struct rm_server *rs = calloc(1, sizeof(*rs));
+    if (!rs)
+        return NULL;
+    rs->emu = emu;
+    rs->nbuckets = 64;
+    rs->buckets = calloc(rs->nbuckets, sizeof(*rs->buckets));
+    if (!rs->buckets) {
+        free(rs);
+        return NULL;
+    }
+    return rs;
+}
+
+static bool collect_client(struct rm_client *cl, void *arg)
+{
+    struct rm_client **first = arg;
+    if (!*first)
+        *first = cl;
+    return false;
+}
+
+void rm_server_destroy(struct rm_server *rs)
+{
+    if (!rs)
+        return;
+    struct rm_call c = {.emu = rs->emu};
+    for (;;) {
+        struct rm_client *cl = NULL;
+        rm_for_each_client(rs, collect_client, &cl);
+        if (!cl)
+            break;
+        c.client = cl;
+        rm_object_free_tree(&c, cl->root);
+    }
+    free(rs->buckets);
+    free(rs);
+}
+
+struct rm_client *rm_client_lookup(struct rm_server *rs, uint32_t handle)
+{
+    for (struct rm_client *cl = rs->buckets[hash_handle(handle, rs->nbuckets)]; cl; cl = cl->hash_next)
+        if (cl->handle == handle)
+            return cl;
+    return NULL;
+}
+
+void rm_for_each_client(struct rm_server *rs, bool (*fn)(struct rm_client *cl, void *arg), void *arg)
+{
+    for (uint32_t b = 0; b < rs->nbuckets; b++)
+        for (struct rm_client *cl = rs->buckets[b], *next; cl; cl = next) {
+            next = cl->hash_next;
+            if (!fn(cl, arg))
+                return;
+        }
+}
+
+static void server_grow(struct rm_server *rs)
+{
+    uint32_t n = rs->nbuckets * 2;
+    struct rm_client **nb = calloc(n, sizeof(*nb));
+    if (!nb)
+        return; /* keep the old table: only longer chains */
+    for (uint32_t b = 0; b < rs->nbuckets; b++)
+        for (struct rm_client *cl = rs->buckets[b], *next; cl; cl = next) {
+            next = cl->hash_next;
+            uint32_t i = hash_handle(cl->handle, n);
+            cl->hash_next = nb[i];
+            nb[i] = cl;
+        }
+    free(rs->buckets);
+    rs->buckets = nb;
+    rs->nbuckets = n;
+}
+
+static void client_index_object(struct rm_client *cl, struct rm_object *o);
+
+struct rm_client *rm_client_new(struct rm_server *rs, uint32_t handle, nvemu_opener *owner)
+{
+    struct rm_client *cl = calloc(1, sizeof(*cl));
+    struct rm_object *root = calloc(1, sizeof(*root));
+    if (!cl || !root) {
+        free(cl);
+        free(root);
+        return NULL;
+    }
+    cl->nbuckets = 16;
+    cl->buckets = calloc(cl->nbuckets, sizeof(*cl->buckets));
+    if (!cl->buckets) {
+        free(cl);
+        free(root);
+        return NULL;
+    }
+    cl->handle = handle;
+    cl->owner = owner;
+    cl->creator_pid = owner->who.pid;
+    cl->creator_uid = owner->who.uid;
+    cl->emu = rs->emu;
+    cl->root = root;
+    root->handle = handle;
+    root->hclass = NV01_ROOT_CLIENT;
+    root->row = rm_class_lookup(NV01_ROOT_CLIENT);
+    root->family = RM_FAM_CLIENT;
+    root->client = cl;
+    root->constructed = true;
+    client_index_object(cl, root);
+
+    if (rs->count + 1 > rs->nbuckets)
+        server_grow(rs);
+    uint32_t i = hash_handle(handle, rs->nbuckets);
+    cl->hash_next = rs->buckets[i];
+    rs->buckets[i] = cl;
+    rs->count++;
+    rs->objects++;
+    return cl;
+}
+
+static void server_unlink_client(struct rm_server *rs, struct rm_client *cl)
+{
+    struct rm_client **pp = &rs->buckets[hash_handle(cl->handle, rs->nbuckets)];
+    while (*pp && *pp != cl)
+        pp = &(*pp)->hash_next;
+    if (*pp) {
+        *pp = cl->hash_next;
+        rs->count--;
+    }
+}
+
+bool rm_client_usable(const struct rm_client *cl, nvemu_opener *op, bool relaxed)
+{
+    nvemu_opener *owner = nvemu_owner_of(op);
+    if (cl->owner == owner)
+        return true;
+    if (!relaxed)
+        return false;
+    return owner->who.uid == cl->creator_uid || owner->who.pid == cl->creator_pid;
+}
+
+/* ---- per-client handle table ---- */
+
+static void client_grow(struct rm_client *cl)
+{
+    uint32_t n = cl->nbuckets * 2;
+    struct rm_object **nb = calloc(n, sizeof(*nb));
+    if (!nb)
+        return;
+    for (uint32_t b = 0; b < cl->nbuckets; b++)
+        for (struct rm_object *o = cl->buckets[b], *next; o; o = next) {
+            next = o->hash_next;
+            uint32_t i = hash_handle(o->handle, n);
+            o->hash_next = nb[i];
+            nb[i] = o;
+        }
+    free(cl->buckets);
+    cl->buckets = nb;
+    cl->nbuckets = n;
+}
+
+static void client_index_object(struct rm_client *cl, struct rm_object *o)
+{
+    if (cl->count + 1 > cl->nbuckets)
+        client_grow(cl);
+    uint32_t i = hash_handle(o->handle, cl->nbuckets);
+    o->hash_next = cl->buckets[i];
+    cl->buckets[i] = o;
+    cl->count++;
+}
+
+static void client_unindex_object(struct rm_client *cl, struct rm_object *o)
+{
+    struct rm_object **pp = &cl->buckets[hash_handle(o->handle, cl->nbuckets)];
+    while (*pp && *pp != o)
+        pp = &(*pp)->hash_next;
+    if (*pp) {
+        *pp = o->hash_next;
+        cl->count--;
+    }
+}
+
+struct rm_object *rm_client_find(struct rm_client *cl, uint32_t handle)
+{
+    for (struct rm_object *o = cl->buckets[hash_handle(handle, cl->nbuckets)]; o; o = o->hash_next)
+        if (o->handle == handle)
+            return o;
+    return NULL;
+}
+
+uint32_t rm_client_generate_handle(struct rm_client *cl)
+{
+    for (uint32_t tries = 0; tries < RM_UNIQUE_HANDLE_RANGE; tries++) {
+        uint32_t h = RM_UNIQUE_HANDLE_BASE + (cl->next_generated % RM_UNIQUE_HANDLE_RANGE);
+        cl->next_generated = (cl->next_generated + 1) % RM_UNIQUE_HANDLE_RANGE;
+        if (!rm_client_find(cl, h))
+            return h;
+    }
+    return 0;
+}
+
+/* ---- objects ---- */
+
+struct rm_object *rm_object_new(struct rm_client *cl, struct rm_object *parent, uint32_t handle,
+                                const struct rm_class_row *row)
+{
+    struct rm_object *o = calloc(1, sizeof(*o));
+    if (!o)
+        return NULL;
+    o->handle = handle;
+    o->hclass = row->hclass;
+    o->row = row;
+    o->family = row->family;
+    o->parent = parent;
+    o->client = cl;
+    o->gpu = parent->gpu;
+    o->prev_sibling = parent->last_child;
+    if (parent->last_child)
+        parent->last_child->next_sibling = o;
+    else
+        parent->first_child = o;
+    parent->last_child = o;
+    client_index_object(cl, o);
+    struct rm_server *rs = cl->emu->rm;
+    rs->objects++;
+    if (o->family == RM_FAM_TSG)
+        rs->channel_groups++;
+    return o;
+}
+
+void rm_object_set_gpu(struct rm_object *o, struct gpu *g)
+{
+    o->gpu = g;
+}
+
+bool rm_object_is_ancestor(const struct rm_object *anc, const struct rm_object *o)
+{
+    for (const struct rm_object *p = o ? o->parent : NULL; p; p = p->parent)
+        if (p == anc)
+            return true;
+    return false;
+}
+
+static bool ptr_push(struct rm_object ***arr, uint32_t *n, uint32_t *cap, struct rm_object *o)
+{
+    if (*n == *cap) {
+        uint32_t nc = *cap ? *cap * 2 : 4;
+        struct rm_object **na = realloc(*arr, nc * sizeof(*na));
+        if (!na)
+            return false;
+        *arr = na;
+        *cap = nc;
+    }
+    (*arr)[(*n)++] = o;
+    return true;
+}
+
+static void ptr_remove(struct rm_object **arr, uint32_t *n, struct rm_object *o)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (arr[i] == o) {
+            memmove(&arr[i], &arr[i + 1], (*n - i - 1) * sizeof(*arr));
+            (*n)--;
+            return;
+        }
+}
+
+NV_STATUS rm_add_dependant(struct rm_object *on, struct rm_object *dependant)
+{
+    if (!on || !dependant || on == dependant || rm_object_is_ancestor(dependant, on))
+        return NV_ERR_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < on->ndependants; i++)
+        if (on->dependants[i] == dependant)
+            return NV_OK;
+    if (!ptr_push(&on->dependants, &on->ndependants, &on->capdependants, dependant))
+        return NV_ERR_NO_MEMORY;
+    if (!ptr_push(&dependant->depends_on, &dependant->ndepends_on, &dependant->capdepends_on, on)) {
+        on->ndependants--;
+        return NV_ERR_NO_MEMORY;
+    }
+    return NV_OK;
+}
+
+/* Unlinks and frees one object whose children and dependants are already gone. */
+static void object_destroy(struct rm_call *c, struct rm_object *o)
+{
+    struct rm_server *rs = o->client->emu->rm;
+    if (o->constructed && o->row && o->row->destruct && !o->dup_src) {
+        struct rm_call dc = *c;
+        dc.client = o->client;
+        dc.obj = o;
+        dc.gpu = o->gpu;
+        o->row->destruct(&dc, o);
+    }
+    for (uint32_t i = 0; i < o->ndepends_on; i++)
+        ptr_remove(o->depends_on[i]->dependants, &o->depends_on[i]->ndependants, o);
+    for (uint32_t i = 0; i < o->ndependants; i++)
+        ptr_remove(o->dependants[i]->depends_on, &o->dependants[i]->ndepends_on, o);
+    if (o->parent) {
+        if (o->prev_sibling)
+            o->prev_sibling->next_sibling = o->next_sibling;
+        else
+            o->parent->first_child = o->next_sibling;
+        if (o->next_sibling)
+            o->next_sibling->prev_sibling = o->prev_sibling;
+        else
+            o->parent->last_child = o->prev_sibling;
+    }
+    client_unindex_object(o->client, o);
+    rs->objects--;
+    if (o->family == RM_FAM_TSG)
+        rs->channel_groups--;
+    free(o->dependants);
+    free(o->depends_on);
+    free(o);
+}
+
+struct free_set {
+    struct rm_object **v;
+    uint32_t n, cap;
+};
+
+/* Collects o, its descendants and dependants (transitively) once each. */
+static bool collect(struct free_set *s, struct rm_object *o, uint32_t pass)
+{
+    if (o->free_mark == pass)
+        return true;
+    o->free_mark = pass;
+    if (!ptr_push(&s->v, &s->n, &s->cap, o))
+        return false;
+    for (struct rm_object *ch = o->first_child; ch; ch = ch->next_sibling)
+        if (!collect(s, ch, pass))
+            return false;
+    for (uint32_t i = 0; i < o->ndependants; i++)
+        if (!collect(s, o->dependants[i], pass))
+            return false;
+    return true;
+}
+
+static void release_blocker(struct rm_object *o, uint32_t pass)
+{
+    if (o && o->free_mark == pass && o->free_blockers > 0)
+        o->free_blockers--;
+}
+
+/*
+ * The driver frees all descendants and dependants first, by free priority
+ * (channels and TSGs before default-priority objects), the target last. Here:
+ * an object becomes ready once its children and dependants are gone; among
+ * ready objects the lowest free_priority goes first, later-created first on
+ * ties. Freeing a client's root object frees the client.
+ */
+void rm_object_free_tree(struct rm_call *c, struct rm_object *o)
+{
+    struct rm_client *cl = o->client;
+    struct rm_server *rs = cl->emu->rm;
+    uint32_t pass = ++rs->free_pass;
+    if (pass == 0)
+        pass = ++rs->free_pass;
+    struct free_set s = {0};
+    if (!collect(&s, o, pass)) {
+        LOG_ERROR("rm", "out of memory while freeing 0x%08x; object kept", o->handle);
+        for (uint32_t i = 0; i < s.n; i++)
+            s.v[i]->free_mark = 0;
+        free(s.v);
+        return;
+    }
+    for (uint32_t i = 0; i < s.n; i++) {
+        struct rm_object *x = s.v[i];
+        uint32_t b = 0;
+        for (struct rm_object *ch = x->first_child; ch; ch = ch->next_sibling)
+            b++;
+        b += x->ndependants;
+        x->free_blockers = b;
+    }
+    for (uint32_t left = s.n; left > 0; left--) {
+        struct rm_object *best = NULL;
+        uint32_t best_i = 0;
+        for (uint32_t i = s.n; i-- > 0;) {
+            struct rm_object *x = s.v[i];
+            if (!x || x->free_blockers != 0)
+                continue;
+            uint8_t pr = x->row ? x->row->free_priority : 0xFF;
+            if (!best || pr < (best->row ? best->row->free_priority : 0xFF)) {
+                best = x;
+                best_i = i;
+            }
+        }
+        if (!best) {
+            LOG_ERROR("rm", "free of 0x%08x: dependency cycle; %u objects kept", o->handle, left);
+            break;
+        }
+        s.v[best_i] = NULL;
+        release_blocker(best->parent, pass);
+        for (uint32_t i = 0; i < best->ndepends_on; i++)
+            release_blocker(best->depends_on[i], pass);
+        if (best == cl->root) {
+            /* a client that locked the runlist policy releases it when it dies */
+            for (uint32_t g = 0; g < cl->emu->gpu_count; g++)
+                if (cl->emu->gpus[g].fifo)
+                    fifo_sched_policy_owner_gone(cl->emu->gpus[g].fifo, cl);
+            server_unlink_client(rs, cl);
+            rs->objects--;
+            free(best->dependants);
+            free(best->depends_on);
+            free(best);
+            free(cl->buckets);
+            free(cl);
+        } else {
+            object_destroy(c, best);
+        }
+    }
+    free(s.v);
+}
+
+/* ---- rm.h accessors ---- */
+
+uint32_t rm_object_handle(const struct rm_object *o) { return o->handle; }
+uint32_t rm_object_class(const struct rm_object *o) { return o->dup_src ? o->dup_src->hclass : o->hclass; }
+enum rm_family rm_object_family(const struct rm_object *o) { return o->family; }
+struct rm_object *rm_object_parent(const struct rm_object *o) { return o->parent; }
+struct rm_client *rm_object_client(const struct rm_object *o) { return o->client; }
+struct gpu *rm_object_gpu(const struct rm_object *o) { return o->gpu; }
+void *rm_object_priv(const struct rm_object *o) { return o->dup_src ? o->dup_src->priv : o->priv; }
+void rm_object_set_priv(struct rm_object *o, void *priv) { o->priv = priv; }
+uint32_t rm_client_handle(const struct rm_client *cl) { return cl->handle; }
+nvemu_opener *rm_client_opener(const struct rm_client *cl) { return cl->owner; }
+
+struct rm_object *rm_object_ancestor(struct rm_object *o, enum rm_family fam)
+{
+    for (; o; o = o->parent)
+        if (o->family & fam)
+            return o;
+    return NULL;
+}
+
+void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *child, void *arg), void *arg)
+{
+    for (struct rm_object *ch = o->first_child, *next; ch; ch = next) {
+        next = ch->next_sibling;
+        if (!fn(ch, arg))
+            return;
+    }
+}

@@ -1,0 +1,35 @@
+/*
+ * Issues RM-shaped ioctls on a regular file (the driver is not needed: the kernel answers ENOTTY)
+ * so the recorder's decoding can be checked without a GPU. Usage: record-selftest-probe FILE
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    if (argc != 2)
+        return 2;
+    int fd = open(argv[1], O_RDWR | O_CREAT, 0600);
+    if (fd < 0)
+        return 2;
+    uint64_t ts = 1024;
+    struct { uint32_t hClient, hObject, cmd, flags; uint64_t params; uint32_t paramsSize, status; } c =
+        {0xc1d00001u, 0x5c000015u, 0xa06c0104u, 0, (uint64_t)(uintptr_t)&ts, 8, 0};
+    int r1 = ioctl(fd, 0xC020462Aul, &c);
+    uint8_t tsg[20] = {0};
+    tsg[12] = 1;
+    struct { uint32_t hRoot, hParent, hNew, hClass; uint64_t p, rights; uint32_t psize, flags, status, pad; } a =
+        {0xc1d00001u, 0x5c000002u, 0x5c000015u, 0xa06c, (uint64_t)(uintptr_t)tsg, 0, 0, 0, 0, 0};
+    int r2 = ioctl(fd, 0xC030462Bul, &a);
+    struct { uint32_t hRoot, hParent, hObj, status; } f = {0xc1d00001u, 0xc1d00001u, 0x5c000015u, 0};
+    int r3 = ioctl(fd, 0xC0104629ul, &f);
+    c.params = 0x1000; /* a bad pointer must be recorded as absent, not crash the program */
+    int r4 = ioctl(fd, 0xC020462Aul, &c);
+    close(fd);
+    printf("%d %d %d %d\n", r1, r2, r3, r4);
+    return 0;
+}

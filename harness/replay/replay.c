@@ -1,0 +1,474 @@
+/*
+ * Replay engine (see replay.h). Per recorded line:
+ *   1. the recorded fd is opened at the same number on the recorded path (so
+ *      REGISTER_FD's ctl_fd and OS-event fds keep meaning the same thing);
+ *   2. the argument block is rebuilt from `in`: auto-assigned/generated handles
+ *      are mapped to the emulator's, user pointers point at fresh buffers
+ *      filled from the recorded bytes (alloc params from `aparams`, control
+ *      params from `pin`, embedded lists zeroed and sized from their counts);
+ *   3. the syscall result, the RM status and every output byte (handles
+ *      mapped, volatile fields of volatile.c skipped) are compared.
+ */
+#include "replay.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "front/inproc.h"
+#include "nvemu/nvemu.h"
+#include "rm/rm.h"
+#include "trace.h"
+#include "volatile.h"
+
+#define NR_FREE 0x29u
+#define NR_CONTROL 0x2Au
+#define NR_ALLOC 0x2Bu
+#define NR_MAP_MEMORY 0x4Eu
+#define NR_UPDATE_MAPPING 0x5Eu
+
+/* Params blocks for classes whose size the recorder did not know: big enough for any class. */
+#define UNKNOWN_PARAMS_BYTES 4096u
+
+struct pair64 {
+    uint64_t rec, emu;
+};
+
+struct replay {
+    nvemu *emu;
+    nvemu_fdtable *fds;
+    nvemu_identity who;
+    char fd_path[1024][64];       /* path each recorded fd was opened on ("" = not open) */
+    struct pair64 *handles;       /* recorded -> emulated auto/generated handles */
+    uint32_t nhandles, caphandles;
+    struct pair64 *addrs;         /* recorded -> emulated mapping addresses */
+    uint32_t naddrs, capaddrs;
+    FILE *report;
+    struct replay_result *res;
+    bool verbose;
+};
+
+static bool pair_add(struct pair64 **v, uint32_t *n, uint32_t *cap, uint64_t rec, uint64_t emu)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if ((*v)[i].rec == rec) {
+            (*v)[i].emu = emu;
+            return true;
+        }
+    if (*n == *cap) {
+        uint32_t nc = *cap ? *cap * 2 : 64;
+        struct pair64 *g = realloc(*v, nc * sizeof **v);
+        if (!g)
+            return false;
+        *v = g;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = (struct pair64){rec, emu};
+    return true;
+}
+
+static bool pair_find(const struct pair64 *v, uint32_t n, uint64_t rec, uint64_t *emu)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i].rec == rec) {
+            *emu = v[i].emu;
+            return true;
+        }
+    return false;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+
+static void wr64(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+}
+
+/*
+ * Rewrites every aligned u32 of a block that is a recorded auto-assigned or
+ * generated handle into the emulator's handle. Those handles (0xC1D.....,
+ * 0xCAF.....) do not collide with ordinary data in practice.
+ */
+static void map_handles(const struct replay *r, uint8_t *b, uint32_t len)
+{
+    for (uint32_t off = 0; off + 4 <= len; off += 4) {
+        uint64_t to;
+        if (pair_find(r->handles, r->nhandles, rd32(b + off), &to))
+            wr32(b + off, (uint32_t)to);
+    }
+}
+
+/* ---- owners, for the mismatch list ---- */
+
+static bool fifo_class(uint32_t hclass)
+{
+    static const uint32_t fifo[] = {0xA06C, 0xA06F, 0x9067, 0x906F, 0xC36F, 0xC46F, 0xC56F, 0xC86F, 0xC96F, 0xCA6F};
+    for (size_t i = 0; i < sizeof fifo / sizeof fifo[0]; i++)
+        if (fifo[i] == hclass)
+            return true;
+    return false;
+}
+
+static const char *ctrl_owner(uint32_t cmd)
+{
+    static const uint32_t fifo_cmds[] = {0x2080110B, 0x20801115, 0x20801109, 0x20801210, 0x20801211, 0x0080170D};
+    for (size_t i = 0; i < sizeof fifo_cmds / sizeof fifo_cmds[0]; i++)
+        if (fifo_cmds[i] == cmd)
+            return "B";
+    if (fifo_class(cmd >> 16))
+        return "B";
+    for (const struct rm_ctrl_row *row = rm_ctrl_rows_discovery; row->name; row++)
+        if (row->cmd == cmd)
+            return "A2";
+    return "A";
+}
+
+/* ---- reporting ---- */
+
+static void mismatch(struct replay *r, const struct trace_call *tc, const char *owner, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void mismatch(struct replay *r, const struct trace_call *tc, const char *owner, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(r->report, "line %d: %s [owner %s]\n", tc->line, msg, owner);
+    r->res->mismatches++;
+}
+
+/*
+ * Compares `got` with the recorded `want` (handles in `want` mapped first),
+ * skipping volatile ranges. Returns the first differing offset or -1.
+ */
+static long compare_block(const struct replay *r, const uint8_t *got, const uint8_t *want_rec, uint32_t len,
+                          const struct replay_volatile *v, uint32_t nv, const struct replay_embedded *e,
+                          uint32_t ne)
+{
+    uint8_t *want = malloc(len ? len : 1);
+    if (!want)
+        return 0;
+    memcpy(want, want_rec, len);
+    map_handles(r, want, len);
+    long diff = -1;
+    for (uint32_t i = 0; i < len && diff < 0; i++) {
+        bool skip = false;
+        for (uint32_t k = 0; k < nv && !skip; k++)
+            skip = i >= v[k].off && i < v[k].off + v[k].len;
+        for (uint32_t k = 0; k < ne && !skip; k++)
+            skip = i >= e[k].ptr_off && i < e[k].ptr_off + 8;
+        if (!skip && got[i] != want[i])
+            diff = (long)i;
+    }
+    free(want);
+    return diff;
+}
+
+static void hexdump_word(char *buf, size_t n, const uint8_t *b, uint32_t len, long off)
+{
+    uint32_t start = (uint32_t)off & ~3u;
+    size_t k = 0;
+    for (uint32_t i = start; i < start + 8 && i < len && k + 3 < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%02x", b[i]);
+    buf[k] = 0;
+}
+
+static void report_diff(struct replay *r, const struct trace_call *tc, const char *owner, const char *what,
+                        const uint8_t *got, const uint8_t *want_rec, uint32_t len, long off)
+{
+    uint8_t *want = malloc(len);
+    char g[24], w[24];
+    if (!want)
+        return;
+    memcpy(want, want_rec, len);
+    map_handles(r, want, len);
+    hexdump_word(g, sizeof g, got, len, off);
+    hexdump_word(w, sizeof w, want, len, off);
+    free(want);
+    mismatch(r, tc, owner, "%s differ at byte %ld: got %s, recorded %s", what, off, g, w);
+}
+
+/* ---- fds ---- */
+
+static int ensure_fd(struct replay *r, const struct trace_call *tc)
+{
+    if (tc->fd < 0 || tc->fd >= (int)(sizeof r->fd_path / sizeof r->fd_path[0]))
+        return -1;
+    char *known = r->fd_path[tc->fd];
+    if (known[0] && !strcmp(known, tc->path))
+        return 0;
+    if (known[0])
+        nvemu_fdtable_close(r->fds, tc->fd);
+    known[0] = 0;
+    if (nvemu_fdtable_open_at(r->fds, tc->fd, tc->path, &r->who) < 0)
+        return -1;
+    snprintf(known, sizeof r->fd_path[0], "%s", tc->path);
+    return 0;
+}
+
+/* ---- one call ---- */
+
+struct buffers {
+    void *list[8];
+    int n;
+};
+
+static void *buf_new(struct buffers *b, uint32_t len)
+{
+    if (b->n == (int)(sizeof b->list / sizeof b->list[0]))
+        return NULL;
+    void *p = calloc(1, len ? len : 1);
+    if (p)
+        b->list[b->n++] = p;
+    return p;
+}
+
+static void buf_free(struct buffers *b)
+{
+    for (int i = 0; i < b->n; i++)
+        free(b->list[i]);
+    b->n = 0;
+}
+
+static uint32_t status_offset(uint32_t nr, uint32_t size)
+{
+    switch (nr) {
+    case NR_FREE:
+        return 12;
+    case NR_CONTROL:
+        return 28;
+    case NR_ALLOC:
+        return size == 48 ? 40 : 28;
+    default:
+        return ~0u;
+    }
+}
+
+static void replay_call(struct replay *r, const struct trace_call *tc)
+{
+    struct buffers bufs = {0};
+    const char *owner = "A";
+    uint32_t size = tc->size;
+    uint8_t *arg = buf_new(&bufs, size);
+    if (!arg) {
+        mismatch(r, tc, "A2", "replay out of memory");
+        return;
+    }
+    memcpy(arg, tc->in.data, size);
+
+    uint8_t *params = NULL;       /* control params or alloc params we handed in */
+    uint32_t plen = 0;
+    const struct replay_embedded *emb = NULL;
+    uint32_t nemb = 0;
+    bool auto_handle = false;
+    uint32_t hclass = 0;
+
+    if (tc->nr == NR_ALLOC && (size == 32 || size == 48)) {
+        hclass = rd32(arg + 12);
+        owner = fifo_class(hclass) ? "B" : "A";
+        auto_handle = rd32(arg + 8) == 0 || hclass == 0 || hclass == 1 || hclass == 0x41;
+        map_handles(r, arg, 16);
+        if (rd64(arg + 16)) {
+            plen = tc->aparams.present ? tc->aparams.len : UNKNOWN_PARAMS_BYTES;
+            params = buf_new(&bufs, plen > UNKNOWN_PARAMS_BYTES ? plen : UNKNOWN_PARAMS_BYTES);
+            if (tc->aparams.present) {
+                memcpy(params, tc->aparams.data, plen);
+                map_handles(r, params, plen);
+            }
+            wr64(arg + 16, (uint64_t)(uintptr_t)params);
+        }
+        if (size == 48 && rd64(arg + 24)) {
+            /* RS_ACCESS_MASK behind the pointer is not recorded: ask for no specific rights. */
+            uint8_t *rights = buf_new(&bufs, 4);
+            wr64(arg + 24, (uint64_t)(uintptr_t)rights);
+        }
+    } else if (tc->nr == NR_CONTROL && size == 32) {
+        owner = ctrl_owner(tc->cmd ? tc->cmd : rd32(arg + 8));
+        map_handles(r, arg, 8);
+        uint32_t cmd = rd32(arg + 8);
+        plen = rd32(arg + 24);
+        if (rd64(arg + 16)) {
+            if (!tc->pin.present || tc->pin.len != plen) {
+                mismatch(r, tc, "A2", "control 0x%08x: pin holds %u bytes, paramsSize is %u", cmd,
+                         tc->pin.present ? tc->pin.len : 0, plen);
+                buf_free(&bufs);
+                return;
+            }
+            params = buf_new(&bufs, plen);
+            memcpy(params, tc->pin.data, plen);
+            map_handles(r, params, plen);
+            nemb = replay_embedded_ptrs(cmd, &emb);
+            for (uint32_t i = 0; i < nemb; i++) {
+                if (emb[i].ptr_off + 8 > plen || emb[i].count_off + 4 > plen || !rd64(params + emb[i].ptr_off))
+                    continue;
+                uint64_t bytes = (uint64_t)rd32(params + emb[i].count_off) * emb[i].elem;
+                /* The driver refuses lists above 1 MiB before touching them: keep the recorded pointer. */
+                if (bytes == 0 || bytes > (1u << 20))
+                    continue;
+                void *list = buf_new(&bufs, (uint32_t)bytes);
+                wr64(params + emb[i].ptr_off, (uint64_t)(uintptr_t)list);
+            }
+            wr64(arg + 16, (uint64_t)(uintptr_t)params);
+        }
+    } else if (tc->nr == NR_FREE && size == 16) {
+        map_handles(r, arg, 12);
+    } else if (tc->nr == NR_UPDATE_MAPPING && size == 40) {
+        map_handles(r, arg, 12);
+        for (uint32_t off = 16; off <= 24; off += 8) {
+            uint64_t to;
+            if (pair_find(r->addrs, r->naddrs, rd64(arg + off), &to))
+                wr64(arg + off, to);
+        }
+    } else if (size >= 12 && tc->nr < 0xC8) {
+        map_handles(r, arg, 12);
+    } else if (tc->nr == 0xCE || tc->nr == 0xCF) {
+        map_handles(r, arg, 8);   /* ALLOC/FREE_OS_EVENT: hClient, hDevice */
+    }
+
+    errno = 0;
+    int rc = nvemu_fdtable_ioctl(r->fds, tc->fd, tc->req, arg);
+    int err = rc < 0 ? errno : 0;
+    r->res->calls++;
+    if (r->verbose)
+        fprintf(r->report, "line %d: nr 0x%02x size %u -> %d%s%s\n", tc->line, tc->nr, size, rc,
+                err ? " " : "", err ? strerror(err) : "");
+
+    bool bad = false;
+    if (rc != tc->ret || (tc->err && err != tc->err)) {
+        mismatch(r, tc, owner, "nr 0x%02x: syscall returned %d (errno %d), recorded %d (errno %d)", tc->nr, rc, err,
+                 tc->ret, tc->err);
+        bad = true;
+    }
+    uint32_t so = status_offset(tc->nr, size);
+    if (!bad && so != ~0u && so + 4 <= size && rd32(arg + so) != rd32(tc->out.data + so)) {
+        if (tc->nr == NR_CONTROL)
+            mismatch(r, tc, owner, "control 0x%08x on 0x%08x: status 0x%x, recorded 0x%x", rd32(arg + 8),
+                     rd32(arg + 4), rd32(arg + so), rd32(tc->out.data + so));
+        else if (tc->nr == NR_ALLOC)
+            mismatch(r, tc, owner, "alloc of class 0x%04x as 0x%08x: status 0x%x, recorded 0x%x", hclass,
+                     rd32(tc->in.data + 8), rd32(arg + so), rd32(tc->out.data + so));
+        else
+            mismatch(r, tc, owner, "free of 0x%08x: status 0x%x, recorded 0x%x", rd32(tc->in.data + 8),
+                     rd32(arg + so), rd32(tc->out.data + so));
+        bad = true;
+    }
+    /* Learn the handle the emulator chose before comparing (it is mapped, not volatile). */
+    if (tc->nr == NR_ALLOC && auto_handle && rc == 0)
+        pair_add(&r->handles, &r->nhandles, &r->caphandles, rd32(tc->out.data + 8), rd32(arg + 8));
+    if (tc->nr == NR_MAP_MEMORY && size == 56 && rc == 0)
+        pair_add(&r->addrs, &r->naddrs, &r->capaddrs, rd64(tc->out.data + 32), rd64(arg + 32));
+    if (!bad) {
+        const struct replay_volatile *v;
+        uint32_t nv = replay_volatile_escape(tc->nr, size, &v);
+        long off = compare_block(r, arg, tc->out.data, size, v, nv, NULL, 0);
+        if (off >= 0) {
+            report_diff(r, tc, owner, "argument block bytes", arg, tc->out.data, size, off);
+            bad = true;
+        }
+    }
+    if (!bad && tc->nr == NR_CONTROL && params && tc->pout.present && rd32(arg + 28) == 0) {
+        const struct replay_volatile *v;
+        uint32_t nv = replay_volatile_ctrl(rd32(arg + 8), &v);
+        long off = tc->pout.len == plen ? compare_block(r, params, tc->pout.data, plen, v, nv, emb, nemb) : 0;
+        if (off >= 0) {
+            char what[64];
+            snprintf(what, sizeof what, "control 0x%08x params", rd32(arg + 8));
+            report_diff(r, tc, owner, what, params, tc->pout.data, tc->pout.len < plen ? tc->pout.len : plen, off);
+        }
+    }
+    if (!bad && tc->nr == NR_ALLOC && params && tc->aparams.present && rc == 0) {
+        const struct replay_volatile *v;
+        uint32_t nv = replay_volatile_alloc(hclass, &v);
+        long off = compare_block(r, params, tc->aparams.data, tc->aparams.len, v, nv, NULL, 0);
+        if (off >= 0) {
+            char what[64];
+            snprintf(what, sizeof what, "class 0x%04x alloc params", hclass);
+            report_diff(r, tc, owner, what, params, tc->aparams.data, tc->aparams.len, off);
+        }
+    }
+    buf_free(&bufs);
+}
+
+int replay_file(const char *path, const struct replay_opts *opts, FILE *report, struct replay_result *res)
+{
+    memset(res, 0, sizeof *res);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(report, "replay: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    nvemu_config cfg;
+    nvemu_config_init(&cfg);
+    cfg.profile = opts->profile ? opts->profile : "h200";
+    char err[256] = "";
+    struct replay *r = calloc(1, sizeof *r);
+    if (r)
+        r->emu = nvemu_create(&cfg, err, sizeof err);
+    if (!r || !r->emu || !(r->fds = nvemu_fdtable_create(r->emu, false))) {
+        fprintf(report, "replay: cannot create the emulator: %s\n", err[0] ? err : "out of memory");
+        if (r && r->emu)
+            nvemu_destroy(r->emu);
+        free(r);
+        fclose(f);
+        return -1;
+    }
+    nvemu_identity_self(&r->who);
+    r->report = report;
+    r->res = res;
+    r->verbose = opts->verbose;
+
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    while (getline(&line, &cap, f) > 0) {
+        lineno++;
+        struct trace_call tc;
+        char perr[160];
+        int pr = trace_parse_line(line, lineno, &tc, perr, sizeof perr);
+        if (pr < 0) {
+            fprintf(report, "line %d: parse error: %s [owner A2]\n", lineno, perr);
+            res->mismatches++;
+        } else if (pr == 0 && !strcmp(tc.path, "/dev/nvidia-uvm")) {
+            res->skipped_uvm++;
+        } else if (pr == 0 && (tc.size == 0 || tc.in.len != tc.size)) {
+            fprintf(report, "line %d: argument block of %u bytes not recorded whole [owner A2]\n", lineno, tc.size);
+            res->mismatches++;
+        } else if (pr == 0 && ensure_fd(r, &tc) != 0) {
+            fprintf(report, "line %d: cannot open %s as fd %d: %s [owner A]\n", lineno, tc.path, tc.fd,
+                    strerror(errno));
+            res->mismatches++;
+        } else if (pr == 0) {
+            replay_call(r, &tc);
+        }
+        trace_call_free(&tc);
+    }
+    free(line);
+    fclose(f);
+    nvemu_fdtable_destroy(r->fds);
+    nvemu_destroy(r->emu);
+    free(r->handles);
+    free(r->addrs);
+    free(r);
+    return 0;
+}

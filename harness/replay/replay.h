@@ -1,0 +1,33 @@
+/*
+ * Replay of a recorded ioctl trace against a fresh emulator: every RM alloc,
+ * control and free and every OS escape is re-issued through the in-process
+ * fd table (emu/front/inproc.h) and its result compared with the recording.
+ */
+#ifndef NVEMU_REPLAY_H
+#define NVEMU_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct replay_opts {
+    const char *profile;     /* profile name or file; NULL = "h200" */
+    bool verbose;            /* one line per call */
+};
+
+struct replay_result {
+    uint32_t calls;          /* ioctls re-issued */
+    uint32_t mismatches;     /* calls (or lines) that differed or could not be parsed */
+    uint32_t skipped_uvm;    /* /dev/nvidia-uvm ioctls (not emulated by replay) */
+};
+
+/*
+ * Replays `path`. Writes one line per mismatch to `report` as
+ *   "line N: <what> [owner X]"
+ * (X: A = dispatch/rm core, A2 = discovery/profile, B = fifo classes/controls).
+ * Returns 0 when the replay ran (see res->mismatches), -1 when the file or the
+ * emulator could not be opened (message on `report`).
+ */
+int replay_file(const char *path, const struct replay_opts *opts, FILE *report, struct replay_result *res);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * One line of a recorded ioctl trace (format: ../shared/reference/hw-h200-580/README.md,
+ * copied in fixtures/replay/README.md):
+ *   IOCTL tid=T fd=N path=DEV req=0xREQ nr=0xNR size=BYTES ret=RET us=US <decoded> in=HEX out=HEX
+ *         [pin=HEX pout=HEX] [aparams=HEX]
+ * The decoded part (ALLOC64/ALLOC/CTRL/FREE key=value pairs) is informative; replay works from the
+ * raw bytes and reads only `cmd` from it for reporting.
+ */
+#ifndef NVEMU_REPLAY_TRACE_H
+#define NVEMU_REPLAY_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A hex field of the line, decoded. */
+struct trace_bytes {
+    uint8_t *data;
+    uint32_t len;
+    bool present;
+};
+
+struct trace_call {
+    int line;
+    int32_t tid;
+    int32_t fd;
+    char path[64];
+    uint32_t req, nr, size;
+    int32_t ret;
+    int32_t err;           /* errno=N when the recording has it, else 0 */
+    char kind[16];         /* "ALLOC64", "ALLOC", "CTRL", "FREE" or "" */
+    uint32_t cmd;          /* CTRL: control command (from the decoded part) */
+    struct trace_bytes in, out, pin, pout, aparams;
+};
+
+/*
+ * Parses one line. Returns 0, 1 for a line to ignore (empty or '#' comment), or
+ * -1 with a message in err (missing or malformed field, hex length not matching size...).
+ */
+int trace_parse_line(const char *s, int lineno, struct trace_call *tc, char *err, size_t errlen);
+
+void trace_call_free(struct trace_call *tc);
+
+#endif

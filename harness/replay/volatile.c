@@ -1,0 +1,116 @@
+/*
+ * The replay's documented table of volatile fields. A field is volatile only
+ * when its value cannot be the same outside the recorded process: pointers
+ * into that process (replay substitutes its own buffers), addresses the
+ * driver chose for mappings, and timestamps. Handles are NOT volatile: they
+ * are compared after mapping auto-assigned/generated ones.
+ */
+#include "volatile.h"
+
+#include <stddef.h>
+
+#define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
+
+/* ---- top-level argument blocks, per escape ---- */
+
+static const struct replay_volatile v_alloc32[] = {
+    {16, 8, "NVOS21.pAllocParms: pointer into the recorded process"},
+};
+static const struct replay_volatile v_alloc48[] = {
+    {16, 8, "NVOS64.pAllocParms: pointer into the recorded process"},
+    {24, 8, "NVOS64.pRightsRequested: pointer into the recorded process"},
+};
+static const struct replay_volatile v_control[] = {
+    {16, 8, "NVOS54.params: pointer into the recorded process"},
+};
+static const struct replay_volatile v_map_memory[] = {
+    {32, 8, "NVOS33.pLinearAddress: mapping address chosen by the driver"},
+};
+static const struct replay_volatile v_update_mapping[] = {
+    {16, 8, "NVOS56.pOldCpuAddress: mapping address of the recorded process"},
+    {24, 8, "NVOS56.pNewCpuAddress: mapping address of the recorded process"},
+};
+
+struct esc_row {
+    uint32_t nr, size;
+    const struct replay_volatile *v;
+    uint32_t n;
+};
+
+static const struct esc_row esc_rows[] = {
+    {0x2B, 32, v_alloc32, N(v_alloc32)},
+    {0x2B, 48, v_alloc48, N(v_alloc48)},
+    {0x2A, 32, v_control, N(v_control)},
+    {0x4E, 56, v_map_memory, N(v_map_memory)},
+    {0x5E, 40, v_update_mapping, N(v_update_mapping)},
+};
+
+uint32_t replay_volatile_escape(uint32_t nr, uint32_t size, const struct replay_volatile **out)
+{
+    for (uint32_t i = 0; i < N(esc_rows); i++)
+        if (esc_rows[i].nr == nr && esc_rows[i].size == size) {
+            *out = esc_rows[i].v;
+            return esc_rows[i].n;
+        }
+    *out = NULL;
+    return 0;
+}
+
+/* ---- control params ---- */
+
+static const struct replay_volatile v_id_info[] = {
+    {16, 8, "GPU_GET_ID_INFO.szName: unused pointer, passed through as recorded"},
+};
+
+struct ctrl_row {
+    uint32_t cmd;
+    const struct replay_volatile *v;
+    uint32_t n;
+};
+
+static const struct ctrl_row ctrl_rows[] = {
+    {0x00000202, v_id_info, N(v_id_info)},
+};
+
+uint32_t replay_volatile_ctrl(uint32_t cmd, const struct replay_volatile **out)
+{
+    for (uint32_t i = 0; i < N(ctrl_rows); i++)
+        if (ctrl_rows[i].cmd == cmd) {
+            *out = ctrl_rows[i].v;
+            return ctrl_rows[i].n;
+        }
+    *out = NULL;
+    return 0;
+}
+
+uint32_t replay_volatile_alloc(uint32_t hclass, const struct replay_volatile **out)
+{
+    (void)hclass;
+    *out = NULL;
+    return 0;
+}
+
+/* ---- embedded pointers (fact sheet C/E: controls with embedded_param_copy) ---- */
+
+static const struct replay_embedded embedded_rows[] = {
+    {0x00000101, 8, 0, 1, "SYSTEM_GET_BUILD_VERSION.pDriverVersionBuffer[sizeOfStrings]"},
+    {0x00000101, 16, 0, 1, "SYSTEM_GET_BUILD_VERSION.pVersionBuffer[sizeOfStrings]"},
+    {0x00000101, 24, 0, 1, "SYSTEM_GET_BUILD_VERSION.pTitleBuffer[sizeOfStrings]"},
+    {0x00800201, 8, 0, 4, "GPU_GET_CLASSLIST.classList[numClasses]"},
+    {0x0080170D, 8, 0, 4, "FIFO_GET_CHANNELLIST.pChannelHandleList[numChannels]"},
+    {0x0080170D, 16, 0, 4, "FIFO_GET_CHANNELLIST.pChannelList[numChannels]"},
+    {0x20801201, 8, 0, 8, "GR_GET_INFO.grInfoList[grInfoListSize]"},
+};
+
+uint32_t replay_embedded_ptrs(uint32_t cmd, const struct replay_embedded **out)
+{
+    uint32_t first = N(embedded_rows), n = 0;
+    for (uint32_t i = 0; i < N(embedded_rows); i++)
+        if (embedded_rows[i].cmd == cmd) {
+            if (first == N(embedded_rows))
+                first = i;
+            n++;
+        }
+    *out = n ? &embedded_rows[first] : NULL;
+    return n;
+}

@@ -1,0 +1,39 @@
+/*
+ * What replay must not compare byte for byte, and which embedded pointers it
+ * must rebuild. Every entry says why (documented table, see volatile.c).
+ */
+#ifndef NVEMU_REPLAY_VOLATILE_H
+#define NVEMU_REPLAY_VOLATILE_H
+
+#include <stdint.h>
+
+/* A byte range [off, off+len) of a block that differs legitimately between the recording and replay. */
+struct replay_volatile {
+    uint32_t off, len;
+    const char *why;
+};
+
+/*
+ * An embedded user pointer of a control's params: replay points it at a fresh
+ * zeroed buffer of count x elem bytes (count = the u32 at count_off), since the
+ * recording does not hold what was behind it. The pointer field itself
+ * becomes volatile.
+ */
+struct replay_embedded {
+    uint32_t cmd;
+    uint32_t ptr_off;
+    uint32_t count_off;
+    uint32_t elem;
+    const char *what;
+};
+
+/* Volatile ranges of the top-level argument block of escape nr with size `size`; returns the count. */
+uint32_t replay_volatile_escape(uint32_t nr, uint32_t size, const struct replay_volatile **out);
+/* Volatile ranges of a control's params (besides its rebuilt embedded pointers). */
+uint32_t replay_volatile_ctrl(uint32_t cmd, const struct replay_volatile **out);
+/* Volatile ranges of a class's alloc params. */
+uint32_t replay_volatile_alloc(uint32_t hclass, const struct replay_volatile **out);
+/* Embedded pointers of a control; returns the count. */
+uint32_t replay_embedded_ptrs(uint32_t cmd, const struct replay_embedded **out);
+
+#endif

@@ -1,0 +1,370 @@
+/*
+ * Trace -> results. One pass over the records as the sim appends them; no
+ * state of the model is read, so the numbers are exactly what the trace
+ * says (and what a later replay of the CSV would say).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+
+struct u64vec {
+    uint64_t *v;
+    size_t n, cap;
+};
+
+struct engine_state {
+    bool running;
+    uint64_t since;
+    uint32_t tsg;
+};
+
+struct sc_analyzer {
+    const struct scenario *sc;
+    const struct profile *prof;
+    struct sc_results *out;
+    struct engine_state eng[PROFILE_MAX_ENGINES];
+    struct u64vec *arrival;     /* per instance: arrival time of request i */
+    struct u64vec lat[SC_MAX_TASKS];
+};
+
+static int vec_push(struct u64vec *v, uint64_t x)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 64;
+        uint64_t *nv = realloc(v->v, cap * sizeof(*nv));
+        if (!nv)
+            return -1;
+        v->v = nv;
+        v->cap = cap;
+    }
+    v->v[v->n++] = x;
+    return 0;
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return p;
+    size_t ncap = *cap ? *cap * 2 : 256;
+    void *np = realloc(p, ncap * elem);
+    if (np)
+        *cap = ncap;
+    return np;
+}
+
+uint32_t sc_instance_count(const struct scenario *s)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->task_count; i++)
+        n += s->tasks[i].count;
+    return n;
+}
+
+uint32_t sc_instance_id(const struct scenario *s, uint32_t task, uint32_t replica)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < task; i++)
+        n += s->tasks[i].count;
+    return n + replica;
+}
+
+struct sc_analyzer *sc_analyzer_create(const struct scenario *s, const struct profile *p, struct sc_results *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->sc = s;
+    out->seed = s->seed;
+    out->inst_count = sc_instance_count(s);
+    struct sc_analyzer *a = calloc(1, sizeof(*a));
+    out->inst = calloc(out->inst_count, sizeof(*out->inst));
+    if (!a || !out->inst || !(a->arrival = calloc(out->inst_count, sizeof(*a->arrival)))) {
+        free(a ? a->arrival : NULL);
+        free(a);
+        free(out->inst);
+        out->inst = NULL;
+        return NULL;
+    }
+    a->sc = s;
+    a->prof = p;
+    a->out = out;
+    for (uint32_t t = 0, k = 0; t < s->task_count; t++)
+        for (uint32_t r = 0; r < s->tasks[t].count; r++, k++) {
+            out->inst[k].task = t;
+            out->inst[k].replica = r;
+            out->inst[k].gr_tsg = SIM_NONE;
+            out->inst[k].last_done_ns = s->warmup_ns > s->tasks[t].start_ns ? s->warmup_ns : s->tasks[t].start_ns;
+        }
+    return a;
+}
+
+static int engine_index(struct sc_analyzer *a, uint32_t gpu, uint32_t engine)
+{
+    struct sc_results *o = a->out;
+    for (uint32_t i = 0; i < o->engine_count; i++)
+        if (o->engines[i].gpu == gpu && o->engines[i].engine_type == engine)
+            return (int)i;
+    if (o->engine_count == PROFILE_MAX_ENGINES)
+        return -1;
+    struct sc_engine_result *e = &o->engines[o->engine_count];
+    e->gpu = gpu;
+    e->engine_type = engine;
+    const struct profile_engine *pe = a->prof ? profile_engine(a->prof, engine) : NULL;
+    if (pe)
+        snprintf(e->name, sizeof(e->name), "%s", pe->name);
+    else
+        snprintf(e->name, sizeof(e->name), "ENG%u", engine);
+    return (int)o->engine_count++;
+}
+
+static void add_segment(struct sc_analyzer *a, int ei, uint64_t t0, uint64_t t1, uint32_t tsg, bool sw)
+{
+    struct sc_results *o = a->out;
+    if (t1 <= t0)
+        return;
+    if (o->seg_count) {
+        struct sc_segment *last = &o->segs[o->seg_count - 1];
+        if (!sw && !last->is_switch && last->engine_idx == ei && last->tsg == tsg && last->t1 == t0) {
+            last->t1 = t1;
+            return;
+        }
+    }
+    struct sc_segment *ns = grow(o->segs, &o->seg_cap, o->seg_count, sizeof(*ns));
+    if (!ns)
+        return;
+    o->segs = ns;
+    o->segs[o->seg_count++] = (struct sc_segment){t0, t1, (uint16_t)ei, sw, tsg};
+}
+
+static void close_run(struct sc_analyzer *a, int ei, uint64_t t)
+{
+    struct engine_state *st = &a->eng[ei];
+    if (!st->running)
+        return;
+    a->out->engines[ei].busy_ns += t - st->since;
+    add_segment(a, ei, st->since, t, st->tsg, false);
+    st->running = false;
+}
+
+static void add_point(struct sc_analyzer *a, int ei, const struct sim_rec *r)
+{
+    struct sc_results *o = a->out;
+    struct sc_point *np = grow(o->points, &o->point_cap, o->point_count, sizeof(*np));
+    if (!np)
+        return;
+    o->points = np;
+    o->points[o->point_count++] = (struct sc_point){r->t, (uint16_t)ei, r->kind, r->tsg, r->a, r->b};
+}
+
+static bool str_eq(const char *x, const char *y)
+{
+    return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+static void count_decision(struct sc_analyzer *a, const struct sim_rec *r)
+{
+    struct sc_results *o = a->out;
+    for (size_t i = 0; i < o->decision_count; i++) {
+        struct sc_decision *d = &o->decisions[i];
+        if (str_eq(d->hook, r->name) && str_eq(d->field, r->field) && str_eq(d->result, r->result)) {
+            d->count++;
+            return;
+        }
+    }
+    struct sc_decision *nd = grow(o->decisions, &o->decision_cap, o->decision_count, sizeof(*nd));
+    if (!nd)
+        return;
+    o->decisions = nd;
+    o->decisions[o->decision_count++] = (struct sc_decision){r->name, r->field, r->result, 1};
+}
+
+static void on_mark(struct sc_analyzer *a, const struct sim_rec *r)
+{
+    struct sc_results *o = a->out;
+    if (!r->name || r->a >= o->inst_count)
+        return;
+    struct sc_inst *in = &o->inst[r->a];
+    struct u64vec *arr = &a->arrival[r->a];
+    uint64_t warm = a->sc->warmup_ns;
+    bool known = r->b < arr->n;
+    bool measured = known && arr->v[r->b] >= warm;
+    if (strcmp(r->name, SC_MARK_ARRIVE) == 0) {
+        vec_push(arr, r->t);
+        in->total_arrivals++;
+        if (r->t >= warm)
+            in->arrivals++;
+    } else if (strcmp(r->name, SC_MARK_DONE) == 0 && known) {
+        in->total_done++;
+        if (!measured)
+            return;
+        in->completed++;
+        vec_push(&a->lat[in->task], r->t - arr->v[r->b]);
+        if (r->t > in->last_done_ns && r->t - in->last_done_ns > in->max_gap_ns)
+            in->max_gap_ns = r->t - in->last_done_ns;
+        if (r->t > in->last_done_ns)
+            in->last_done_ns = r->t;
+    } else if (strcmp(r->name, SC_MARK_FAIL) == 0 && known) {
+        in->total_failed++;
+        in->failed += measured;
+    } else if (strcmp(r->name, SC_MARK_OPEN) == 0 && known) {
+        in->total_open++;
+        in->open += measured;
+    } else if (strcmp(r->name, SC_MARK_TSG) == 0) {
+        in->gr_tsg = (uint32_t)r->b;
+    } else if (strcmp(r->name, SC_MARK_KILLED) == 0) {
+        in->killed = true;
+        in->killed_ns = r->t;
+    }
+}
+
+void sc_analyzer_record(void *ctx, const struct sim_rec *r)
+{
+    struct sc_analyzer *a = ctx;
+    struct sc_results *o = a->out;
+    o->events++;
+    if (r->kind == SIM_REC_MARK) {
+        on_mark(a, r);
+        return;
+    }
+    if (r->kind == SIM_REC_HOOK) {
+        count_decision(a, r);
+        return;
+    }
+    if (r->engine == SIM_NONE)
+        return;
+    int ei = engine_index(a, r->gpu, r->engine);
+    if (ei < 0)
+        return;
+    struct sc_engine_result *e = &o->engines[ei];
+    struct engine_state *st = &a->eng[ei];
+    switch ((enum sim_rec_kind)r->kind) {
+    case SIM_REC_KERNEL_START:
+        close_run(a, ei, r->t);
+        st->running = true;
+        st->since = r->t;
+        st->tsg = r->tsg;
+        break;
+    case SIM_REC_KERNEL_DONE:
+        close_run(a, ei, r->t);
+        e->kernels++;
+        break;
+    case SIM_REC_SWITCH:
+        close_run(a, ei, r->t);
+        e->switches++;
+        e->switch_ns += r->b;
+        add_segment(a, ei, r->t, r->t + r->b, r->tsg, true);
+        break;
+    case SIM_REC_IDLE:
+        close_run(a, ei, r->t);
+        break;
+    case SIM_REC_PREEMPT_DONE:
+        close_run(a, ei, r->t);
+        e->preemptions++;
+        add_point(a, ei, r);
+        break;
+    case SIM_REC_PREEMPT_REQ:
+        add_point(a, ei, r);
+        break;
+    case SIM_REC_PREEMPT_TIMEOUT:
+        e->preempt_timeouts++;
+        add_point(a, ei, r);
+        break;
+    case SIM_REC_TIMESLICE_EXPIRE:
+        e->timeslice_expiries++;
+        break;
+    default:
+        break;
+    }
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+double sc_percentile(const uint64_t *sorted, size_t n, double pct)
+{
+    if (!n)
+        return 0;
+    double rank = pct / 100.0 * (double)n;
+    size_t idx = rank <= 1 ? 0 : (size_t)(rank + 0.999999999) - 1;
+    if (idx >= n)
+        idx = n - 1;
+    return (double)sorted[idx];
+}
+
+void sc_analyzer_finish(struct sc_analyzer *a, uint64_t end_ns)
+{
+    struct sc_results *o = a->out;
+    const struct scenario *s = a->sc;
+    o->virtual_ns = end_ns;
+    for (uint32_t i = 0; i < o->engine_count; i++)
+        close_run(a, (int)i, end_ns);
+    double window_s = (double)(end_ns > s->warmup_ns ? end_ns - s->warmup_ns : 1) / 1e9;
+    for (uint32_t k = 0; k < o->inst_count; k++) {
+        struct sc_inst *in = &o->inst[k];
+        struct sc_task_result *tr = &o->tasks[in->task];
+        uint64_t stop = in->killed ? in->killed_ns : end_ns;
+        if (stop > in->last_done_ns && stop - in->last_done_ns > in->max_gap_ns)
+            in->max_gap_ns = stop - in->last_done_ns;
+        tr->arrivals += in->arrivals;
+        tr->completed += in->completed;
+        tr->failed += in->failed;
+        tr->open += in->open;
+        uint64_t accounted = in->total_done + in->total_failed + in->total_open;
+        if (in->total_arrivals > accounted)
+            tr->lost += in->total_arrivals - accounted;
+        free(a->arrival[k].v);
+    }
+    for (uint32_t t = 0; t < s->task_count; t++) {
+        struct sc_task_result *tr = &o->tasks[t];
+        struct u64vec *v = &a->lat[t];
+        if (v->n)
+            qsort(v->v, v->n, sizeof(uint64_t), cmp_u64);
+        tr->lat_ns = v->v;
+        tr->p50_ns = sc_percentile(v->v, v->n, 50);
+        tr->p99_ns = sc_percentile(v->v, v->n, 99);
+        tr->max_ns = v->n ? (double)v->v[v->n - 1] : 0;
+        double sum = 0;
+        for (size_t i = 0; i < v->n; i++)
+            sum += (double)v->v[i];
+        tr->mean_ns = v->n ? sum / (double)v->n : 0;
+        tr->throughput = (double)tr->completed / window_s;
+    }
+    free(a->arrival);
+    free(a);
+}
+
+void sc_results_set_alone(struct sc_results *out, uint32_t task, const struct sc_results *alone)
+{
+    struct sc_task_result *dst = &out->tasks[task];
+    const struct sc_task_result *src = &alone->tasks[0];
+    dst->has_alone = true;
+    dst->alone_p50_ns = src->p50_ns;
+    dst->alone_p99_ns = src->p99_ns;
+    dst->alone_max_ns = src->max_ns;
+    dst->alone_mean_ns = src->mean_ns;
+    dst->alone_throughput = src->throughput;
+    free(dst->alone_lat_ns);
+    dst->alone_lat_ns = NULL;
+    dst->alone_completed = 0;
+    if (src->completed && (dst->alone_lat_ns = malloc(src->completed * sizeof(uint64_t)))) {
+        memcpy(dst->alone_lat_ns, src->lat_ns, src->completed * sizeof(uint64_t));
+        dst->alone_completed = src->completed;
+    }
+}
+
+void sc_results_free(struct sc_results *r)
+{
+    if (!r)
+        return;
+    for (uint32_t t = 0; t < SC_MAX_TASKS; t++) {
+        free(r->tasks[t].lat_ns);
+        free(r->tasks[t].alone_lat_ns);
+    }
+    free(r->inst);
+    free(r->segs);
+    free(r->points);
+    free(r->decisions);
+    memset(r, 0, sizeof(*r));
+}

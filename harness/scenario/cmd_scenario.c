@@ -1,0 +1,174 @@
+/*
+ * `nvemu scenario run FILE [--seed N] [--out DIR] [--junit FILE] [--quiet]`
+ * `nvemu scenario check FILE...`
+ * Exit status: 0 all expectations met; 1 an expectation failed; 2 usage or
+ * validation error; 3 the scenario could not run.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "runner.h"
+#include "scenario.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: nvemu scenario run FILE [--seed N] [--out DIR] [--junit FILE] [--quiet] [--no-color]\n"
+            "       nvemu scenario check FILE...\n\n"
+            "run    runs a scenario in an in-process emulator, prints a summary and exits 1 when an\n"
+            "       expectation fails. --out DIR writes results.json, junit.xml, trace.json\n"
+            "       (Chrome trace / Perfetto), trace.csv (the raw event trace) and report.html.\n"
+            "check  validates scenario files without running them.\n"
+            "The scenario format is described in scenarios/README.md.\n");
+}
+
+static int check(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    int rc = 0;
+    for (int i = 1; i < argc; i++) {
+        char err[512];
+        struct scenario *s = scenario_load(argv[i], err, sizeof(err));
+        if (!s) {
+            fprintf(stderr, "%s\n", err);
+            rc = 2;
+            continue;
+        }
+        printf("%s: ok (%u tasks, %u faults, %u expectations)\n", argv[i], s->task_count, s->fault_count,
+               s->expect_count);
+        scenario_free(s);
+    }
+    return rc;
+}
+
+static int make_dir(const char *dir)
+{
+    if (mkdir(dir, 0755) == 0 || errno == EEXIST)
+        return 0;
+    fprintf(stderr, "nvemu scenario: cannot create %s: %s\n", dir, strerror(errno));
+    return -1;
+}
+
+static int write_outputs(const struct sc_results *r, const char *out_dir, const char *junit)
+{
+    char path[1024], err[512];
+    int rc = 0;
+    if (out_dir) {
+        static const char *const names[] = {"results.json", "junit.xml", "trace.json", "report.html"};
+        int (*writers[])(const struct sc_results *, const char *, char *, size_t) = {
+            report_json, report_junit, report_chrome, report_html,
+        };
+        for (int i = 0; i < 4; i++) {
+            snprintf(path, sizeof(path), "%s/%s", out_dir, names[i]);
+            if (writers[i](r, path, err, sizeof(err)) != 0) {
+                fprintf(stderr, "nvemu scenario: %s\n", err);
+                rc = -1;
+            }
+        }
+    }
+    if (junit && report_junit(r, junit, err, sizeof(err)) != 0) {
+        fprintf(stderr, "nvemu scenario: %s\n", err);
+        rc = -1;
+    }
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"seed", required_argument, NULL, 's'}, {"out", required_argument, NULL, 'o'},
+        {"junit", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
+        {"no-color", no_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    struct sc_run_opts opts = {0};
+    const char *out_dir = NULL, *junit = NULL;
+    bool quiet = false, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "s:o:j:q", longopts, NULL)) != -1) {
+        switch (c) {
+        case 's': {
+            char *end = NULL;
+            errno = 0;
+            opts.seed = strtoull(optarg, &end, 0);
+            if (!*optarg || *end || errno || optarg[0] == '-') {
+                fprintf(stderr, "nvemu scenario: --seed needs a whole number, not '%s'\n", optarg);
+                return 2;
+            }
+            opts.has_seed = true;
+            break;
+        }
+        case 'o': out_dir = optarg; break;
+        case 'j': junit = optarg; break;
+        case 'q': quiet = true; break;
+        case 'n': color = false; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        usage(stderr);
+        return 2;
+    }
+    char err[512];
+    struct scenario *s = scenario_load(argv[optind], err, sizeof(err));
+    if (!s) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    char csv[1024];
+    if (out_dir) {
+        if (make_dir(out_dir) != 0) {
+            scenario_free(s);
+            return 3;
+        }
+        snprintf(csv, sizeof(csv), "%s/trace.csv", out_dir);
+        opts.trace_csv = csv;
+    }
+    if (!quiet)
+        opts.progress = stderr;
+    struct sc_results res;
+    int rc = sc_run(s, &opts, &res, err, sizeof(err));
+    if (rc != 0 && !res.sc) {
+        fprintf(stderr, "nvemu scenario: %s\n", err);
+        scenario_free(s);
+        return 3;
+    }
+    if (!quiet)
+        report_console(&res, stdout, color);
+    else if (rc != 0)
+        fprintf(stderr, "nvemu scenario: %s: %s\n", s->name, err);
+    else if (res.failed)
+        fprintf(stderr, "nvemu scenario: %s: %u of %u expectations failed\n", s->name, res.failed, s->expect_count);
+    int wrc = write_outputs(&res, out_dir, junit);
+    if (out_dir && !quiet)
+        printf("reports: %s/{report.html,results.json,junit.xml,trace.json,trace.csv}\n", out_dir);
+    int status = rc != 0 ? 3 : res.failed ? 1 : wrc != 0 ? 3 : 0;
+    sc_results_free(&res);
+    scenario_free(s);
+    return status;
+}
+
+int nvemu_cmd_scenario(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "run") == 0)
+        return run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "check") == 0)
+        return check(argc - 1, argv + 1);
+    fprintf(stderr, "nvemu scenario: unknown subcommand '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,397 @@
+/*
+ * report.html: one self-contained page (inline CSS and SVG, no scripts, no
+ * network) with the summary tables, a timeline zoomed on the moment an LC
+ * channel group cuts into a BE one (so a reader sees the preemption), and
+ * the latency CDFs of the LC tasks (with their run alone when there is a
+ * baseline).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+#define TL_W 1100.0
+#define TL_LABEL 150.0
+#define TL_ROW 26.0
+
+static const char *const palette_lc[] = {"#e4572e", "#f3a712", "#c03221", "#ff7f50"};
+static const char *const palette_be[] = {"#2e86ab", "#4f9d69", "#7d5ba6", "#3c6e71", "#5fa8d3", "#2a9d8f"};
+
+static void esc(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f); break;
+        }
+    }
+}
+
+static const char *seg_color(const struct sc_results *r, uint32_t engine_idx, uint32_t tsg)
+{
+    int cls = report_tsg_class(r, engine_idx, tsg);
+    if (cls < 0)
+        return "#9e9e9e";
+    uint32_t lc = 0, be = 0;
+    for (uint32_t k = 0; k < r->inst_count; k++) {
+        const struct sc_inst *in = &r->inst[k];
+        bool is_lc = r->sc->tasks[in->task].cls == SC_LC;
+        if (in->gr_tsg == tsg)
+            return is_lc ? palette_lc[lc % 4] : palette_be[be % 6];
+        lc += is_lc;
+        be += !is_lc;
+    }
+    return "#9e9e9e";
+}
+
+/*
+ * The most telling moment: a context switch on an engine from a BE group to
+ * an LC group after warmup; else the first preemption; else the first work.
+ */
+static bool pick_window(const struct sc_results *r, uint64_t *t0, uint64_t *t1, uint32_t *engine)
+{
+    const struct sc_segment *hit = NULL;
+    uint64_t warm = r->sc->warmup_ns;
+    for (size_t i = 1; i + 1 < r->seg_count && !hit; i++) {
+        const struct sc_segment *sw = &r->segs[i];
+        if (!sw->is_switch || sw->t0 < warm)
+            continue;
+        if (report_tsg_class(r, sw->engine_idx, sw->tsg) != SC_LC)
+            continue;
+        for (size_t j = i; j-- > 0;) {
+            if (r->segs[j].engine_idx != sw->engine_idx || r->segs[j].is_switch)
+                continue;
+            if (report_tsg_class(r, sw->engine_idx, r->segs[j].tsg) == SC_BE)
+                hit = sw;
+            break;
+        }
+    }
+    uint64_t center = 0;
+    if (hit) {
+        center = hit->t0;
+        *engine = hit->engine_idx;
+    } else if (r->point_count) {
+        center = r->points[0].t;
+        *engine = r->points[0].engine_idx;
+    } else if (r->seg_count) {
+        center = r->segs[0].t0;
+        *engine = r->segs[0].engine_idx;
+    } else {
+        return false;
+    }
+    /* Wide enough to show the BE group before, the LC burst and BE resuming. */
+    uint64_t lc_run = 0;
+    for (size_t i = 0; i < r->seg_count; i++) {
+        const struct sc_segment *s = &r->segs[i];
+        if (s->engine_idx == *engine && !s->is_switch && s->t0 >= center) {
+            lc_run = s->t1 - s->t0;
+            break;
+        }
+    }
+    uint64_t w = lc_run * 4;
+    if (w < 400000)
+        w = 400000;
+    if (w > 40000000)
+        w = 40000000;
+    *t0 = center > w / 4 ? center - w / 4 : 0;
+    *t1 = *t0 + w;
+    return true;
+}
+
+static double nice_step(double span)
+{
+    double raw = span / 8, mag = pow(10, floor(log10(raw)));
+    double steps[] = {1, 2, 5, 10};
+    for (int i = 0; i < 4; i++)
+        if (steps[i] * mag >= raw)
+            return steps[i] * mag;
+    return 10 * mag;
+}
+
+static void timeline(const struct sc_results *r, FILE *f)
+{
+    uint64_t t0, t1;
+    uint32_t eng;
+    if (!pick_window(r, &t0, &t1, &eng)) {
+        fputs("<p>No GPU work in the trace.</p>\n", f);
+        return;
+    }
+    /* Rows: the engine, then each channel group that ran on it in the window. */
+    uint32_t rows[64];
+    uint32_t nrows = 0;
+    for (size_t i = 0; i < r->seg_count; i++) {
+        const struct sc_segment *s = &r->segs[i];
+        if (s->engine_idx != eng || s->is_switch || s->t1 < t0 || s->t0 > t1)
+            continue;
+        bool seen = false;
+        for (uint32_t k = 0; k < nrows && !seen; k++)
+            seen = rows[k] == s->tsg;
+        if (!seen && nrows < 64)
+            rows[nrows++] = s->tsg;
+    }
+    double span = (double)(t1 - t0), plot = TL_W - TL_LABEL - 20;
+    double height = TL_ROW * (nrows + 1) + 70;
+    char buf[64], a[32];
+#define X(t) (TL_LABEL + plot * ((double)(t) - (double)t0) / span)
+    fprintf(f, "<svg class=\"tl\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+               "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"12\">\n",
+            TL_W, height, TL_W, height);
+    fprintf(f, "<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" "
+               "patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"4\" fill=\"#555\"/></pattern></defs>\n");
+    double step = nice_step(span);
+    double axis_y = TL_ROW * (nrows + 1) + 14;
+    for (double x = 0; x <= span + 1; x += step) {
+        fprintf(f, "<line x1=\"%.1f\" y1=\"8\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>", X(t0 + x), X(t0 + x),
+                axis_y);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\">+%s</text>\n", X(t0 + x),
+                axis_y + 14, sc_fmt_ns(x, a, sizeof(a)));
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">t = %s + offset (virtual time)</text>\n", TL_LABEL,
+            axis_y + 34, sc_fmt_ns((double)t0, a, sizeof(a)));
+    fprintf(f, "<text x=\"8\" y=\"%.1f\" font-weight=\"bold\">%s</text>\n", 8 + TL_ROW * 0.65,
+            r->engines[eng].name);
+    for (uint32_t k = 0; k < nrows; k++)
+        fprintf(f, "<text x=\"8\" y=\"%.1f\">%s</text>\n", 8 + TL_ROW * (k + 1.65),
+                report_tsg_owner(r, eng, rows[k], buf, sizeof(buf)));
+    for (size_t i = 0; i < r->seg_count; i++) {
+        const struct sc_segment *s = &r->segs[i];
+        if (s->engine_idx != eng || s->t1 < t0 || s->t0 > t1)
+            continue;
+        uint64_t a0 = s->t0 < t0 ? t0 : s->t0, a1 = s->t1 > t1 ? t1 : s->t1;
+        double x = X(a0), w = X(a1) - X(a0);
+        if (w < 0.6)
+            w = 0.6;
+        if (s->is_switch) {
+            fprintf(f, "<rect x=\"%.2f\" y=\"8\" width=\"%.2f\" height=\"%.0f\" fill=\"url(#hatch)\">"
+                       "<title>context switch %s</title></rect>\n",
+                    x, w, TL_ROW - 4, sc_fmt_ns((double)(s->t1 - s->t0), a, sizeof(a)));
+            continue;
+        }
+        const char *col = seg_color(r, eng, s->tsg);
+        report_tsg_owner(r, eng, s->tsg, buf, sizeof(buf));
+        fprintf(f, "<rect x=\"%.2f\" y=\"8\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"><title>%s %s</title></rect>",
+                x, w, TL_ROW - 4, col, buf, sc_fmt_ns((double)(s->t1 - s->t0), a, sizeof(a)));
+        for (uint32_t k = 0; k < nrows; k++)
+            if (rows[k] == s->tsg)
+                fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"/>\n", x,
+                        8 + TL_ROW * (k + 1), w, TL_ROW - 6, col);
+    }
+    /* Preemption requests (dashed) and completions (solid), labelled once each. */
+    bool said_req = false, said_done = false;
+    for (size_t i = 0; i < r->point_count; i++) {
+        const struct sc_point *p = &r->points[i];
+        if (p->engine_idx != eng || p->t < t0 || p->t > t1)
+            continue;
+        bool req = p->kind == SIM_REC_PREEMPT_REQ, tmo = p->kind == SIM_REC_PREEMPT_TIMEOUT;
+        const char *col = tmo ? "#d00000" : req ? "#222" : "#000";
+        fprintf(f, "<line x1=\"%.2f\" y1=\"4\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
+                X(p->t), X(p->t), TL_ROW * (nrows + 1) + 6, col, req ? " stroke-dasharray=\"4 3\"" : "");
+        if ((req && !said_req) || (!req && !said_done) || tmo) {
+            fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\">%s</text>\n", X(p->t) + 3,
+                    TL_ROW * (nrows + 1) + 4, col, tmo ? "preempt timeout" : req ? "preempt requested" : "preempted");
+            said_req = said_req || req;
+            said_done = said_done || !req;
+        }
+    }
+    fputs("</svg>\n", f);
+#undef X
+}
+
+static void cdf_series(FILE *f, const uint64_t *lat, size_t n, double lo, double hi, const char *col, bool dashed,
+                       double x0, double w, double y0, double h)
+{
+    if (!n)
+        return;
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", col,
+            dashed ? " stroke-dasharray=\"6 4\"" : "");
+    size_t stride = n > 600 ? n / 600 : 1;
+    for (size_t i = 0; i < n; i += stride) {
+        double v = (double)(lat[i] ? lat[i] : 1);
+        double x = x0 + w * (log10(v) - log10(lo)) / (log10(hi) - log10(lo));
+        double y = y0 + h - h * (double)(i + 1) / (double)n;
+        fprintf(f, "%.1f,%.1f ", x, y);
+    }
+    double v = (double)(lat[n - 1] ? lat[n - 1] : 1);
+    fprintf(f, "%.1f,%.1f\"/>\n", x0 + w * (log10(v) - log10(lo)) / (log10(hi) - log10(lo)), y0);
+}
+
+static void cdfs(const struct sc_results *r, FILE *f)
+{
+    const struct scenario *s = r->sc;
+    double lo = 1e18, hi = 0;
+    for (uint32_t t = 0; t < s->task_count; t++) {
+        const struct sc_task_result *tr = &r->tasks[t];
+        if (s->tasks[t].cls != SC_LC)
+            continue;
+        if (tr->completed) {
+            lo = fmin(lo, (double)tr->lat_ns[0]);
+            hi = fmax(hi, (double)tr->lat_ns[tr->completed - 1]);
+        }
+        if (tr->alone_completed) {
+            lo = fmin(lo, (double)tr->alone_lat_ns[0]);
+            hi = fmax(hi, (double)tr->alone_lat_ns[tr->alone_completed - 1]);
+        }
+    }
+    if (hi <= 0) {
+        fputs("<p>No LC requests completed.</p>\n", f);
+        return;
+    }
+    lo = pow(10, floor(log10(fmax(lo, 1))));
+    hi = pow(10, ceil(log10(hi * 1.01)));
+    double W = 760, H = 320, x0 = 60, y0 = 14, w = W - x0 - 170, h = H - 60;
+    fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" xmlns=\"http://www.w3.org/2000/svg\" "
+               "font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+    char a[32];
+    for (double d = lo; d <= hi * 1.0001; d *= 10) {
+        for (int m = 1; m < 10; m++) {
+            double v = d * m;
+            if (v > hi * 1.0001)
+                break;
+            double x = x0 + w * (log10(v) - log10(lo)) / (log10(hi) - log10(lo));
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x, y0, x, y0 + h,
+                    m == 1 ? "#ccc" : "#f0f0f0");
+            if (m == 1)
+                fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\">%s</text>\n", x,
+                        y0 + h + 16, sc_fmt_ns(v, a, sizeof(a)));
+        }
+    }
+    for (int q = 0; q <= 4; q++) {
+        double y = y0 + h - h * q / 4.0;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%.2f</text>\n",
+                x0, y, x0 + w, y, x0 - 6, y + 4, q / 4.0);
+    }
+    double p99y = y0 + h - h * 0.99;
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"2 2\"/>"
+               "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999\" font-size=\"10\">p99</text>\n",
+            x0, p99y, x0 + w, p99y, x0 + w + 2, p99y + 3);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">request latency (arrival to last kernel done), "
+               "log scale</text>\n", x0 + w / 2, y0 + h + 36);
+    uint32_t lc = 0;
+    double ly = y0 + 8;
+    for (uint32_t t = 0; t < s->task_count; t++) {
+        const struct sc_task_result *tr = &r->tasks[t];
+        if (s->tasks[t].cls != SC_LC)
+            continue;
+        const char *col = palette_lc[lc++ % 4];
+        cdf_series(f, tr->lat_ns, tr->completed, lo, hi, col, false, x0, w, y0, h);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\">", x0 + w + 20, ly, x0 + w + 44, ly, col, x0 + w + 50, ly + 4);
+        esc(f, s->tasks[t].name);
+        fputs("</text>\n", f);
+        ly += 18;
+        if (tr->alone_completed) {
+            cdf_series(f, tr->alone_lat_ns, tr->alone_completed, lo, hi, col, true, x0, w, y0, h);
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\" "
+                       "stroke-dasharray=\"6 4\"/><text x=\"%.1f\" y=\"%.1f\">", x0 + w + 20, ly, x0 + w + 44, ly, col,
+                    x0 + w + 50, ly + 4);
+            esc(f, s->tasks[t].name);
+            fputs(" alone</text>\n", f);
+            ly += 18;
+        }
+    }
+    fputs("</svg>\n", f);
+}
+
+static void tables(const struct sc_results *r, FILE *f)
+{
+    const struct scenario *s = r->sc;
+    char p50[24], p99[24], mx[24];
+    fputs("<h2>Tasks</h2><table><tr><th>task</th><th>class</th><th>replicas</th><th>requests</th><th>done</th>"
+          "<th>failed</th><th>p50</th><th>p99</th><th>max</th><th>req/s</th><th>p99 alone</th>"
+          "<th>req/s alone</th></tr>\n", f);
+    for (uint32_t t = 0; t < s->task_count; t++) {
+        const struct sc_task_result *tr = &r->tasks[t];
+        fputs("<tr><td>", f);
+        esc(f, s->tasks[t].name);
+        fprintf(f, "</td><td>%s</td><td>%u</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
+                   "<td>%s</td><td>%.1f</td>", sc_class_name(s->tasks[t].cls), s->tasks[t].count,
+                (unsigned long long)tr->arrivals, (unsigned long long)tr->completed, (unsigned long long)tr->failed,
+                sc_fmt_ns(tr->p50_ns, p50, sizeof(p50)), sc_fmt_ns(tr->p99_ns, p99, sizeof(p99)),
+                sc_fmt_ns(tr->max_ns, mx, sizeof(mx)), tr->throughput);
+        if (tr->has_alone)
+            fprintf(f, "<td>%s</td><td>%.1f</td></tr>\n", sc_fmt_ns(tr->alone_p99_ns, p99, sizeof(p99)),
+                    tr->alone_throughput);
+        else
+            fputs("<td>-</td><td>-</td></tr>\n", f);
+    }
+    fputs("</table>\n<h2>Engines</h2><table><tr><th>engine</th><th>busy</th><th>switching</th><th>switches</th>"
+          "<th>preemptions</th><th>preempt timeouts</th><th>kernels</th></tr>\n", f);
+    double vt = r->virtual_ns ? (double)r->virtual_ns : 1;
+    for (uint32_t i = 0; i < r->engine_count; i++) {
+        const struct sc_engine_result *e = &r->engines[i];
+        if (!e->kernels && !e->switches && !e->preemptions)
+            continue;
+        fprintf(f, "<tr><td>%s</td><td>%.1f%%</td><td>%.2f%%</td><td>%llu</td><td>%llu</td><td>%llu</td>"
+                   "<td>%llu</td></tr>\n", e->name, 100.0 * (double)e->busy_ns / vt, 100.0 * (double)e->switch_ns / vt,
+                (unsigned long long)e->switches, (unsigned long long)e->preemptions,
+                (unsigned long long)e->preempt_timeouts, (unsigned long long)e->kernels);
+    }
+    fputs("</table>\n<h2>Expectations</h2><table><tr><th></th><th>expected</th><th>actual</th></tr>\n", f);
+    if (r->error[0]) {
+        fputs("<tr class=\"bad\"><td>&#10007;</td><td>the run completes</td><td>", f);
+        esc(f, r->error);
+        fputs("</td></tr>\n", f);
+    }
+    for (uint32_t i = 0; i < s->expect_count; i++) {
+        const struct sc_expect_outcome *o = &r->outcomes[i];
+        fprintf(f, "<tr class=\"%s\"><td>%s</td><td>", o->pass ? "ok" : "bad", o->pass ? "&#10003;" : "&#10007;");
+        esc(f, o->label);
+        fputs("</td><td>", f);
+        esc(f, o->actual);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+int report_html(const struct sc_results *r, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    const struct scenario *s = r->sc;
+    bool ok = r->failed == 0 && !r->error[0];
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>nvemu scenario ", f);
+    esc(f, s->name);
+    fputs("</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222;max-width:1150px}"
+          "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ddd;padding:3px 8px;"
+          "text-align:right}th{background:#f4f4f4}td:first-child{text-align:left}.ok td:first-child{color:#1a7f37}"
+          ".bad{background:#fff0f0}.bad td:first-child{color:#c00}.verdict{font-size:20px;font-weight:bold}"
+          ".pass{color:#1a7f37}.fail{color:#c00}pre{background:#f8f8f8;padding:8px;white-space:pre-wrap}"
+          ".meta{color:#555}</style></head><body>\n<h1>", f);
+    esc(f, s->name);
+    fprintf(f, " <span class=\"verdict %s\">%s</span></h1>\n", ok ? "pass" : "fail", ok ? "PASS" : "FAIL");
+    if (s->description) {
+        fputs("<pre>", f);
+        esc(f, s->description);
+        fputs("</pre>\n", f);
+    }
+    fprintf(f, "<p class=\"meta\">gpu ");
+    esc(f, s->gpu.profile);
+    fputs(", policy ", f);
+    esc(f, s->policy.plugin[0] ? s->policy.plugin : "native");
+    fprintf(f, ", seed %llu &middot; %.3f s virtual in %.3f s wall &middot; %llu trace events &middot; "
+               "digest fnv1a64:%016llx</p>\n", (unsigned long long)r->seed, (double)r->virtual_ns / 1e9,
+            (double)r->wall_ns / 1e9, (unsigned long long)r->events, (unsigned long long)r->digest);
+    tables(r, f);
+    fputs("<h2>Timeline</h2><p class=\"meta\">Zoomed on the first moment after warmup where an LC channel group "
+          "takes the engine from a BE one: the top row is the engine, below one row per channel group; hatched = "
+          "context switch, dashed line = preempt requested, solid line = preemption complete.</p>\n", f);
+    timeline(r, f);
+    fputs("<h2>LC latency CDF</h2>\n", f);
+    cdfs(r, f);
+    fputs("<p class=\"meta\">Generated by <code>nvemu scenario run</code> from the event trace.</p>\n</body></html>\n",
+          f);
+    if (fclose(f) != 0) {
+        snprintf(err, errlen, "%s: write failed", path);
+        return -1;
+    }
+    return 0;
+}

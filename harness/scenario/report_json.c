@@ -1,0 +1,201 @@
+/* results.json (cJSON) and junit.xml. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "report.h"
+
+static const char *const expect_kind_names[] = {
+    "latency", "throughput", "preemptions", "switches", "preempt_timeouts", "no_starvation", "decision", "lost",
+    "faults", "trace_digest",
+};
+
+static int write_text(const char *path, const char *text, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = fputs(text, f) < 0 ? -1 : 0;
+    if (fclose(f) != 0)
+        rc = -1;
+    if (rc)
+        snprintf(err, errlen, "%s: write failed", path);
+    return rc;
+}
+
+static cJSON *task_json(const struct sc_results *r, uint32_t t)
+{
+    const struct sc_task *task = &r->sc->tasks[t];
+    const struct sc_task_result *tr = &r->tasks[t];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", task->name);
+    cJSON_AddStringToObject(o, "class", sc_class_name(task->cls));
+    cJSON_AddNumberToObject(o, "replicas", task->count);
+    cJSON_AddStringToObject(o, "arrival", sc_arrival_name(task->arrival));
+    cJSON_AddNumberToObject(o, "requests", (double)tr->arrivals);
+    cJSON_AddNumberToObject(o, "completed", (double)tr->completed);
+    cJSON_AddNumberToObject(o, "failed", (double)tr->failed);
+    cJSON_AddNumberToObject(o, "in_flight_at_end", (double)tr->open);
+    cJSON_AddNumberToObject(o, "lost", (double)tr->lost);
+    cJSON *lat = cJSON_AddObjectToObject(o, "latency_us");
+    cJSON_AddNumberToObject(lat, "p50", tr->p50_ns / 1e3);
+    cJSON_AddNumberToObject(lat, "p99", tr->p99_ns / 1e3);
+    cJSON_AddNumberToObject(lat, "max", tr->max_ns / 1e3);
+    cJSON_AddNumberToObject(lat, "mean", tr->mean_ns / 1e3);
+    cJSON_AddNumberToObject(o, "throughput_rps", tr->throughput);
+    if (tr->has_alone) {
+        cJSON *al = cJSON_AddObjectToObject(o, "alone");
+        cJSON_AddNumberToObject(al, "p50_us", tr->alone_p50_ns / 1e3);
+        cJSON_AddNumberToObject(al, "p99_us", tr->alone_p99_ns / 1e3);
+        cJSON_AddNumberToObject(al, "max_us", tr->alone_max_ns / 1e3);
+        cJSON_AddNumberToObject(al, "throughput_rps", tr->alone_throughput);
+    }
+    return o;
+}
+
+int report_json(const struct sc_results *r, const char *path, char *err, size_t errlen)
+{
+    const struct scenario *s = r->sc;
+    cJSON *root = cJSON_CreateObject();
+    char buf[64];
+    cJSON_AddStringToObject(root, "scenario", s->name);
+    cJSON_AddStringToObject(root, "file", s->path);
+    cJSON_AddNumberToObject(root, "seed", (double)r->seed);
+    cJSON_AddStringToObject(root, "profile", s->gpu.profile);
+    cJSON_AddStringToObject(root, "policy", s->policy.plugin[0] ? s->policy.plugin : "none");
+    cJSON_AddStringToObject(root, "clock", s->clock == SC_CLOCK_VIRTUAL ? "virtual" : "realtime");
+    cJSON_AddNumberToObject(root, "virtual_seconds", (double)r->virtual_ns / 1e9);
+    cJSON_AddNumberToObject(root, "wall_seconds", (double)r->wall_ns / 1e9);
+    cJSON_AddNumberToObject(root, "events", (double)r->events);
+    snprintf(buf, sizeof(buf), "fnv1a64:%016llx", (unsigned long long)r->digest);
+    cJSON_AddStringToObject(root, "trace_digest", buf);
+    cJSON_AddBoolToObject(root, "passed", r->failed == 0 && !r->error[0]);
+    if (r->error[0])
+        cJSON_AddStringToObject(root, "error", r->error);
+    cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
+    for (uint32_t t = 0; t < s->task_count; t++)
+        cJSON_AddItemToArray(tasks, task_json(r, t));
+    cJSON *engines = cJSON_AddArrayToObject(root, "engines");
+    double vt = r->virtual_ns ? (double)r->virtual_ns : 1;
+    for (uint32_t i = 0; i < r->engine_count; i++) {
+        const struct sc_engine_result *e = &r->engines[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", e->name);
+        cJSON_AddNumberToObject(o, "gpu", e->gpu);
+        cJSON_AddNumberToObject(o, "engine_type", e->engine_type);
+        cJSON_AddNumberToObject(o, "busy_pct", 100.0 * (double)e->busy_ns / vt);
+        cJSON_AddNumberToObject(o, "switch_pct", 100.0 * (double)e->switch_ns / vt);
+        cJSON_AddNumberToObject(o, "switches", (double)e->switches);
+        cJSON_AddNumberToObject(o, "preemptions", (double)e->preemptions);
+        cJSON_AddNumberToObject(o, "preempt_timeouts", (double)e->preempt_timeouts);
+        cJSON_AddNumberToObject(o, "timeslice_expiries", (double)e->timeslice_expiries);
+        cJSON_AddNumberToObject(o, "kernels", (double)e->kernels);
+        cJSON_AddItemToArray(engines, o);
+    }
+    cJSON *dec = cJSON_AddArrayToObject(root, "decisions");
+    for (size_t i = 0; i < r->decision_count; i++) {
+        const struct sc_decision *d = &r->decisions[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "hook", d->hook ? d->hook : "");
+        cJSON_AddStringToObject(o, "field", d->field ? d->field : "");
+        cJSON_AddStringToObject(o, "result", d->result ? d->result : "");
+        cJSON_AddNumberToObject(o, "count", (double)d->count);
+        cJSON_AddItemToArray(dec, o);
+    }
+    cJSON *ex = cJSON_AddArrayToObject(root, "expectations");
+    for (uint32_t i = 0; i < s->expect_count; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "kind", expect_kind_names[s->expects[i].kind]);
+        cJSON_AddStringToObject(o, "expect", r->outcomes[i].label);
+        cJSON_AddStringToObject(o, "actual", r->outcomes[i].actual);
+        cJSON_AddBoolToObject(o, "pass", r->outcomes[i].pass);
+        snprintf(buf, sizeof(buf), "%s:%u", s->path, s->expects[i].pos.line);
+        cJSON_AddStringToObject(o, "where", buf);
+        cJSON_AddItemToArray(ex, o);
+    }
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    size_t n = strlen(text);
+    char *withnl = realloc(text, n + 2);
+    if (withnl) {
+        withnl[n] = '\n';
+        withnl[n + 1] = '\0';
+        text = withnl;
+    }
+    int rc = write_text(path, text, err, errlen);
+    free(text);
+    return rc;
+}
+
+/* XML text escaping for attribute values and text nodes. */
+static void xml_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f); break;
+        }
+    }
+}
+
+int report_junit(const struct sc_results *r, const char *path, char *err, size_t errlen)
+{
+    const struct scenario *s = r->sc;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    uint32_t failures = r->failed + (r->error[0] ? 1 : 0);
+    uint32_t tests = s->expect_count + (r->error[0] ? 1 : 0);
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+    fprintf(f, "  <testsuite name=\"scenario.");
+    xml_escaped(f, s->name);
+    fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" time=\"%.3f\">\n", tests, failures,
+            (double)r->wall_ns / 1e9);
+    if (r->error[0]) {
+        fprintf(f, "    <testcase classname=\"scenario.");
+        xml_escaped(f, s->name);
+        fprintf(f, "\" name=\"run\">\n      <failure message=\"");
+        xml_escaped(f, r->error);
+        fprintf(f, "\"/>\n    </testcase>\n");
+    }
+    for (uint32_t i = 0; i < s->expect_count; i++) {
+        const struct sc_expect_outcome *o = &r->outcomes[i];
+        fprintf(f, "    <testcase classname=\"scenario.");
+        xml_escaped(f, s->name);
+        fprintf(f, "\" name=\"");
+        xml_escaped(f, o->label);
+        fprintf(f, "\" file=\"");
+        xml_escaped(f, s->path);
+        fprintf(f, "\" line=\"%u\">\n", s->expects[i].pos.line);
+        if (!o->pass) {
+            fprintf(f, "      <failure message=\"expected ");
+            xml_escaped(f, o->label);
+            fprintf(f, ", got ");
+            xml_escaped(f, o->actual);
+            fprintf(f, "\"/>\n");
+        }
+        fprintf(f, "      <system-out>");
+        xml_escaped(f, o->actual);
+        fprintf(f, "</system-out>\n    </testcase>\n");
+    }
+    fprintf(f, "  </testsuite>\n</testsuites>\n");
+    if (fclose(f) != 0) {
+        snprintf(err, errlen, "%s: write failed", path);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,132 @@
+/*
+ * Results of one scenario run, computed only from the event trace (emu/sim):
+ * the runner adds SIM_REC_MARK records for the harness's own facts
+ * (request arrival/completion/failure, which TSG serves which task replica,
+ * kills), so the trace alone is enough to rebuild every number in every
+ * report. The analyzer is a trace subscriber: it sees each record once, in
+ * order. The trace digest is the sim's own (sim_trace_digest: FNV-1a 64 over
+ * every record), taken by the runner when the run ends.
+ */
+#ifndef NVEMU_SCENARIO_RESULTS_H
+#define NVEMU_SCENARIO_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile/profile.h"
+#include "scenario.h"
+#include "sim/sim.h"
+
+/* Names of the harness's MARK records: a = instance, b = request number (or TSG id / 0). */
+#define SC_MARK_ARRIVE "req_arrive"
+#define SC_MARK_DONE "req_done"
+#define SC_MARK_FAIL "req_fail"       /* a request the bench reports as failed (fault) */
+#define SC_MARK_OPEN "req_open"       /* still in flight when the run ended */
+#define SC_MARK_TSG "inst_tsg"        /* b = hardware id of the instance's compute TSG */
+#define SC_MARK_KILLED "inst_killed"
+
+/* One replica of a task. */
+struct sc_inst {
+    uint32_t task, replica;
+    uint64_t arrivals, completed, failed, open;   /* measured (arrival after warmup) */
+    uint64_t total_arrivals, total_done, total_failed, total_open;
+    uint64_t last_done_ns, max_gap_ns;
+    bool killed;
+    uint64_t killed_ns;
+    uint32_t gr_tsg;                              /* SIM_NONE until known */
+};
+
+struct sc_task_result {
+    uint64_t arrivals, completed, failed, open, lost;
+    double p50_ns, p99_ns, max_ns, mean_ns;
+    double throughput;                            /* completed requests per second after warmup */
+    uint64_t *lat_ns;                             /* sorted latencies (count = completed) */
+    /* the same task run alone (when the scenario has `baseline: true`) */
+    bool has_alone;
+    double alone_p50_ns, alone_p99_ns, alone_max_ns, alone_mean_ns, alone_throughput;
+    uint64_t *alone_lat_ns;
+    uint64_t alone_completed;
+};
+
+struct sc_engine_result {
+    uint32_t gpu, engine_type;
+    char name[16];
+    uint64_t busy_ns, switch_ns, switches, preemptions, kernels, timeslice_expiries, preempt_timeouts;
+};
+
+/* A piece of the timeline: an engine running a TSG's kernel, or switching. */
+struct sc_segment {
+    uint64_t t0, t1;
+    uint16_t engine_idx;
+    uint8_t is_switch;
+    uint32_t tsg;
+};
+
+/* A point on the timeline: a preemption request/completion or a timeout. */
+struct sc_point {
+    uint64_t t;
+    uint16_t engine_idx;
+    uint16_t kind;        /* enum sim_rec_kind */
+    uint32_t tsg;
+    uint64_t a, b;
+};
+
+struct sc_decision {
+    const char *hook, *field, *result;   /* interned by the sim (valid while it lives) or static */
+    uint64_t count;
+};
+
+struct sc_expect_outcome {
+    bool pass;
+    char actual[96];
+    char label[160];
+};
+
+struct sc_results {
+    const struct scenario *sc;
+    uint64_t seed;
+    uint64_t virtual_ns, wall_ns;
+    uint64_t events;
+    uint64_t digest;                     /* sim_trace_digest() at the end of the run */
+    uint32_t inst_count;
+    struct sc_inst *inst;
+    struct sc_task_result tasks[SC_MAX_TASKS];
+    uint32_t engine_count;
+    struct sc_engine_result engines[PROFILE_MAX_ENGINES];
+    size_t seg_count, seg_cap;
+    struct sc_segment *segs;
+    size_t point_count, point_cap;
+    struct sc_point *points;
+    size_t decision_count, decision_cap;
+    struct sc_decision *decisions;
+    struct sc_expect_outcome outcomes[SC_MAX_EXPECT];
+    uint32_t passed, failed;
+    char error[256];                     /* a run-level failure (policy refused, ...) or "" */
+};
+
+struct sc_analyzer;
+
+/* Instances are numbered task by task, replica by replica (the runner uses the same numbering). */
+uint32_t sc_instance_count(const struct scenario *s);
+uint32_t sc_instance_id(const struct scenario *s, uint32_t task, uint32_t replica);
+
+/* An analyzer filling *out (zeroed here). `p` names engines; it must outlive the analyzer. */
+struct sc_analyzer *sc_analyzer_create(const struct scenario *s, const struct profile *p, struct sc_results *out);
+/* The sim_trace_fn to subscribe with (ctx = the analyzer). */
+void sc_analyzer_record(void *ctx, const struct sim_rec *r);
+/* Closes open intervals at end_ns and computes per-task statistics. Frees the analyzer. */
+void sc_analyzer_finish(struct sc_analyzer *a, uint64_t end_ns);
+
+/* Copies a baseline run's statistics of task `task` into out->tasks[task].alone_*. */
+void sc_results_set_alone(struct sc_results *out, uint32_t task, const struct sc_results *alone);
+
+/* Evaluates the scenario's expectations into out->outcomes/passed/failed. */
+void sc_results_evaluate(struct sc_results *out);
+
+void sc_results_free(struct sc_results *r);
+
+/* Percentile (0..100) of sorted values, nearest-rank; 0 when n == 0. */
+double sc_percentile(const uint64_t *sorted, size_t n, double pct);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * One simulated process of a scenario: an identity (pid, comm) in the
+ * runner's in-process fd table, a libnvrm connection over it, and the
+ * context a CUDA program would have (harness/cudactx): client, device,
+ * subdevice, the compute channel group with its 8 channels (libcuda's
+ * SET_TIMESLICE 2048 us and GPFIFO_SCHEDULE included), the copy channel
+ * groups. Streams map to the compute group's channels in order.
+ */
+#ifndef NVEMU_SCENARIO_RUN_CTX_H
+#define NVEMU_SCENARIO_RUN_CTX_H
+
+#include <stdint.h>
+
+#include "front/inproc.h"
+#include "nvemu/nvemu.h"
+#include "nvrm/nvrm.h"
+#include "scenario.h"
+
+struct fifo_channel;
+struct cudactx;
+
+/* libnvrm transport over an nvemu fd table with a fixed identity. */
+struct run_ctx_tp {
+    nvemu_fdtable *fdt;
+    nvemu_identity who;
+};
+
+struct run_ctx {
+    struct run_ctx_tp tpctx;
+    struct nvrm_transport tp;
+    nvrm *rm;
+    struct cudactx *cuda;
+    NvHandle hClient, hSubdevice, hTsg;
+    uint32_t nchannels;
+    NvHandle hChannels[SC_MAX_STREAMS];
+    struct fifo_channel *channels[SC_MAX_STREAMS];
+    uint32_t tsg_id;                 /* hardware id of the compute channel group */
+};
+
+/*
+ * Opens the process (pid 1000 + inst, comm = task's comm) and builds its
+ * context (CUDA-shaped, or bare: client, device, subdevice, one compute group
+ * with one channel per stream and no libcuda controls). 0, or -1 with a reason.
+ */
+int run_ctx_open(struct run_ctx *c, nvemu *emu, nvemu_fdtable *fdt, const struct sc_task *t, uint32_t inst,
+                 char *err, size_t errlen);
+
+/* The process exits: its connection closes and the driver frees its clients. */
+void run_ctx_close(struct run_ctx *c);
+
+#endif

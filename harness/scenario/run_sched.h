@@ -1,0 +1,59 @@
+/*
+ * The scenario's user-space scheduler (GPreempt-style), run in-process with
+ * the handles of each task's channel group (GPreempt's "handles it is
+ * given" mode), through plain libnvrm RM calls on the task's own connection:
+ *   start:            SET_TIMESLICE LC / BE (action timeslice, or when the
+ *                     scenario gives lc_timeslice/be_timeslice)
+ *   LC kernels queued: action preempt -> PREEMPT every BE group (bWait=0, or
+ *                     bWait=1 with a manual timeout for a preempt_timeout fault);
+ *                     action disable -> DISABLE_CHANNELS on every BE channel
+ *   last LC done:     action disable -> re-enable the BE channels
+ * With kind none every call is a no-op.
+ */
+#ifndef NVEMU_SCENARIO_RUN_SCHED_H
+#define NVEMU_SCENARIO_RUN_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "front/inproc.h"
+#include "nvemu/nvemu.h"
+#include "scenario.h"
+
+struct run_ctx;
+
+struct run_sched_member {
+    const struct sc_task *task;
+    struct run_ctx *ctx;           /* NULL once the process is gone */
+    uint64_t preempt_timeout_ns;   /* 0: bWait=0 */
+    bool lc_busy;                  /* an LC request of this instance has kernels queued */
+};
+
+struct run_sched {
+    const struct scenario *sc;
+    nvemu *emu;
+    struct run_sched_member *m;
+    uint32_t n;
+    uint32_t lc_inflight;          /* LC requests with kernels queued */
+    bool be_disabled;
+    uint64_t preempts, preempt_timeouts, disables, errors;
+};
+
+void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, nvemu_fdtable *fdt, uint32_t n);
+void run_sched_fini(struct run_sched *s);
+
+/* Registers instance `id` with its context. 0, or -1 with a reason. */
+int run_sched_add(struct run_sched *s, uint32_t id, const struct sc_task *t, struct run_ctx *ctx, char *err,
+                  size_t errlen);
+/* Preempts of instance `id` wait with this manual timeout (a preempt_timeout fault). */
+int run_sched_preempt_timeout(struct run_sched *s, uint32_t id, uint64_t timeout_ns, char *err, size_t errlen);
+/* Applies the start-up decisions (timeslices). 0, or -1 with a reason. */
+int run_sched_start(struct run_sched *s, char *err, size_t errlen);
+
+/* An LC request of instance `id` queued its kernels / completed. */
+void run_sched_lc_submitted(struct run_sched *s, uint32_t id);
+void run_sched_lc_done(struct run_sched *s, uint32_t id);
+/* Instance `id`'s process is gone. */
+void run_sched_forget(struct run_sched *s, uint32_t id);
+
+#endif

@@ -1,0 +1,562 @@
+/*
+ * Drives one scenario through an in-process emulator in virtual time.
+ *
+ * Each task replica ("instance") is one simulated process: its own fd table
+ * identity (pid, comm), its own libnvrm connection and CUDA-shaped context.
+ * A request is handled the way a DISB/GPreempt client does: one at a time
+ * per instance (later arrivals queue), CPU preprocessing, then every kernel
+ * launched on its stream's channel; the request is done when its last kernel
+ * completes. Arrivals, preprocessing and faults are sim events; kernels go
+ * through fifo_submit with a completion callback (workload.h, callback form).
+ * Everything a report needs is a trace record: the analyzer subscribes
+ * before the first context is created.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/emulator.h"
+#include "core/log.h"
+#include "fifo/fifo.h"
+#include "fifo/workload.h"
+#include "front/inproc.h"
+#include "gpu_overlay.h"
+#include "run_ctx.h"
+#include "run_sched.h"
+#include "sim/sim.h"
+
+#ifndef NVEMU_POLICY_DIR
+#define NVEMU_POLICY_DIR ""
+#endif
+
+struct run;
+
+struct inst {
+    struct run *R;
+    uint32_t id, task, replica;
+    const struct sc_task *t;
+    struct run_ctx ctx;
+    bool has_ctx;
+    bool dead;
+    uint64_t *queue;           /* arrival times of queued requests (ring) */
+    uint32_t *queue_num;
+    uint32_t qhead, qlen, qcap;
+    uint32_t next_num;         /* number of the next arrival */
+    bool busy;
+    uint32_t cur_num;
+    uint32_t kernels_left;
+    uint64_t next_periodic;    /* request index for periodic arrivals */
+    sim_event_id pending_arrival, pending_submit;
+};
+
+struct run {
+    const struct scenario *sc;
+    nvemu *emu;
+    struct sim *sim;
+    nvemu_fdtable *fdt;
+    struct inst *inst;
+    uint32_t ninst;
+    struct run_sched sched;
+    uint64_t end_ns;
+    char err[256];
+};
+
+static void mark(struct run *R, const char *name, uint64_t a, uint64_t b)
+{
+    struct sim_rec r = {.kind = SIM_REC_MARK, .engine = SIM_NONE, .runlist = SIM_NONE, .tsg = SIM_NONE,
+                        .chid = SIM_NONE, .a = a, .b = b, .name = name};
+    sim_trace(R->sim, &r);
+}
+
+/* ---- arrivals ---- */
+
+static void arrival_fn(struct sim *s, void *arg, uint64_t data);
+static void start_next(struct inst *in);
+
+static void schedule_arrival(struct inst *in, uint64_t at)
+{
+    if (in->dead || at >= in->R->end_ns)
+        return;
+    in->pending_arrival = sim_at(in->R->sim, at, arrival_fn, in, 0);
+}
+
+/* Open-loop arrivals: the next one is scheduled when this one happens. */
+static void schedule_next_open_loop(struct inst *in, uint64_t now)
+{
+    const struct sc_task *t = in->t;
+    switch (t->arrival) {
+    case SC_ARRIVAL_PERIODIC: {
+        in->next_periodic++;
+        /* Replicas are spread evenly over the period so they do not arrive in lockstep. */
+        double period = 1e9 / t->rate;
+        double offset = period * (double)in->replica / (double)t->count;
+        schedule_arrival(in, t->start_ns + (uint64_t)(offset + period * (double)in->next_periodic));
+        break;
+    }
+    case SC_ARRIVAL_POISSON:
+        schedule_arrival(in, now + sim_rand_exp(in->R->sim, 1e9 / t->rate));
+        break;
+    case SC_ARRIVAL_TRACE:
+        if (in->next_num < t->trace_count)
+            schedule_arrival(in, t->start_ns + t->trace_ns[in->next_num]);
+        break;
+    case SC_ARRIVAL_CLOSED:
+        break;
+    }
+}
+
+static int queue_push(struct inst *in, uint64_t at, uint32_t num)
+{
+    if (in->qlen == in->qcap) {
+        uint32_t cap = in->qcap ? in->qcap * 2 : 16;
+        uint64_t *q = malloc(cap * sizeof(*q));
+        uint32_t *qn = malloc(cap * sizeof(*qn));
+        if (!q || !qn) {
+            free(q);
+            free(qn);
+            return -1;
+        }
+        for (uint32_t i = 0; i < in->qlen; i++) {
+            q[i] = in->queue[(in->qhead + i) % in->qcap];
+            qn[i] = in->queue_num[(in->qhead + i) % in->qcap];
+        }
+        free(in->queue);
+        free(in->queue_num);
+        in->queue = q;
+        in->queue_num = qn;
+        in->qcap = cap;
+        in->qhead = 0;
+    }
+    uint32_t slot = (in->qhead + in->qlen) % in->qcap;
+    in->queue[slot] = at;
+    in->queue_num[slot] = num;
+    in->qlen++;
+    return 0;
+}
+
+static void arrival_fn(struct sim *s, void *arg, uint64_t data)
+{
+    (void)data;
+    struct inst *in = arg;
+    in->pending_arrival = 0;
+    if (in->dead)
+        return;
+    uint64_t now = sim_now(s);
+    uint32_t num = in->next_num++;
+    mark(in->R, SC_MARK_ARRIVE, in->id, num);
+    if (queue_push(in, now, num) != 0) {
+        mark(in->R, SC_MARK_FAIL, in->id, num);
+        return;
+    }
+    schedule_next_open_loop(in, now);
+    if (!in->busy)
+        start_next(in);
+}
+
+/* ---- requests ---- */
+
+static void kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
+{
+    (void)kernel_id;
+    (void)submit_t;
+    struct inst *in = ctx;
+    if (in->dead || !in->busy || tag != in->cur_num || in->kernels_left == 0)
+        return;
+    if (--in->kernels_left)
+        return;
+    struct run *R = in->R;
+    mark(R, SC_MARK_DONE, in->id, in->cur_num);
+    in->busy = false;
+    if (in->t->cls == SC_LC)
+        run_sched_lc_done(&R->sched, in->id);
+    if (in->t->arrival == SC_ARRIVAL_CLOSED)
+        schedule_arrival(in, done_t + in->t->think_ns);
+    start_next(in);
+}
+
+static void submit_fn(struct sim *s, void *arg, uint64_t data)
+{
+    (void)s;
+    (void)data;
+    struct inst *in = arg;
+    struct run *R = in->R;
+    in->pending_submit = 0;
+    if (in->dead)
+        return;
+    const struct sc_task *t = in->t;
+    in->kernels_left = 0;
+    for (uint32_t k = 0; k < t->kernel_count; k++)
+        in->kernels_left += t->kernels[k].repeat;
+    uint32_t expected = in->kernels_left;
+    uint32_t submitted = 0;
+    bool failed = false;
+    for (uint32_t k = 0; k < t->kernel_count && !failed; k++) {
+        const struct sc_kernel *kd = &t->kernels[k];
+        struct fifo_kernel fk = {.blocks = kd->blocks, .total_ns = kd->duration_ns, .tag = in->cur_num};
+        for (uint32_t rep = 0; rep < kd->repeat && !failed; rep++) {
+            uint64_t id;
+            failed = fifo_submit(in->ctx.channels[kd->stream], &fk, kernel_done, in, &id) != NV_OK;
+            submitted += !failed;
+        }
+    }
+    if (failed) {
+        in->kernels_left -= expected - submitted;
+        LOG_WARN("scenario", "%s#%u: kernel submission failed; request %u reported failed", t->name, in->replica,
+                 in->cur_num);
+    }
+    if (t->cls == SC_LC)
+        run_sched_lc_submitted(&R->sched, in->id);
+    if (failed && in->kernels_left == 0) {
+        if (t->cls == SC_LC)
+            run_sched_lc_done(&R->sched, in->id);
+        mark(R, SC_MARK_FAIL, in->id, in->cur_num);
+        in->busy = false;
+        start_next(in);
+    }
+}
+
+static void start_next(struct inst *in)
+{
+    if (in->busy || in->dead || in->qlen == 0)
+        return;
+    in->cur_num = in->queue_num[in->qhead];
+    in->qhead = (in->qhead + 1) % in->qcap;
+    in->qlen--;
+    in->busy = true;
+    struct sim *s = in->R->sim;
+    in->pending_submit = sim_at(s, sim_now(s) + in->t->preprocess_ns, submit_fn, in, 0);
+}
+
+/* ---- faults ---- */
+
+/* Ends an instance: its outstanding requests are reported failed, its process's fds closed. */
+static void kill_instance(struct inst *in)
+{
+    struct run *R = in->R;
+    if (in->dead)
+        return;
+    in->dead = true;
+    mark(R, SC_MARK_KILLED, in->id, 0);
+    if (in->busy)
+        mark(R, SC_MARK_FAIL, in->id, in->cur_num);
+    for (uint32_t i = 0; i < in->qlen; i++)
+        mark(R, SC_MARK_FAIL, in->id, in->queue_num[(in->qhead + i) % in->qcap]);
+    in->busy = false;
+    in->qlen = 0;
+    if (in->pending_arrival)
+        sim_cancel(R->sim, in->pending_arrival);
+    if (in->pending_submit)
+        sim_cancel(R->sim, in->pending_submit);
+    run_sched_forget(&R->sched, in->id);
+    if (in->has_ctx) {
+        run_ctx_close(&in->ctx);
+        in->has_ctx = false;
+    }
+}
+
+static void client_kill_fn(struct sim *s, void *arg, uint64_t data)
+{
+    (void)s;
+    struct run *R = arg;
+    kill_instance(&R->inst[data]);
+}
+
+static int arm_faults(struct run *R)
+{
+    const struct scenario *sc = R->sc;
+    for (uint32_t i = 0; i < sc->fault_count; i++) {
+        const struct sc_fault *f = &sc->faults[i];
+        int t = f->task[0] ? scenario_find_task(sc, f->task) : -1;
+        switch (f->kind) {
+        case SC_FAULT_CLIENT_KILL:
+            sim_at(R->sim, f->at_ns, client_kill_fn, R, sc_instance_id(sc, (uint32_t)t, f->replica));
+            break;
+        case SC_FAULT_PREEMPT_TIMEOUT:
+            if (run_sched_preempt_timeout(&R->sched, sc_instance_id(sc, (uint32_t)t, f->replica),
+                                          f->duration_ns ? f->duration_ns : 100000, R->err, sizeof(R->err)))
+                return -1;
+            break;
+        case SC_FAULT_GPU_LOST:
+        case SC_FAULT_BUSY_RETRY:
+            snprintf(R->err, sizeof(R->err), "%s:%u: fault '%s' is not supported in this build (the emulator has "
+                     "no %s injection point yet)", sc->path, f->pos.line,
+                     f->kind == SC_FAULT_GPU_LOST ? "gpu_lost" : "busy_retry",
+                     f->kind == SC_FAULT_GPU_LOST ? "fall-off-the-bus" : "GPFIFO_SCHEDULE BUSY_RETRY");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- setup ---- */
+
+static int resolve_policy(const struct sc_policy *p, char *out, size_t len, char *err, size_t errlen)
+{
+    if (strchr(p->plugin, '/')) {
+        snprintf(out, len, "%s", p->plugin);
+        return 0;
+    }
+    const char *env = getenv("NVEMU_POLICY_DIR");
+    const char *dirs[] = {env, NVEMU_POLICY_DIR};
+    for (size_t i = 0; i < 2; i++) {
+        if (!dirs[i] || !dirs[i][0])
+            continue;
+        snprintf(out, len, "%s/%s.so", dirs[i], p->plugin);
+        if (access(out, R_OK) == 0)
+            return 0;
+    }
+    snprintf(err, errlen, "policy '%s': no %s.so in $NVEMU_POLICY_DIR or %s", p->plugin, p->plugin,
+             NVEMU_POLICY_DIR[0] ? NVEMU_POLICY_DIR : "(no built-in policy dir)");
+    return -1;
+}
+
+static uint64_t wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int first_arrivals(struct run *R)
+{
+    for (uint32_t k = 0; k < R->ninst; k++) {
+        struct inst *in = &R->inst[k];
+        const struct sc_task *t = in->t;
+        uint64_t at = t->start_ns;
+        switch (t->arrival) {
+        case SC_ARRIVAL_PERIODIC:
+            at += (uint64_t)(1e9 / t->rate * (double)in->replica / (double)t->count);
+            break;
+        case SC_ARRIVAL_POISSON:
+            at += sim_rand_exp(R->sim, 1e9 / t->rate);
+            break;
+        case SC_ARRIVAL_TRACE:
+            at += t->trace_ns[0];
+            break;
+        case SC_ARRIVAL_CLOSED:
+            break;
+        }
+        schedule_arrival(in, at);
+    }
+    return 0;
+}
+
+static void advance(struct run *R, const struct sc_run_opts *o)
+{
+    const struct scenario *sc = R->sc;
+    uint64_t t0 = wall_ns(), last_print = t0;
+    if (sc->clock == SC_CLOCK_REALTIME) {
+        while (sim_now(R->sim) < R->end_ns) {
+            usleep(1000);
+            sim_sync_realtime(R->sim);
+            uint64_t w = wall_ns();
+            if (o->progress && w - last_print >= 1000000000ull) {
+                last_print = w;
+                fprintf(o->progress, "\r%s: %.1f / %.1f s (realtime)", sc->name, (double)sim_now(R->sim) / 1e9,
+                        (double)R->end_ns / 1e9);
+                fflush(o->progress);
+            }
+        }
+        sim_run_until(R->sim, R->end_ns);
+        if (o->progress && last_print != t0)
+            fputc('\n', o->progress);
+        return;
+    }
+    /* Virtual time: in twentieths, so a long run can say how far it got. */
+    bool printed = false;
+    for (int step = 1; step <= 20; step++) {
+        sim_run_until(R->sim, R->end_ns / 20 * (uint64_t)step + (step == 20 ? R->end_ns % 20 : 0));
+        uint64_t w = wall_ns();
+        if (o->progress && w - last_print >= 2000000000ull) {
+            last_print = w;
+            printed = true;
+            fprintf(o->progress, "\r%s: %d%% of %.1f s virtual", sc->name, step * 5, (double)R->end_ns / 1e9);
+            fflush(o->progress);
+        }
+    }
+    if (printed)
+        fputc('\n', o->progress);
+}
+
+/* One run of scenario sc (a baseline run passes a reduced copy). */
+static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_run_opts *o, bool outer,
+                    struct sc_results *out, char *err, size_t errlen)
+{
+    struct run R = {.sc = sc, .end_ns = sc->duration_ns};
+    memset(out, 0, sizeof(*out));
+    out->sc = sc;
+    out->seed = seed;
+    char profile_path[512] = "", policy_path[512] = "";
+    nvemu_config cfg;
+    nvemu_config_init(&cfg);
+    cfg.profile = sc->gpu.profile;
+    cfg.seed = seed;
+    cfg.clock = sc->clock == SC_CLOCK_REALTIME ? NVEMU_CLOCK_REALTIME : NVEMU_CLOCK_VIRTUAL;
+    cfg.inject_latency = sc->gpu.inject_latency;
+    cfg.trace_path = outer ? o->trace_csv : NULL;
+    int rc = -1;
+    if (gpu_overlay_needed(&sc->gpu)) {
+        const char *tmp = getenv("TMPDIR");
+        if (gpu_overlay_write(&sc->gpu, tmp && tmp[0] ? tmp : "/tmp", profile_path, sizeof(profile_path), R.err,
+                              sizeof(R.err)))
+            goto done;
+        cfg.profile = profile_path;
+    }
+    if (sc->policy.plugin[0]) {
+        if (resolve_policy(&sc->policy, policy_path, sizeof(policy_path), R.err, sizeof(R.err)))
+            goto done;
+        cfg.policy_path = policy_path;
+        cfg.policy_args = (const char *const *)sc->policy.args;
+        cfg.policy_nargs = sc->policy.nargs;
+    }
+    for (uint32_t i = 0; i < sc->task_count; i++) {
+        if (sc->tasks[i].process) {
+            snprintf(R.err, sizeof(R.err), "task '%s': external processes are not supported by the in-process "
+                     "runner in this build (run them under `nvemu daemon` / `nvemu run`)", sc->tasks[i].name);
+            goto done;
+        }
+    }
+    if (sc->scheduler.kind == SC_SCHED_PROCESS) {
+        snprintf(R.err, sizeof(R.err), "scheduler of kind 'process' is not supported by the in-process runner in "
+                 "this build (use kind: gpreempt)");
+        goto done;
+    }
+    R.emu = nvemu_create(&cfg, R.err, sizeof(R.err));
+    if (profile_path[0])
+        unlink(profile_path);
+    if (!R.emu)
+        goto done;
+    R.sim = nvemu_sim(R.emu);
+    struct sc_analyzer *an = sc_analyzer_create(sc, nvemu_profile(R.emu), out);
+    if (!an) {
+        snprintf(R.err, sizeof(R.err), "out of memory");
+        nvemu_destroy(R.emu);
+        goto done;
+    }
+    int sub = sim_trace_subscribe(R.sim, sc_analyzer_record, an);
+    uint64_t w0 = wall_ns();
+    R.fdt = nvemu_fdtable_create(R.emu, true);
+    R.ninst = sc_instance_count(sc);
+    R.inst = calloc(R.ninst, sizeof(*R.inst));
+    if (!R.fdt || !R.inst) {
+        snprintf(R.err, sizeof(R.err), "out of memory");
+        goto finish;
+    }
+    run_sched_init(&R.sched, sc, R.emu, R.fdt, R.ninst);
+    for (uint32_t t = 0, k = 0; t < sc->task_count; t++) {
+        for (uint32_t r = 0; r < sc->tasks[t].count; r++, k++) {
+            struct inst *in = &R.inst[k];
+            in->R = &R;
+            in->id = k;
+            in->task = t;
+            in->replica = r;
+            in->t = &sc->tasks[t];
+            if (run_ctx_open(&in->ctx, R.emu, R.fdt, in->t, k, R.err, sizeof(R.err)))
+                goto finish;
+            in->has_ctx = true;
+            mark(&R, SC_MARK_TSG, k, in->ctx.tsg_id);
+            if (run_sched_add(&R.sched, k, in->t, &in->ctx, R.err, sizeof(R.err)))
+                goto finish;
+        }
+    }
+    if (run_sched_start(&R.sched, R.err, sizeof(R.err)) || arm_faults(&R) || first_arrivals(&R))
+        goto finish;
+    advance(&R, o);
+    for (uint32_t k = 0; k < R.ninst; k++) {
+        struct inst *in = &R.inst[k];
+        if (in->dead)
+            continue;
+        if (in->busy)
+            mark(&R, SC_MARK_OPEN, k, in->cur_num);
+        for (uint32_t i = 0; i < in->qlen; i++)
+            mark(&R, SC_MARK_OPEN, k, in->queue_num[(in->qhead + i) % in->qcap]);
+    }
+    rc = 0;
+finish:
+    out->wall_ns = wall_ns() - w0;
+    sim_trace_unsubscribe(R.sim, sub);
+    out->digest = sim_trace_digest(R.sim);
+    sc_analyzer_finish(an, rc == 0 ? R.end_ns : sim_now(R.sim));
+    for (uint32_t k = 0; R.inst && k < R.ninst; k++) {
+        if (R.inst[k].has_ctx)
+            run_ctx_close(&R.inst[k].ctx);
+        free(R.inst[k].queue);
+        free(R.inst[k].queue_num);
+    }
+    run_sched_fini(&R.sched);
+    free(R.inst);
+    if (R.fdt)
+        nvemu_fdtable_destroy(R.fdt);
+    nvemu_destroy(R.emu);
+done:
+    if (rc) {
+        snprintf(err, errlen, "%s", R.err[0] ? R.err : "the run failed");
+        snprintf(out->error, sizeof(out->error), "%s", err);
+    }
+    return rc;
+}
+
+int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_results *out, char *err, size_t errlen)
+{
+    uint64_t seed = o->has_seed ? o->seed : s->seed;
+    /*
+     * Baselines first: each task alone (all its replicas, native scheduling,
+     * no scheduler, no faults, same GPU, seed and duration).
+     */
+    struct sc_task_result alone[SC_MAX_TASKS];
+    bool have_alone[SC_MAX_TASKS] = {false};
+    uint64_t *alone_lat[SC_MAX_TASKS] = {NULL};
+    for (uint32_t t = 0; s->baseline && t < s->task_count; t++) {
+        struct scenario *b = malloc(sizeof(*b));
+        if (!b) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        memcpy(b, s, sizeof(*b));
+        b->tasks[0] = s->tasks[t];
+        b->task_count = 1;
+        b->fault_count = 0;
+        b->expect_count = 0;
+        b->baseline = false;
+        memset(&b->policy, 0, sizeof(b->policy));
+        memset(&b->scheduler, 0, sizeof(b->scheduler));
+        struct sc_results br;
+        int rc = run_once(b, seed, o, false, &br, err, errlen);
+        if (rc == 0) {
+            alone[t] = br.tasks[0];
+            alone_lat[t] = br.tasks[0].lat_ns;
+            br.tasks[0].lat_ns = NULL;
+            have_alone[t] = true;
+        }
+        sc_results_free(&br);
+        free(b);
+        if (rc) {
+            char why[256];
+            snprintf(why, sizeof(why), "baseline run of task '%s' alone: %s", s->tasks[t].name, err);
+            snprintf(err, errlen, "%s", why);
+            for (uint32_t i = 0; i < t; i++)
+                free(alone_lat[i]);
+            memset(out, 0, sizeof(*out));
+            out->sc = s;
+            snprintf(out->error, sizeof(out->error), "%s", why);
+            return -1;
+        }
+    }
+    int rc = run_once(s, seed, o, true, out, err, errlen);
+    for (uint32_t t = 0; t < s->task_count; t++) {
+        if (!have_alone[t])
+            continue;
+        struct sc_results tmp = {0};
+        tmp.tasks[0] = alone[t];
+        tmp.tasks[0].lat_ns = alone_lat[t];
+        sc_results_set_alone(out, t, &tmp);
+        free(alone_lat[t]);
+    }
+    sc_results_evaluate(out);
+    return rc;
+}

@@ -1,0 +1,35 @@
+/*
+ * The scenario runner: one in-process emulator per run (nvemu_create with
+ * the scenario's profile, seed, clock and policy), one CUDA-shaped context
+ * per task replica created through libnvrm's in-process transport (so hooks
+ * and policies see libcuda's real call sequence, SET_TIMESLICE 2048 us
+ * included), arrivals and kernels driven through the FIFO model's callback
+ * workload API in virtual time. Every fact the reports need goes into the
+ * event trace; the results are computed from it by the analyzer.
+ */
+#ifndef NVEMU_SCENARIO_RUNNER_H
+#define NVEMU_SCENARIO_RUNNER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "results.h"
+#include "scenario.h"
+
+struct sc_run_opts {
+    uint64_t seed;              /* used instead of the scenario's seed when has_seed */
+    bool has_seed;
+    FILE *progress;             /* progress lines for long realtime runs, or NULL */
+    const char *trace_csv;      /* also write the raw event trace (CSV) here, or NULL */
+};
+
+/*
+ * Runs the scenario (and, when it asks for `baseline`, each task alone
+ * first), then evaluates its expectations. Returns 0 when the run happened
+ * (expectations may still have failed: see out->failed), or -1 with a
+ * one-line reason in err (and in out->error) when it could not run.
+ * out must be released with sc_results_free.
+ */
+int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_results *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * A program that knows nothing about nvemu: only <sys/ioctl.h>, libc and RM
+ * structs defined right here (from the driver's published layouts). It does
+ * what a user tool does on a real driver: client, device, subdevice, a
+ * channel group, GET/SET_TIMESLICE, REGISTER_FD, UVM_INITIALIZE, free.
+ * Exit 0 only when every answer is what the 580 driver gives.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+struct nvos21 { uint32_t hRoot, hObjectParent, hObjectNew, hClass; uint64_t pAllocParms; uint32_t paramsSize, status; };
+struct nvos54 { uint32_t hClient, hObject, cmd, flags; uint64_t params; uint32_t paramsSize, status; };
+struct nvos00 { uint32_t hRoot, hObjectParent, hObjectOld, status; };
+struct nv0080_alloc { uint32_t deviceId, hClientShare, hTargetClient, hTargetDevice, flags, pad;
+                      uint64_t vaSpaceSize, vaStartInternal, vaLimitInternal; uint32_t vaMode, pad2; };
+struct tsg_alloc { uint32_t hObjectError, hObjectEccError, hVASpace, engineType; uint8_t bVgpu; };
+struct uvm_init { uint64_t flags; uint32_t rmStatus; };
+struct uvm_pageable { uint8_t access; uint8_t pad[3]; uint32_t rmStatus; };
+_Static_assert(sizeof(struct nvos21) == 32 && sizeof(struct nvos54) == 32 && sizeof(struct nvos00) == 16, "rm");
+_Static_assert(sizeof(struct nv0080_alloc) == 56 && sizeof(struct tsg_alloc) == 20, "alloc params");
+_Static_assert(sizeof(struct uvm_init) == 16 && sizeof(struct uvm_pageable) == 8, "uvm");
+
+#define REQ(nr, size) (0xC0000000u | ((unsigned)(size) << 16) | 0x4600u | (nr))
+#define H_DEVICE 0xD0000001u
+#define H_SUBDEV 0xD0000002u
+#define H_TSG 0xD0000003u
+
+static int failures;
+
+#define CHECK(cond, ...)                                         \
+    do {                                                         \
+        if (!(cond)) {                                           \
+            fprintf(stderr, "rawclient: FAIL line %d: ", __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                        \
+            fprintf(stderr, "\n");                               \
+            failures++;                                          \
+        }                                                        \
+    } while (0)
+
+static uint32_t alloc(int fd, uint32_t root, uint32_t parent, uint32_t *h, uint32_t cls, void *p, uint32_t n)
+{
+    struct nvos21 a = {root, parent, *h, cls, (uint64_t)(uintptr_t)p, n, 0xFFFFFFFFu};
+    int rc = ioctl(fd, REQ(0x2B, sizeof(a)), &a);
+    CHECK(rc == 0, "RM_ALLOC class 0x%x: ioctl %d errno %d", cls, rc, errno);
+    *h = a.hObjectNew;
+    return a.status;
+}
+
+static uint32_t control(int fd, uint32_t client, uint32_t obj, uint32_t cmd, void *p, uint32_t n)
+{
+    struct nvos54 c = {client, obj, cmd, 0, (uint64_t)(uintptr_t)p, n, 0xFFFFFFFFu};
+    int rc = ioctl(fd, REQ(0x2A, sizeof(c)), &c);
+    CHECK(rc == 0, "RM_CONTROL 0x%x: ioctl %d errno %d", cmd, rc, errno);
+    return c.status;
+}
+
+int main(void)
+{
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    int gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+    int uvm = open("/dev/nvidia-uvm", O_RDWR | O_CLOEXEC);
+    if (ctl < 0 || gpu < 0 || uvm < 0) {
+        fprintf(stderr, "rawclient: cannot open the nodes: %s\n", strerror(errno));
+        return 1;
+    }
+
+    uint32_t client = 0, root_param = 0;
+    CHECK(alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) == 0, "client alloc");
+    CHECK(client != 0 && root_param == client, "client handle %#x, params %#x", client, root_param);
+
+    int ctl_fd = ctl;
+    CHECK(ioctl(gpu, REQ(201, sizeof(ctl_fd)), &ctl_fd) == 0, "REGISTER_FD: errno %d", errno);
+    int self_fd = gpu;
+    CHECK(ioctl(gpu, REQ(201, sizeof(self_fd)), &self_fd) != 0 && errno == EINVAL, "second REGISTER_FD accepted");
+
+    struct nv0080_alloc dev;
+    memset(&dev, 0, sizeof(dev));
+    uint32_t h = H_DEVICE;
+    CHECK(alloc(ctl, client, client, &h, 0x80, &dev, sizeof(dev)) == 0, "device alloc");
+    uint32_t sub_param = 0;
+    h = H_SUBDEV;
+    CHECK(alloc(ctl, client, H_DEVICE, &h, 0x2080, &sub_param, 4) == 0, "subdevice alloc");
+    struct tsg_alloc tsg;
+    memset(&tsg, 0, sizeof(tsg));
+    tsg.engineType = 1;
+    h = H_TSG;
+    CHECK(alloc(ctl, client, H_DEVICE, &h, 0xA06C, &tsg, sizeof(tsg)) == 0, "channel group alloc");
+
+    uint64_t ts = 0;
+    CHECK(control(ctl, client, H_TSG, 0xA06C0104, &ts, 8) == 0 && ts > 0, "GET_TIMESLICE default %llu",
+          (unsigned long long)ts);
+    printf("rawclient: default timeslice %llu us\n", (unsigned long long)ts);
+    ts = 2500;
+    CHECK(control(ctl, client, H_TSG, 0xA06C0103, &ts, 8) == 0, "SET_TIMESLICE");
+    ts = 0;
+    CHECK(control(ctl, client, H_TSG, 0xA06C0104, &ts, 8) == 0 && ts == 2500, "GET_TIMESLICE after set: %llu",
+          (unsigned long long)ts);
+    CHECK(control(ctl, 0xC1D0FFFFu, H_TSG, 0xA06C0104, &ts, 8) == 0x23, "unknown client not INVALID_CLIENT");
+    CHECK(control(ctl, client, H_TSG, 0xA06C0104, &ts, 4) == 0x1F, "short params not INVALID_ARGUMENT");
+
+    struct uvm_init ui = {0, 0xFFFFFFFFu};
+    CHECK(ioctl(uvm, 0x30000001, &ui) == 0 && ui.rmStatus == 0, "UVM_INITIALIZE status %#x", ui.rmStatus);
+    struct uvm_pageable up = {0, {0}, 0xFFFFFFFFu};
+    CHECK(ioctl(uvm, 39, &up) == 0 && up.rmStatus == 0x56, "UVM_PAGEABLE_MEM_ACCESS status %#x", up.rmStatus);
+
+    struct nvos00 fr = {client, 0, client, 0xFFFFFFFFu};
+    CHECK(ioctl(ctl, REQ(0x29, sizeof(fr)), &fr) == 0 && fr.status == 0, "free client: %#x", fr.status);
+    CHECK(control(ctl, client, H_TSG, 0xA06C0104, &ts, 8) == 0x23, "freed client still answers");
+
+    close(uvm);
+    close(gpu);
+    close(ctl);
+    if (failures) {
+        fprintf(stderr, "rawclient: %d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("rawclient: OK\n");
+    return 0;
+}

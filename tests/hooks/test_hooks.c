@@ -1,0 +1,547 @@
+/*
+ * Hook framework: every call site with and without a policy, and every
+ * validation rule (apply / repeat / conflict / range / action / permutation),
+ * plus plugin loading errors.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "hooks/policy_api.h"
+#include "hooks_testenv.h"
+
+/* ---- a scripted policy: each callback performs the actions the test put in `script` ---- */
+
+enum act { ACT_END = 0, ACT_SET_TS, ACT_SET_IL, ACT_REJECT_BIND, ACT_REPLACE_TS, ACT_REORDER };
+
+struct action {
+    enum act act;
+    uint64_t value;
+    const uint64_t *order;
+    uint32_t n;
+};
+
+struct script {
+    struct action task_init[4], bind[4], submit[4], tsset[4], runlist[4];
+    int results[4];
+    int nresults;
+    int destroyed;
+    int inited, finied;
+    uint64_t seen_now;
+    const struct policy_host *host;
+};
+
+static struct script script;
+
+static void run(const struct action *a, struct policy_ctx *c)
+{
+    const struct policy_host *h = script.host;
+    for (int i = 0; i < 4 && a[i].act != ACT_END; i++) {
+        int r = -1;
+        switch (a[i].act) {
+        case ACT_SET_TS: r = h->set_timeslice(c, a[i].value); break;
+        case ACT_SET_IL: r = h->set_interleave(c, (uint32_t)a[i].value); break;
+        case ACT_REJECT_BIND: r = h->reject_bind(c); break;
+        case ACT_REPLACE_TS: r = h->replace_timeslice(c, a[i].value); break;
+        case ACT_REORDER: r = h->reorder_runlist(c, a[i].order, a[i].n); break;
+        case ACT_END: break;
+        }
+        if (script.nresults < 4)
+            script.results[script.nresults++] = r;
+    }
+}
+
+static int s_init(void **state, const struct policy_host *host, const char *const *args, int nargs, char *err,
+                  size_t errlen)
+{
+    script.host = host;
+    script.inited++;
+    for (int i = 0; i < nargs; i++) {
+        if (strcmp(args[i], "fail=1") == 0) {
+            snprintf(err, errlen, "told to fail");
+            return -1;
+        }
+    }
+    *state = &script;
+    return 0;
+}
+static void s_fini(void *state) { ((struct script *)state)->finied++; }
+static void s_task_init(void *st, const struct hook_task *t, struct policy_ctx *c) { (void)st; (void)t; run(script.task_init, c); }
+static void s_bind(void *st, const struct hook_task *t, struct policy_ctx *c) { (void)st; (void)t; run(script.bind, c); }
+static void s_submit(void *st, const struct hook_task *t, uint32_t chid, enum hook_submit_kind k, struct policy_ctx *c)
+{
+    (void)st; (void)t; (void)chid; (void)k;
+    script.seen_now = script.host->now_ns(script.host);
+    run(script.submit, c);
+}
+static void s_tsset(void *st, const struct hook_task *t, uint64_t req, struct policy_ctx *c) { (void)st; (void)t; (void)req; run(script.tsset, c); }
+static void s_runlist(void *st, uint32_t gpu, uint32_t rl, const uint64_t *e, uint32_t n, struct policy_ctx *c)
+{
+    (void)st; (void)gpu; (void)rl; (void)e; (void)n;
+    run(script.runlist, c);
+}
+static void s_destroy(void *st, const struct hook_task *t) { (void)st; (void)t; script.destroyed++; }
+
+static const struct policy_ops scripted = {
+    .api_version = NVEMU_POLICY_API_VERSION, .size = sizeof(struct policy_ops), .name = "scripted",
+    .init = s_init, .fini = s_fini, .on_task_init = s_task_init, .on_bind = s_bind, .on_work_submit = s_submit,
+    .on_timeslice_set = s_tsset, .on_runlist_update = s_runlist, .on_task_destroy = s_destroy,
+};
+
+struct fixture {
+    struct testenv te;
+    struct hooks *h;
+};
+
+static int setup(void **state)
+{
+    memset(&script, 0, sizeof script);
+    struct fixture *f = calloc(1, sizeof *f);
+    te_init(&f->te, 8);
+    f->h = hooks_create(&f->te.env);
+    char err[256];
+    if (!f->h || hooks_attach_ops(f->h, &scripted, NULL, 0, err, sizeof err) != 0)
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    hooks_destroy(f->h);
+    free(f);
+    return 0;
+}
+
+/* ---- native behaviour ---- */
+
+static void test_native_without_policy(void **state)
+{
+    (void)state;
+    struct testenv te;
+    te_init(&te, 8);
+    struct hooks *h = hooks_create(&te.env);
+    assert_non_null(h);
+    assert_false(hooks_active(h));
+    assert_null(hooks_policy_name(h));
+    struct hook_task t = te_task(1, "app");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(h, &t, &ts, &il);
+    assert_int_equal(ts, 1024);
+    assert_int_equal(il, 1);
+    assert_true(hooks_bind(h, &t));
+    hooks_work_submit(h, &t, 3, HOOK_SUBMIT_WORK);
+    assert_false(hooks_work_submit_decide(h, &t, 3, HOOK_SUBMIT_TOKEN_REQUEST, &ts, &il));
+    ts = 2048;
+    hooks_timeslice_set(h, &t, &ts);
+    assert_int_equal(ts, 2048);
+    uint64_t rl[3] = {1, 2, 3};
+    hooks_runlist_update(h, 0, 13, rl, 3);
+    assert_int_equal(rl[0], 1);
+    assert_int_equal(rl[2], 3);
+    hooks_task_destroy(h, &t);
+    assert_int_equal(te.nrec, 0);
+    hooks_destroy(h);
+    hooks_destroy(NULL);
+}
+
+/* ---- task_init ---- */
+
+static void test_task_init_apply(void **state)
+{
+    struct fixture *f = *state;
+    script.task_init[0] = (struct action){ACT_SET_TS, 5000, NULL, 0};
+    script.task_init[1] = (struct action){ACT_SET_IL, 0, NULL, 0};
+    struct hook_task t = te_task(4, "lc");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(f->h, &t, &ts, &il);
+    assert_int_equal(ts, 5000);
+    assert_int_equal(il, 0); /* LOW is selectable (the old "apply only if != 0" bug) */
+    assert_int_equal(script.results[0], POLICY_APPLY);
+    assert_int_equal(script.results[1], POLICY_APPLY);
+    int i = te_find(&f->te, "task_init", "timeslice", "apply");
+    assert_true(i >= 0);
+    assert_int_equal(f->te.rec[i].value, 5000);
+    assert_int_equal(f->te.rec[i].tsg, 4);
+    assert_true(te_find(&f->te, "task_init", "interleave", "apply") >= 0);
+}
+
+static void test_task_init_no_decision(void **state)
+{
+    struct fixture *f = *state;
+    struct hook_task t = te_task(4, "lc");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(f->h, &t, &ts, &il);
+    assert_int_equal(ts, 1024);
+    assert_int_equal(il, 1);
+    int i = te_find(&f->te, "task_init", "timeslice", "noop");
+    assert_true(i >= 0);
+    assert_string_equal(f->te.rec[i].reason, "no decision");
+}
+
+static void test_task_init_repeat(void **state)
+{
+    struct fixture *f = *state;
+    script.task_init[0] = (struct action){ACT_SET_TS, 5000, NULL, 0};
+    script.task_init[1] = (struct action){ACT_SET_TS, 5000, NULL, 0};
+    struct hook_task t = te_task(4, "lc");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(f->h, &t, &ts, &il);
+    assert_int_equal(ts, 5000);
+    assert_int_equal(script.results[1], POLICY_NOOP_REPEAT);
+    int i = te_find(&f->te, "task_init", "timeslice", "noop");
+    assert_true(i >= 0);
+    assert_string_equal(f->te.rec[i].reason, "repeat");
+    assert_true(te_find(&f->te, "task_init", "timeslice", "apply") > i);
+}
+
+static void test_task_init_conflict_keeps_native(void **state)
+{
+    struct fixture *f = *state;
+    script.task_init[0] = (struct action){ACT_SET_TS, 5000, NULL, 0};
+    script.task_init[1] = (struct action){ACT_SET_TS, 6000, NULL, 0};
+    script.task_init[2] = (struct action){ACT_SET_TS, 5000, NULL, 0};
+    struct hook_task t = te_task(4, "lc");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(f->h, &t, &ts, &il);
+    assert_int_equal(ts, 1024);
+    assert_int_equal(script.results[1], POLICY_NOOP_CONFLICT);
+    assert_int_equal(te_find(&f->te, "task_init", "timeslice", "apply"), -1);
+    int last = -1;
+    for (int i = 0; i < f->te.nrec; i++) {
+        if (strcmp(f->te.rec[i].field, "timeslice") == 0)
+            last = i;
+    }
+    assert_true(last >= 0);
+    assert_string_equal(f->te.rec[last].reason, "conflict, native value kept");
+    assert_int_equal(f->te.rec[last].value, 1024);
+}
+
+static void test_task_init_range(void **state)
+{
+    struct fixture *f = *state;
+    script.task_init[0] = (struct action){ACT_SET_TS, 7, NULL, 0};    /* below the minimum 8 */
+    script.task_init[1] = (struct action){ACT_SET_IL, 3, NULL, 0};    /* not a level */
+    struct hook_task t = te_task(4, "lc");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(f->h, &t, &ts, &il);
+    assert_int_equal(ts, 1024);
+    assert_int_equal(il, 1);
+    assert_int_equal(script.results[0], POLICY_REJECT_RANGE);
+    assert_int_equal(script.results[1], POLICY_REJECT_RANGE);
+    int i = te_find(&f->te, "task_init", "timeslice", "reject");
+    assert_true(i >= 0);
+    assert_string_equal(f->te.rec[i].reason, "below minimum 8 us");
+    i = te_find(&f->te, "task_init", "interleave", "reject");
+    assert_true(i >= 0);
+    assert_string_equal(f->te.rec[i].reason, "interleave not in {0,1,2}");
+}
+
+static void test_task_init_zero_and_independent_fields(void **state)
+{
+    struct fixture *f = *state;
+    script.task_init[0] = (struct action){ACT_SET_TS, 0, NULL, 0};
+    script.task_init[1] = (struct action){ACT_SET_IL, 2, NULL, 0};
+    struct hook_task t = te_task(4, "lc");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(f->h, &t, &ts, &il);
+    assert_int_equal(ts, 1024);
+    assert_int_equal(il, 2);
+    int i = te_find(&f->te, "task_init", "timeslice", "reject");
+    assert_true(i >= 0);
+    assert_string_equal(f->te.rec[i].reason, "zero timeslice");
+}
+
+static void test_task_init_wrong_setter(void **state)
+{
+    struct fixture *f = *state;
+    script.task_init[0] = (struct action){ACT_REJECT_BIND, 0, NULL, 0};
+    script.task_init[1] = (struct action){ACT_REPLACE_TS, 4000, NULL, 0};
+    struct hook_task t = te_task(4, "lc");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(f->h, &t, &ts, &il);
+    assert_int_equal(ts, 1024);
+    assert_int_equal(script.results[0], POLICY_REJECT_ACTION);
+    assert_int_equal(script.results[1], POLICY_REJECT_ACTION);
+    int i = te_find(&f->te, "task_init", "timeslice", "reject");
+    assert_true(i >= 0);
+    assert_string_equal(f->te.rec[i].reason, "replace_timeslice not allowed in task_init");
+}
+
+/* ---- bind ---- */
+
+static void test_bind(void **state)
+{
+    struct fixture *f = *state;
+    struct hook_task t = te_task(4, "lc");
+    assert_true(hooks_bind(f->h, &t));
+    assert_true(te_find(&f->te, "bind", "allow", "noop") >= 0);
+    script.bind[0] = (struct action){ACT_REJECT_BIND, 0, NULL, 0};
+    script.bind[1] = (struct action){ACT_REJECT_BIND, 0, NULL, 0};
+    assert_false(hooks_bind(f->h, &t));
+    assert_int_equal(script.results[0], POLICY_APPLY);
+    assert_int_equal(script.results[1], POLICY_NOOP_REPEAT);
+    int i = te_find(&f->te, "bind", "allow", "apply");
+    assert_true(i >= 0);
+    assert_int_equal(f->te.rec[i].value, 0);
+}
+
+static void test_bind_wrong_setter(void **state)
+{
+    struct fixture *f = *state;
+    script.bind[0] = (struct action){ACT_SET_TS, 5000, NULL, 0};
+    struct hook_task t = te_task(4, "lc");
+    assert_true(hooks_bind(f->h, &t));
+    assert_int_equal(script.results[0], POLICY_REJECT_ACTION);
+}
+
+/* ---- timeslice_set ---- */
+
+static void test_timeslice_set(void **state)
+{
+    struct fixture *f = *state;
+    struct hook_task t = te_task(4, "lc");
+    uint64_t ts = 2048;
+    hooks_timeslice_set(f->h, &t, &ts);
+    assert_int_equal(ts, 2048);
+    script.tsset[0] = (struct action){ACT_REPLACE_TS, 1000000, NULL, 0};
+    hooks_timeslice_set(f->h, &t, &ts);
+    assert_int_equal(ts, 1000000);
+    int i = te_find(&f->te, "timeslice_set", "timeslice", "apply");
+    assert_true(i >= 0);
+    assert_int_equal(f->te.rec[i].value, 1000000);
+}
+
+static void test_timeslice_set_invalid(void **state)
+{
+    struct fixture *f = *state;
+    struct hook_task t = te_task(4, "lc");
+    uint64_t ts = 2048;
+    script.tsset[0] = (struct action){ACT_REPLACE_TS, 1, NULL, 0};
+    hooks_timeslice_set(f->h, &t, &ts);
+    assert_int_equal(ts, 2048);
+    assert_true(te_find(&f->te, "timeslice_set", "timeslice", "reject") >= 0);
+    script.tsset[0] = (struct action){ACT_REPLACE_TS, 300, NULL, 0};
+    script.tsset[1] = (struct action){ACT_REPLACE_TS, 400, NULL, 0};
+    hooks_timeslice_set(f->h, &t, &ts);
+    assert_int_equal(ts, 2048);
+    script.tsset[0] = (struct action){ACT_SET_TS, 300, NULL, 0};
+    script.tsset[1] = (struct action){ACT_END, 0, NULL, 0};
+    hooks_timeslice_set(f->h, &t, &ts);
+    assert_int_equal(ts, 2048);
+}
+
+/* ---- runlist_update ---- */
+
+static void test_runlist_reorder(void **state)
+{
+    struct fixture *f = *state;
+    static const uint64_t order[5] = {7, 3, 3, 1, 9};
+    uint64_t rl[5] = {1, 3, 7, 3, 9};
+    script.runlist[0] = (struct action){ACT_REORDER, 0, order, 5};
+    hooks_runlist_update(f->h, 0, 13, rl, 5);
+    assert_memory_equal(rl, order, sizeof order);
+    assert_int_equal(script.results[0], POLICY_APPLY);
+    assert_true(te_find(&f->te, "runlist_update", "runlist", "apply") >= 0);
+}
+
+static void test_runlist_reorder_invalid(void **state)
+{
+    struct fixture *f = *state;
+    static const uint64_t dropped[4] = {7, 3, 1, 9};
+    static const uint64_t added[5] = {7, 3, 4, 1, 9};
+    uint64_t rl[5] = {1, 3, 7, 3, 9};
+    const uint64_t native[5] = {1, 3, 7, 3, 9};
+    script.runlist[0] = (struct action){ACT_REORDER, 0, dropped, 4};
+    hooks_runlist_update(f->h, 0, 13, rl, 5);
+    assert_memory_equal(rl, native, sizeof native);
+    assert_int_equal(script.results[0], POLICY_REJECT_RANGE);
+    int i = te_find(&f->te, "runlist_update", "runlist", "reject");
+    assert_true(i >= 0);
+    assert_string_equal(f->te.rec[i].reason, "order adds or drops entries");
+    script.nresults = 0;
+    script.runlist[0] = (struct action){ACT_REORDER, 0, added, 5};
+    hooks_runlist_update(f->h, 0, 13, rl, 5);
+    assert_memory_equal(rl, native, sizeof native);
+    assert_int_equal(script.results[0], POLICY_REJECT_RANGE);
+}
+
+static void test_runlist_conflict(void **state)
+{
+    struct fixture *f = *state;
+    static const uint64_t a[3] = {3, 2, 1};
+    static const uint64_t b[3] = {2, 3, 1};
+    uint64_t rl[3] = {1, 2, 3};
+    script.runlist[0] = (struct action){ACT_REORDER, 0, a, 3};
+    script.runlist[1] = (struct action){ACT_REORDER, 0, b, 3};
+    hooks_runlist_update(f->h, 0, 13, rl, 3);
+    assert_int_equal(rl[0], 1);
+    assert_int_equal(rl[1], 2);
+    assert_int_equal(script.results[1], POLICY_NOOP_CONFLICT);
+}
+
+/* ---- work_submit ---- */
+
+static void test_work_submit(void **state)
+{
+    struct fixture *f = *state;
+    f->te.now_ns = 123456;
+    script.submit[0] = (struct action){ACT_SET_TS, 1000000, NULL, 0};
+    struct hook_task t = te_task(4, "lc");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    assert_true(hooks_work_submit_decide(f->h, &t, 2, HOOK_SUBMIT_WORK, &ts, &il));
+    assert_int_equal(ts, 1000000);
+    assert_int_equal(il, 1);
+    assert_int_equal(script.seen_now, 123456);
+    int i = te_find(&f->te, "work_submit", "kind", "noop");
+    assert_true(i >= 0);
+    assert_string_equal(f->te.rec[i].reason, "work");
+    /* the same value again changes nothing */
+    assert_false(hooks_work_submit_decide(f->h, &t, 2, HOOK_SUBMIT_TOKEN_REQUEST, &ts, &il));
+    assert_true(te_find(&f->te, "work_submit", "timeslice", "noop") >= 0);
+    int j = -1;
+    for (int k = 0; k < f->te.nrec; k++) {
+        if (strcmp(f->te.rec[k].reason, "token_request") == 0)
+            j = k;
+    }
+    assert_true(j >= 0);
+}
+
+static void test_work_submit_without_outputs(void **state)
+{
+    struct fixture *f = *state;
+    script.submit[0] = (struct action){ACT_SET_TS, 1000000, NULL, 0};
+    struct hook_task t = te_task(4, "lc");
+    hooks_work_submit(f->h, &t, 2, HOOK_SUBMIT_WORK);
+    assert_int_equal(script.results[0], POLICY_REJECT_ACTION);
+    int i = te_find(&f->te, "work_submit", "timeslice", "reject");
+    assert_true(i >= 0);
+    assert_string_equal(f->te.rec[i].reason, "set_timeslice not allowed in work_submit");
+}
+
+/* ---- task_destroy ---- */
+
+static void test_task_destroy(void **state)
+{
+    struct fixture *f = *state;
+    struct hook_task t = te_task(4, "lc");
+    hooks_task_destroy(f->h, &t);
+    hooks_task_destroy(f->h, &t);
+    assert_int_equal(script.destroyed, 2);
+}
+
+/* ---- attaching and loading ---- */
+
+static void test_attach_errors(void **state)
+{
+    (void)state;
+    memset(&script, 0, sizeof script);
+    struct testenv te;
+    te_init(&te, 8);
+    struct hooks *h = hooks_create(&te.env);
+    char err[256];
+
+    struct policy_ops wrong = scripted;
+    wrong.api_version = NVEMU_POLICY_API_VERSION + 1;
+    assert_int_equal(hooks_attach_ops(h, &wrong, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "API version"));
+
+    struct policy_ops small = scripted;
+    small.size = 16;
+    assert_int_equal(hooks_attach_ops(h, &small, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "smaller"));
+
+    const char *bad_args[] = {"novalue"};
+    assert_int_equal(hooks_attach_ops(h, &scripted, bad_args, 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not key=value"));
+
+    const char *fail_args[] = {"fail=1"};
+    assert_int_equal(hooks_attach_ops(h, &scripted, fail_args, 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "told to fail"));
+    assert_false(hooks_active(h));
+
+    assert_int_equal(hooks_attach_ops(h, &scripted, NULL, 0, err, sizeof err), 0);
+    assert_string_equal(hooks_policy_name(h), "scripted");
+    assert_int_equal(hooks_attach_ops(h, &scripted, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "already attached"));
+    hooks_destroy(h);
+    assert_int_equal(script.finied, 1);
+}
+
+static void test_load_errors(void **state)
+{
+    (void)state;
+    struct testenv te;
+    te_init(&te, 8);
+    struct hooks *h = hooks_create(&te.env);
+    char err[512];
+    assert_int_equal(hooks_load_policy(h, "/nonexistent/policy.so", NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot load policy /nonexistent/policy.so"));
+    assert_int_equal(hooks_load_policy(h, TEST_NOSYM_SO, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is not an nvemu policy"));
+    assert_int_equal(hooks_load_policy(h, TEST_BADVER_SO, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "policy API version 999"));
+    assert_int_equal(hooks_load_policy(h, NULL, NULL, 0, err, sizeof err), -1);
+    assert_false(hooks_active(h));
+    hooks_destroy(h);
+}
+
+/* A table of exactly the version-1 minimum size (what an older plugin build has) is accepted and used. */
+static void test_min_size_ops_table(void **state)
+{
+    (void)state;
+    memset(&script, 0, sizeof script);
+    struct testenv te;
+    te_init(&te, 8);
+    struct hooks *h = hooks_create(&te.env);
+    struct policy_ops ops = scripted;
+    ops.size = (uint32_t)POLICY_OPS_MIN_SIZE;
+    char err[256];
+    assert_int_equal(hooks_attach_ops(h, &ops, NULL, 0, err, sizeof err), 0);
+    struct hook_task t = te_task(1, "x");
+    hooks_task_destroy(h, &t);
+    assert_int_equal(script.destroyed, 1);
+    hooks_destroy(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_native_without_policy),
+        cmocka_unit_test_setup_teardown(test_task_init_apply, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_task_init_no_decision, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_task_init_repeat, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_task_init_conflict_keeps_native, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_task_init_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_task_init_zero_and_independent_fields, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_task_init_wrong_setter, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bind, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bind_wrong_setter, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_timeslice_set, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_timeslice_set_invalid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runlist_reorder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runlist_reorder_invalid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runlist_conflict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_work_submit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_work_submit_without_outputs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_task_destroy, setup, teardown),
+        cmocka_unit_test(test_attach_errors),
+        cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_min_size_ops_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

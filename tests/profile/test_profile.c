@@ -1,0 +1,274 @@
+/*
+ * Profile loader: every built-in profile loads, the h200 values are the
+ * recorded ones, and every validation error names file:line:column.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "profile/profile.h"
+#include "profile/profile_builtin.h"
+#include "profile/profile_yaml.h"
+
+static const struct profile_builtin *builtin(const char *name)
+{
+    for (const struct profile_builtin *b = profile_builtins; b->name; b++)
+        if (!strcmp(b->name, name))
+            return b;
+    return NULL;
+}
+
+static void test_all_builtins_load(void **state)
+{
+    (void)state;
+    int n = 0;
+    for (const char *const *name = profile_builtin_names(); *name; name++, n++) {
+        char err[256] = "";
+        struct profile *p = profile_load(*name, err, sizeof err);
+        if (!p)
+            fail_msg("%s: %s", *name, err);
+        assert_string_equal(p->name, *name);
+        assert_true(p->class_count > 0);
+        assert_non_null(profile_engine(p, 1));
+        assert_int_equal(p->default_timeslice_us, 1024);
+        assert_int_equal(p->max_channels_per_group, 128);
+        profile_free(p);
+    }
+    assert_true(n >= 4);
+    for (const char *want[] = {"h200", "h100", "a100", "v100"}, **w = want; w < want + 4; w++)
+        assert_non_null(builtin(*w));
+}
+
+static void test_h200_values(void **state)
+{
+    (void)state;
+    char err[256];
+    struct profile *p = profile_load(NULL, err, sizeof err);
+    assert_non_null(p);
+    assert_string_equal(p->name, "h200");
+    assert_string_equal(p->marketing_name, "NVIDIA H200");
+    assert_int_equal(p->pci_device_id, 0x2335);
+    assert_int_equal(p->pci_slot, 6);
+    assert_int_equal(p->class_count, 103);
+    assert_true(profile_has_class(p, 0xC86F));
+    assert_true(profile_has_class(p, 0xCBC0));
+    assert_false(profile_has_class(p, 0xC6C0));
+    assert_int_equal(p->engine_count, 23);
+    assert_int_equal(profile_engine(p, 1)->runlist_id, 0);
+    assert_int_equal(profile_engine(p, 0x0C)->runlist_id, 3);
+    assert_string_equal(profile_engine(p, 0x0D)->name, "COPY4");
+    assert_null(profile_engine(p, 0x1B));
+    assert_int_equal(p->max_channel_groups, 2048);
+    assert_int_equal(p->max_subcontexts, 64);
+    assert_int_equal(p->timing.ctxsw_ns, 25000);
+    assert_int_equal(p->timing.lat_get_timeslice_ns, 3500);
+    assert_int_equal(p->timing.lat_set_timeslice_ns, 160000);
+    assert_int_equal(p->timing.preempt_timeout_ns, 1000000000ull);
+    assert_int_equal(p->uuid[0], 0xB5);
+    assert_int_equal(p->uuid[15], 0x2F);
+    const struct profile_info_table *fb = profile_info_table(p, 0x20801303);
+    assert_non_null(fb);
+    assert_null(profile_info_table(p, 0x12345678));
+    /* canned blobs: size pads with zeros, HH*N repeats */
+    bool seen = false;
+    for (uint32_t i = 0; i < p->canned_count; i++)
+        if (p->canned[i].cmd == 0x288) {
+            seen = true;
+            assert_int_equal(p->canned[i].size, 3076);
+            assert_int_equal(p->canned[i].out[4], 6);
+            assert_int_equal(p->canned[i].out[8], 0xFF);
+            assert_int_equal(p->canned[i].out[15], 0xFF);
+            assert_int_equal(p->canned[i].out[16], 0);
+            assert_int_equal(p->canned[i].out[3075], 0);
+        }
+    assert_true(seen);
+    profile_free(p);
+}
+
+static void test_unknown_name_and_missing_file(void **state)
+{
+    (void)state;
+    char err[256];
+    assert_null(profile_load("nope", err, sizeof err));
+    assert_string_equal(err, "unknown profile nope");
+    assert_null(profile_load("/nonexistent/x.yaml", err, sizeof err));
+    assert_non_null(strstr(err, "/nonexistent/x.yaml: No such file"));
+}
+
+static void test_load_from_file(void **state)
+{
+    (void)state;
+    const struct profile_builtin *b = builtin("a100");
+    char path[] = "/tmp/nvemu-profile-XXXXXX.yaml";
+    int fd = mkstemps(path, 5);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, b->text, b->len), (ssize_t)b->len);
+    close(fd);
+    char err[256];
+    struct profile *p = profile_load(path, err, sizeof err);
+    unlink(path);
+    assert_non_null(p);
+    assert_string_equal(p->chip, "GA100");
+    assert_true(profile_has_class(p, 0xC6C0));
+    profile_free(p);
+}
+
+/*
+ * Replaces the first `from` in h200's text by `to`, parses, and checks the
+ * error is "emu/profiles/h200.yaml:LINE:COL: msg" where LINE:COL is the position
+ * of `anchor` (a substring of `to`) in the edited text (anchor NULL: position 1:1
+ * of the line given by want_line).
+ */
+static void expect_error(const char *from, const char *to, const char *anchor, const char *msg)
+{
+    const struct profile_builtin *b = builtin("h200");
+    const char *at = strstr(b->text, from);
+    if (!at)
+        fail_msg("test text '%s' not in h200.yaml", from);
+    size_t pre = (size_t)(at - b->text), flen = strlen(from), tlen = strlen(to);
+    size_t n = b->len - flen + tlen;
+    char *text = malloc(n + 1);
+    memcpy(text, b->text, pre);
+    memcpy(text + pre, to, tlen);
+    memcpy(text + pre + tlen, at + flen, b->len - pre - flen);
+    text[n] = 0;
+    const char *a = strstr(text + pre, anchor);
+    if (!a)
+        a = strstr(text, anchor);
+    assert_non_null(a);
+    size_t pos = (size_t)(a - text);
+    int line = 1, col = 1;
+    for (size_t i = 0; i < pos; i++) {
+        if (text[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    char err[256] = "", want[300];
+    struct profile *p = profile_parse_yaml("emu/profiles/h200.yaml", text, n, err, sizeof err);
+    free(text);
+    if (p) {
+        profile_free(p);
+        fail_msg("'%s' -> '%s' was accepted", from, to);
+    }
+    snprintf(want, sizeof want, "emu/profiles/h200.yaml:%d:%d: %s", line, col, msg);
+    assert_string_equal(err, want);
+}
+
+static void test_unknown_key(void **state)
+{
+    (void)state;
+    expect_error("  max_subcontexts: 64\n", "  max_subcontexts: 64\n  max_subcontext: 64\n", "max_subcontext: ",
+                 "unknown key 'max_subcontext'");
+    expect_error("name: h200\n", "name: h200\nbogus: 1\n", "bogus", "unknown key 'bogus'");
+}
+
+static void test_wrong_types(void **state)
+{
+    (void)state;
+    expect_error("gpu_count: 1\n", "gpu_count: [1]\n", "[1]", "expected an unsigned integer, found a sequence");
+    expect_error("gpu_count: 1\n", "gpu_count: one\n", "one", "expected an unsigned integer, found 'one'");
+    expect_error("pci:", "pci: 3\nxpci:", "3", "expected a mapping");
+    expect_error("  per_runlist_chram: true", "  per_runlist_chram: yes", "yes",
+                 "expected true or false, found 'yes'");
+    expect_error("  ctxsw_us: 25 ", "  ctxsw_us: 25.0001 ", "25.0001",
+                 "time '25.0001' has more than 3 decimals (ns resolution)");
+    expect_error("  default_compute_preempt_mode: wfi", "  default_compute_preempt_mode: gfxp", "gfxp",
+                 "expected wfi, cta or cilp, found 'gfxp'");
+}
+
+static void test_impossible_values(void **state)
+{
+    (void)state;
+    expect_error("  max_channels_per_group: 128", "  max_channels_per_group: 129", "129",
+                 "value 129 out of range [1, 128]");
+    expect_error("  slot: 6", "  slot: 32", "32", "value 32 out of range [0, 31]");
+    expect_error("gpu_count: 1\n", "gpu_count: 0\n", "0", "value 0 out of range [1, 32]");
+    expect_error("0x0100, 0x0101,", "0x0100, 0x0101, 0x0100 ,", "0x0100 ,", "class 0x100 listed twice");
+    expect_error("uuid: GPU-b59a16c5", "uuid: GPU-x59a16c5", "GPU-x", "expected a UUID like GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx");
+    expect_error("  - {name: COPY0,   type: 0x09,", "  - {name: COPY0,   type: 0x01,", "{name: COPY0",
+                 "engine type 0x1 listed twice");
+    expect_error("  0x11: 0x1\n", "  0x11: 0x1\n  0x11: 0x2\n", "0x11: 0x2", "index 0x11 listed twice");
+}
+
+static void test_min_above_default_timeslice(void **state)
+{
+    (void)state;
+    const struct profile_builtin *b = builtin("h200");
+    char *text = strndup(b->text, b->len);
+    char *at = strstr(text, "  min_timeslice_us: 0 ");
+    assert_non_null(at);
+    /* same length replacement keeps every other position */
+    memcpy(at, "  min_timeslice_us: 9", 21);
+    char *fifo = strstr(text, "\nfifo:");
+    int line = 1;
+    for (char *q = text; q <= fifo; q++)
+        line += *q == '\n';
+    /* "9" < 1024: accepted */
+    char err[256];
+    struct profile *p = profile_parse_yaml("x.yaml", text, b->len, err, sizeof err);
+    assert_non_null(p);
+    profile_free(p);
+    char *def = strstr(text, "default_timeslice_us: 1024");
+    memcpy(def, "default_timeslice_us: 0008", 26);
+    assert_null(profile_parse_yaml("x.yaml", text, b->len, err, sizeof err));
+    char want[128];
+    snprintf(want, sizeof want, "x.yaml:%d:3: min_timeslice_us 9 exceeds default_timeslice_us 8", line + 1);
+    assert_string_equal(err, want);
+    free(text);
+}
+
+static void test_missing_and_duplicate_keys(void **state)
+{
+    (void)state;
+    expect_error("chip: GH100\n", "", "name: h200", "missing key 'chip'");
+    expect_error("arch: hopper\n", "arch: hopper\narch: volta\n", "arch: volta", "duplicate key 'arch'");
+}
+
+static void test_canned_errors(void **state)
+{
+    (void)state;
+    expect_error("    size: 4\n    out: 08\n", "    size: 4\n    out: 0g\n", "0g", "invalid character 'g' in hex byte string");
+    expect_error("    size: 4\n    out: 08\n", "    size: 4\n    out: 080\n", "080", "hex token with an odd number of digits");
+    expect_error("  - cmd: 0x1f0\n    source: \"hw-h200-580 trace line 12\"\n    size: 4\n    out: 08\n",
+                 "  - cmd: 0x1f0\n    source: \"hw-h200-580 trace line 12\"\n    size: 2\n    out: 080000\n",
+                 "cmd: 0x1f0", "'out' holds 3 bytes but size is 2");
+    expect_error("  - cmd: 0x27b\n", "  - cmd: 0x1f0\n", "cmd: 0x1f0", "cmd 0x1f0 already has an answer for every input");
+}
+
+static void test_yaml_syntax_error(void **state)
+{
+    (void)state;
+    char err[256];
+    const char *doc = "name: h200\nchip: [GH100\n";
+    assert_null(profile_parse_yaml("bad.yaml", doc, strlen(doc), err, sizeof err));
+    assert_non_null(strstr(err, "bad.yaml:3:1: "));
+    assert_null(profile_parse_yaml("empty.yaml", "", 0, err, sizeof err));
+    assert_string_equal(err, "empty.yaml:1:1: empty document");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_all_builtins_load),
+        cmocka_unit_test(test_h200_values),
+        cmocka_unit_test(test_unknown_name_and_missing_file),
+        cmocka_unit_test(test_load_from_file),
+        cmocka_unit_test(test_unknown_key),
+        cmocka_unit_test(test_wrong_types),
+        cmocka_unit_test(test_impossible_values),
+        cmocka_unit_test(test_min_above_default_timeslice),
+        cmocka_unit_test(test_missing_and_duplicate_keys),
+        cmocka_unit_test(test_canned_errors),
+        cmocka_unit_test(test_yaml_syntax_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

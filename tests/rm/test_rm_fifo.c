@@ -1,0 +1,225 @@
+/*
+ * Core rules that need the FIFO classes (engineer B's rows): free order of
+ * channel groups, privilege rights, GPreempt-compat query and relaxed
+ * ownership, engine-object parents.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "abi/nv_ctrl_fifo.h"
+#include "core/emulator.h"
+#include "rm_fifo_util.h"
+
+#define HDEV 0x5C000002u
+#define HSUB 0x5C000003u
+#define HVA 0x5C000009u
+
+struct fenv {
+    struct tenv e;
+    uint32_t hc;
+};
+
+static int setup_mode(void **state, bool compat)
+{
+    struct fenv *f = calloc(1, sizeof(*f));
+    if (!f || tenv_init(&f->e, compat) != 0)
+        return -1;
+    f->hc = tbase(&f->e, f->e.ctl, HDEV, HSUB);
+    NV_VASPACE_ALLOCATION_PARAMETERS va;
+    memset(&va, 0, sizeof(va));
+    uint32_t hva = HVA;
+    if (!f->hc || talloc(&f->e, f->e.ctl, f->hc, HDEV, &hva, FERMI_VASPACE_A, &va) != NV_OK)
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int setup(void **state) { return setup_mode(state, false); }
+static int setup_compat(void **state) { return setup_mode(state, true); }
+
+static int teardown(void **state)
+{
+    struct fenv *f = *state;
+    tenv_fini(&f->e);
+    free(f);
+    return 0;
+}
+
+static void group_lifecycle_and_free_order(void **state)
+{
+    struct fenv *f = *state;
+    nvemu_stats s0, s1;
+    nvemu_get_stats(f->e.emu, &s0);
+    struct tgroup g;
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 8, &g), NV_OK);
+    nvemu_get_stats(f->e.emu, &s1);
+    assert_int_equal(s1.channel_groups, 1);
+    /* TSG + KERNEL_GRAPHICS_CONTEXT + subcontext + 8 x (channel + compute) */
+    assert_int_equal(s1.objects - s0.objects, 19);
+    NVA06C_CTRL_TIMESLICE_PARAMS ts = {0};
+    assert_int_equal(tctrl(&f->e, f->e.ctl, f->hc, g.htsg, NVA06C_CTRL_CMD_GET_TIMESLICE, &ts, sizeof(ts)), NV_OK);
+    assert_int_equal(ts.timesliceUs, nvemu_profile(f->e.emu)->default_timeslice_us);
+    /* freeing the VA space frees the subcontext's dependants (channels) and the TSG depending on it */
+    assert_int_equal(tfree(&f->e, f->e.ctl, f->hc, g.htsg), NV_OK);
+    nvemu_get_stats(f->e.emu, &s1);
+    assert_int_equal(s1.channel_groups, 0);
+    assert_int_equal(s1.objects, s0.objects);
+    assert_int_equal(tctrl(&f->e, f->e.ctl, f->hc, g.htsg, NVA06C_CTRL_CMD_GET_TIMESLICE, &ts, sizeof(ts)),
+                     NV_ERR_OBJECT_NOT_FOUND);
+}
+
+static void free_client_with_groups(void **state)
+{
+    struct fenv *f = *state;
+    struct tgroup g;
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 8, &g), NV_OK);
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x200, 4, &g), NV_OK);
+    assert_int_equal(tfree(&f->e, f->e.ctl, f->hc, HDEV), NV_OK);
+    nvemu_stats s;
+    nvemu_get_stats(f->e.emu, &s);
+    assert_int_equal(s.channel_groups, 0);
+    assert_int_equal(s.objects, 1);
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 8, &g), NV_ERR_OBJECT_NOT_FOUND);
+}
+
+static void engine_object_parents(void **state)
+{
+    struct fenv *f = *state;
+    struct tgroup g;
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 1, &g), NV_OK);
+    uint32_t h = 0x900;
+    NV_GR_ALLOCATION_PARAMETERS grp = {0};
+    assert_int_equal(talloc(&f->e, f->e.ctl, f->hc, g.htsg, &h, HOPPER_COMPUTE_A, &grp), NV_ERR_INVALID_OBJECT_PARENT);
+    assert_int_equal(talloc(&f->e, f->e.ctl, f->hc, g.hch[0], &h, VOLTA_COMPUTE_A, &grp), NV_ERR_INVALID_CLASS);
+    assert_int_equal(talloc(&f->e, f->e.ctl, f->hc, g.hch[0], &h, HOPPER_DMA_COPY_A, NULL), NV_OK);
+    h = 0x901;
+    assert_int_equal(talloc(&f->e, f->e.ctl, f->hc, g.hch[0], &h, KERNEL_GRAPHICS_CONTEXT, NULL),
+                     NV_ERR_INVALID_CLASS);
+}
+
+static void nice_right(void **state)
+{
+    struct fenv *f = *state;
+    struct tgroup g;
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 1, &g), NV_OK);
+    NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS il = {2};
+    assert_int_equal(tctrl(&f->e, f->e.ctl, f->hc, g.htsg, NVA06C_CTRL_CMD_SET_INTERLEAVE_LEVEL, &il, sizeof(il)),
+                     NV_ERR_INSUFFICIENT_PERMISSIONS);
+    for (int k = 0; k < 2; k++) {
+        nvemu_identity who;
+        tenv_identity(&who, 200 + k, 1000, k ? NVEMU_CAP_SYS_ADMIN : NVEMU_CAP_SYS_NICE);
+        int fd = nvemu_fdtable_open(f->e.t, "/dev/nvidiactl", &who);
+        uint32_t hc = tbase(&f->e, fd, HDEV, HSUB);
+        NV_VASPACE_ALLOCATION_PARAMETERS va;
+        memset(&va, 0, sizeof(va));
+        uint32_t hva = HVA;
+        assert_int_equal(talloc(&f->e, fd, hc, HDEV, &hva, FERMI_VASPACE_A, &va), NV_OK);
+        assert_int_equal(tgroup_build(&f->e, fd, hc, HDEV, HVA, 0x100, 1, &g), NV_OK);
+        assert_int_equal(tctrl(&f->e, fd, hc, g.htsg, NVA06C_CTRL_CMD_SET_INTERLEAVE_LEVEL, &il, sizeof(il)), NV_OK);
+    }
+}
+
+static void close_frees_groups(void **state)
+{
+    struct fenv *f = *state;
+    struct tgroup g;
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 8, &g), NV_OK);
+    assert_int_equal(nvemu_fdtable_close(f->e.t, f->e.ctl), 0);
+    nvemu_stats s;
+    nvemu_get_stats(f->e.emu, &s);
+    assert_int_equal(s.channel_groups, 0);
+    assert_int_equal(s.clients, 0);
+    f->e.ctl = nvemu_fdtable_open(f->e.t, "/dev/nvidiactl", &f->e.who);
+}
+
+struct disable_params {
+    uint8_t bDisable;
+    uint32_t numChannels;
+    uint8_t bOnly, bRewind;
+    uint64_t pEvent;
+    uint32_t hClientList[64];
+    uint32_t hChannelList[64];
+};
+
+static void gpreempt_query_group(void **state)
+{
+    struct fenv *f = *state;
+    struct tgroup g7, g8;
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 7, &g7), NV_OK);
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x200, 8, &g8), NV_OK);
+    NVOS54_PARAMETERS q;
+    memset(&q, 0, sizeof(q));
+    q.hClient = (uint32_t)syscall(SYS_gettid);
+    static struct disable_params d;
+    memset(&d, 0, sizeof(d));
+    q.params = (uint64_t)(uintptr_t)&d;
+    /* any opener may ask, and the syscall succeeds (the patch's fall-through is fixed) */
+    nvemu_identity other;
+    tenv_identity(&other, 300, 2000, 0);
+    int fd = nvemu_fdtable_open(f->e.t, "/dev/nvidiactl", &other);
+    assert_int_equal(tio(&f->e, fd, NV_ESC_RM_QUERY_GROUP, &q, sizeof(q)), 0);
+    assert_int_equal(q.status, NV_OK);
+    assert_int_equal(q.hClient, f->hc);
+    assert_int_equal(q.hObject, g8.htsg);
+    assert_int_equal(d.numChannels, 8);
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(d.hClientList[i], f->hc);
+        assert_int_equal(d.hChannelList[i], g8.hch[i]);
+    }
+    memset(&q, 0, sizeof(q));
+    q.hClient = 1;
+    assert_int_equal(tio(&f->e, fd, NV_ESC_RM_QUERY_GROUP, &q, sizeof(q)), 0);
+    assert_int_equal(q.status, NV_ERR_OBJECT_NOT_FOUND);
+    assert_int_equal(tio(&f->e, fd, NV_ESC_RM_QUERY_GROUP, &q, 16), -EINVAL);
+}
+
+static void gpreempt_relaxed_ownership(void **state)
+{
+    struct fenv *f = *state;
+    struct tgroup g;
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 1, &g), NV_OK);
+    NVA06C_CTRL_TIMESLICE_PARAMS ts = {0};
+    nvemu_identity same_uid, stranger;
+    tenv_identity(&same_uid, 301, 1000, 0);
+    tenv_identity(&stranger, 302, 2000, 0);
+    int a = nvemu_fdtable_open(f->e.t, "/dev/nvidiactl", &same_uid);
+    int b = nvemu_fdtable_open(f->e.t, "/dev/nvidiactl", &stranger);
+    assert_int_equal(tctrl(&f->e, a, f->hc, g.htsg, NVA06C_CTRL_CMD_GET_TIMESLICE, &ts, sizeof(ts)), NV_OK);
+    assert_int_equal(tctrl(&f->e, b, f->hc, g.htsg, NVA06C_CTRL_CMD_GET_TIMESLICE, &ts, sizeof(ts)),
+                     NV_ERR_INVALID_CLIENT);
+    /* allocations stay strict */
+    uint32_t h = 0x990;
+    NV_VASPACE_ALLOCATION_PARAMETERS va;
+    memset(&va, 0, sizeof(va));
+    assert_int_equal(talloc(&f->e, a, f->hc, HDEV, &h, FERMI_VASPACE_A, &va), NV_ERR_INVALID_CLIENT);
+}
+
+static void strict_ownership_without_compat(void **state)
+{
+    struct fenv *f = *state;
+    struct tgroup g;
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 1, &g), NV_OK);
+    NVA06C_CTRL_TIMESLICE_PARAMS ts = {0};
+    nvemu_identity same_uid;
+    tenv_identity(&same_uid, 100, 1000, 0);
+    int a = nvemu_fdtable_open(f->e.t, "/dev/nvidiactl", &same_uid);
+    assert_int_equal(tctrl(&f->e, a, f->hc, g.htsg, NVA06C_CTRL_CMD_GET_TIMESLICE, &ts, sizeof(ts)),
+                     NV_ERR_INVALID_CLIENT);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define TC(fn) cmocka_unit_test_setup_teardown(fn, setup_compat, teardown)
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(group_lifecycle_and_free_order), T(free_client_with_groups), T(engine_object_parents), T(nice_right),
+        T(close_frees_groups), TC(gpreempt_query_group), TC(gpreempt_relaxed_ownership),
+        T(strict_ownership_without_compat),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,195 @@
+/*
+ * Scenario validation: each bad input must be refused with the exact
+ * file:line:column and a message naming the problem; a good file loads with
+ * the values it says.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "scenario.h"
+
+#define HEAD "name: t\nduration: 1s\n"
+#define TASK_ITEM "  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 100}\n" \
+                  "    request: {kernels: [{duration: 1ms}]}\n"
+#define TASK "tasks:\n" TASK_ITEM
+
+struct bad_case {
+    const char *text;
+    const char *where;     /* "t.yaml:L:C:" */
+    const char *message;   /* substring */
+};
+
+static const struct bad_case bad_cases[] = {
+    {HEAD TASK "colour: red\n", "t.yaml:8:1:", "unknown key 'colour'"},
+    {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 0}\n"
+          "    request: {kernels: [{duration: 1ms}]}\n",
+     "t.yaml:6:37:", "rate must be greater than 0"},
+    {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
+          "    request: {kernels: [{duration: -5us}]}\n",
+     "t.yaml:7:36:", "must not be negative"},
+    {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
+          "    request: {kernels: [{duration: 5}]}\n",
+     "t.yaml:7:36:", "needs a unit"},
+    {HEAD "tasks:\n  - name: lc\n    class: XX\n    arrival: {type: periodic, rate: 10}\n"
+          "    request: {kernels: [{duration: 5us}]}\n",
+     "t.yaml:5:12:", "task.class must be one of LC|BE"},
+    {HEAD "tasks:\n  - name: lc\n    class: LC\n    count: many\n    arrival: {type: periodic, rate: 10}\n"
+          "    request: {kernels: [{duration: 5us}]}\n",
+     "t.yaml:6:12:", "whole number"},
+    {HEAD "tasks: {}\n", "t.yaml:3:8:", "tasks must be a sequence"},
+    {"name: t\nduration: -1s\n" TASK, "t.yaml:2:11:", "must not be negative"},
+    {"name: t\n" TASK, "t.yaml:1:1:", "needs 'duration'"},
+    {HEAD TASK "expect:\n  - latency: {task: nobody, max: 1ms}\n", "t.yaml:9:5:", "unknown task 'nobody'"},
+    {HEAD TASK "expect:\n  - latency: {task: lc, max_vs_alone: 1.3}\n", "t.yaml:9:5:", "needs 'baseline: true'"},
+    {HEAD TASK "expect:\n  - latency: {task: lc, stat: p42, max: 1ms}\n", "t.yaml:9:31:", "stat must be one of"},
+    {HEAD TASK "expect:\n  - latency: {task: lc, min: 2ms, max: 1ms}\n", "t.yaml:9:14:", "min is greater than max"},
+    {HEAD TASK "expect:\n  - speed: {task: lc}\n", "t.yaml:9:5:", "expectation must be one of"},
+    {HEAD TASK "faults:\n  - {type: client_kill, at: 500ms, task: lc, replica: 3}\n", "t.yaml:9:5:",
+     "missing replica"},
+    {HEAD TASK "faults:\n  - {type: gpu_lost, at: 2s}\n", "t.yaml:9:5:", "not before the end"},
+    {HEAD TASK "faults:\n  - {type: busy_retry, at: 1ms}\n", "t.yaml:9:5:", "needs 'duration'"},
+    {HEAD TASK TASK_ITEM, "t.yaml:8:5:", "task name 'lc' is used twice"},
+    {HEAD TASK "seed: 1\nseed: 2\n", "t.yaml:9:1:", "duplicate key 'seed'"},
+    {HEAD TASK "warmup: 2s\n", "t.yaml:8:9:", "warmup must be shorter than duration"},
+    {HEAD TASK "policy: {plugin: gpreempt, args: [lc]}\n", "t.yaml:8:34:", "policy.args must be a mapping"},
+    {HEAD TASK "gpu: {timing: {ctxsw: 0}}\n", "t.yaml:8:23:", "gpu.timing.ctxsw must be greater than 0"},
+    {HEAD TASK "gpu: {timing: {warp: 1us}}\n", "t.yaml:8:16:", "unknown key 'warp' in gpu.timing"},
+    {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: closed, rate: 10}\n"
+          "    request: {kernels: [{duration: 5us}]}\n",
+     "t.yaml:6:35:", "'rate' is only for periodic and poisson"},
+    {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
+          "    request: {kernels: []}\n",
+     "t.yaml:7:24:", "at least one kernel"},
+    {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
+          "    request: {kernels: [{duration: 5us, stream: 9}]}\n",
+     "t.yaml:7:49:", "kernel.stream must be between 0 and 7"},
+    {HEAD TASK "expect:\n  - trace_digest: abc\n", "t.yaml:9:19:", "fnv1a64:"},
+    {HEAD TASK "clock: wallclock\n", "t.yaml:8:8:", "clock must be one of virtual|realtime"},
+    {HEAD TASK "a: &x 1\nb: *x\n", "t.yaml:9:4:", "aliases are not allowed"},
+    {HEAD "tasks: [\n", "t.yaml:4:1:", ""},
+};
+
+static void test_bad_inputs(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+        char err[512] = "";
+        struct scenario *s = scenario_load_string("t.yaml", bad_cases[i].text, err, sizeof(err));
+        if (s || strncmp(err, bad_cases[i].where, strlen(bad_cases[i].where)) != 0 ||
+            !strstr(err, bad_cases[i].message)) {
+            print_error("case %zu: expected '%s ... %s', got '%s' (%s)\n", i, bad_cases[i].where,
+                        bad_cases[i].message, err, s ? "loaded" : "refused");
+            scenario_free(s);
+            failures++;
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
+static const char good[] =
+    "name: good\n"
+    "description: all features\n"
+    "gpu: {profile: h200, timeslice: 2048us, preempt_mode: cta, timing: {ctxsw: 30us}}\n"
+    "seed: 42\n"
+    "duration: 2.5s\n"
+    "warmup: 100ms\n"
+    "baseline: true\n"
+    "policy: {plugin: lc_be_timeslice, args: {lc: lc, be: 'be*', hold: 0}}\n"
+    "scheduler: {kind: gpreempt, action: preempt, be_timeslice: 2us}\n"
+    "tasks:\n"
+    "  - name: lc\n"
+    "    class: LC\n"
+    "    arrival: {type: poisson, rate: 250.5}\n"
+    "    request:\n"
+    "      preprocess: 200us\n"
+    "      kernels:\n"
+    "        - {duration: 1.5ms, blocks: 264, repeat: 3}\n"
+    "        - {duration: 100us, stream: 2}\n"
+    "  - name: be\n"
+    "    class: BE\n"
+    "    count: 4\n"
+    "    arrival: {type: closed, think: 0}\n"
+    "    request: {kernels: [{duration: 10ms, blocks: 1024}]}\n"
+    "faults:\n"
+    "  - {type: client_kill, at: 1s, task: be, replica: 3}\n"
+    "expect:\n"
+    "  - latency: {task: lc, stat: p99, max: 5ms, max_vs_alone: 1.3}\n"
+    "  - throughput: {task: be, min_vs_alone: 0.5}\n"
+    "  - preemptions: {min: 1}\n"
+    "  - no_starvation: true\n"
+    "  - decision: {hook: timeslice_set, result: apply}\n"
+    "  - lost: {max: 0}\n";
+
+static void test_good_input(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    struct scenario *s = scenario_load_string("good.yaml", good, err, sizeof(err));
+    if (!s)
+        print_error("%s\n", err);
+    assert_non_null(s);
+    assert_string_equal(s->name, "good");
+    assert_int_equal(s->seed, 42);
+    assert_int_equal(s->duration_ns, 2500000000ull);
+    assert_int_equal(s->warmup_ns, 100000000ull);
+    assert_int_equal(s->gpu.timeslice_us, 2048);
+    assert_int_equal(s->gpu.preempt_mode, SC_PREEMPT_CTA);
+    assert_true(s->gpu.timing[SC_T_CTXSW].set);
+    assert_int_equal(s->gpu.timing[SC_T_CTXSW].value_ns, 30000);
+    assert_string_equal(s->policy.plugin, "lc_be_timeslice");
+    assert_int_equal(s->policy.nargs, 3);
+    assert_string_equal(s->policy.args[1], "be=be*");
+    assert_int_equal(s->scheduler.kind, SC_SCHED_GPREEMPT);
+    assert_int_equal(s->scheduler.action, SC_SCHED_PREEMPT);
+    assert_int_equal(s->scheduler.lc_timeslice_us, 1000000);
+    assert_int_equal(s->scheduler.be_timeslice_us, 2);
+    assert_int_equal(s->task_count, 2);
+    assert_int_equal(s->tasks[0].arrival, SC_ARRIVAL_POISSON);
+    assert_true(s->tasks[0].rate > 250.4 && s->tasks[0].rate < 250.6);
+    assert_int_equal(s->tasks[0].preprocess_ns, 200000);
+    assert_int_equal(s->tasks[0].kernel_count, 2);
+    assert_int_equal(s->tasks[0].kernels[0].duration_ns, 1500000);
+    assert_int_equal(s->tasks[0].kernels[0].repeat, 3);
+    assert_int_equal(s->tasks[0].streams, 3);
+    assert_string_equal(s->tasks[1].comm, "be");
+    assert_int_equal(s->tasks[1].count, 4);
+    assert_int_equal(s->tasks[1].arrival, SC_ARRIVAL_CLOSED);
+    assert_int_equal(s->fault_count, 1);
+    assert_int_equal(s->faults[0].replica, 3);
+    assert_int_equal(s->expect_count, 6);
+    assert_true(s->expects[0].has_max && s->expects[0].has_ratio_max);
+    assert_int_equal((uint64_t)s->expects[0].max, 5000000);
+    assert_true(s->expects[1].has_ratio_min && !s->expects[1].has_min);
+    assert_string_equal(s->expects[2].engine, "GR0");
+    assert_string_equal(s->expects[4].result, "apply");
+    assert_int_equal(s->expects[4].min, 1);
+    char label[160];
+    scenario_expect_label(s, &s->expects[0], label, sizeof(label));
+    assert_string_equal(label, "lc latency p99 <= 5.000 ms and <= 1.3x alone");
+    scenario_free(s);
+}
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    char err[256];
+    assert_null(scenario_load("/nonexistent/x.yaml", err, sizeof(err)));
+    assert_non_null(strstr(err, "/nonexistent/x.yaml"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_good_input),
+        cmocka_unit_test(test_missing_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,12 +1,12 @@
 /*
- * FUSE round-trip benchmark, one run, alternating per round (usage:
- * bench_fuse [ROUNDS]):
- *   (a) fuse_noop     a FUSE file system that answers every ioctl at once
- *                     (the floor: kernel + libfuse round trip, same loop config)
- *   (b) daemon        NVA06C GET_TIMESLICE through `nvemu daemon` (FUSE)
- *   (c) inproc        the same control through nvemu_ioctl in this process
- * Prints p50/p99 per row and (b)/(a) at p50. Targets (issue 3): (b)/(a) <= 1.5
- * and (b) p50 <= 15 us. Needs root and /dev/fuse (exit 77 otherwise).
+ * FUSE round-trip rows for `nvemu bench` (engineer C). One measurement runs
+ * three paths alternating per round (the order rotates each round):
+ *   (a) a FUSE file system that answers every ioctl at once (the floor: kernel
+ *       + libfuse round trip, same loop configuration as the daemon)
+ *   (b) NVA06C GET_TIMESLICE through the daemon (front_serve, FUSE, a child)
+ *   (c) the same control through nvemu_ioctl in this process (safe accessor)
+ * and reports p50/p99 of each in the note. Targets (issue 3): (b)/(a) <= 1.5
+ * at p50, (b) p50 <= 15 us. Needs root and /dev/fuse (the row fails without).
  */
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
@@ -17,14 +17,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "abi/nv_alloc.h"
+#include "abi/nv_alloc_fifo.h"
+#include "abi/nv_classes.h"
+#include "abi/nv_ctrl_fifo.h"
+#include "abi/nv_engine.h"
+#include "abi/nv_escape.h"
+#include "bench.h"
 #include "front/front.h"
-#include "nvemu/nvemu.h"
-#include "rmraw.h"
+#include "front/inproc.h"
 
 #define H_DEVICE 0xD0000001u
 #define H_TSG 0xD0000002u
@@ -80,7 +87,7 @@ static const struct fuse_lowlevel_ops noop_ops = {
 
 static int noop_serve(const char *dir)
 {
-    char *argv[] = {"bench_fuse"};
+    char *argv[] = {"nvemu-bench-noop"};
     struct fuse_args args = FUSE_ARGS_INIT(1, argv);
     struct fuse_session *se = fuse_session_new(&args, &noop_ops, sizeof(noop_ops), NULL);
     if (!se || fuse_set_signal_handlers(se) != 0 || fuse_session_mount(se, dir) != 0)
@@ -128,151 +135,197 @@ static double pct(uint64_t *v, int n, double p)
     return (double)v[(int)(p * (n - 1))] / 1000.0;
 }
 
-struct inproc {
-    nvemu *emu;
-    nvemu_opener *op;
-    uint32_t client;
+static uint32_t fd_alloc(int fd, uint32_t hroot, uint32_t hparent, uint32_t *hnew, uint32_t hclass, void *params)
+{
+    NVOS21_PARAMETERS a = {.hRoot = hroot, .hObjectParent = hparent, .hObjectNew = *hnew, .hClass = hclass,
+                           .pAllocParms = (uint64_t)(uintptr_t)params, .status = ~0u};
+    if (ioctl(fd, NV_IOCTL_REQUEST(NV_ESC_RM_ALLOC, sizeof(a)), &a) != 0)
+        return ~0u;
+    *hnew = a.hObjectNew;
+    return a.status;
+}
+
+/* Client, device 0 and a GR0 channel group H_TSG on a daemon fd; NV_OK or the failing status. */
+static uint32_t fd_setup(int fd, uint32_t *hclient)
+{
+    uint32_t root = 0, h = 0, st;
+    if ((st = fd_alloc(fd, 0, 0, &h, NV01_ROOT_CLIENT, &root)) != 0)
+        return st;
+    *hclient = h;
+    NV0080_ALLOC_PARAMETERS dev;
+    memset(&dev, 0, sizeof(dev));
+    uint32_t hd = H_DEVICE, ht = H_TSG;
+    if ((st = fd_alloc(fd, h, h, &hd, NV01_DEVICE_0, &dev)) != 0)
+        return st;
+    NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS gp;
+    memset(&gp, 0, sizeof(gp));
+    gp.engineType = NV2080_ENGINE_TYPE_GR0;
+    return fd_alloc(fd, h, H_DEVICE, &ht, KEPLER_CHANNEL_GROUP_A, &gp);
+}
+
+struct fuse_numbers {
+    double a50, a99, b50, b99, c50, c99;
+    int rounds;
 };
 
-static uint32_t inproc_call(struct inproc *ip, uint32_t nr, void *arg, uint32_t size)
-{
-    return (uint32_t)nvemu_ioctl(ip->emu, ip->op, nr, size, arg, &nvemu_access_inproc);
-}
+struct servers {
+    char top[32], noop_dir[64], emu_dir[64], sock[64];
+    pid_t noop, daemon;
+};
 
-static int inproc_setup(struct inproc *ip)
+static int start_servers(struct servers *s)
 {
-    nvemu_config cfg;
-    nvemu_config_init(&cfg);
-    char err[256];
-    ip->emu = nvemu_create(&cfg, err, sizeof(err));
-    if (!ip->emu)
+    snprintf(s->top, sizeof(s->top), "/tmp/nvemu-bench-XXXXXX");
+    s->noop = s->daemon = -1;
+    if (!mkdtemp(s->top))
         return -1;
-    nvemu_identity who = {.pid = getpid(), .tid = getpid(), .uid = geteuid(), .caps = 0, .comm = "bench_fuse"};
-    int e;
-    ip->op = nvemu_open(ip->emu, NVEMU_NODE_CTL, 0, &who, &e);
-    if (!ip->op)
-        return -1;
-    uint32_t root = 0;
-    raw_nvos21 a = {0, 0, 0, RAW_CLASS_CLIENT, (uint64_t)(uintptr_t)&root, 4, ~0u};
-    if (inproc_call(ip, RAW_ESC_RM_ALLOC, &a, sizeof(a)) != 0 || a.status != 0)
-        return -1;
-    ip->client = a.hObjectNew;
-    raw_nv0080_alloc dev;
-    memset(&dev, 0, sizeof(dev));
-    raw_nvos21 d = {ip->client, ip->client, H_DEVICE, RAW_CLASS_DEVICE, (uint64_t)(uintptr_t)&dev, sizeof(dev), ~0u};
-    raw_tsg_alloc tp;
-    memset(&tp, 0, sizeof(tp));
-    tp.engineType = RAW_ENGINE_GR0;
-    raw_nvos21 t = {ip->client, H_DEVICE, H_TSG, RAW_CLASS_TSG, (uint64_t)(uintptr_t)&tp, sizeof(tp), ~0u};
-    if (inproc_call(ip, RAW_ESC_RM_ALLOC, &d, sizeof(d)) != 0 || d.status != 0 ||
-        inproc_call(ip, RAW_ESC_RM_ALLOC, &t, sizeof(t)) != 0 || t.status != 0)
-        return -1;
-    return 0;
-}
-
-int main(int argc, char **argv)
-{
-    int rounds = argc > 1 ? atoi(argv[1]) : 20000;
-    if (geteuid() != 0 || access("/dev/fuse", F_OK) != 0) {
-        printf("SKIP: bench_fuse needs root and /dev/fuse\n");
-        return 77;
-    }
-    if (rounds < 100)
-        rounds = 100;
-    char top[] = "/tmp/nvemu-bench-XXXXXX";
-    if (!mkdtemp(top))
-        return 1;
-    char noop_dir[64], emu_dir[64], sock[64], noop_file[80], ctl_file[80];
-    snprintf(noop_dir, sizeof(noop_dir), "%s/noop", top);
-    snprintf(emu_dir, sizeof(emu_dir), "%s/emu", top);
-    snprintf(sock, sizeof(sock), "%s/s", top);
-    snprintf(noop_file, sizeof(noop_file), "%s/x", noop_dir);
-    snprintf(ctl_file, sizeof(ctl_file), "%s/nvidiactl", emu_dir);
-    mkdir(noop_dir, 0755);
+    snprintf(s->noop_dir, sizeof(s->noop_dir), "%s/noop", s->top);
+    snprintf(s->emu_dir, sizeof(s->emu_dir), "%s/emu", s->top);
+    snprintf(s->sock, sizeof(s->sock), "%s/s", s->top);
+    mkdir(s->noop_dir, 0755);
     fflush(NULL);
-    pid_t noop = fork();
-    if (noop == 0)
-        _exit(noop_serve(noop_dir));
-    pid_t daemon = fork();
-    if (daemon == 0) {
+    s->noop = fork();
+    if (s->noop == 0)
+        _exit(noop_serve(s->noop_dir));
+    s->daemon = fork();
+    if (s->daemon == 0) {
         int null = open("/dev/null", O_WRONLY);
         dup2(null, 1);
         struct front_opts o;
         front_opts_init(&o);
-        o.mount = emu_dir;
-        o.socket_path = sock;
+        o.mount = s->emu_dir;
+        o.socket_path = s->sock;
         o.foreground = true;
-        exit(front_serve(&o));
+        _exit(front_serve(&o));
     }
-    int status = 1;
-    struct inproc ip = {0};
-    int fa = -1, fb = -1;
-    uint64_t *lat = calloc((size_t)rounds * 3, sizeof(uint64_t));
-    if (!lat || wait_file(noop_file) != 0 || wait_file(ctl_file) != 0) {
-        fprintf(stderr, "bench_fuse: servers did not start\n");
-        goto out;
+    char f1[96], f2[96];
+    snprintf(f1, sizeof(f1), "%s/x", s->noop_dir);
+    snprintf(f2, sizeof(f2), "%s/nvidiactl", s->emu_dir);
+    return s->noop > 0 && s->daemon > 0 && wait_file(f1) == 0 && wait_file(f2) == 0 ? 0 : -1;
+}
+
+static void stop_servers(struct servers *s)
+{
+    if (s->noop > 0) {
+        kill(s->noop, SIGTERM);
+        waitpid(s->noop, NULL, 0);
     }
-    fa = open(noop_file, O_RDWR);
-    fb = open(ctl_file, O_RDWR);
+    if (s->daemon > 0) {
+        kill(s->daemon, SIGTERM);
+        waitpid(s->daemon, NULL, 0);
+    }
+    rmdir(s->noop_dir);
+    rmdir(s->emu_dir);
+    rmdir(s->top);
+}
+
+/* One timed call of path which (0 = a, 1 = b, 2 = c); returns ns, or 0 when the call failed. */
+static uint64_t one_call(int which, int fa, int fb, uint32_t client, struct bench_env *env)
+{
+    NVA06C_CTRL_TIMESLICE_PARAMS ts = {0};
+    NVOS54_PARAMETERS c = {.hClient = which == 2 ? env->hclient : client, .hObject = H_TSG,
+                           .cmd = NVA06C_CTRL_CMD_GET_TIMESLICE, .params = (uint64_t)(uintptr_t)&ts,
+                           .paramsSize = sizeof(ts), .status = ~0u};
+    uint64_t t0 = now_ns();
+    int rc;
+    if (which == 2)
+        rc = nvemu_ioctl(env->emu, env->ctl, NV_ESC_RM_CONTROL, sizeof(c), &c, env->acc);
+    else
+        rc = ioctl(which == 0 ? fa : fb, NV_IOCTL_REQUEST(NV_ESC_RM_CONTROL, sizeof(c)), &c);
+    uint64_t dt = now_ns() - t0;
+    if (rc != 0 || (which != 0 && c.status != 0))
+        return 0;
+    return dt ? dt : 1;
+}
+
+static int fuse_measure(const struct bench_ctx *ctx, struct fuse_numbers *n)
+{
+    if (geteuid() != 0 || access("/dev/fuse", F_OK) != 0)
+        return -1;
+    int rounds = ctx->seconds < 0.5 ? 5000 : 20000;
+    struct servers s = {.noop = -1, .daemon = -1};
+    struct bench_env env;
+    int fa = -1, fb = -1, fg = -1, rc = -1;
     uint32_t client = 0;
-    if (fa < 0 || fb < 0 || raw_client_device(fb, &client, H_DEVICE) != 0 || raw_tsg(fb, client, H_DEVICE, H_TSG) != 0 ||
-        inproc_setup(&ip) != 0) {
-        fprintf(stderr, "bench_fuse: setup failed\n");
+    uint64_t *lat = calloc((size_t)rounds * 3, sizeof(uint64_t));
+    bool env_ok = false;
+    if (!lat || start_servers(&s) != 0)
         goto out;
-    }
-    uint64_t *la = lat, *lb = lat + rounds, *lc = lat + 2 * rounds;
-    int errors = 0;
+    char f1[96], f2[96];
+    snprintf(f1, sizeof(f1), "%s/x", s.noop_dir);
+    snprintf(f2, sizeof(f2), "%s/nvidiactl", s.emu_dir);
+    fa = open(f1, O_RDWR);
+    fb = open(f2, O_RDWR);
+    snprintf(f2, sizeof(f2), "%s/nvidia0", s.emu_dir);
+    fg = open(f2, O_RDWR); /* the device alloc needs this process to hold the GPU node open */
+    env_ok = bench_env_init(&env) == 0;
+    if (fa < 0 || fb < 0 || fg < 0 || !env_ok || fd_setup(fb, &client) != 0)
+        goto out;
+    env.acc = &nvemu_access_inproc; /* the safe accessor: process_vm like the daemon's */
+    NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS gp;
+    memset(&gp, 0, sizeof(gp));
+    gp.engineType = NV2080_ENGINE_TYPE_GR0;
+    if (bench_alloc(&env, env.hdevice, H_TSG, KEPLER_CHANNEL_GROUP_A, &gp) != 0)
+        goto out;
+    uint64_t *l[3] = {lat, lat + rounds, lat + 2 * rounds};
     for (int r = -WARMUP; r < rounds; r++) {
         for (int k = 0; k < 3; k++) {
-            int which = (r + k) % 3 < 0 ? (r + k) % 3 + 3 : (r + k) % 3; /* rotate the order each round */
-            uint64_t ts = 0;
-            raw_nvos54 c = {0, H_TSG, RAW_CTRL_GET_TIMESLICE, 0, (uint64_t)(uintptr_t)&ts, sizeof(ts), ~0u};
-            uint64_t t0 = now_ns();
-            if (which == 0) {
-                c.hClient = client;
-                errors += ioctl(fa, RAW_REQ(RAW_ESC_RM_CONTROL, sizeof(c)), &c) != 0;
-            } else if (which == 1) {
-                c.hClient = client;
-                errors += ioctl(fb, RAW_REQ(RAW_ESC_RM_CONTROL, sizeof(c)), &c) != 0 || c.status != 0;
-            } else {
-                c.hClient = ip.client;
-                errors += inproc_call(&ip, RAW_ESC_RM_CONTROL, &c, sizeof(c)) != 0 || c.status != 0;
-            }
-            uint64_t dt = now_ns() - t0;
+            int which = ((r % 3) + 3 + k) % 3; /* rotate the order each round */
+            uint64_t dt = one_call(which, fa, fb, client, &env);
+            if (dt == 0)
+                goto out;
             if (r >= 0)
-                (which == 0 ? la : which == 1 ? lb : lc)[r] = dt;
+                l[which][r] = dt;
         }
     }
-    if (errors) {
-        fprintf(stderr, "bench_fuse: %d calls failed\n", errors);
-        goto out;
-    }
-    qsort(la, (size_t)rounds, sizeof(*la), cmp_u64);
-    qsort(lb, (size_t)rounds, sizeof(*lb), cmp_u64);
-    qsort(lc, (size_t)rounds, sizeof(*lc), cmp_u64);
-    double a50 = pct(la, rounds, 0.5), b50 = pct(lb, rounds, 0.5);
-    printf("bench_fuse: %d rounds, alternating (a)(b)(c)\n", rounds);
-    printf("%-34s p50 %8.2f us   p99 %8.2f us\n", "(a) fuse_noop ioctl round trip", a50, pct(la, rounds, 0.99));
-    printf("%-34s p50 %8.2f us   p99 %8.2f us\n", "(b) daemon GET_TIMESLICE (FUSE)", b50, pct(lb, rounds, 0.99));
-    printf("%-34s p50 %8.2f us   p99 %8.2f us\n", "(c) in-process GET_TIMESLICE", pct(lc, rounds, 0.5),
-           pct(lc, rounds, 0.99));
-    printf("(b)/(a) at p50: %.2f (target <= 1.5: %s); (b) p50 target <= 15 us: %s\n", b50 / a50,
-           b50 / a50 <= 1.5 ? "met" : "MISSED", b50 <= 15.0 ? "met" : "MISSED");
-    status = 0;
+    for (int k = 0; k < 3; k++)
+        qsort(l[k], (size_t)rounds, sizeof(uint64_t), cmp_u64);
+    *n = (struct fuse_numbers){pct(l[0], rounds, 0.5), pct(l[0], rounds, 0.99), pct(l[1], rounds, 0.5),
+                               pct(l[1], rounds, 0.99), pct(l[2], rounds, 0.5), pct(l[2], rounds, 0.99), rounds};
+    rc = 0;
 out:
     if (fa >= 0)
         close(fa);
     if (fb >= 0)
         close(fb);
-    if (ip.emu)
-        nvemu_destroy(ip.emu);
+    if (fg >= 0)
+        close(fg);
+    if (env_ok)
+        bench_env_fini(&env);
+    stop_servers(&s);
     free(lat);
-    kill(noop, SIGTERM);
-    kill(daemon, SIGTERM);
-    waitpid(noop, NULL, 0);
-    waitpid(daemon, NULL, 0);
-    rmdir(noop_dir);
-    rmdir(emu_dir);
-    rmdir(top);
-    return status;
+    return rc;
 }
+
+static void note(struct bench_result *out, const struct fuse_numbers *n)
+{
+    snprintf(out->note, sizeof(out->note),
+             "%d rounds alternating; p50/p99 us: (a) noop %.1f/%.1f (b) daemon %.1f/%.1f (c) inproc %.2f/%.2f",
+             n->rounds, n->a50, n->a99, n->b50, n->b99, n->c50, n->c99);
+}
+
+static int row_ratio(const struct bench_ctx *ctx, struct bench_result *out)
+{
+    struct fuse_numbers n;
+    if (fuse_measure(ctx, &n) != 0)
+        return -1;
+    out->value = n.b50 / n.a50;
+    note(out, &n);
+    return 0;
+}
+
+static int row_daemon_p50(const struct bench_ctx *ctx, struct bench_result *out)
+{
+    struct fuse_numbers n;
+    if (fuse_measure(ctx, &n) != 0)
+        return -1;
+    out->value = n.b50;
+    note(out, &n);
+    return 0;
+}
+
+const struct bench_row bench_rows_fuse[] = {
+    {"fuse.daemon_vs_noop_p50", "ratio", 1.5, false, row_ratio},
+    {"fuse.daemon_get_timeslice_p50", "us", 15.0, false, row_daemon_p50},
+    {NULL, NULL, 0, false, NULL},
+};

@@ -234,19 +234,19 @@ typedef struct NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS {
 NVD_ASSERT_SIZE(NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS, 340);
 NVD_ASSERT_OFF(NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS, engineList, 4);
 
-typedef struct NV2080_CTRL_GR_ROUTE_INFO {
+typedef struct nv_ctrl_gr_route_info {
     uint32_t flags;
     uint32_t pad0;
     uint64_t route;
-} NV2080_CTRL_GR_ROUTE_INFO;
-NVD_ASSERT_SIZE(NV2080_CTRL_GR_ROUTE_INFO, 16);
-NVD_ASSERT_OFF(NV2080_CTRL_GR_ROUTE_INFO, route, 8);
+} nv_ctrl_gr_route_info;
+NVD_ASSERT_SIZE(nv_ctrl_gr_route_info, 16);
+NVD_ASSERT_OFF(nv_ctrl_gr_route_info, route, 8);
 
 typedef struct NV2080_CTRL_GR_GET_INFO_PARAMS {
     uint32_t grInfoListSize;
     uint32_t pad0;
     uint64_t grInfoList;         /* user pointer to nv_ctrl_info_pair[grInfoListSize] */
-    NV2080_CTRL_GR_ROUTE_INFO grRouteInfo;
+    nv_ctrl_gr_route_info grRouteInfo;
 } NV2080_CTRL_GR_GET_INFO_PARAMS;
 NVD_ASSERT_SIZE(NV2080_CTRL_GR_GET_INFO_PARAMS, 32);
 NVD_ASSERT_OFF(NV2080_CTRL_GR_GET_INFO_PARAMS, grInfoList, 8);

@@ -443,6 +443,19 @@ typedef struct NVOS32_PARAMETERS {
 } NVOS32_PARAMETERS;
 NV_ASSERT_LAYOUT(NVOS32_PARAMETERS, 184, 8);
 
+/*
+ * NVOS33 flags the driver rewrites on return: CACHING_TYPE (bits 25:23) is the
+ * caching actually used, MAPPING (bits 16:15) the mapping kind. Values as
+ * recorded on the H200 (trace lines of RM_MAP_MEMORY).
+ */
+#define NVOS33_FLAGS_CACHING_TYPE_MASK          0x03800000u
+#define NVOS33_FLAGS_CACHING_TYPE_UNCACHED      (1u << 23)
+#define NVOS33_FLAGS_CACHING_TYPE_WRITECOMBINED (2u << 23)
+#define NVOS33_FLAGS_CACHING_TYPE_DEFAULT       (6u << 23)
+#define NVOS33_FLAGS_MAPPING_MASK               0x00018000u
+#define NVOS33_FLAGS_MAPPING_SYSMEM             (1u << 15)
+#define NVOS33_FLAGS_MAPPING_BAR                (2u << 15)
+
 typedef struct NVOS33_PARAMETERS {
     NvHandle hClient;
     NvHandle hDevice;

@@ -129,6 +129,14 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
             goto err;
         }
         fifo_set_inject_latency(g->fifo, emu->cfg.inject_latency);
+        g->class_map = calloc(0x10000 / 64, sizeof(uint64_t));
+        if (!g->class_map) {
+            fail(errbuf, errlen, "%s", "out of memory");
+            goto err;
+        }
+        for (uint32_t k = 0; k < p->class_count; k++)
+            if (p->classes[k] < 0x10000)
+                g->class_map[p->classes[k] / 64] |= 1ull << (p->classes[k] % 64);
     }
     emu->wl = workload_create(emu->sim);
     emu->rm = rm_server_create(emu);
@@ -167,8 +175,10 @@ void nvemu_destroy(nvemu *emu)
     while (emu->openers)
         free_opener(emu, emu->openers);
     workload_destroy(emu->wl);
-    for (uint32_t i = 0; emu->gpus && i < emu->gpu_count; i++)
+    for (uint32_t i = 0; emu->gpus && i < emu->gpu_count; i++) {
         fifo_destroy(emu->gpus[i].fifo);
+        free(emu->gpus[i].class_map);
+    }
     free(emu->gpus);
     hooks_destroy(emu->hooks);
     sim_destroy(emu->sim);
@@ -261,6 +271,13 @@ struct sim *nvemu_sim(nvemu *emu) { return emu->sim; }
 struct workload *nvemu_workload(nvemu *emu) { return emu->wl; }
 struct hooks *nvemu_hooks(nvemu *emu) { return emu->hooks; }
 pthread_mutex_t *nvemu_lock_of(nvemu *emu) { return &emu->lock; }
+
+bool gpu_has_class(const struct gpu *g, uint32_t hclass)
+{
+    if (hclass >= 0x10000)
+        return profile_has_class(g->profile, hclass);
+    return (g->class_map[hclass / 64] >> (hclass % 64)) & 1;
+}
 
 struct gpu *nvemu_gpu_by_id(nvemu *emu, uint32_t gpu_id)
 {

@@ -33,7 +33,11 @@ struct gpu {
     const struct profile *profile;
     struct fifo *fifo;
     nvemu *emu;
+    uint64_t *class_map;             /* bit per 16-bit class id of the profile's class list */
 };
+
+/* profile_has_class in O(1) (the alloc path asks on every engine object). */
+bool gpu_has_class(const struct gpu *g, uint32_t hclass);
 
 /* Number of GPUs (= /dev/nvidiaN nodes) of the loaded profile. */
 uint32_t nvemu_gpu_count(const nvemu *emu);

@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "dispatch/dispatch_internal.h"
 #include "fifo/workload.h"
+#include "sim/sim.h"
 
 /* Escape rows indexed by nr, built once from the two row tables (read-only afterwards). */
 static const struct esc_row *esc_index[256];
@@ -72,7 +73,7 @@ int dispatch_escape(struct esc_ctx *x)
     }
     const struct esc_row *r = x->nr < 256 ? esc_index[x->nr] : NULL;
     if (!r) {
-        LOG_DEBUG("dispatch", "unknown escape 0x%02x (size %u): -EINVAL", x->nr, x->size);
+        LOG_INFO("dispatch", "unknown escape 0x%02x (size %u): -EINVAL", x->nr, x->size);
         return -EINVAL;
     }
     if (r->size && x->size != r->size)
@@ -89,6 +90,9 @@ int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *
         acc = &nvemu_access_inproc;
     struct esc_ctx x = {emu, op, acc, acc->tid ? acc->tid : op->who.tid, nr & 0xFFu, size & 0x3FFFu, arg, NV_OK};
     pthread_mutex_lock(&emu->lock);
+    /* unmodified binaries on a REALTIME emulator: virtual time follows the wall clock */
+    if (emu->cfg.clock == NVEMU_CLOCK_REALTIME)
+        sim_sync_realtime(emu->sim);
     emu->ioctls++;
     int rc = x.nr == NV_ESC_IOCTL_XFER_CMD ? do_xfer(&x) : dispatch_escape(&x);
     if (rc < 0)

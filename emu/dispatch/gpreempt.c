@@ -49,7 +49,7 @@ static uint32_t channel_children(struct rm_object *tsg, uint32_t *out)
 {
     uint32_t n = 0;
     for (struct rm_object *ch = tsg->first_child; ch; ch = ch->next_sibling)
-        if (ch->family == RM_FAM_CHANNEL) {
+        if (ch->family == RM_FAM_CHANNEL && !ch->lost) {
             if (n < GPREEMPT_GROUP_CHANNELS)
                 out[n] = ch->handle;
             n++;
@@ -60,7 +60,7 @@ static uint32_t channel_children(struct rm_object *tsg, uint32_t *out)
 static bool search_tree(struct query *q, struct rm_object *o)
 {
     for (struct rm_object *ch = o->first_child; ch; ch = ch->next_sibling) {
-        if (ch->family == RM_FAM_TSG && ch->priv && !ch->dup_src &&
+        if (ch->family == RM_FAM_TSG && !ch->lost && ch->priv && !ch->dup_src &&
             fifo_tsg_creator_tid(ch->priv) == q->tid &&
             channel_children(ch, q->channels) == GPREEMPT_GROUP_CHANNELS) {
             q->tsg = ch;

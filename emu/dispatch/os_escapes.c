@@ -68,15 +68,24 @@ static int register_fd(struct esc_ctx *x)
     return 0;
 }
 
+/*
+ * The driver keeps one OS-event list for the whole machine: a (hClient, fd)
+ * pair is unique across all fds, and FREE_OS_EVENT finds it from any fd. Each
+ * entry still belongs to the fd that registered it (freed with it).
+ */
+static struct os_event **find_os_event(nvemu *emu, uint32_t hclient, uint32_t fd)
+{
+    for (nvemu_opener *op = emu->openers; op; op = op->next)
+        for (struct os_event **pp = &op->events; *pp; pp = &(*pp)->next)
+            if ((*pp)->hclient == hclient && (*pp)->fd == fd)
+                return pp;
+    return NULL;
+}
+
 static int alloc_os_event(struct esc_ctx *x)
 {
     nv_ioctl_alloc_os_event_t *p = x->arg;
-    for (struct os_event *e = x->op->events; e; e = e->next)
-        if (e->hclient == p->hClient && e->fd == p->fd) {
-            p->Status = x->st = NV_ERR_INSUFFICIENT_RESOURCES;
-            return 0;
-        }
-    struct os_event *e = calloc(1, sizeof(*e));
+    struct os_event *e = find_os_event(x->emu, p->hClient, p->fd) ? NULL : calloc(1, sizeof(*e));
     if (!e) {
         p->Status = x->st = NV_ERR_INSUFFICIENT_RESOURCES;
         return 0;
@@ -93,15 +102,15 @@ static int alloc_os_event(struct esc_ctx *x)
 static int free_os_event(struct esc_ctx *x)
 {
     nv_ioctl_free_os_event_t *p = x->arg;
-    for (struct os_event **pp = &x->op->events; *pp; pp = &(*pp)->next)
-        if ((*pp)->hclient == p->hClient && (*pp)->fd == p->fd) {
-            struct os_event *e = *pp;
-            *pp = e->next;
-            free(e);
-            p->Status = NV_OK;
-            return 0;
-        }
-    p->Status = x->st = NV_ERR_INVALID_EVENT;
+    struct os_event **pp = find_os_event(x->emu, p->hClient, p->fd);
+    if (!pp) {
+        p->Status = x->st = NV_ERR_INVALID_EVENT;
+        return 0;
+    }
+    struct os_event *e = *pp;
+    *pp = e->next;
+    free(e);
+    p->Status = NV_OK;
     return 0;
 }
 

@@ -50,8 +50,7 @@ static int esc_alloc(struct esc_ctx *x)
     NV_STATUS *status = x->size == sizeof(NVOS21_PARAMETERS) ? &p->status
                                                              : &((NVOS64_PARAMETERS *)x->arg)->status;
     struct rm_call c = call_of(x);
-    struct rm_alloc_req req = {p->hRoot, p->hObjectParent, p->hObjectNew, p->hClass, p->pAllocParms,
-                               x->op->node != NVEMU_NODE_CTL, false};
+    struct rm_alloc_req req = {p->hRoot, p->hObjectParent, p->hObjectNew, p->hClass, p->pAllocParms, false};
     NV_STATUS st = NV_OK;
     if (x->size == sizeof(NVOS64_PARAMETERS)) {
         NVOS64_PARAMETERS *p64 = x->arg;
@@ -72,7 +71,7 @@ static int esc_alloc_object(struct esc_ctx *x)
 {
     NVOS05_PARAMETERS *p = x->arg;
     struct rm_call c = call_of(x);
-    struct rm_alloc_req req = {p->hRoot, p->hObjectParent, p->hObjectNew, p->hClass, 0, false, false};
+    struct rm_alloc_req req = {p->hRoot, p->hObjectParent, p->hObjectNew, p->hClass, 0, false};
     NV_STATUS st = rm_alloc(&c, &req);
     p->hClass = req.hclass;
     if (st == NV_OK)
@@ -123,7 +122,7 @@ static int esc_alloc_memory(struct esc_ctx *x)
         st = NV_ERR_INVALID_CLASS;
     } else {
         struct rm_call c = call_of(x);
-        struct rm_alloc_req req = {p->hRoot, p->hObjectParent, p->hObjectNew, p->hClass, 0, true, true};
+        struct rm_alloc_req req = {p->hRoot, p->hObjectParent, p->hObjectNew, p->hClass, 0, true};
         st = rm_alloc(&c, &req);
         if (st == NV_OK)
             p->hObjectNew = req.hnew;
@@ -133,7 +132,8 @@ static int esc_alloc_memory(struct esc_ctx *x)
 }
 
 /* Validates hClient (owned by the caller) and an object of it; NV_ERR_* for the status field. */
-static NV_STATUS check_object(struct esc_ctx *x, uint32_t hclient, uint32_t hobject, uint32_t families)
+static NV_STATUS check_object(struct esc_ctx *x, uint32_t hclient, uint32_t hobject, uint32_t families,
+                              struct rm_object **out)
 {
     struct rm_call c = call_of(x);
     struct rm_client *cl;
@@ -143,7 +143,13 @@ static NV_STATUS check_object(struct esc_ctx *x, uint32_t hclient, uint32_t hobj
     struct rm_object *o = hobject == cl->handle ? cl->root : rm_client_find(cl, hobject);
     if (!o)
         return NV_ERR_OBJECT_NOT_FOUND;
-    return (rm_object_family(o) & families) ? NV_OK : NV_ERR_INVALID_OBJECT_HANDLE;
+    if (o->lost)
+        return NV_ERR_RESOURCE_LOST;
+    if (!(rm_object_family(o) & families))
+        return NV_ERR_INVALID_OBJECT_HANDLE;
+    if (out)
+        *out = o->dup_src ? o->dup_src : o;
+    return NV_OK;
 }
 
 /* A CPU mapping address for MAP_MEMORY: deterministic, page aligned, never dereferenced. */
@@ -154,10 +160,14 @@ static int esc_map_memory(struct esc_ctx *x)
 {
     nv_ioctl_nvos33_parameters_with_fd *w = x->arg;
     NVOS33_PARAMETERS *p = &w->params;
-    NV_STATUS st = check_object(x, p->hClient, p->hDevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE);
+    struct rm_object *mem = NULL;
+    NV_STATUS st = check_object(x, p->hClient, p->hDevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE, NULL);
     if (st == NV_OK)
-        st = check_object(x, p->hClient, p->hMemory, RM_FAM_ANY);
+        st = check_object(x, p->hClient, p->hMemory, RM_FAM_ANY, &mem);
     if (st == NV_OK) {
+        /* the driver reports the caching and mapping kind it used */
+        if (mem->map_flags)
+            p->flags = (p->flags & ~NVOS33_FLAGS_CACHING_TYPE_MASK) | mem->map_flags;
         uint64_t span = (p->length + MAP_ALIGN - 1) & ~(MAP_ALIGN - 1);
         p->pLinearAddress = MAP_BASE + x->emu->map_cursor + (p->offset & (MAP_ALIGN - 1));
         x->emu->map_cursor += span ? span : MAP_ALIGN;
@@ -169,9 +179,9 @@ static int esc_map_memory(struct esc_ctx *x)
 static int esc_unmap_memory(struct esc_ctx *x)
 {
     NVOS34_PARAMETERS *p = x->arg;
-    NV_STATUS st = check_object(x, p->hClient, p->hDevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE);
+    NV_STATUS st = check_object(x, p->hClient, p->hDevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE, NULL);
     if (st == NV_OK)
-        st = check_object(x, p->hClient, p->hMemory, RM_FAM_ANY);
+        st = check_object(x, p->hClient, p->hMemory, RM_FAM_ANY, NULL);
     p->status = x->st = st;
     return 0;
 }
@@ -179,19 +189,19 @@ static int esc_unmap_memory(struct esc_ctx *x)
 static int esc_update_mapping(struct esc_ctx *x)
 {
     NVOS56_PARAMETERS *p = x->arg;
-    NV_STATUS st = check_object(x, p->hClient, p->hDevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE);
+    NV_STATUS st = check_object(x, p->hClient, p->hDevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE, NULL);
     if (st == NV_OK)
-        st = check_object(x, p->hClient, p->hMemory, RM_FAM_ANY);
+        st = check_object(x, p->hClient, p->hMemory, RM_FAM_ANY, NULL);
     p->status = x->st = st;
     return 0;
 }
 
-/* No event is ever queued for an fd: the driver's answer for an empty queue. */
+/* No event is ever queued for an fd: get_os_event_data answers an empty queue with NV_ERR_OPERATING_SYSTEM. */
 static int esc_get_event_data(struct esc_ctx *x)
 {
     NVOS41_PARAMETERS *p = x->arg;
     p->MoreEvents = 0;
-    p->status = x->st = NV_ERR_GENERIC;
+    p->status = x->st = NV_ERR_OPERATING_SYSTEM;
     return 0;
 }
 

@@ -36,6 +36,13 @@ static bool idmap_alloc(struct fifo_idmap *m, uint32_t *out)
     return false;
 }
 
+/* Ids [0, n) stay taken for good (channels of RM/UVM that exist before any client). */
+static void idmap_reserve(struct fifo_idmap *m, uint32_t n)
+{
+    for (uint32_t id = 0; id < n && id < m->limit; id++)
+        m->bits[id / 64] |= 1ull << (id % 64);
+}
+
 static void idmap_free(struct fifo_idmap *m, uint32_t id)
 {
     if (id < m->limit)
@@ -157,8 +164,9 @@ struct fifo *fifo_create(const struct profile *p, uint32_t gpu_index, struct sim
     f->gpu = gpu_index;
     f->sim = s;
     f->hooks = h;
-    f->next_kernel_id = 1;
+    f->next_kernel_id = ((uint64_t)gpu_index << 48) + 1;
     f->sm_width = p->sm_count ? p->sm_count : 1;
+    f->uid_first = p->channel_uid_first;
     f->rls = calloc(p->engine_count, sizeof(*f->rls));
     bool ok = f->rls && idmap_init(&f->tsg_ids, p->max_channel_groups) && idmap_init(&f->chids, FIFO_CHID_LIMIT);
     for (uint32_t i = 0; ok && i < p->engine_count; i++) {
@@ -173,7 +181,11 @@ struct fifo *fifo_create(const struct profile *p, uint32_t gpu_index, struct sim
         rl->st.runlist_id = e->runlist_id;
         rl->by_id = calloc(p->max_channel_groups, sizeof(*rl->by_id));
         ok = rl->by_id && idmap_init(&rl->tsg_ids, p->max_channel_groups) && idmap_init(&rl->chids, FIFO_CHID_LIMIT);
+        if (ok)
+            idmap_reserve(&rl->chids, p->reserved_chids);
     }
+    if (ok)
+        idmap_reserve(&f->chids, p->reserved_chids);
     if (!ok) {
         LOG_ERROR(COMP, "out of memory creating the FIFO of GPU %u", gpu_index);
         fifo_destroy(f);
@@ -220,6 +232,11 @@ const struct profile *fifo_profile(const struct fifo *f) { return f->p; }
 struct sim *fifo_sim(const struct fifo *f) { return f->sim; }
 uint32_t fifo_gpu_index(const struct fifo *f) { return f->gpu; }
 
+uint32_t fifo_channel_uid_next(struct fifo *f)
+{
+    return f->uid_first + (uint32_t)sim_sequence_next(f->sim);
+}
+
 /* ---- channel groups ---- */
 
 static struct fifo_idmap *tsg_space(struct fifo *f, struct fifo_runlist *rl)
@@ -247,6 +264,8 @@ NV_STATUS fifo_tsg_create(struct fifo *f, uint32_t engine_type, const struct fif
         free(t);
         return NV_ERR_NO_FREE_FIFOS;
     }
+    /* the recorded cids skip one id per channel group (see the header comment) */
+    fifo_channel_uid_next(f);
     t->f = f;
     t->rl = rl;
     t->engine_type = engine_type;
@@ -374,9 +393,11 @@ NV_STATUS fifo_tsg_schedule(struct fifo_tsg *t, bool enable, bool skip_submit, b
     fifo_trace(t->f, SIM_REC_SCHEDULE, t->rl, t, SIM_NONE, enable, 0);
     if (enable) {
         t->scheduled = true;
+        t->has_runlist = true;
         for (uint32_t i = 0; i < t->n_chans; i++) {
             struct fifo_channel *c = t->chans[i];
             c->bound = true;
+            c->has_runlist = true;
             if (!skip_enable) {
                 c->scheduled = true;
                 c->enabled = true;
@@ -405,6 +426,9 @@ NV_STATUS fifo_tsg_bind(struct fifo_tsg *t, uint32_t engine_type)
     if (!to)
         return NV_ERR_INVALID_ARGUMENT;
     t->engine_type = engine_type;
+    t->has_runlist = true;
+    for (uint32_t i = 0; i < t->n_chans; i++)
+        t->chans[i]->has_runlist = true;
     if (to == t->rl)
         return NV_OK;
     uint32_t id;
@@ -479,7 +503,8 @@ NV_STATUS fifo_tsg_preempt(struct fifo_tsg *t, bool wait, uint64_t timeout_ns)
         return NV_OK;
     if (timeout_ns == 0)
         timeout_ns = f->p->timing.preempt_timeout_ns;
-    if (done - now > timeout_ns) {
+    /* H200: waiting on a group without channels never sees the preempt complete */
+    if (t->n_chans == 0 || done - now > timeout_ns) {
         fifo_trace(f, SIM_REC_PREEMPT_TIMEOUT, t->rl, t, SIM_NONE, timeout_ns, done - now);
         sim_charge_call(f->sim, timeout_ns);
         return NV_ERR_TIMEOUT;
@@ -512,7 +537,12 @@ static bool owner_remove(struct fifo *f, const void *owner)
 
 NV_STATUS fifo_set_sched_policy(struct fifo *f, uint32_t policy, bool restore, const void *owner)
 {
+    bool known = false;
+    for (uint32_t i = 0; i < f->n_owners; i++)
+        known |= f->owners[i] == owner;
     if (restore) {
+        if (!known)
+            return NV_ERR_INVALID_STATE;
         owner_remove(f, owner);
         if (f->n_owners == 0)
             policy_changed(f, FIFO_POLICY_DEFAULT);
@@ -520,11 +550,10 @@ NV_STATUS fifo_set_sched_policy(struct fifo *f, uint32_t policy, bool restore, c
     }
     if (policy > FIFO_POLICY_CHANNEL_INTERLEAVED_WDDM)
         return NV_ERR_INVALID_ARGUMENT;
-    if (f->n_owners && policy != f->policy)
+    /* the lock holds others off; its only holder may switch to another policy */
+    bool sole_holder = known && f->n_owners == 1;
+    if (f->n_owners && policy != f->policy && !sole_holder)
         return NV_ERR_INVALID_STATE;
-    bool known = false;
-    for (uint32_t i = 0; i < f->n_owners; i++)
-        known |= f->owners[i] == owner;
     if (!known) {
         if (f->n_owners == f->cap_owners) {
             uint32_t ncap = f->cap_owners ? f->cap_owners * 2 : 4;
@@ -577,6 +606,7 @@ NV_STATUS fifo_channel_create(struct fifo_tsg *t, uint32_t hchannel, bool delay_
     c->enabled = true;
     c->bound = true;
     c->scheduled = !delay_schedule;
+    c->has_runlist = t->has_runlist;
     t->chans[t->n_chans++] = c;
     fifo_trace(f, SIM_REC_CHANNEL_CREATE, t->rl, t, c->chid, hchannel, delay_schedule);
     *out = c;
@@ -654,6 +684,8 @@ NV_STATUS fifo_channel_schedule(struct fifo_channel *c, bool enable, bool skip_s
             rl_mark_dirty(t->rl);
     }
     c->bound = true;
+    c->has_runlist = true;
+    t->has_runlist = true;
     c->scheduled = true;
     if (!skip_enable)
         c->enabled = true;
@@ -670,9 +702,12 @@ NV_STATUS fifo_channel_bind(struct fifo_channel *c, uint32_t engine_type)
     if (rl != c->tsg->rl)
         return NV_ERR_INVALID_STATE;
     c->bound = true;
+    c->has_runlist = true;
     ch_refresh(c);
     return NV_OK;
 }
+
+void fifo_channel_engine_object(struct fifo_channel *c) { c->has_runlist = true; }
 
 NV_STATUS fifo_channel_restart_runlist(struct fifo_channel *c, bool force, bool bypass_wait)
 {
@@ -765,7 +800,7 @@ static void work_submit_hook(struct fifo_channel *c, enum hook_submit_kind kind)
 
 NV_STATUS fifo_channel_work_submit_token(struct fifo_channel *c, uint32_t *token)
 {
-    if (!c->bound)
+    if (!c->has_runlist)
         return NV_ERR_INVALID_STATE;
     *token = (c->tsg->rl->id << 16) | (c->chid & 0xFFFu);
     work_submit_hook(c, HOOK_SUBMIT_TOKEN_REQUEST);

@@ -44,7 +44,42 @@
  * profile->timing.preempt_timeout_ns) the call returns NV_ERR_TIMEOUT (the
  * preemption still completes later in the model, as the hardware would keep
  * trying); otherwise NV_OK and the wait is charged as call latency
- * (sim_charge_call). bWait=0 returns NV_OK at once.
+ * (sim_charge_call). A group without channels never completes a waited
+ * preempt: NV_ERR_TIMEOUT after the whole timeout (H200 conformance
+ * tsg.empty.preempt.wait1.*). bWait=0 returns NV_OK at once.
+ *
+ * Runlist assignment (work-submit token): a channel has no runlist until its
+ * group is scheduled or bound, it is scheduled or bound itself, or an engine
+ * object (compute, copy) is allocated on it; before that
+ * GET_WORK_SUBMIT_TOKEN is NV_ERR_INVALID_STATE (H200: 8 channels with no
+ * engine object, token before GPFIFO_SCHEDULE -> 0x40; libcuda's channels get
+ * compute + copy objects first and their tokens succeed). STOP_CHANNEL takes
+ * the channel off the runlist but the assignment stays (token still NV_OK).
+ *
+ * Runlist scheduling policy lock: set by a client, held until every holder
+ * restores or dies. Another policy from a non-holder (or while several clients
+ * hold it) -> NV_ERR_INVALID_STATE; the sole holder may switch policies; a
+ * RESTORE from a client that holds nothing -> NV_ERR_INVALID_STATE (H200
+ * conformance subdevice.sched_policy.*).
+ *
+ * Identifiers (rules read off the H200 recordings, fixtures/hw/h200-580.159.04
+ * and the reference libcuda trace):
+ * - ChIDs: lowest free id of one GPU-wide space unless the profile says the
+ *   channel RAM is per runlist (H200: FIFO_GET_INFO index 7 = 0, and the
+ *   tokens of one process run 0x0a..0x1d across runlists 0, 1, 3 and 10).
+ *   ChIDs below profile->reserved_chids belong to RM/UVM-internal channels
+ *   that exist before any client (the first user channel gets 0x0a in every
+ *   CUDA process; a process that never touches nvidia-uvm gets 0x04, so 6 of
+ *   the 10 are UVM's channels of a registered GPU: UVM is not modelled, the
+ *   profile value is the CUDA case).
+ * - Channel unique id (NV_CHANNEL_ALLOC_PARAMS.cid): the driver's
+ *   system-wide ++currentChannelUniqueId, taken at the start of every channel
+ *   construction (kernel_channel.c), so it spans GPUs and clients: here one
+ *   emulator-wide sequence (sim_sequence_next) over profile->channel_uid_first.
+ *   Every recording skips exactly one id per channel group between the last
+ *   channel of one group and the first of the next (two interleaved processes
+ *   included); the consumer is not visible in the open kernel RM, so the model
+ *   takes that id when the TSG is created.
  *
  * Not thread-safe: callers hold the emulator lock.
  */
@@ -94,6 +129,9 @@ void fifo_charge_latency(struct fifo *f, uint64_t ns);
 const struct profile *fifo_profile(const struct fifo *f);
 struct sim *fifo_sim(const struct fifo *f);
 uint32_t fifo_gpu_index(const struct fifo *f);
+
+/* Takes the next channel unique id (NV_CHANNEL_ALLOC_PARAMS.cid); see the header comment. */
+uint32_t fifo_channel_uid_next(struct fifo *f);
 
 /* Fills *env so the hook framework's decision records go into the sim trace (gpu from each task). */
 void fifo_hooks_env_init(struct hooks_env *env, const struct profile *p, struct sim *s);
@@ -154,8 +192,8 @@ NV_STATUS fifo_tsg_preempt(struct fifo_tsg *t, bool wait, uint64_t timeout_ns);
  * RUNLIST_SET_SCHED_POLICY for every runlist of the GPU. `owner` identifies
  * the setting client: the policy is locked by its setters until all restore
  * (restore=true) or die (fifo_sched_policy_owner_gone); a different policy
- * from another owner while locked -> NV_ERR_INVALID_STATE; unknown policy ->
- * NV_ERR_INVALID_ARGUMENT.
+ * from another owner while locked, or a restore from a non-holder ->
+ * NV_ERR_INVALID_STATE; unknown policy -> NV_ERR_INVALID_ARGUMENT.
  */
 NV_STATUS fifo_set_sched_policy(struct fifo *f, uint32_t policy, bool restore, const void *owner);
 void fifo_sched_policy_owner_gone(struct fifo *f, const void *owner);
@@ -182,7 +220,7 @@ NV_STATUS fifo_channel_schedule(struct fifo_channel *c, bool enable, bool skip_s
 NV_STATUS fifo_channel_bind(struct fifo_channel *c, uint32_t engine_type);
 /* RESTART_RUNLIST: expire the running timeslice; !force and this TSG running -> no-op. */
 NV_STATUS fifo_channel_restart_runlist(struct fifo_channel *c, bool force, bool bypass_wait);
-/* STOP_CHANNEL: disable + unbind from the runlist (needs schedule/bind again). */
+/* STOP_CHANNEL: disable + take off the runlist (needs schedule/bind again); the runlist assignment stays. */
 NV_STATUS fifo_channel_stop(struct fifo_channel *c, bool immediate);
 /*
  * DISABLE_CHANNELS for one channel: disable=false re-enables. only_sched:
@@ -194,6 +232,8 @@ NV_STATUS fifo_channel_disable(struct fifo_channel *c, bool disable, bool only_s
 NV_STATUS fifo_channel_set_preempt_mode(struct fifo_channel *c, uint32_t mode);
 uint32_t fifo_channel_preempt_mode(const struct fifo_channel *c);
 /* GET_WORK_SUBMIT_TOKEN: runlistId << 16 | chid; work_submit hook (TOKEN_REQUEST). No runlist -> INVALID_STATE. */
+/* An engine object was allocated on the channel: it now has its group's runlist (see the header comment). */
+void fifo_channel_engine_object(struct fifo_channel *c);
 NV_STATUS fifo_channel_work_submit_token(struct fifo_channel *c, uint32_t *token);
 
 /* ---- work ---- */
@@ -211,7 +251,8 @@ typedef void (*fifo_done_fn)(void *ctx, uint64_t kernel_id, uint64_t tag, uint64
 
 /*
  * Queues a kernel on a channel (work_submit hook, kind WORK; SUBMIT record).
- * Kernel ids are per-fifo, increasing from 1. A zero-length kernel still
+ * Kernel ids are unique per emulator: GPU index in bits 63:48 over a counter
+ * from 1. A zero-length kernel still
  * completes through the scheduler. Never fails except on OOM.
  */
 NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *k, fifo_done_fn fn, void *ctx,

@@ -65,6 +65,7 @@ struct fifo_tsg {
     bool scheduled;                /* GPFIFO_SCHEDULE enabled: member of the runlist */
     bool in_list;                  /* present in the built runlist */
     bool runnable;
+    bool has_runlist;              /* its channels have been given the runlist (new channels inherit it) */
     struct fifo_channel **chans;
     uint32_t n_chans, cap_chans;
     uint32_t ready_channels;
@@ -79,6 +80,7 @@ struct fifo_channel {
     uint32_t handle;
     uint32_t mode;                 /* compute preemption mode */
     bool enabled, scheduled, bound, ready;
+    bool has_runlist;              /* runlist assigned (schedule, bind, engine object); kept by STOP_CHANNEL */
     struct fifo_krec *head, *tail;
     uint32_t pending;
 };
@@ -107,6 +109,7 @@ struct fifo {
     struct fifo_krec *kfree;
     struct fifo_kchunk *kchunks;
     uint32_t sm_width;
+    uint32_t uid_first;            /* channel unique id the emulator's first consumer gets */
 };
 
 /* fifo_sched.c */

@@ -26,7 +26,7 @@ uint32_t ch_effective_mode(const struct fifo_channel *c)
 {
     const struct fifo_tsg *t = c->tsg;
     /* MAKE_REALTIME: with a realtime TSG on the runlist, others are CTA and realtime stays WFI. */
-    if (t->f->policy != FIFO_POLICY_DEFAULT && t->rl && t->rl->has_realtime)
+    if (t->rl && t->rl->has_realtime)
         return t->realtime ? FIFO_PREEMPT_WFI : FIFO_PREEMPT_CTA;
     return c->mode;
 }

@@ -44,11 +44,6 @@ struct wl_part {
     struct wl_part *next;
 };
 
-struct wl_submit_ctx {
-    struct workload *wl;
-    uint32_t part;
-};
-
 struct workload {
     struct sim *s;
     struct wl_part *parts;       /* sorted by id */
@@ -176,12 +171,20 @@ static void on_timer(struct sim *s, void *arg, uint64_t data)
     }
 }
 
+/* The participant that submitted kernel `id` (its outstanding list holds it), or NULL. */
+static struct wl_part *part_by_kernel(struct workload *wl, uint64_t id)
+{
+    for (struct wl_part *p = wl->parts; p; p = p->next)
+        for (uint32_t i = 0; i < p->n_out; i++)
+            if (p->outstanding[i] == id)
+                return p;
+    return NULL;
+}
+
 static void on_kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
 {
     (void)submit_t;
-    struct wl_submit_ctx *sc = ctx;
-    struct wl_part *p = part_by_id(sc->wl, sc->part);
-    free(sc);
+    struct wl_part *p = part_by_kernel(ctx, kernel_id);
     if (!p)
         return;
     if (p->n_done == p->cap_done) {
@@ -294,19 +297,10 @@ static NV_STATUS do_submit(struct workload *wl, nvemu *emu, nvemu_opener *op, in
         p->outstanding = no;
         p->cap_out = ncap;
     }
-    struct wl_submit_ctx *sc = NULL;
-    if (p) {
-        sc = malloc(sizeof(*sc));
-        if (!sc)
-            return NV_ERR_NO_MEMORY;
-        *sc = (struct wl_submit_ctx){wl, p->id};
-    }
     struct fifo_kernel k = {.blocks = a->blocks, .block_ns = a->block_ns, .total_ns = a->total_ns, .tag = a->tag};
-    st = fifo_submit(c, &k, p ? on_kernel_done : NULL, sc, &a->kernel_id);
-    if (st != NV_OK) {
-        free(sc);
+    st = fifo_submit(c, &k, p ? on_kernel_done : NULL, wl, &a->kernel_id);
+    if (st != NV_OK)
         return st;
-    }
     if (p)
         p->outstanding[p->n_out++] = a->kernel_id;
     return NV_OK;
@@ -356,9 +350,12 @@ static void sleep_until(struct wl_part *p, uint64_t until, pthread_mutex_t *lock
 
 void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu_lock)
 {
+    /* only a participant's charge is taken here; an in-process caller takes its own */
+    struct wl_part *p = part_by_tid(wl, tid);
+    if (!p)
+        return;
     uint64_t charge = sim_take_call_charge(wl->s);
-    struct wl_part *p = charge ? part_by_tid(wl, tid) : NULL;
-    if (p)
+    if (charge)
         sleep_until(p, sim_now(wl->s) + charge, emu_lock);
 }
 

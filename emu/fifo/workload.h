@@ -129,9 +129,10 @@ int workload_escape(struct workload *wl, nvemu *emu, nvemu_opener *op, int32_t t
                     uint32_t size, void *arg, pthread_mutex_t *emu_lock);
 
 /*
- * Called by the dispatcher after every ioctl of a registered participant's
- * thread: sleeps it in virtual time for the call charge (sim_take_call_charge).
- * No-op for unregistered threads and when nothing was charged.
+ * Called by the dispatcher after every ioctl: when the calling thread is a
+ * registered participant, takes the call charge (sim_take_call_charge) and
+ * sleeps it that long in virtual time. For other threads the charge stays
+ * pending for an in-process caller to take (reset it before the call).
  */
 void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu_lock);
 

@@ -65,6 +65,8 @@ static pid_t start_daemon(struct front_opts *o, const struct run_dirs *d, int *r
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        /* Own process group: a terminal's Ctrl-C goes to CMD; run stops the daemon after CMD. */
+        setpgid(0, 0);
         close(p[0]);
         int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
         if (null >= 0)
@@ -74,7 +76,7 @@ static pid_t start_daemon(struct front_opts *o, const struct run_dirs *d, int *r
         o->foreground = true;
         o->cuse = false;
         o->ready_fd = p[1];
-        _exit(front_serve(o));
+        exit(front_serve(o)); /* exit, not _exit: leak checkers see the daemon too */
     }
     close(p[1]);
     *ready_rd = p[0];
@@ -98,8 +100,12 @@ static void stop_daemon(pid_t pid, bool alive)
         return;
     kill(pid, SIGTERM);
     for (int ms = 0; ms < STOP_GRACE_MS; ms += 10) {
-        if (waitpid(pid, NULL, WNOHANG) == pid)
+        int st;
+        if (waitpid(pid, &st, WNOHANG) == pid) {
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+                LOG_ERROR("run", "the daemon stopped with status 0x%x", st);
             return;
+        }
         nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
     }
     LOG_WARN("run", "daemon %d did not stop in %d ms; killing it", (int)pid, STOP_GRACE_MS);
@@ -144,6 +150,11 @@ static int parse(int argc, char **argv, struct front_opts *o, int *cmd_at)
         int r = front_opts_parse(o, argc, argv, &i);
         if (r < 0)
             return 2;
+        if (r == 0 && argv[i][0] == '-') {
+            fprintf(stderr, "nvemu run: unknown option '%s'\n", argv[i]);
+            run_usage(stderr);
+            return 2;
+        }
         if (r == 0)
             break; /* first non-option: the command */
     }

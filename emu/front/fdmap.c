@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -22,7 +21,8 @@
 #define SYS_pidfd_getfd 438
 #endif
 
-pid_t fdmap_tgid(pid_t tid)
+/* The thread group of thread tid (from /proc), or -1 when it is gone. */
+static pid_t fdmap_tgid(pid_t tid)
 {
     nvemu_identity id;
     pid_t tgid = -1;
@@ -62,8 +62,8 @@ nvemu_opener *fdmap_resolve(struct front *f, pid_t tid, int fd)
         return NULL;
     }
     nvemu_opener *op = NULL;
-    uint64_t who = 0;
-    if (is_our_file(f, mine) && ioctl(mine, FRONT_IOCTL_WHOAMI, &who) == 0 && who != 0)
+    uint64_t who = is_our_file(f, mine) ? fdprobe_ask(&f->probe, mine) : 0;
+    if (who != 0)
         op = ((struct front_file *)(uintptr_t)who)->op;
     close(mine);
     return op;

@@ -3,11 +3,11 @@
  * (REGISTER_FD's ctl_fd). Method: pidfd_open(caller's thread group) +
  * pidfd_getfd gives the daemon its own reference to the caller's open file;
  * fstat tells whether it is one of our nodes (FUSE: st_dev of our mount;
- * CUSE: our major); the daemon then sends FRONT_IOCTL_WHOAMI on that
- * reference, which another session thread answers with the front_file it was
- * opened as. The reference keeps the file (and so the opener) alive until we
- * close it. Needs ptrace-level access to the caller (root, or same uid with
- * Yama ptrace_scope 0).
+ * CUSE: our major); a helper process (fdprobe.h) then sends
+ * FRONT_IOCTL_WHOAMI on that reference, which a session thread answers with
+ * the front_file it was opened as. The reference keeps the file (and so the
+ * opener) alive until we close it. Needs ptrace-level access to the caller
+ * (root, or same uid with Yama ptrace_scope 0).
  */
 #ifndef NVEMU_FRONT_FDMAP_H
 #define NVEMU_FRONT_FDMAP_H
@@ -20,13 +20,10 @@ struct front;
 
 /*
  * Returns the opener behind fd in thread tid's fd table, or NULL when fd is
- * not open there or is not one of our nodes. Must not be called with the
- * emulator lock held when no other session thread can run (see front_ioctl:
- * REGISTER_FD is resolved before entering the core).
+ * not open there or is not one of our nodes. The answer needs a free
+ * session thread, so front_ioctl resolves REGISTER_FD before entering the
+ * core's lock.
  */
 nvemu_opener *fdmap_resolve(struct front *f, pid_t tid, int fd);
-
-/* The thread group of thread tid (from /proc), or -1 when it is gone. */
-pid_t fdmap_tgid(pid_t tid);
 
 #endif

@@ -150,7 +150,8 @@ static void fs_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg
     _Alignas(8) char buf[MAX_IOCTL];
     uint32_t size = front_ioctl_size(ff, cmd);
     uint32_t in_len = in_bufsz < size ? (uint32_t)in_bufsz : size;
-    memcpy(buf, in_buf, in_len);
+    if (in_len > 0)
+        memcpy(buf, in_buf, in_len);
     uint32_t out_len = 0;
     int rc = front_ioctl(f, ff, fuse_req_ctx(req)->pid, cmd, (uint64_t)(uintptr_t)arg, buf, size, in_len,
                          out_bufsz > size ? size : (uint32_t)out_bufsz, &out_len);

@@ -112,12 +112,23 @@ void nvemu_identity_self(nvemu_identity *who)
 #define FDTABLE_FIRST 3
 #define FDTABLE_SIZE 4096
 
+/*
+ * Like the kernel's file references: close() removes the fd at once; the
+ * opener is released when the last ioctl still running on it returns. So a
+ * close never waits for another thread's ioctl (which may be blocked in
+ * virtual time waiting for that very thread).
+ */
+struct fd_file {
+    nvemu_opener *op;
+    uint32_t inflight;
+    bool closed;
+};
+
 struct nvemu_fdtable {
     nvemu *emu;
-    /* ioctls hold it shared for the whole call so close cannot free an opener in use */
-    pthread_rwlock_t lock;
+    pthread_mutex_t lock;       /* protects fds[] and the fd_file counters; never held across nvemu_* calls */
     nvemu_access acc;
-    nvemu_opener *fds[FDTABLE_SIZE];
+    struct fd_file *fds[FDTABLE_SIZE];
 };
 
 static nvemu_opener *table_resolve(void *ctx, int fd)
@@ -125,7 +136,10 @@ static nvemu_opener *table_resolve(void *ctx, int fd)
     nvemu_fdtable *t = ctx;
     if (fd < 0 || fd >= FDTABLE_SIZE)
         return NULL;
-    return t->fds[fd];
+    pthread_mutex_lock(&t->lock);
+    nvemu_opener *op = t->fds[fd] ? t->fds[fd]->op : NULL;
+    pthread_mutex_unlock(&t->lock);
+    return op;
 }
 
 nvemu_fdtable *nvemu_fdtable_create(nvemu *emu, bool trusted)
@@ -134,7 +148,7 @@ nvemu_fdtable *nvemu_fdtable_create(nvemu *emu, bool trusted)
     if (!t)
         return NULL;
     t->emu = emu;
-    pthread_rwlock_init(&t->lock, NULL);
+    pthread_mutex_init(&t->lock, NULL);
     t->acc = trusted ? nvemu_access_inproc_trusted : nvemu_access_inproc;
     t->acc.resolve_fd = table_resolve;
     t->acc.ctx = t;
@@ -146,9 +160,11 @@ void nvemu_fdtable_destroy(nvemu_fdtable *t)
     if (!t)
         return;
     for (int fd = 0; fd < FDTABLE_SIZE; fd++)
-        if (t->fds[fd])
-            nvemu_release(t->emu, t->fds[fd]);
-    pthread_rwlock_destroy(&t->lock);
+        if (t->fds[fd]) {
+            nvemu_release(t->emu, t->fds[fd]->op);
+            free(t->fds[fd]);
+        }
+    pthread_mutex_destroy(&t->lock);
     free(t);
 }
 
@@ -193,36 +209,37 @@ static int open_slot(nvemu_fdtable *t, int want, const char *path, const nvemu_i
         nvemu_identity_self(&self);
         who = &self;
     }
-    pthread_rwlock_wrlock(&t->lock);
-    int fd = -1;
-    if (want >= 0) {
-        if (want >= FDTABLE_SIZE || t->fds[want]) {
-            pthread_rwlock_unlock(&t->lock);
-            errno = want >= FDTABLE_SIZE ? EBADF : EBUSY;
-            return -1;
-        }
-        fd = want;
-    } else {
-        for (int i = FDTABLE_FIRST; i < FDTABLE_SIZE; i++)
-            if (!t->fds[i]) {
-                fd = i;
-                break;
-            }
-        if (fd < 0) {
-            pthread_rwlock_unlock(&t->lock);
-            errno = EMFILE;
-            return -1;
-        }
-    }
+    struct fd_file *f = calloc(1, sizeof(*f));
     int err = 0;
-    nvemu_opener *op = nvemu_open(t->emu, node, minor, who, &err);
+    nvemu_opener *op = f ? nvemu_open(t->emu, node, minor, who, &err) : NULL;
     if (!op) {
-        pthread_rwlock_unlock(&t->lock);
+        free(f);
         errno = err < 0 ? -err : ENOMEM;
         return -1;
     }
-    t->fds[fd] = op;
-    pthread_rwlock_unlock(&t->lock);
+    f->op = op;
+    pthread_mutex_lock(&t->lock);
+    int fd = -1;
+    if (want >= 0) {
+        if (want < FDTABLE_SIZE && !t->fds[want])
+            fd = want;
+        else
+            err = want >= FDTABLE_SIZE ? EBADF : EBUSY;
+    } else {
+        for (int i = FDTABLE_FIRST; i < FDTABLE_SIZE && fd < 0; i++)
+            if (!t->fds[i])
+                fd = i;
+        if (fd < 0)
+            err = EMFILE;
+    }
+    if (fd >= 0)
+        t->fds[fd] = f;
+    pthread_mutex_unlock(&t->lock);
+    if (fd < 0) {
+        nvemu_release(t->emu, op);
+        free(f);
+        errno = err;
+    }
     return fd;
 }
 
@@ -242,27 +259,42 @@ int nvemu_fdtable_open_at(nvemu_fdtable *t, int fd, const char *path, const nvem
 
 int nvemu_fdtable_ioctl(nvemu_fdtable *t, int fd, unsigned long request, void *arg)
 {
+    return nvemu_fdtable_ioctl_as(t, fd, 0, request, arg);
+}
+
+int nvemu_fdtable_ioctl_as(nvemu_fdtable *t, int fd, int32_t tid, unsigned long request, void *arg)
+{
     uint32_t nr = (uint32_t)(request & 0xFFu);
     uint32_t size = (uint32_t)((request >> 16) & 0x3FFFu);
     /* the driver copies _IOC_SIZE bytes in before anything else; 14 bits bound it */
     _Alignas(8) unsigned char buf[0x4000];
 
-    pthread_rwlock_rdlock(&t->lock);
-    nvemu_opener *op = (fd >= 0 && fd < FDTABLE_SIZE) ? t->fds[fd] : NULL;
-    if (!op) {
-        pthread_rwlock_unlock(&t->lock);
+    pthread_mutex_lock(&t->lock);
+    struct fd_file *f = (fd >= 0 && fd < FDTABLE_SIZE) ? t->fds[fd] : NULL;
+    if (!f) {
+        pthread_mutex_unlock(&t->lock);
         errno = EBADF;
         return -1;
     }
+    f->inflight++;
+    pthread_mutex_unlock(&t->lock);
+
     nvemu_access acc = t->acc;
-    acc.tid = self_tid();
+    acc.tid = tid ? tid : self_tid();
     int rc = acc.read(acc.ctx, (uint64_t)(uintptr_t)arg, buf, size);
     if (rc == 0) {
-        rc = nvemu_ioctl(t->emu, op, nr, size, buf, &acc);
+        rc = nvemu_ioctl(t->emu, f->op, nr, size, buf, &acc);
         if (rc != -EFAULT && acc.write(acc.ctx, (uint64_t)(uintptr_t)arg, buf, size) != 0)
             rc = -EFAULT;
     }
-    pthread_rwlock_unlock(&t->lock);
+
+    pthread_mutex_lock(&t->lock);
+    bool last = --f->inflight == 0 && f->closed;
+    pthread_mutex_unlock(&t->lock);
+    if (last) {
+        nvemu_release(t->emu, f->op);
+        free(f);
+    }
     if (rc < 0) {
         errno = -rc;
         return -1;
@@ -272,25 +304,27 @@ int nvemu_fdtable_ioctl(nvemu_fdtable *t, int fd, unsigned long request, void *a
 
 int nvemu_fdtable_close(nvemu_fdtable *t, int fd)
 {
-    pthread_rwlock_wrlock(&t->lock);
-    nvemu_opener *op = (fd >= 0 && fd < FDTABLE_SIZE) ? t->fds[fd] : NULL;
-    if (!op) {
-        pthread_rwlock_unlock(&t->lock);
+    pthread_mutex_lock(&t->lock);
+    struct fd_file *f = (fd >= 0 && fd < FDTABLE_SIZE) ? t->fds[fd] : NULL;
+    if (!f) {
+        pthread_mutex_unlock(&t->lock);
         errno = EBADF;
         return -1;
     }
     t->fds[fd] = NULL;
-    nvemu_release(t->emu, op);
-    pthread_rwlock_unlock(&t->lock);
+    f->closed = true;
+    bool now = f->inflight == 0;
+    pthread_mutex_unlock(&t->lock);
+    if (now) {
+        nvemu_release(t->emu, f->op);
+        free(f);
+    }
     return 0;
 }
 
 nvemu_opener *nvemu_fdtable_opener(nvemu_fdtable *t, int fd)
 {
-    pthread_rwlock_rdlock(&t->lock);
-    nvemu_opener *op = table_resolve(t, fd);
-    pthread_rwlock_unlock(&t->lock);
-    return op;
+    return table_resolve(t, fd);
 }
 
 const nvemu_access *nvemu_fdtable_access(nvemu_fdtable *t)

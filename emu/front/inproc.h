@@ -33,7 +33,8 @@ typedef struct nvemu_fdtable nvemu_fdtable;
  * small ints (lowest free, starting at 3) private to the table; they are what
  * REGISTER_FD's ctl_fd and the OS-event fd fields refer to. trusted selects the
  * memcpy accessor (fast, crashes on bad pointers) instead of the safe one.
- * Thread-safe: ioctls run concurrently; open/close exclude them briefly.
+ * Thread-safe. close() behaves like the kernel's: the fd goes away at once and
+ * its opener is released when the last ioctl running on it returns.
  */
 nvemu_fdtable *nvemu_fdtable_create(nvemu *emu, bool trusted);
 
@@ -56,6 +57,10 @@ int nvemu_fdtable_open_at(nvemu_fdtable *t, int fd, const char *path, const nvem
  * Returns 0, or -1 with errno set (EBADF for an fd not in the table).
  */
 int nvemu_fdtable_ioctl(nvemu_fdtable *t, int fd, unsigned long request, void *arg);
+
+/* Same, as thread `tid` of the opener's process (0 = the calling thread): in-process
+ * transports that model several tasks on one thread pass each task's tid. */
+int nvemu_fdtable_ioctl_as(nvemu_fdtable *t, int fd, int32_t tid, unsigned long request, void *arg);
 
 /* close(2): releases the opener (frees its clients). 0, or -1/EBADF. */
 int nvemu_fdtable_close(nvemu_fdtable *t, int fd);

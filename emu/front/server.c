@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "core/emulator.h"
@@ -21,6 +22,10 @@ int front_init(struct front *f, nvemu *emu)
     memset(f, 0, sizeof(*f));
     f->emu = emu;
     f->self = getpid();
+    if (getrandom(&f->token, sizeof(f->token), 0) != sizeof(f->token) || f->token == 0)
+        f->token = ((uint64_t)f->self << 32) ^ (uint64_t)(uintptr_t)f ^ 0x9e3779b97f4a7c15ull;
+    if (fdprobe_start(&f->probe, f->token) != 0)
+        LOG_WARN("front", "no fd probe helper: REGISTER_FD cannot resolve fds");
     uint32_t gpus = nvemu_gpu_count(emu);
     f->node_count = gpus + 2;
     f->nodes = calloc(f->node_count, sizeof(*f->nodes));
@@ -54,6 +59,7 @@ void front_fini(struct front *f)
     }
     f->files.next = f->files.prev = &f->files;
     pthread_mutex_destroy(&f->files_lock);
+    fdprobe_stop(&f->probe);
     free(f->nodes);
     f->nodes = NULL;
 }
@@ -128,7 +134,9 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         atomic_fetch_add(&f->uvm_ioctls, 1);
         return uvm_ioctl(tid, cmd, arg);
     }
-    if (cmd == FRONT_IOCTL_WHOAMI && out_cap >= sizeof(uint64_t) && fdmap_tgid(tid) == f->self) {
+    uint64_t token;
+    if (cmd == FRONT_IOCTL_WHOAMI && in_len == sizeof(token) && out_cap == sizeof(token) &&
+        (memcpy(&token, buf, sizeof(token)), token == f->token)) {
         uint64_t who = (uint64_t)(uintptr_t)ff;
         memcpy(buf, &who, sizeof(who));
         *out_len = sizeof(who);

@@ -14,14 +14,16 @@
 #include <sys/ioctl.h>
 #include <sys/types.h>
 
+#include "front/fdprobe.h"
 #include "nvemu/nvemu.h"
 
 /*
- * Private probe the daemon sends to a file it got from a caller's fd table
- * (pidfd_getfd) to learn which opener it is. Answered only when the daemon
- * itself asks; from anybody else it is an ordinary (unknown) escape.
+ * Private probe the daemon's helper (fdprobe.h) sends to a file taken from a
+ * caller's fd table (pidfd_getfd) to learn which opener it is. In: the
+ * daemon's random token; out: the front_file. Without the right token it is
+ * an ordinary (unknown) escape for the core.
  */
-#define FRONT_IOCTL_WHOAMI _IOR('N', 0xE0, uint64_t)
+#define FRONT_IOCTL_WHOAMI _IOWR('N', 0xE0, uint64_t)
 
 /* One served node. */
 struct front_node {
@@ -42,7 +44,9 @@ struct front {
     nvemu *emu;
     struct front_node *nodes;
     uint32_t node_count;
-    pid_t self;                  /* the daemon's pid: WHOAMI is answered to it only */
+    pid_t self;                  /* the daemon's pid (reported by status) */
+    uint64_t token;              /* WHOAMI secret (getrandom) */
+    struct fdprobe probe;        /* helper process that sends WHOAMI */
     dev_t fs_dev;                /* FUSE: st_dev of the mount (recognises our files) */
     bool fs_dev_valid;
     unsigned cuse_major;         /* CUSE: major of our devices (0: none) */
@@ -52,9 +56,16 @@ struct front {
     atomic_ulong front_errors;   /* ioctls refused before reaching the core (bad transfer, compat) */
 };
 
-/* Builds the node table (ctl, one per GPU, uvm) for emu. Returns 0 or -ENOMEM. */
+/*
+ * Builds the node table (ctl, one per GPU, uvm) for emu and forks the fd
+ * probe helper (call it before any /dev/fuse or /dev/cuse fd is opened).
+ * Returns 0 or -ENOMEM.
+ */
 int front_init(struct front *f, nvemu *emu);
-/* Frees still-open files (their openers die with the emulator) and the node table. */
+/*
+ * Frees still-open files (their openers die with the emulator), the node
+ * table, and ends the helper. Call after the transport's fds are closed.
+ */
 void front_fini(struct front *f);
 
 /*

@@ -1,11 +1,15 @@
 /*
- * Adaptive policy (the seeds' work_submit example): counts each channel
- * group's submissions over a sliding window of virtual time; at the first
- * submission after a window closes the rate decides the class — above
- * hi_rate per second LC, below lo_rate BE, in between unchanged — and a class
- * change sets the class's timeslice (and interleave level, if given) on the
- * live channel group. With hold=1 a later SET_TIMESLICE is replaced by the
- * class value too. A channel group starts unclassified (native values).
+ * Adaptive policy (the seeds' work_submit example, with a sliding instead of
+ * a resetting window): counts each channel group's submissions in the last
+ * window of virtual time (PU_RATE_BUCKETS buckets, so the window slides in
+ * tenths) and, at every submission once a full window has been observed,
+ * classifies by the rate — above hi_rate per second LC, below lo_rate BE, in
+ * between unchanged (hysteresis). A class change sets the class's timeslice
+ * (and interleave level, if given) on the live channel group. With hold=1 a
+ * later SET_TIMESLICE is replaced by the class value too. A channel group
+ * starts unclassified (native values). The rate is looked at only when the
+ * group submits: a group that stops submitting keeps its class until it
+ * submits again.
  *
  * Arguments: window_ms= (1000), hi_rate= (1000), lo_rate= (100), lc_us= (1000000),
  * be_us= (200), lc_il= be_il= (0..2), count=all|work|token (which submissions
@@ -125,20 +129,30 @@ static void adaptive_work_submit(void *state, const struct hook_task *t, uint32_
     if (!e)
         return;
     uint64_t now = p->host->now_ns(p->host);
+    uint64_t bucket_ns = p->window_ns / PU_RATE_BUCKETS;
+    uint64_t slot = now / bucket_ns;
     if (!e->started) {
         e->started = true;
-        e->window_start_ns = now;
-        e->window_count = 0;
+        e->first_ns = now;
+        e->slot = slot;
+        memset(e->buckets, 0, sizeof e->buckets);
     }
-    e->window_count++;
-    uint64_t delta = now - e->window_start_ns;
-    if (delta < p->window_ns)
+    /* buckets that slid out of the window start empty again */
+    if (slot < e->slot)
+        slot = e->slot;
+    uint64_t gone = slot - e->slot < PU_RATE_BUCKETS ? slot - e->slot : PU_RATE_BUCKETS;
+    for (uint64_t i = 1; i <= gone; i++)
+        e->buckets[(e->slot + i) % PU_RATE_BUCKETS] = 0;
+    e->slot = slot;
+    if (e->buckets[slot % PU_RATE_BUCKETS] < UINT32_MAX)
+        e->buckets[slot % PU_RATE_BUCKETS]++;
+    if (now - e->first_ns < p->window_ns)
         return;
-    uint64_t rate = e->window_count > UINT64_MAX / 1000000000ull ? UINT64_MAX
-                                                                    : e->window_count * 1000000000ull / delta;
+    uint64_t in_window = 0;
+    for (int i = 0; i < PU_RATE_BUCKETS; i++)
+        in_window += e->buckets[i];
+    uint64_t rate = in_window > UINT64_MAX / 1000000000ull ? UINT64_MAX : in_window * 1000000000ull / p->window_ns;
     int cls = rate > p->hi_rate ? PU_LC : rate < p->lo_rate ? PU_BE : e->cls;
-    e->window_start_ns = now;
-    e->window_count = 0;
     if (cls == e->cls || cls == PU_NONE)
         return;
     e->cls = cls;

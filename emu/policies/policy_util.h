@@ -56,14 +56,18 @@ bool pu_engine_selected(bool gr_only, uint32_t engine_type);
 
 /* ---- per-channel-group table ---- */
 
+#define PU_RATE_BUCKETS 10
+
 struct pu_entry {
     uint32_t gpu, runlist_id;
     uint64_t tsg_id;
     /* policy data */
     int cls;
-    bool started;            /* adaptive: a rate window is open */
-    uint64_t window_start_ns;
-    uint64_t window_count;
+    /* adaptive: sliding window of PU_RATE_BUCKETS buckets of virtual time */
+    bool started;
+    uint64_t first_ns;
+    uint64_t slot;                     /* index of the newest bucket (now / bucket length) */
+    uint32_t buckets[PU_RATE_BUCKETS];
     bool admitted;
     struct pu_entry *next;
 };

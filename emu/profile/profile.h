@@ -130,6 +130,11 @@ struct profile {
     uint32_t gr_info_max;          /* NV0080_CTRL_GR_INFO_MAX_SIZE of the driver: GR_GET_INFO index bound */
     uint64_t gr_ctx_buffer_size;   /* GR_GET_CTX_BUFFER_SIZE answer for a GR channel */
     uint32_t sli_status;           /* GPU_GET_ID_INFO(_V2) sliStatus */
+    bool per_runlist_chram_hw;     /* HW has per-runlist channel RAM (TSG needs a valid engineType), even when
+                                      per_runlist_chram (separate ID spaces) is off */
+    uint32_t reserved_chids;       /* ChIDs 0..N-1 held by RM/UVM-internal channels before any client */
+    uint32_t channel_uid_first;    /* first value of the driver's global channel unique-id counter
+                                      (NV_CHANNEL_ALLOC_PARAMS.cid); machine-history dependent */
     uint32_t info_table_count;
     struct profile_info_table info_tables[PROFILE_MAX_INFO_TABLES];
 };

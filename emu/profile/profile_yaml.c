@@ -591,6 +591,9 @@ static const struct field fifo_fields[] = {
     {"max_channels_per_group", F_U32, P(max_channels_per_group), 0, 1, 128, true, NULL, NULL},
     {"max_subcontexts", F_U32, P(max_subcontexts), 0, 1, 64, true, NULL, NULL},
     {"per_runlist_chram", F_BOOL, P(per_runlist_chram), 0, 0, 0, true, NULL, NULL},
+    {"per_runlist_chram_hw", F_BOOL, P(per_runlist_chram_hw), 0, 0, 0, true, NULL, NULL},
+    {"reserved_chids", F_U32, P(reserved_chids), 0, 0, 4095, true, NULL, NULL},
+    {"channel_uid_first", F_U32, P(channel_uid_first), 0, 0, 0xFFFFFFFFu, true, NULL, NULL},
     {"default_compute_preempt_mode", F_CUSTOM, 0, 0, 0, 0, true, NULL, parse_preempt_mode},
     {NULL, 0, 0, 0, 0, 0, false, NULL, NULL},
 };
@@ -651,6 +654,8 @@ static bool cross_check(struct pctx *c, yaml_node_t *root)
         arch_ok |= !strcmp(p->arch, arches[i]);
     if (!arch_ok)
         return fail(c, root, "arch '%s' is not one of volta, turing, ampere, hopper, blackwell", p->arch);
+    if (p->per_runlist_chram && !p->per_runlist_chram_hw)
+        return fail(c, c->fifo_node, "per_runlist_chram needs per_runlist_chram_hw");
     if (p->min_timeslice_us > p->default_timeslice_us)
         return fail(c, c->fifo_node, "min_timeslice_us %llu exceeds default_timeslice_us %llu",
                     (unsigned long long)p->min_timeslice_us, (unsigned long long)p->default_timeslice_us);

@@ -69,12 +69,14 @@ static bool has_child_of_class(struct rm_object *parent, uint32_t hclass)
 }
 
 /* Checks a caller-chosen child handle (fact sheet H). */
+/*
+ * Checks a caller-chosen child handle. Recorded on the H200: the client's own
+ * handle -> INVALID_OBJECT_PARENT; handles in the generated range are accepted.
+ */
 static NV_STATUS check_new_handle(struct rm_client *cl, uint32_t h)
 {
     if (h == cl->handle)
-        return NV_ERR_INVALID_OBJECT_HANDLE;
-    if (h >= RM_UNIQUE_HANDLE_BASE && h < RM_UNIQUE_HANDLE_BASE + RM_UNIQUE_HANDLE_RANGE)
-        return NV_ERR_INVALID_OBJECT_HANDLE;
+        return NV_ERR_INVALID_OBJECT_PARENT;
     if (rm_client_find(cl, h))
         return NV_ERR_INSERT_DUPLICATE_NAME;
     return NV_OK;
@@ -99,6 +101,8 @@ static NV_STATUS create_object(struct rm_call *c, struct rm_client *cl, struct r
         return st;
     }
     o->constructed = true;
+    if (o->family == RM_FAM_DEVICE && o->gpu && o->gpu->index < NV0080_MAX_DEVICES)
+        c->emu->rm->devices_per_gpu[o->gpu->index]++;
     *out = o;
     return NV_OK;
 }
@@ -140,6 +144,8 @@ NV_STATUS rm_alloc(struct rm_call *c, struct rm_alloc_req *req)
         parent = rm_client_find(cl, req->hparent);
         if (!parent)
             return NV_ERR_OBJECT_NOT_FOUND;
+        if (parent->lost)
+            return NV_ERR_RESOURCE_LOST;
     }
     if (!(parent->family & row->parents))
         return NV_ERR_INVALID_OBJECT_PARENT;
@@ -154,7 +160,7 @@ NV_STATUS rm_alloc(struct rm_call *c, struct rm_alloc_req *req)
     }
     if (row->single_instance && has_child_of_class(parent, row->hclass))
         return NV_ERR_STATE_IN_USE;
-    if (row->gpu_class && parent->gpu && !profile_has_class(parent->gpu->profile, row->hclass))
+    if (row->gpu_class && parent->gpu && !gpu_has_class(parent->gpu, row->hclass))
         return NV_ERR_NOT_SUPPORTED;
 
     struct rm_object *o;
@@ -212,6 +218,8 @@ NV_STATUS rm_find_object(nvemu *emu, nvemu_opener *op, uint32_t hclient, uint32_
     struct rm_object *o = rm_client_find(cl, hobject);
     if (!o)
         return NV_ERR_OBJECT_NOT_FOUND;
+    if (o->lost)
+        return NV_ERR_RESOURCE_LOST;
     *out = o;
     return NV_OK;
 }
@@ -233,6 +241,8 @@ NV_STATUS rm_dup(struct rm_call *c, NVOS55_PARAMETERS *p)
     struct rm_object *so = rm_client_find(src, p->hObjectSrc);
     if (!so)
         return NV_ERR_OBJECT_NOT_FOUND;
+    if (so->lost)
+        return NV_ERR_RESOURCE_LOST;
     while (so->dup_src)
         so = so->dup_src;
     if (so->family == RM_FAM_CLIENT)
@@ -241,6 +251,8 @@ NV_STATUS rm_dup(struct rm_call *c, NVOS55_PARAMETERS *p)
                                                                               : rm_client_find(dst, p->hParent);
     if (!parent)
         return NV_ERR_OBJECT_NOT_FOUND;
+    if (parent->lost)
+        return NV_ERR_RESOURCE_LOST;
     if (!(parent->family & so->row->parents))
         return NV_ERR_INVALID_OBJECT_PARENT;
     uint32_t handle = p->hObject;

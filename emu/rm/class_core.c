@@ -10,7 +10,21 @@
 #include "core/emulator_internal.h"
 #include "rm/rm_internal.h"
 
-/* NV01_DEVICE_0: the device factory's own checks (fact sheet D), before "optional" applies. */
+/* True when the calling process has /dev/nvidia<g> open (the driver checks its file table). */
+static bool process_has_gpu_open(nvemu *emu, const nvemu_opener *caller, const struct gpu *g)
+{
+    for (const nvemu_opener *op = emu->openers; op; op = op->next)
+        if (op->node == NVEMU_NODE_GPU && op->minor == g->index && !op->closed && op->who.pid == caller->who.pid)
+            return true;
+    return false;
+}
+
+/*
+ * NV01_DEVICE_0: the device factory's own checks, before "optional" applies.
+ * As recorded on the H200 (fixtures/hw conformance): NULL params or deviceId
+ * >= 32 -> INVALID_ARGUMENT; a deviceId without a GPU -> INVALID_CLASS; a
+ * process with no /dev/nvidiaN of that GPU open -> INSUFFICIENT_PERMISSIONS.
+ */
 static NV_STATUS device_construct(struct rm_call *c, struct rm_object *obj, void *params)
 {
     if (!params)
@@ -20,20 +34,77 @@ static NV_STATUS device_construct(struct rm_call *c, struct rm_object *obj, void
         return NV_ERR_INVALID_ARGUMENT;
     struct gpu *g = nvemu_gpu(c->emu, p->deviceId);
     if (!g)
-        return NV_ERR_INVALID_STATE;
+        return NV_ERR_INVALID_CLASS;
+    if (c->op && !process_has_gpu_open(c->emu, c->op, g))
+        return NV_ERR_INSUFFICIENT_PERMISSIONS;
     rm_object_set_gpu(obj, g);
     return NV_OK;
 }
 
-/* One subdevice per device on these (non-SLI) GPUs. */
+/*
+ * Subdevices are per subDeviceId (NULL params = 0): a second one with the same
+ * id under a device -> INSUFFICIENT_RESOURCES (recorded); ids up to
+ * NV2080_MAX_SUBDEVICES are accepted (the H200 accepted id 1).
+ */
+#define NV2080_MAX_SUBDEVICES 8u
 static NV_STATUS subdevice_construct(struct rm_call *c, struct rm_object *obj, void *params)
 {
     (void)c;
-    (void)obj;
     const NV2080_ALLOC_PARAMETERS *p = params;
-    if (p && p->subDeviceId != 0)
+    uint32_t id = p ? p->subDeviceId : 0;
+    if (id >= NV2080_MAX_SUBDEVICES)
         return NV_ERR_INVALID_ARGUMENT;
+    for (struct rm_object *sib = obj->parent->first_child; sib; sib = sib->next_sibling)
+        if (sib != obj && sib->family == RM_FAM_SUBDEVICE && !sib->lost && sib->attr == id)
+            return NV_ERR_INSUFFICIENT_RESOURCES;
+    obj->attr = id;
     return NV_OK;
+}
+
+/* The VA space's flags stay readable (context shares on externally owned VA spaces need UVM). */
+static NV_STATUS vaspace_construct(struct rm_call *c, struct rm_object *obj, void *params)
+{
+    (void)c;
+    obj->attr = ((const NV_VASPACE_ALLOCATION_PARAMETERS *)params)->flags;
+    return NV_OK;
+}
+
+uint32_t rm_vaspace_flags(const struct rm_object *o)
+{
+    return o->family == RM_FAM_VASPACE ? o->attr : 0;
+}
+
+/* CPU mappings of system memory: default caching, sysmem mapping kind (as recorded). */
+static NV_STATUS sysmem_construct(struct rm_call *c, struct rm_object *obj, void *params)
+{
+    (void)c;
+    (void)params;
+    obj->map_flags = NVOS33_FLAGS_CACHING_TYPE_DEFAULT | NVOS33_FLAGS_MAPPING_SYSMEM;
+    return NV_OK;
+}
+
+/* CPU mappings of video memory go through BAR1, write-combined. */
+static NV_STATUS vidmem_construct(struct rm_call *c, struct rm_object *obj, void *params)
+{
+    (void)c;
+    (void)params;
+    obj->map_flags = NVOS33_FLAGS_CACHING_TYPE_WRITECOMBINED | NVOS33_FLAGS_MAPPING_BAR;
+    return NV_OK;
+}
+
+/* Usermode region: the BAR1 variant (bBar1Mapping) maps uncached, the BAR0 one with default caching. */
+static NV_STATUS usermode_construct(struct rm_call *c, struct rm_object *obj, void *params)
+{
+    (void)c;
+    const NV_HOPPER_USERMODE_A_PARAMS *p = params;
+    obj->map_flags = (p && p->bBar1Mapping) ? NVOS33_FLAGS_CACHING_TYPE_UNCACHED | NVOS33_FLAGS_MAPPING_BAR
+                                            : NVOS33_FLAGS_CACHING_TYPE_DEFAULT;
+    return NV_OK;
+}
+
+bool rm_usermode_bar1(const struct rm_object *o)
+{
+    return o->family == RM_FAM_USERMODE && (o->map_flags & NVOS33_FLAGS_MAPPING_MASK) == NVOS33_FLAGS_MAPPING_BAR;
 }
 
 #define P RM_FREE_PRIO_DEFAULT
@@ -46,7 +117,7 @@ static NV_STATUS subdevice_construct(struct rm_call *c, struct rm_object *obj, v
 #define COPY_ROW(id, nm) \
     {id, nm, sizeof(NVB0B5_ALLOCATION_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CHANNEL, RM_FAM_ENGINE_OBJ, false, true, false, false, false, P, NULL, NULL}
 #define USERMODE_ROW(id, nm, size, req) \
-    {id, nm, size, req, RM_FAM_SUBDEVICE, RM_FAM_USERMODE, false, true, false, false, false, P, NULL, NULL}
+    {id, nm, size, req, RM_FAM_SUBDEVICE, RM_FAM_USERMODE, false, true, false, false, false, P, usermode_construct, NULL}
 
 /*
  * Columns: id, name, param_size, params, parents, family, single_instance,
@@ -60,24 +131,24 @@ const struct rm_class_row rm_class_rows_core[] = {
     {NV01_DEVICE_0, "NV01_DEVICE_0", sizeof(NV0080_ALLOC_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CLIENT,
      RM_FAM_DEVICE, false, false, false, false, true, P, device_construct, NULL},
     {NV20_SUBDEVICE_0, "NV20_SUBDEVICE_0", sizeof(NV2080_ALLOC_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_DEVICE,
-     RM_FAM_SUBDEVICE, true, false, false, false, true, P, subdevice_construct, NULL},
+     RM_FAM_SUBDEVICE, false, false, false, false, true, P, subdevice_construct, NULL},
     {FERMI_VASPACE_A, "FERMI_VASPACE_A", sizeof(NV_VASPACE_ALLOCATION_PARAMETERS), RM_PARAMS_REQUIRED,
-     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_VASPACE, false, false, false, false, true, P, NULL, NULL},
+     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_VASPACE, false, false, false, false, true, P, vaspace_construct, NULL},
     {KERNEL_GRAPHICS_CONTEXT, "KERNEL_GRAPHICS_CONTEXT", 0, RM_PARAMS_NONE, RM_FAM_TSG | RM_FAM_CHANNEL,
      RM_FAM_OTHER, false, false, false, true, true, P, NULL, NULL},
 
     /* memory: handles only, no backing store (accepted without behaviour) */
     {NV01_MEMORY_SYSTEM, "NV01_MEMORY_SYSTEM", sizeof(NV_MEMORY_ALLOCATION_PARAMS), RM_PARAMS_REQUIRED,
-     RM_FAM_DEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, NULL, NULL},
+     RM_FAM_DEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, sysmem_construct, NULL},
     {NV01_MEMORY_LOCAL_USER, "NV01_MEMORY_LOCAL_USER", sizeof(NV_MEMORY_ALLOCATION_PARAMS), RM_PARAMS_REQUIRED,
-     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, NULL, NULL},
+     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, vidmem_construct, NULL},
     {NV01_MEMORY_VIRTUAL, "NV01_MEMORY_VIRTUAL", sizeof(NV_MEMORY_VIRTUAL_ALLOCATION_PARAMS), RM_PARAMS_REQUIRED,
      RM_FAM_DEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, NULL, NULL},
     {NV50_MEMORY_VIRTUAL, "NV50_MEMORY_VIRTUAL", sizeof(NV_MEMORY_ALLOCATION_PARAMS), RM_PARAMS_REQUIRED,
      RM_FAM_DEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, NULL, NULL},
     /* created by NV_ESC_RM_ALLOC_MEMORY (NVOS02), which carries no param struct */
     {NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, "NV01_MEMORY_SYSTEM_OS_DESCRIPTOR", 0, RM_PARAMS_NONE,
-     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, NULL, NULL},
+     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, sysmem_construct, NULL},
 
     USERMODE_ROW(VOLTA_USERMODE_A, "VOLTA_USERMODE_A", 0, RM_PARAMS_NONE),
     USERMODE_ROW(TURING_USERMODE_A, "TURING_USERMODE_A", 0, RM_PARAMS_NONE),
@@ -113,7 +184,7 @@ const struct rm_class_row rm_class_rows_core[] = {
     {GF100_SUBDEVICE_MASTER, "GF100_SUBDEVICE_MASTER", 0, RM_PARAMS_NONE, RM_FAM_SUBDEVICE, RM_FAM_OTHER, false,
      false, false, false, false, P, NULL, NULL},
     {RM_USER_SHARED_DATA, "RM_USER_SHARED_DATA", sizeof(NV00DE_ALLOC_PARAMETERS), RM_PARAMS_OPTIONAL,
-     RM_FAM_SUBDEVICE, RM_FAM_OTHER, false, false, false, false, false, P, NULL, NULL},
+     RM_FAM_SUBDEVICE, RM_FAM_OTHER, false, false, false, false, false, P, sysmem_construct, NULL},
     {NV50_THIRD_PARTY_P2P, "NV50_THIRD_PARTY_P2P", sizeof(NV503C_ALLOC_PARAMETERS), RM_PARAMS_OPTIONAL,
      RM_FAM_SUBDEVICE, RM_FAM_OTHER, false, false, false, false, false, P, NULL, NULL},
     {GT200_DEBUGGER, "GT200_DEBUGGER", sizeof(NV83DE_ALLOC_PARAMETERS), RM_PARAMS_REQUIRED, RM_FAM_DEVICE,

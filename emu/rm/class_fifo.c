@@ -22,6 +22,7 @@
 
 /* RM-side state of a TSG, hung on the fifo TSG (fifo_tsg_user). */
 struct tsg_rm {
+    struct rm_object *obj;       /* the KEPLER_CHANNEL_GROUP_A object */
     struct rm_object *kgr;       /* KERNEL_GRAPHICS_CONTEXT of a GR TSG */
     uint64_t veids;              /* subcontext ids in use */
     int ctx_mode;
@@ -60,9 +61,13 @@ static NV_STATUS tsg_construct(struct rm_call *c, struct rm_object *obj, void *p
         return NV_ERR_INVALID_STATE;
     const struct profile *prof = fifo_profile(f);
     uint32_t engine = p->engineType;
-    /* without per-runlist channel RAM an unset engine type means the default (GR0) runlist */
-    if (engine == NV2080_ENGINE_TYPE_NULL && !prof->per_runlist_chram)
+    /* with per-runlist channel RAM in HW the driver needs a valid engine type (H200: NULL -> 0x1f) even
+     * when the ID spaces are global; older chips take an unset type as the default (GR0) runlist */
+    if (engine == NV2080_ENGINE_TYPE_NULL) {
+        if (prof->per_runlist_chram_hw)
+            return NV_ERR_INVALID_ARGUMENT;
         engine = NV2080_ENGINE_TYPE_GR0;
+    }
 
     struct rm_object *vas = NULL;
     if (p->hVASpace) {
@@ -93,6 +98,7 @@ static NV_STATUS tsg_construct(struct rm_call *c, struct rm_object *obj, void *p
         free(rs);
         return st;
     }
+    rs->obj = obj;
     fifo_tsg_set_user(t, rs);
     rm_object_set_priv(obj, t);
     if (vas && (st = rm_add_dependant(vas, obj)) != NV_OK)
@@ -228,6 +234,7 @@ static NV_STATUS implicit_tsg(struct rm_call *c, NV_CHANNEL_ALLOC_PARAMS *p, str
 {
     if (p->hContextShare)
         return NV_ERR_INVALID_ARGUMENT;
+    /* the driver hands the channel's engine type to the TSG as is; the TSG rules decide */
     NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS gp = {.hVASpace = p->hVASpace, .engineType = p->engineType};
     NV_STATUS st = rm_alloc_internal(c, c->obj, KEPLER_CHANNEL_GROUP_A, &gp, tsg_obj);
     if (st != NV_OK)
@@ -268,6 +275,10 @@ static NV_STATUS channel_construct(struct rm_call *c, struct rm_object *obj, voi
         return NV_ERR_INVALID_STATE;
     struct rm_object *tsg_obj = c->obj, *ctx = NULL, *vas = NULL;
     NV_STATUS st;
+    /* the driver takes the unique id first, so a channel that fails later still uses one up */
+    p->cid = fifo_channel_uid_next(f);
+    /* kernel RM clears the handle of the implicit TSG before it (maybe) writes one */
+    p->hPhysChannelGroup = 0;
     if (rm_object_family(c->obj) == RM_FAM_DEVICE) {
         if (p->hVASpace && (st = find_of_family(c, p->hVASpace, RM_FAM_VASPACE, &vas)) != NV_OK)
             return st;
@@ -279,10 +290,12 @@ static NV_STATUS channel_construct(struct rm_call *c, struct rm_object *obj, voi
     struct fifo_tsg *t = rm_object_priv(tsg_obj);
     struct fifo_channel *ch;
     st = fifo_channel_create(t, rm_object_handle(obj), (p->flags & NVOS04_FLAGS_DELAY_CHANNEL_SCHEDULING) != 0, &ch);
-    if (st != NV_OK)
+    if (st != NV_OK) {
+        if (tsg_obj != c->obj)
+            rm_free_later(c, tsg_obj);
         return st;
+    }
     rm_object_set_priv(obj, ch);
-    p->cid = fifo_channel_chid(ch);
     struct tsg_rm *rs = fifo_tsg_user(t);
     if (tsg_obj != c->obj)
         st = rm_add_dependant(tsg_obj, obj);
@@ -298,12 +311,15 @@ static NV_STATUS channel_construct(struct rm_call *c, struct rm_object *obj, voi
 
 static void channel_destruct(struct rm_call *c, struct rm_object *obj)
 {
-    (void)c;
     struct fifo_channel *ch = rm_object_priv(obj);
     if (!ch)
         return;
+    struct tsg_rm *rs = fifo_tsg_user(fifo_channel_tsg(ch));
     fifo_channel_destroy(ch);
     rm_object_set_priv(obj, NULL);
+    /* the RM-allocated TSG of a channel under a device exists only for that channel */
+    if (rs && rs->rm_allocated)
+        rm_free_later(c, rs->obj);
 }
 
 static NV_STATUS channel_construct_checked(struct rm_call *c, struct rm_object *obj, void *params)

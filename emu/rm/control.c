@@ -52,6 +52,8 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
     struct rm_object *o = (p->hObject == cl->handle) ? cl->root : rm_client_find(cl, p->hObject);
     if (!o)
         return NV_ERR_OBJECT_NOT_FOUND;
+    if (o->lost)
+        return NV_ERR_RESOURCE_LOST;
     if (!row || !(row->families & o->family)) {
         LOG_INFO("rm", "control 0x%08x on 0x%08x (class 0x%04x): not supported", p->cmd, p->hObject,
                  rm_object_class(o));

@@ -107,6 +107,12 @@ static NV_STATUS debugger_set_exception_mask(struct rm_call *c, void *params, ui
     return class_matches(c, 0x83DE0309u) ? NV_OK : NV_ERR_NOT_SUPPORTED;
 }
 
+/* NV2081 BINAPI: RM's opaque binary-API pass-through, answered as recorded. */
+static NV_STATUS binapi_canned(struct rm_call *c, void *params, uint32_t size)
+{
+    return canned(c, 0x20810108u, params, size);
+}
+
 #define NP RM_CTRL_NON_PRIVILEGED
 const struct rm_ctrl_row rm_ctrl_rows_core[] = {
     {0xCB330101u, "NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES", 6, RM_FAM_OTHER, NP | RM_CTRL_CANNED,
@@ -117,5 +123,6 @@ const struct rm_ctrl_row rm_ctrl_rows_core[] = {
     {0x503C0104u, "NV503C_CTRL_CMD_REGISTER_VIDMEM", 32, RM_FAM_OTHER, NP, p2p_register_vidmem},
     {0x503C0105u, "NV503C_CTRL_CMD_UNREGISTER_VIDMEM", 4, RM_FAM_OTHER, NP, p2p_unregister_vidmem},
     {0x83DE0309u, "NV83DE_CTRL_CMD_DEBUG_SET_EXCEPTION_MASK", 4, RM_FAM_OTHER, NP, debugger_set_exception_mask},
+    {0x20810108u, "NV2081_CTRL_CMD_BINAPI (0x0108)", 992, RM_FAM_OTHER, NP | RM_CTRL_CANNED, binapi_canned},
     {0, NULL, 0, 0, 0, NULL},
 };

@@ -102,23 +102,11 @@ static NV_STATUS ctrl_probed_ids(struct rm_call *c, void *params, uint32_t size)
     return NV_OK;
 }
 
-struct device_probe {
-    struct gpu *gpu;
-    bool found;
-};
-
-static bool device_on_gpu(struct rm_object *child, void *arg)
-{
-    struct device_probe *d = arg;
-    if (rm_object_family(child) == RM_FAM_DEVICE && rm_object_gpu(child) == d->gpu)
-        d->found = true;
-    return !d->found;
-}
-
 /*
- * GPU_GET_ID_INFO(_V2) common answer. IN_USE: the recording shows it clear
- * before and set after the caller allocated its NV01_DEVICE_0 (trace lines
- * 24, 27, 32); modelled as "the calling client has a device on this GPU".
+ * GPU_GET_ID_INFO(_V2) common answer. IN_USE: set while any client has an
+ * NV01_DEVICE_0 on the GPU (clear before and set after the device alloc in
+ * the reference trace, lines 24/27/32; set for a second process while the
+ * first holds a device, fixtures/hw/h200-580.159.04/trace-share-p1.log line 21).
  */
 struct id_info {
     uint32_t flags, device_instance, sli_status, board_id, gpu_instance;
@@ -130,10 +118,7 @@ static NV_STATUS id_info(struct rm_call *c, uint32_t gpu_id, struct id_info *out
     struct gpu *g = nvemu_gpu_by_id(c->emu, gpu_id);
     if (!g)
         return NV_ERR_INVALID_ARGUMENT;
-    struct device_probe d = {.gpu = g};
-    if (c->obj)
-        rm_object_for_each_child(c->obj, device_on_gpu, &d);
-    out->flags = d.found ? NV0000_CTRL_GPU_ID_INFO_IN_USE : 0;
+    out->flags = rm_gpu_device_count(c->emu, g) ? NV0000_CTRL_GPU_ID_INFO_IN_USE : 0;
     out->device_instance = gpu_index(g);
     out->sli_status = g->profile->sli_status;
     out->board_id = g->gpu_id;   /* recorded boardId equals the gpu id (trace line 24) */
@@ -181,7 +166,8 @@ static NV_STATUS ctrl_id_info_v2(struct rm_call *c, void *params, uint32_t size)
 /*
  * Address space behind a mappable object, per class as the H200 recording
  * answers (trace lines 78-434): system memory and RM shared data live in
- * sysmem, local user memory in vidmem, usermode doorbells are registers.
+ * sysmem, local user memory in vidmem, usermode doorbells are registers
+ * unless mapped through BAR1 (bBar1Mapping, trace lines 80-81: vidmem).
  */
 static const struct {
     uint32_t hclass;
@@ -206,6 +192,10 @@ static NV_STATUS ctrl_addr_space_type(struct rm_call *c, void *params, uint32_t 
     if (!o)
         return NV_ERR_OBJECT_NOT_FOUND;
     uint32_t hclass = rm_object_class(o);
+    if (rm_object_family(o) == RM_FAM_USERMODE && rm_usermode_bar1(o)) {
+        p->addrSpaceType = NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_VIDMEM;
+        return NV_OK;
+    }
     for (size_t i = 0; i < sizeof addr_space_rows / sizeof addr_space_rows[0]; i++)
         if (addr_space_rows[i].hclass == hclass) {
             p->addrSpaceType = addr_space_rows[i].space;

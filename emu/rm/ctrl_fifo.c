@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "fifo/fifo.h"
 #include "rm/rm.h"
+#include "rm/rm_internal.h"
 
 #define COMP "rm.fifo"
 #define NP RM_CTRL_NON_PRIVILEGED
@@ -70,7 +71,8 @@ static NV_STATUS tsg_preempt(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     const NVA06C_CTRL_PREEMPT_PARAMS *p = params;
-    if (p->bManualTimeout && p->timeoutUs > NVA06C_CTRL_CMD_PREEMPT_MAX_MANUAL_TIMEOUT_US)
+    /* H200: the 1 s cap is checked only for a waiting call (wait0.manual1.timeout1000001 -> NV_OK) */
+    if (p->bWait && p->bManualTimeout && p->timeoutUs > NVA06C_CTRL_CMD_PREEMPT_MAX_MANUAL_TIMEOUT_US)
         return NV_ERR_INVALID_ARGUMENT;
     charge(c, timing(c)->lat_preempt_ns);
     /* a manual timeout of 0 still means "do not wait past now": 1 ns is below any real completion */
@@ -87,12 +89,22 @@ static NV_STATUS tsg_get_info(struct rm_call *c, void *params, uint32_t size)
     return NV_OK;
 }
 
+/*
+ * Kernel RM forwards the level to GSP and reports a failed RPC as
+ * NV_ERR_NOT_SUPPORTED, so an invalid level reads NOT_SUPPORTED on H200
+ * (tsg/channel.pop.set_interleave.3), not the model's INVALID_ARGUMENT.
+ */
+static NV_STATUS set_interleave(struct rm_call *c, struct fifo_tsg *t, uint32_t level)
+{
+    charge(c, timing(c)->lat_control_ns);
+    return fifo_tsg_set_interleave(t, level) == NV_OK ? NV_OK : NV_ERR_NOT_SUPPORTED;
+}
+
 static NV_STATUS tsg_set_interleave(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     const NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
-    return fifo_tsg_set_interleave(tsg_of(c), p->tsgInterleaveLevel);
+    return set_interleave(c, tsg_of(c), p->tsgInterleaveLevel);
 }
 
 static NV_STATUS tsg_vidmem_promote(struct rm_call *c, void *params, uint32_t size)
@@ -174,8 +186,7 @@ static NV_STATUS chan_set_interleave(struct rm_call *c, void *params, uint32_t s
 {
     (void)size;
     const NVA06F_CTRL_INTERLEAVE_LEVEL_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
-    return fifo_tsg_set_interleave(fifo_channel_tsg(chan_of(c)), p->channelInterleaveLevel);
+    return set_interleave(c, fifo_channel_tsg(chan_of(c)), p->channelInterleaveLevel);
 }
 
 static NV_STATUS chan_restart_runlist(struct rm_call *c, void *params, uint32_t size)
@@ -203,11 +214,21 @@ static NV_STATUS chan_get_context_id(struct rm_call *c, void *params, uint32_t s
     return NV_OK;
 }
 
+static bool note_engine_object(struct rm_object *child, void *arg)
+{
+    if (rm_object_family(child) != RM_FAM_ENGINE_OBJ)
+        return true;
+    fifo_channel_engine_object(arg);
+    return false;
+}
+
 static NV_STATUS chan_work_submit_token(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS *p = params;
     charge(c, timing(c)->lat_control_ns);
+    /* engine objects are built by the rm core; an engine object on the channel gave it its runlist */
+    rm_object_for_each_child(c->obj, note_engine_object, chan_of(c));
     return fifo_channel_work_submit_token(chan_of(c), &p->workSubmitToken);
 }
 
@@ -222,28 +243,55 @@ static NV_STATUS chan_token_notif_index(struct rm_call *c, void *params, uint32_
 
 /* ---- NV2080: subdevice ---- */
 
+/*
+ * An entry of DISABLE_CHANNELS as the H200 resolves it: any client of the
+ * emulator (the driver does not check that hClientList belongs to the
+ * caller's opener), a channel or a channel group (a group stands for all its
+ * channels, an assumption: the H200 accepts a group handle); anything else,
+ * an unknown client included -> NV_ERR_INVALID_CHANNEL.
+ */
+static struct rm_object *disable_target(struct rm_call *c, uint32_t hclient, uint32_t hchannel)
+{
+    struct rm_client *cl = rm_client_lookup(c->emu->rm, hclient);
+    struct rm_object *o = cl ? rm_client_find(cl, hchannel) : NULL;
+    if (!o || rm_object_gpu(o) != c->gpu || !(rm_object_family(o) & (RM_FAM_CHANNEL | RM_FAM_TSG)))
+        return NULL;
+    return o;
+}
+
+struct disable_args {
+    const NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS *p;
+};
+
+static bool disable_child(struct rm_object *child, void *arg)
+{
+    const NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS *p = ((struct disable_args *)arg)->p;
+    if (rm_object_family(child) == RM_FAM_CHANNEL)
+        fifo_channel_disable(rm_object_priv(child), p->bDisable, p->bOnlyDisableScheduling, p->bRewindGpPut);
+    return true;
+}
+
 static NV_STATUS disable_channels(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     const NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS *p = params;
     if (p->pRunlistPreemptEvent)
         return NV_ERR_INSUFFICIENT_PERMISSIONS;
-    if (p->numChannels > NV2080_CTRL_FIFO_DISABLE_CHANNELS_MAX_ENTRIES)
-        return NV_ERR_INVALID_ARGUMENT;
-    struct fifo_channel *chans[NV2080_CTRL_FIFO_DISABLE_CHANNELS_MAX_ENTRIES];
+    if (p->numChannels == 0 || p->numChannels > NV2080_CTRL_FIFO_DISABLE_CHANNELS_MAX_ENTRIES)
+        return NV_ERR_INVALID_PARAM_STRUCT;
     /* resolve every entry first: a bad entry changes nothing */
-    for (uint32_t i = 0; i < p->numChannels; i++) {
-        struct rm_object *o;
-        NV_STATUS st = rm_find_object(c->emu, c->op, p->hClientList[i], p->hChannelList[i], &o);
-        if (st != NV_OK)
-            return st;
-        if (rm_object_family(o) != RM_FAM_CHANNEL || rm_object_gpu(o) != c->gpu)
-            return NV_ERR_INVALID_ARGUMENT;
-        chans[i] = rm_object_priv(o);
-    }
-    charge(c, timing(c)->lat_control_ns);
     for (uint32_t i = 0; i < p->numChannels; i++)
-        fifo_channel_disable(chans[i], p->bDisable, p->bOnlyDisableScheduling, p->bRewindGpPut);
+        if (!disable_target(c, p->hClientList[i], p->hChannelList[i]))
+            return NV_ERR_INVALID_CHANNEL;
+    charge(c, timing(c)->lat_control_ns);
+    struct disable_args da = {p};
+    for (uint32_t i = 0; i < p->numChannels; i++) {
+        struct rm_object *o = disable_target(c, p->hClientList[i], p->hChannelList[i]);
+        if (rm_object_family(o) == RM_FAM_TSG)
+            rm_object_for_each_child(o, disable_child, &da);
+        else
+            disable_child(o, &da);
+    }
     return NV_OK;
 }
 

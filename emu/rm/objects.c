@@ -55,6 +55,7 @@ void rm_server_destroy(struct rm_server *rs)
         c.client = cl;
         rm_object_free_tree(&c, cl->root);
     }
+    free(rs->later);
     free(rs->buckets);
     free(rs);
 }
@@ -300,8 +301,11 @@ NV_STATUS rm_add_dependant(struct rm_object *on, struct rm_object *dependant)
     return NV_OK;
 }
 
-/* Unlinks and frees one object whose children and dependants are already gone. */
-static void object_destroy(struct rm_call *c, struct rm_object *o)
+/*
+ * Runs the destructor and drops the object's dependency edges and counters:
+ * what both a free and an invalidation do.
+ */
+static void release_state(struct rm_call *c, struct rm_object *o)
 {
     struct rm_server *rs = o->client->emu->rm;
     if (o->constructed && o->row && o->row->destruct && !o->dup_src) {
@@ -315,6 +319,37 @@ static void object_destroy(struct rm_call *c, struct rm_object *o)
         ptr_remove(o->depends_on[i]->dependants, &o->depends_on[i]->ndependants, o);
     for (uint32_t i = 0; i < o->ndependants; i++)
         ptr_remove(o->dependants[i]->depends_on, &o->dependants[i]->ndepends_on, o);
+    o->ndepends_on = 0;
+    o->ndependants = 0;
+    if (o->free_later) {
+        ptr_remove(rs->later, &rs->nlater, o);
+        o->free_later = false;
+    }
+    if (o->family == RM_FAM_TSG && !o->lost)
+        rs->channel_groups--;
+    if (o->family == RM_FAM_DEVICE && o->constructed && !o->dup_src && o->gpu && o->gpu->index < NV0080_MAX_DEVICES)
+        rs->devices_per_gpu[o->gpu->index]--;
+    o->constructed = false;
+    o->priv = NULL;
+}
+
+/*
+ * A dependant of a freed object that is not in the freed subtree: the driver
+ * invalidates it — class state gone, handle still taken, every use answers
+ * NV_ERR_RESOURCE_LOST until it is freed (recorded on the H200: channels and
+ * context shares after their VA space was freed).
+ */
+static void object_invalidate(struct rm_call *c, struct rm_object *o)
+{
+    release_state(c, o);
+    o->lost = true;
+}
+
+/* Unlinks and frees one object whose children and dependants are already gone. */
+static void object_destroy(struct rm_call *c, struct rm_object *o)
+{
+    struct rm_server *rs = o->client->emu->rm;
+    release_state(c, o);
     if (o->parent) {
         if (o->prev_sibling)
             o->prev_sibling->next_sibling = o->next_sibling;
@@ -327,17 +362,35 @@ static void object_destroy(struct rm_call *c, struct rm_object *o)
     }
     client_unindex_object(o->client, o);
     rs->objects--;
-    if (o->family == RM_FAM_TSG)
-        rs->channel_groups--;
     free(o->dependants);
     free(o->depends_on);
     free(o);
 }
 
+/* The objects of one free pass; small passes (a channel group) stay on the stack. */
+#define FREE_SET_INLINE 32
 struct free_set {
     struct rm_object **v;
     uint32_t n, cap;
+    struct rm_object *inline_v[FREE_SET_INLINE];
 };
+
+static bool set_push(struct free_set *s, struct rm_object *o)
+{
+    if (s->n == s->cap) {
+        uint32_t nc = s->cap * 2;
+        struct rm_object **nv = malloc(nc * sizeof(*nv));
+        if (!nv)
+            return false;
+        memcpy(nv, s->v, s->n * sizeof(*nv));
+        if (s->v != s->inline_v)
+            free(s->v);
+        s->v = nv;
+        s->cap = nc;
+    }
+    s->v[s->n++] = o;
+    return true;
+}
 
 /* Collects o, its descendants and dependants (transitively) once each. */
 static bool collect(struct free_set *s, struct rm_object *o, uint32_t pass)
@@ -345,7 +398,7 @@ static bool collect(struct free_set *s, struct rm_object *o, uint32_t pass)
     if (o->free_mark == pass)
         return true;
     o->free_mark = pass;
-    if (!ptr_push(&s->v, &s->n, &s->cap, o))
+    if (!set_push(s, o))
         return false;
     for (struct rm_object *ch = o->first_child; ch; ch = ch->next_sibling)
         if (!collect(s, ch, pass))
@@ -356,10 +409,72 @@ static bool collect(struct free_set *s, struct rm_object *o, uint32_t pass)
     return true;
 }
 
-static void release_blocker(struct rm_object *o, uint32_t pass)
+/* Ready objects of a free pass: a binary heap ordered by (free_priority, later-collected first). */
+struct ready_heap {
+    struct rm_object **v;
+    uint32_t n;
+    struct rm_object *inline_v[FREE_SET_INLINE];
+};
+
+static bool ready_before(const struct rm_object *a, const struct rm_object *b)
 {
-    if (o && o->free_mark == pass && o->free_blockers > 0)
-        o->free_blockers--;
+    uint8_t pa = a->row ? a->row->free_priority : 0xFF, pb = b->row ? b->row->free_priority : 0xFF;
+    return pa != pb ? pa < pb : a->free_index > b->free_index;
+}
+
+static void heap_push(struct ready_heap *h, struct rm_object *o)
+{
+    uint32_t i = h->n++;
+    h->v[i] = o;
+    while (i > 0 && ready_before(h->v[i], h->v[(i - 1) / 2])) {
+        struct rm_object *t = h->v[i];
+        h->v[i] = h->v[(i - 1) / 2];
+        h->v[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static struct rm_object *heap_pop(struct ready_heap *h)
+{
+    if (h->n == 0)
+        return NULL;
+    struct rm_object *top = h->v[0];
+    h->v[0] = h->v[--h->n];
+    for (uint32_t i = 0;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && ready_before(h->v[l], h->v[m]))
+            m = l;
+        if (r < h->n && ready_before(h->v[r], h->v[m]))
+            m = r;
+        if (m == i)
+            break;
+        struct rm_object *t = h->v[i];
+        h->v[i] = h->v[m];
+        h->v[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+static void release_blocker(struct ready_heap *h, struct rm_object *o, uint32_t pass)
+{
+    if (o && o->free_mark == pass && o->free_blockers > 0 && --o->free_blockers == 0)
+        heap_push(h, o);
+}
+
+static void free_client_root(struct rm_server *rs, struct rm_client *cl)
+{
+    /* a client that locked the runlist policy releases it when it dies */
+    for (uint32_t g = 0; g < cl->emu->gpu_count; g++)
+        if (cl->emu->gpus[g].fifo)
+            fifo_sched_policy_owner_gone(cl->emu->gpus[g].fifo, cl);
+    server_unlink_client(rs, cl);
+    rs->objects--;
+    free(cl->root->dependants);
+    free(cl->root->depends_on);
+    free(cl->root);
+    free(cl->buckets);
+    free(cl);
 }
 
 /*
@@ -367,69 +482,100 @@ static void release_blocker(struct rm_object *o, uint32_t pass)
  * (channels and TSGs before default-priority objects), the target last. Here:
  * an object becomes ready once its children and dependants are gone; among
  * ready objects the lowest free_priority goes first, later-created first on
- * ties. Freeing a client's root object frees the client.
+ * ties (O(n log n)). Freeing a client's root object frees the client.
  */
+static void free_tree_pass(struct rm_call *c, struct rm_object *o);
+
+void rm_free_later(struct rm_call *c, struct rm_object *o)
+{
+    struct rm_server *rs = o->client->emu->rm;
+    if (rs->free_depth == 0) {
+        rm_object_free_tree(c, o);
+        return;
+    }
+    if (o->free_later)
+        return;
+    if (!ptr_push(&rs->later, &rs->nlater, &rs->caplater, o)) {
+        LOG_ERROR("rm", "out of memory: 0x%08x stays until its parent is freed", o->handle);
+        return;
+    }
+    o->free_later = true;
+}
+
 void rm_object_free_tree(struct rm_call *c, struct rm_object *o)
+{
+    struct rm_server *rs = o->client->emu->rm;
+    rs->free_depth++;
+    free_tree_pass(c, o);
+    if (--rs->free_depth == 0) {
+        /* objects queued by destructors; each pass may queue more */
+        rs->free_depth++;
+        while (rs->nlater > 0) {
+            struct rm_object *x = rs->later[--rs->nlater];
+            x->free_later = false;
+            free_tree_pass(c, x);
+        }
+        rs->free_depth--;
+    }
+}
+
+static void free_tree_pass(struct rm_call *c, struct rm_object *o)
 {
     struct rm_client *cl = o->client;
     struct rm_server *rs = cl->emu->rm;
     uint32_t pass = ++rs->free_pass;
     if (pass == 0)
         pass = ++rs->free_pass;
-    struct free_set s = {0};
-    if (!collect(&s, o, pass)) {
+    struct free_set s;
+    struct ready_heap h;
+    s.v = s.inline_v;
+    s.n = 0;
+    s.cap = FREE_SET_INLINE;
+    h.n = 0;
+    bool ok = collect(&s, o, pass);
+    h.v = !ok ? NULL : s.n <= FREE_SET_INLINE ? h.inline_v : malloc(s.n * sizeof(*h.v));
+    if (!h.v) {
         LOG_ERROR("rm", "out of memory while freeing 0x%08x; object kept", o->handle);
         for (uint32_t i = 0; i < s.n; i++)
             s.v[i]->free_mark = 0;
-        free(s.v);
+        if (s.v != s.inline_v)
+            free(s.v);
         return;
     }
     for (uint32_t i = 0; i < s.n; i++) {
         struct rm_object *x = s.v[i];
-        uint32_t b = 0;
+        uint32_t b = x->ndependants;
         for (struct rm_object *ch = x->first_child; ch; ch = ch->next_sibling)
             b++;
-        b += x->ndependants;
         x->free_blockers = b;
+        x->free_index = i;
     }
-    for (uint32_t left = s.n; left > 0; left--) {
-        struct rm_object *best = NULL;
-        uint32_t best_i = 0;
-        for (uint32_t i = s.n; i-- > 0;) {
-            struct rm_object *x = s.v[i];
-            if (!x || x->free_blockers != 0)
-                continue;
-            uint8_t pr = x->row ? x->row->free_priority : 0xFF;
-            if (!best || pr < (best->row ? best->row->free_priority : 0xFF)) {
-                best = x;
-                best_i = i;
-            }
-        }
-        if (!best) {
-            LOG_ERROR("rm", "free of 0x%08x: dependency cycle; %u objects kept", o->handle, left);
-            break;
-        }
-        s.v[best_i] = NULL;
-        release_blocker(best->parent, pass);
-        for (uint32_t i = 0; i < best->ndepends_on; i++)
-            release_blocker(best->depends_on[i], pass);
-        if (best == cl->root) {
-            /* a client that locked the runlist policy releases it when it dies */
-            for (uint32_t g = 0; g < cl->emu->gpu_count; g++)
-                if (cl->emu->gpus[g].fifo)
-                    fifo_sched_policy_owner_gone(cl->emu->gpus[g].fifo, cl);
-            server_unlink_client(rs, cl);
-            rs->objects--;
-            free(best->dependants);
-            free(best->depends_on);
-            free(best);
-            free(cl->buckets);
-            free(cl);
-        } else {
-            object_destroy(c, best);
-        }
+    for (uint32_t i = 0; i < s.n; i++)
+        if (s.v[i]->free_blockers == 0)
+            heap_push(&h, s.v[i]);
+    uint32_t freed = 0;
+    for (struct rm_object *x; (x = heap_pop(&h)); freed++) {
+        s.v[x->free_index] = NULL;
+        release_blocker(&h, x->parent, pass);
+        for (uint32_t i = 0; i < x->ndepends_on; i++)
+            release_blocker(&h, x->depends_on[i], pass);
+        if (x == cl->root)
+            free_client_root(rs, cl);
+        else if (x == o || rm_object_is_ancestor(o, x))
+            object_destroy(c, x);
+        else
+            object_invalidate(c, x);
     }
-    free(s.v);
+    if (freed != s.n) {
+        LOG_ERROR("rm", "free of 0x%08x: dependency cycle; %u objects kept", o->handle, s.n - freed);
+        for (uint32_t i = 0; i < s.n; i++)
+            if (s.v[i])
+                s.v[i]->free_mark = 0;
+    }
+    if (h.v != h.inline_v)
+        free(h.v);
+    if (s.v != s.inline_v)
+        free(s.v);
 }
 
 /* ---- rm.h accessors ---- */
@@ -445,6 +591,11 @@ void rm_object_set_priv(struct rm_object *o, void *priv) { o->priv = priv; }
 uint32_t rm_client_handle(const struct rm_client *cl) { return cl->handle; }
 nvemu_opener *rm_client_opener(const struct rm_client *cl) { return cl->owner; }
 
+uint32_t rm_gpu_device_count(nvemu *emu, const struct gpu *g)
+{
+    return g && g->index < NV0080_MAX_DEVICES ? emu->rm->devices_per_gpu[g->index] : 0;
+}
+
 struct rm_object *rm_object_ancestor(struct rm_object *o, enum rm_family fam)
 {
     for (; o; o = o->parent)
@@ -457,7 +608,7 @@ void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *
 {
     for (struct rm_object *ch = o->first_child, *next; ch; ch = next) {
         next = ch->next_sibling;
-        if (!fn(ch, arg))
+        if (!ch->lost && !fn(ch, arg))
             return;
     }
 }

@@ -135,7 +135,7 @@ void *rm_object_priv(const struct rm_object *o);
 void rm_object_set_priv(struct rm_object *o, void *priv);
 /* Nearest ancestor (or o itself) of a family, or NULL. */
 struct rm_object *rm_object_ancestor(struct rm_object *o, enum rm_family fam);
-/* Children of o in creation order: calls fn for each until it returns false. */
+/* Children of o in creation order (invalidated ones skipped): calls fn for each until it returns false. */
 void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *child, void *arg), void *arg);
 
 uint32_t rm_client_handle(const struct rm_client *cl);
@@ -153,7 +153,26 @@ NV_STATUS rm_alloc_internal(struct rm_call *c, struct rm_object *parent, uint32_
 /* Registers that `dependant` must be freed before `on` is (the driver's refAddDependant). */
 NV_STATUS rm_add_dependant(struct rm_object *on, struct rm_object *dependant);
 
-/* Looks up a channel/TSG object of a client the caller may use; NV_ERR_* as the control path would. */
+/*
+ * For destructors: frees `o` (with its descendants and dependants) right after
+ * the free in progress completes, unless that free takes it anyway. E.g. the
+ * RM-allocated TSG of a channel allocated under a device goes with its channel.
+ */
+void rm_free_later(struct rm_call *c, struct rm_object *o);
+
+/* Live NV01_DEVICE_0 objects on GPU g, over all clients (GPU "in use" flags). */
+uint32_t rm_gpu_device_count(nvemu *emu, const struct gpu *g);
+
+/* NV_VASPACE_ALLOCATION_PARAMETERS.flags a FERMI_VASPACE_A object was allocated with (0 for others). */
+uint32_t rm_vaspace_flags(const struct rm_object *o);
+
+/* True for a *_USERMODE_A object allocated with bBar1Mapping = 1. */
+bool rm_usermode_bar1(const struct rm_object *o);
+
+/*
+ * Looks up a channel/TSG object of a client the caller may use; NV_ERR_* as the control path would
+ * (an object invalidated because something it depended on was freed -> NV_ERR_RESOURCE_LOST).
+ */
 NV_STATUS rm_find_object(nvemu *emu, nvemu_opener *op, uint32_t hclient, uint32_t hobject,
                          struct rm_object **out);
 

@@ -6,6 +6,7 @@
 #define NVEMU_RM_INTERNAL_H
 
 #include "rm/rm.h"
+#include "abi/nv_alloc.h"
 #include "abi/nv_escape.h"
 #include "core/emulator_internal.h"
 
@@ -32,7 +33,12 @@ struct rm_object {
     uint32_t ndepends_on, capdepends_on;
     uint32_t free_mark;                     /* free pass bookkeeping */
     uint32_t free_blockers;
+    uint32_t free_index;                    /* position in the free pass's set */
     bool constructed;                       /* destructor runs only for constructed objects */
+    uint32_t map_flags;                     /* NVOS33 flag bits RM_MAP_MEMORY reports for this object */
+    bool free_later;                        /* queued by rm_free_later */
+    bool lost;                              /* invalidated as a dependant: handle kept, NV_ERR_RESOURCE_LOST */
+    uint32_t attr;                          /* class datum the core keeps (subDeviceId, VA space flags) */
 };
 
 struct rm_client {
@@ -57,6 +63,10 @@ struct rm_server {
     uint32_t channel_groups;
     uint64_t p2p_tokens;                    /* NV503C REGISTER_VA_SPACE tokens handed out */
     uint32_t free_pass;
+    uint32_t free_depth;                    /* nested rm_object_free_tree calls in progress */
+    struct rm_object **later;               /* rm_free_later queue */
+    uint32_t nlater, caplater;
+    uint32_t devices_per_gpu[NV0080_MAX_DEVICES];  /* live NV01_DEVICE_0 objects by GPU index */
 };
 
 struct rm_server *rm_server_create(nvemu *emu);
@@ -79,7 +89,6 @@ bool rm_client_usable(const struct rm_client *cl, nvemu_opener *op, bool relaxed
 struct rm_alloc_req {
     uint32_t hroot, hparent, hnew, hclass;
     uint64_t params;        /* user pointer */
-    bool on_gpu_node;       /* issued on /dev/nvidiaN */
     bool legacy_memory;     /* NV_ESC_RM_ALLOC_MEMORY: NVOS02 carries no param struct */
 };
 /* NV_ESC_RM_ALLOC. On NV_OK req->hnew holds the handle; hclass may be rewritten (root -> 0x41). */

@@ -243,22 +243,6 @@ uint64_t sim_run_until(struct sim *s, uint64_t t)
     return n;
 }
 
-uint64_t sim_run_while(struct sim *s, bool (*stop)(void *ctx), void *ctx)
-{
-    if (s->running) {
-        LOG_ERROR(COMP, "sim_run_while called re-entrantly; ignored");
-        return 0;
-    }
-    s->running = true;
-    uint64_t n = 0;
-    while (s->heap_len && !(stop && stop(ctx))) {
-        fire_top(s);
-        n++;
-    }
-    s->running = false;
-    return n;
-}
-
 void sim_sync_realtime(struct sim *s)
 {
     if (s->clock != NVEMU_CLOCK_REALTIME || s->running)
@@ -276,6 +260,8 @@ uint64_t sim_take_call_charge(struct sim *s)
     s->call_charge = 0;
     return c;
 }
+
+uint64_t sim_sequence_next(struct sim *s) { return s->sequence++; }
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 

@@ -67,8 +67,6 @@ bool sim_step(struct sim *s);
  * Returns the number of events fired. Re-entrant calls are refused (0, logged).
  */
 uint64_t sim_run_until(struct sim *s, uint64_t t);
-/* Fires events until the queue is empty or `stop` returns true (checked after each event). */
-uint64_t sim_run_while(struct sim *s, bool (*stop)(void *ctx), void *ctx);
 /* Number of pending events and of events fired so far. */
 size_t sim_pending(const struct sim *s);
 uint64_t sim_fired(const struct sim *s);
@@ -88,8 +86,15 @@ uint64_t sim_wall_of(const struct sim *s, uint64_t t);
  * blocking participants; in-process callers read it after nvemu_ioctl).
  */
 void sim_charge_call(struct sim *s, uint64_t ns);
-/* Returns the accumulated charge and resets it to 0. */
+/* Returns the accumulated charge (pending until taken) and resets it to 0. */
 uint64_t sim_take_call_charge(struct sim *s);
+
+/*
+ * Emulator-wide sequence for identifiers the driver counts system-wide (the
+ * channel unique id, NV_CHANNEL_ALLOC_PARAMS.cid, spans GPUs and clients):
+ * returns 0 on the first call, then 1, 2, ... Callers add their own base.
+ */
+uint64_t sim_sequence_next(struct sim *s);
 
 /* ---- random ---- */
 
@@ -107,7 +112,8 @@ enum sim_rec_kind {
     SIM_REC_KERNEL_DONE,       /* a = kernel id, b = submit-to-done ns */
     SIM_REC_SWITCH,            /* context switch starts: tsg = incoming, a = outgoing tsg (or ~0), b = cost ns */
     SIM_REC_START,             /* TSG runs on the engine: a = effective timeslice ns */
-    SIM_REC_TIMESLICE_EXPIRE,  /* a = 1 when another group was runnable (preempt follows), 0 renewed */
+    SIM_REC_TIMESLICE_EXPIRE,  /* slice ended with another group runnable (a preemption follows): a = 1,
+                                  b = timeslice ns; a lone group's slice renews without a record */
     SIM_REC_PREEMPT_REQ,       /* a = cause (enum fifo_preempt_cause), b = mode (0 WFI, 1 CTA, 2 CILP) */
     SIM_REC_PREEMPT_DONE,      /* a = cause, b = request-to-done ns */
     SIM_REC_PREEMPT_TIMEOUT,   /* a waiting PREEMPT gave up: a = timeout ns */

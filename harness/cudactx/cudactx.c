@@ -188,8 +188,13 @@ static NV_STATUS build(struct cudactx *c, const struct cudactx_options *o, char 
     if (!c->channel_class || !c->compute_class || !c->copy_class)
         return check(NV_ERR_INVALID_CLASS, "no channel/compute/copy class in the GPU's class list", err, errlen);
 
-    /* libcuda's first VA space: 0x1fffffffff000 bytes from 0x1000, flags 0x48 */
-    NV_VASPACE_ALLOCATION_PARAMETERS vp = {.flags = 0x48, .vaSize = 0x1fffffffffff000ull, .vaBase = 0x1000};
+    /*
+     * libcuda's VA space is UVM-managed (flags 0x48: externally owned + page
+     * faulting). Without UVM an externally owned VA space makes GPFIFO_SCHEDULE
+     * fail with NV_ERR_INVALID_STATE on the real driver (fact sheet E), so an
+     * RM-managed one with default size is asked for.
+     */
+    NV_VASPACE_ALLOCATION_PARAMETERS vp = {0};
     if ((st = check(alloc_next(c, c->hDevice, &c->hVASpace, FERMI_VASPACE_A, &vp, sizeof vp), "VA space alloc", err,
                     errlen)) != NV_OK)
         return st;

@@ -4,7 +4,8 @@
  * ../shared/reference/hw-h200-580/libcuda-context-trace.log:
  *
  *   client (RM-chosen handle) -> device 0x5c000002 -> subdevice 0x5c000003
- *   (GPreempt hard-codes this subdevice handle), VA space, error notifier;
+ *   (GPreempt hard-codes this subdevice handle), VA space (RM-managed: there
+ *   is no UVM here), error notifier;
  *   compute channel group (engineType GR0, hVASpace 0) with an async context
  *   share and 8 channels, each with a compute and a copy object
  *   (FIFO_GET_CHANNELLIST, GET_CLASS_ENGINEID x2, GET_WORK_SUBMIT_TOKEN),

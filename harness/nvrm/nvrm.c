@@ -47,6 +47,28 @@ static int os_close(void *ctx, int fd)
 
 const struct nvrm_transport nvrm_transport_os = {os_open, os_ioctl, os_close, NULL};
 
+static int os_dir_open(void *ctx, const char *path)
+{
+    const struct nvrm_os_dir *d = ctx;
+    const char *base = strrchr(path, '/');
+    char full[sizeof d->dir + 32];
+    snprintf(full, sizeof full, "%s/%s", d->dir, base ? base + 1 : path);
+    return open(full, O_RDWR | O_CLOEXEC);
+}
+
+int nvrm_transport_os_dir(struct nvrm_os_dir *d, const char *dir)
+{
+    if (!dir || !*dir)
+        dir = "/dev";
+    if (strlen(dir) >= sizeof d->dir) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    snprintf(d->dir, sizeof d->dir, "%s", dir);
+    d->tp = (struct nvrm_transport){os_dir_open, os_ioctl, os_close, d};
+    return 0;
+}
+
 /* ---- connection ---- */
 
 int nvrm_open(nvrm **out, const struct nvrm_transport *tp)

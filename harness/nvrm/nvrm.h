@@ -33,6 +33,18 @@ struct nvrm_transport {
 /* The real thing: open(2) with O_RDWR|O_CLOEXEC, ioctl(2) retried on EINTR/EAGAIN, close(2). */
 extern const struct nvrm_transport nvrm_transport_os;
 
+/*
+ * The OS transport with the device nodes looked up in another directory
+ * ("/dev/nvidiactl" -> DIR/nvidiactl): an emulator daemon's FUSE mount for a
+ * statically linked program that LD_PRELOAD cannot redirect.
+ */
+struct nvrm_os_dir {
+    struct nvrm_transport tp;     /* pass &d->tp to nvrm_open */
+    char dir[240];
+};
+/* Fills d; dir NULL or "" = /dev. Returns 0, or -1 (ENAMETOOLONG). */
+int nvrm_transport_os_dir(struct nvrm_os_dir *d, const char *dir);
+
 typedef struct nvrm nvrm;
 
 /*

@@ -1,7 +1,4 @@
-/*
- * Discovery controls of libnvrm. A TU of its own: abi/nv_ctrl_discovery.h
- * and abi/nv_ctrl_fifo.h cannot be included together yet.
- */
+/* Discovery controls of libnvrm: what the GPU offers (classes, engines). */
 #include <string.h>
 
 #include "abi/nv_ctrl_discovery.h"

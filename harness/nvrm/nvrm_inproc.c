@@ -11,7 +11,7 @@ static int ip_open(void *ctx, const char *path)
 static int ip_ioctl(void *ctx, int fd, unsigned long request, void *arg)
 {
     struct nvrm_inproc *ip = ctx;
-    return nvemu_fdtable_ioctl(ip->table, fd, request, arg);
+    return nvemu_fdtable_ioctl_as(ip->table, fd, ip->who.tid, request, arg);
 }
 
 static int ip_close(void *ctx, int fd)

@@ -20,7 +20,9 @@ struct nvrm_inproc {
 
 /*
  * Wires ip to table; opens made through it present *who (NULL: the calling
- * thread, nvemu_identity_self). ip must outlive every connection using it.
+ * thread, nvemu_identity_self) and its ioctls run as thread who->tid (0: the
+ * calling thread), so one runner thread can play many tasks. ip must outlive
+ * every connection using it.
  */
 void nvrm_inproc_init(struct nvrm_inproc *ip, nvemu_fdtable *table, const nvemu_identity *who);
 

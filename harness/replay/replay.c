@@ -44,6 +44,8 @@ struct replay {
     struct pair64 *handles;       /* recorded -> emulated auto/generated handles */
     uint32_t nhandles, caphandles;
     struct pair64 *addrs;         /* recorded -> emulated mapping addresses */
+    bool rel_set[REPLAY_RELATIVE_COUNTERS];  /* base of each relative counter (volatile.h) */
+    uint32_t rel_rec[REPLAY_RELATIVE_COUNTERS], rel_emu[REPLAY_RELATIVE_COUNTERS];
     uint32_t naddrs, capaddrs;
     FILE *report;
     struct replay_result *res;
@@ -166,7 +168,9 @@ static long compare_block(const struct replay *r, const uint8_t *got, const uint
                           const struct replay_volatile *v, uint32_t nv, const struct replay_embedded *e,
                           uint32_t ne)
 {
-    uint8_t *want = malloc(len ? len : 1);
+    if (len == 0)
+        return -1;
+    uint8_t *want = malloc(len);
     if (!want)
         return 0;
     memcpy(want, want_rec, len);
@@ -275,7 +279,8 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
         mismatch(r, tc, "A2", "replay out of memory");
         return;
     }
-    memcpy(arg, tc->in.data, size);
+    if (size)
+        memcpy(arg, tc->in.data, size);
 
     uint8_t *params = NULL;       /* control params or alloc params we handed in */
     uint32_t plen = 0;
@@ -398,9 +403,29 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
         }
     }
     if (!bad && tc->nr == NR_ALLOC && params && tc->aparams.present && rc == 0) {
-        const struct replay_volatile *v;
-        uint32_t nv = replay_volatile_alloc(hclass, &v);
-        long off = compare_block(r, params, tc->aparams.data, tc->aparams.len, v, nv, NULL, 0);
+        const struct replay_relative *rel;
+        uint32_t nrel = replay_relative_alloc(hclass, &rel);
+        for (uint32_t i = 0; i < nrel; i++) {
+            if (rel[i].off + 4 > tc->aparams.len)
+                continue;
+            uint32_t k = rel[i].counter, rec = rd32(tc->aparams.data + rel[i].off), got = rd32(params + rel[i].off);
+            if (!r->rel_set[k]) {
+                r->rel_set[k] = true;
+                r->rel_rec[k] = rec;
+                r->rel_emu[k] = got;
+            }
+            if (rec - r->rel_rec[k] != got - r->rel_emu[k]) {
+                mismatch(r, tc, owner, "class 0x%04x alloc params @%u: +%u from the first, recorded +%u", hclass,
+                         rel[i].off, got - r->rel_emu[k], rec - r->rel_rec[k]);
+                bad = true;
+            }
+            /* equal relative to the base: compare the rest of the block */
+            wr32(params + rel[i].off, rec);
+        }
+    }
+    if (!bad && tc->nr == NR_ALLOC && params && tc->aparams.present && rc == 0) {
+        /* alloc params hold no pointers or driver-chosen addresses: compared whole */
+        long off = compare_block(r, params, tc->aparams.data, tc->aparams.len, NULL, 0, NULL, 0);
         if (off >= 0) {
             char what[64];
             snprintf(what, sizeof what, "class 0x%04x alloc params", hclass);
@@ -451,7 +476,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
             res->mismatches++;
         } else if (pr == 0 && !strcmp(tc.path, "/dev/nvidia-uvm")) {
             res->skipped_uvm++;
-        } else if (pr == 0 && (tc.size == 0 || tc.in.len != tc.size)) {
+        } else if (pr == 0 && tc.in.len != tc.size) {
             fprintf(report, "line %d: argument block of %u bytes not recorded whole [owner A2]\n", lineno, tc.size);
             res->mismatches++;
         } else if (pr == 0 && ensure_fd(r, &tc) != 0) {

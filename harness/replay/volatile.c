@@ -83,9 +83,25 @@ uint32_t replay_volatile_ctrl(uint32_t cmd, const struct replay_volatile **out)
     return 0;
 }
 
-uint32_t replay_volatile_alloc(uint32_t hclass, const struct replay_volatile **out)
+/* ---- relative fields of alloc params ---- */
+
+#define CHANNEL_CID(cls)                                                                                   \
+    {cls, 132, 0,                                                                                            \
+     "NV_CHANNEL_ALLOC_PARAMS.cid: the driver's global channel unique id, counted since driver load "       \
+     "(first channel: 0x34, 0x92, 0xb3, 0xd5, 0xd6, 0x10d in the six H200 recordings)"}
+
+static const struct replay_relative relative_rows[] = {
+    CHANNEL_CID(0xC36F), CHANNEL_CID(0xC46F), CHANNEL_CID(0xC56F),
+    CHANNEL_CID(0xC86F), CHANNEL_CID(0xC96F), CHANNEL_CID(0xCA6F),
+};
+
+uint32_t replay_relative_alloc(uint32_t hclass, const struct replay_relative **out)
 {
-    (void)hclass;
+    for (uint32_t i = 0; i < N(relative_rows); i++)
+        if (relative_rows[i].hclass == hclass) {
+            *out = &relative_rows[i];
+            return 1;
+        }
     *out = NULL;
     return 0;
 }

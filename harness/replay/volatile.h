@@ -31,8 +31,23 @@ struct replay_embedded {
 uint32_t replay_volatile_escape(uint32_t nr, uint32_t size, const struct replay_volatile **out);
 /* Volatile ranges of a control's params (besides its rebuilt embedded pointers). */
 uint32_t replay_volatile_ctrl(uint32_t cmd, const struct replay_volatile **out);
-/* Volatile ranges of a class's alloc params. */
-uint32_t replay_volatile_alloc(uint32_t hclass, const struct replay_volatile **out);
+/*
+ * A field of a class's alloc params compared relative to its first occurrence
+ * in the trace: (recorded - first recorded) must equal (replayed - first
+ * replayed). For driver-global counters whose start depends on what ran on
+ * the machine since the driver loaded. Rows with the same `counter` share one base.
+ */
+struct replay_relative {
+    uint32_t hclass;
+    uint32_t off;
+    uint32_t counter;     /* index of the shared base (< REPLAY_RELATIVE_COUNTERS) */
+    const char *why;
+};
+#define REPLAY_RELATIVE_COUNTERS 1
+
+/* Relative fields of a class's alloc params; returns the count. */
+uint32_t replay_relative_alloc(uint32_t hclass, const struct replay_relative **out);
+
 /* Embedded pointers of a control; returns the count. */
 uint32_t replay_embedded_ptrs(uint32_t cmd, const struct replay_embedded **out);
 

@@ -3,6 +3,7 @@
  * state of the model is read, so the numbers are exactly what the trace
  * says (and what a later replay of the CSV would say).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,9 +156,9 @@ static void add_point(struct sc_analyzer *a, int ei, const struct sim_rec *r)
     o->points[o->point_count++] = (struct sc_point){r->t, (uint16_t)ei, r->kind, r->tsg, r->a, r->b};
 }
 
-static bool str_eq(const char *x, const char *y)
+static bool str_eq(const char *copy, const char *rec)
 {
-    return x == y || (x && y && strcmp(x, y) == 0);
+    return strncmp(copy, rec ? rec : "", 23) == 0;
 }
 
 static void count_decision(struct sc_analyzer *a, const struct sim_rec *r)
@@ -174,7 +175,11 @@ static void count_decision(struct sc_analyzer *a, const struct sim_rec *r)
     if (!nd)
         return;
     o->decisions = nd;
-    o->decisions[o->decision_count++] = (struct sc_decision){r->name, r->field, r->result, 1};
+    struct sc_decision *d = &o->decisions[o->decision_count++];
+    snprintf(d->hook, sizeof(d->hook), "%s", r->name ? r->name : "");
+    snprintf(d->field, sizeof(d->field), "%s", r->field ? r->field : "");
+    snprintf(d->result, sizeof(d->result), "%s", r->result ? r->result : "");
+    d->count = 1;
 }
 
 static void on_mark(struct sc_analyzer *a, const struct sim_rec *r)
@@ -189,6 +194,13 @@ static void on_mark(struct sc_analyzer *a, const struct sim_rec *r)
     bool measured = known && arr->v[r->b] >= warm;
     if (strcmp(r->name, SC_MARK_ARRIVE) == 0) {
         vec_push(arr, r->t);
+        if (a->sc->tasks[in->task].cls == SC_LC) {
+            struct sc_lc_arrival *na = grow(o->arrivals, &o->arrival_cap, o->arrival_count, sizeof(*na));
+            if (na) {
+                o->arrivals = na;
+                o->arrivals[o->arrival_count++] = (struct sc_lc_arrival){r->t, (uint32_t)r->a};
+            }
+        }
         in->total_arrivals++;
         if (r->t >= warm)
             in->arrivals++;
@@ -210,6 +222,8 @@ static void on_mark(struct sc_analyzer *a, const struct sim_rec *r)
         in->open += measured;
     } else if (strcmp(r->name, SC_MARK_TSG) == 0) {
         in->gr_tsg = (uint32_t)r->b;
+    } else if (strcmp(r->name, SC_MARK_REJECTED) == 0) {
+        in->rejected = true;
     } else if (strcmp(r->name, SC_MARK_KILLED) == 0) {
         in->killed = true;
         in->killed_ns = r->t;
@@ -249,6 +263,9 @@ void sc_analyzer_record(void *ctx, const struct sim_rec *r)
         break;
     case SIM_REC_SWITCH:
         close_run(a, ei, r->t);
+        /* Resuming the group the engine last ran costs nothing and is not a switch. */
+        if (r->a == r->tsg)
+            break;
         e->switches++;
         e->switch_ns += r->b;
         add_segment(a, ei, r->t, r->t + r->b, r->tsg, true);
@@ -365,6 +382,7 @@ void sc_results_free(struct sc_results *r)
     free(r->inst);
     free(r->segs);
     free(r->points);
+    free(r->arrivals);
     free(r->decisions);
     memset(r, 0, sizeof(*r));
 }

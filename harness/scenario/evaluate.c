@@ -79,6 +79,8 @@ static void check_starvation(struct sc_results *r, const struct sc_expect *e, st
         const char *name = r->sc->tasks[in->task].name;
         if (e->task[0] && strcmp(e->task, name) != 0)
             continue;
+        if (in->rejected)
+            continue;
         if (in->completed == 0 && !in->killed) {
             o->pass = false;
             snprintf(o->actual, sizeof(o->actual), "%s#%u completed nothing", name, in->replica);
@@ -102,11 +104,11 @@ static void check_decision(struct sc_results *r, const struct sc_expect *e, stru
     uint64_t n = 0;
     for (size_t i = 0; i < r->decision_count; i++) {
         const struct sc_decision *d = &r->decisions[i];
-        if (!d->hook || strcmp(d->hook, e->hook) != 0)
+        if (strcmp(d->hook, e->hook) != 0)
             continue;
-        if (e->field[0] && (!d->field || strcmp(d->field, e->field) != 0))
+        if (e->field[0] && strcmp(d->field, e->field) != 0)
             continue;
-        if (e->result[0] && (!d->result || strcmp(d->result, e->result) != 0))
+        if (e->result[0] && strcmp(d->result, e->result) != 0)
             continue;
         n += d->count;
     }
@@ -137,6 +139,11 @@ void sc_results_evaluate(struct sc_results *r)
         struct sc_expect_outcome *o = &r->outcomes[i];
         memset(o, 0, sizeof(*o));
         scenario_expect_label(r->sc, e, o->label, sizeof(o->label));
+        if (r->error[0]) {
+            snprintf(o->actual, sizeof(o->actual), "not evaluated: the run failed");
+            r->failed++;
+            continue;
+        }
         switch (e->kind) {
         case SC_EXPECT_LATENCY:
         case SC_EXPECT_THROUGHPUT:

@@ -2,6 +2,9 @@
  * trace.json in the Chrome trace event format (chrome://tracing, Perfetto
  * UI): process 1 holds one track per engine, process 2 one track per channel
  * group, both built from the analyzer's segments and preemption points.
+ * A busy GPU yields ~1.5 MB per virtual second, so only the first
+ * CHROME_MAX_SEGMENTS segments (in time order) are written; the metadata
+ * says where the file stops.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +13,7 @@
 #include "report.h"
 
 #define ENGINE_TYPE_GR0 1u
+#define CHROME_MAX_SEGMENTS 100000u
 
 static const struct sc_inst *owner(const struct sc_results *r, uint32_t engine_idx, uint32_t tsg)
 {
@@ -60,7 +64,11 @@ int report_chrome(const struct sc_results *r, const char *path, char *err, size_
         return -1;
     }
     char name[64];
-    fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    size_t nseg = r->seg_count < CHROME_MAX_SEGMENTS ? r->seg_count : CHROME_MAX_SEGMENTS;
+    uint64_t stop = nseg < r->seg_count ? r->segs[nseg].t0 : UINT64_MAX;
+    fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"scenario\":\"%s\",\"segments\":%zu,"
+               "\"written\":%zu,\"stops_at_us\":%.3f},\"traceEvents\":[\n",
+            r->sc->name, r->seg_count, nseg, stop == UINT64_MAX ? -1.0 : (double)stop / 1e3);
     fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"engines\"}},\n");
     fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":2,\"args\":{\"name\":\"channel groups\"}}");
     for (uint32_t i = 0; i < r->engine_count; i++)
@@ -69,7 +77,7 @@ int report_chrome(const struct sc_results *r, const char *path, char *err, size_
     /* One name row per channel group seen on the timeline (first sighting names it). */
     uint32_t named[4096];
     size_t nnamed = 0;
-    for (size_t i = 0; i < r->seg_count; i++) {
+    for (size_t i = 0; i < nseg; i++) {
         const struct sc_segment *sg = &r->segs[i];
         uint32_t tid = group_tid(sg->engine_idx, sg->tsg);
         bool seen = false;
@@ -82,7 +90,7 @@ int report_chrome(const struct sc_results *r, const char *path, char *err, size_
         fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":2,\"tid\":%u,\"args\":{\"name\":\"%s %s TSG %u\"}}",
                 group_tid(sg->engine_idx, sg->tsg), r->engines[sg->engine_idx].name, name, sg->tsg);
     }
-    for (size_t i = 0; i < r->seg_count; i++) {
+    for (size_t i = 0; i < nseg; i++) {
         const struct sc_segment *sg = &r->segs[i];
         double ts = (double)sg->t0 / 1e3, dur = (double)(sg->t1 - sg->t0) / 1e3;
         if (sg->is_switch) {
@@ -101,6 +109,8 @@ int report_chrome(const struct sc_results *r, const char *path, char *err, size_
     }
     for (size_t i = 0; i < r->point_count; i++) {
         const struct sc_point *p = &r->points[i];
+        if (p->t >= stop)
+            break;
         fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"preempt\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,"
                    "\"ts\":%.3f,\"args\":{\"tsg\":%u,\"a\":%llu,\"b\":%llu}}",
                 point_name(p->kind), p->engine_idx, (double)p->t / 1e3, p->tsg, (unsigned long long)p->a,

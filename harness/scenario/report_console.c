@@ -72,12 +72,15 @@ void report_console(const struct sc_results *r, FILE *out, bool color)
             s->gpu.profile, s->policy.plugin[0] ? s->policy.plugin : "native",
             s->scheduler.kind == SC_SCHED_GPREEMPT ? ", user-space scheduler gpreempt" : "",
             s->baseline ? ", baseline: each task alone" : "", (unsigned long long)r->seed, st->off);
-    fprintf(out, "%s%.3f s virtual in %.3f s wall, %llu trace events, digest fnv1a64:%016llx%s\n\n", st->dim,
+    fprintf(out, "%s%.3f s virtual in %.3f s wall, %llu trace events, digest fnv1a64:%016llx%s\n", st->dim,
             (double)r->virtual_ns / 1e9, (double)r->wall_ns / 1e9, (unsigned long long)r->events,
             (unsigned long long)r->digest, st->off);
-    tasks_table(r, out, st);
-    fputc('\n', out);
-    engines_table(r, out, st);
+    if (r->events || !r->error[0]) {
+        fputc('\n', out);
+        tasks_table(r, out, st);
+        fputc('\n', out);
+        engines_table(r, out, st);
+    }
     if (r->error[0])
         fprintf(out, "\n%s✗ run failed: %s%s\n", st->red, r->error, st->off);
     if (s->expect_count) {

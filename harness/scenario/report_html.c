@@ -53,7 +53,7 @@ static const char *seg_color(const struct sc_results *r, uint32_t engine_idx, ui
  * The most telling moment: a context switch on an engine from a BE group to
  * an LC group after warmup; else the first preemption; else the first work.
  */
-static bool pick_window(const struct sc_results *r, uint64_t *t0, uint64_t *t1, uint32_t *engine)
+static bool pick_window(const struct sc_results *r, uint64_t *t0, uint64_t *t1, uint32_t *engine, uint64_t *at)
 {
     const struct sc_segment *hit = NULL;
     uint64_t warm = r->sc->warmup_ns;
@@ -100,7 +100,24 @@ static bool pick_window(const struct sc_results *r, uint64_t *t0, uint64_t *t1, 
         w = 40000000;
     *t0 = center > w / 4 ? center - w / 4 : 0;
     *t1 = *t0 + w;
+    *at = center;
     return true;
+}
+
+/* The zoom: from just before the preempt request that led to the switch at `at` to just after it. */
+static void zoom_window(const struct sc_results *r, uint32_t eng, uint64_t at, uint64_t *t0, uint64_t *t1)
+{
+    uint64_t req = at;
+    for (size_t i = 0; i < r->point_count; i++) {
+        const struct sc_point *p = &r->points[i];
+        if (p->engine_idx == eng && p->kind == SIM_REC_PREEMPT_REQ && p->t <= at && at - p->t < 5000000)
+            req = p->t;
+        if (p->t > at)
+            break;
+    }
+    uint64_t lead = at - req + 40000;
+    *t0 = req > 40000 ? req - 40000 : 0;
+    *t1 = at + lead + 120000;
 }
 
 static double nice_step(double span)
@@ -113,14 +130,8 @@ static double nice_step(double span)
     return 10 * mag;
 }
 
-static void timeline(const struct sc_results *r, FILE *f)
+static void timeline(const struct sc_results *r, FILE *f, uint64_t t0, uint64_t t1, uint32_t eng)
 {
-    uint64_t t0, t1;
-    uint32_t eng;
-    if (!pick_window(r, &t0, &t1, &eng)) {
-        fputs("<p>No GPU work in the trace.</p>\n", f);
-        return;
-    }
     /* Rows: the engine, then each channel group that ran on it in the window. */
     uint32_t rows[64];
     uint32_t nrows = 0;
@@ -135,7 +146,7 @@ static void timeline(const struct sc_results *r, FILE *f)
             rows[nrows++] = s->tsg;
     }
     double span = (double)(t1 - t0), plot = TL_W - TL_LABEL - 20;
-    double height = TL_ROW * (nrows + 1) + 70;
+    double height = TL_ROW * (nrows + 1) + 80;
     char buf[64], a[32];
 #define X(t) (TL_LABEL + plot * ((double)(t) - (double)t0) / span)
     fprintf(f, "<svg class=\"tl\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
@@ -144,7 +155,7 @@ static void timeline(const struct sc_results *r, FILE *f)
     fprintf(f, "<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" "
                "patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"4\" fill=\"#555\"/></pattern></defs>\n");
     double step = nice_step(span);
-    double axis_y = TL_ROW * (nrows + 1) + 14;
+    double axis_y = TL_ROW * (nrows + 1) + 26;
     for (double x = 0; x <= span + 1; x += step) {
         fprintf(f, "<line x1=\"%.1f\" y1=\"8\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>", X(t0 + x), X(t0 + x),
                 axis_y);
@@ -181,6 +192,16 @@ static void timeline(const struct sc_results *r, FILE *f)
                 fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"/>\n", x,
                         8 + TL_ROW * (k + 1), w, TL_ROW - 6, col);
     }
+    /* LC request arrivals: a marker on the requesting group's row (the gap to its bar is CPU preprocessing + waiting). */
+    for (size_t i = 0; i < r->arrival_count; i++) {
+        const struct sc_lc_arrival *av = &r->arrivals[i];
+        if (av->t < t0 || av->t > t1 || av->inst >= r->inst_count)
+            continue;
+        for (uint32_t k = 0; k < nrows; k++)
+            if (rows[k] == r->inst[av->inst].gr_tsg)
+                fprintf(f, "<path d=\"M%.2f %.1f l-5 -7 h10 z\" fill=\"#111\"><title>LC request arrives</title></path>\n",
+                        X(av->t), 8 + TL_ROW * (k + 1) + 7);
+    }
     /* Preemption requests (dashed) and completions (solid), labelled once each. */
     bool said_req = false, said_done = false;
     for (size_t i = 0; i < r->point_count; i++) {
@@ -192,8 +213,9 @@ static void timeline(const struct sc_results *r, FILE *f)
         fprintf(f, "<line x1=\"%.2f\" y1=\"4\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
                 X(p->t), X(p->t), TL_ROW * (nrows + 1) + 6, col, req ? " stroke-dasharray=\"4 3\"" : "");
         if ((req && !said_req) || (!req && !said_done) || tmo) {
-            fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\">%s</text>\n", X(p->t) + 3,
-                    TL_ROW * (nrows + 1) + 4, col, tmo ? "preempt timeout" : req ? "preempt requested" : "preempted");
+            fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\"%s>%s</text>\n",
+                    X(p->t) + (req ? -3 : 3), req ? TL_ROW * (nrows + 1) + 4 : TL_ROW * (nrows + 1) + 16, col,
+                    req ? " text-anchor=\"end\"" : "", tmo ? "preempt timeout" : req ? "preempt requested" : "preempted");
             said_req = said_req || req;
             said_done = said_done || !req;
         }
@@ -332,7 +354,7 @@ static void tables(const struct sc_results *r, FILE *f)
                 (unsigned long long)e->switches, (unsigned long long)e->preemptions,
                 (unsigned long long)e->preempt_timeouts, (unsigned long long)e->kernels);
     }
-    fputs("</table>\n<h2>Expectations</h2><table><tr><th></th><th>expected</th><th>actual</th></tr>\n", f);
+    fputs("</table>\n<h2>Expectations</h2><table class=\"ex\"><tr><th></th><th>expected</th><th>actual</th></tr>\n", f);
     if (r->error[0]) {
         fputs("<tr class=\"bad\"><td>&#10007;</td><td>the run completes</td><td>", f);
         esc(f, r->error);
@@ -365,7 +387,7 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
           "text-align:right}th{background:#f4f4f4}td:first-child{text-align:left}.ok td:first-child{color:#1a7f37}"
           ".bad{background:#fff0f0}.bad td:first-child{color:#c00}.verdict{font-size:20px;font-weight:bold}"
           ".pass{color:#1a7f37}.fail{color:#c00}pre{background:#f8f8f8;padding:8px;white-space:pre-wrap}"
-          ".meta{color:#555}</style></head><body>\n<h1>", f);
+          ".meta{color:#555}table.ex td{text-align:left}</style></head><body>\n<h1>", f);
     esc(f, s->name);
     fprintf(f, " <span class=\"verdict %s\">%s</span></h1>\n", ok ? "pass" : "fail", ok ? "PASS" : "FAIL");
     if (s->description) {
@@ -382,9 +404,20 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
             (double)r->wall_ns / 1e9, (unsigned long long)r->events, (unsigned long long)r->digest);
     tables(r, f);
     fputs("<h2>Timeline</h2><p class=\"meta\">Zoomed on the first moment after warmup where an LC channel group "
-          "takes the engine from a BE one: the top row is the engine, below one row per channel group; hatched = "
-          "context switch, dashed line = preempt requested, solid line = preemption complete.</p>\n", f);
-    timeline(r, f);
+          "takes the engine from a BE one: the top row is the engine, below one row per channel group; triangle = "
+          "LC request arrives (then CPU preprocessing), hatched = context switch, dashed line = preempt requested, "
+          "solid line = preemption complete.</p>\n", f);
+    uint64_t t0, t1, at;
+    uint32_t eng;
+    if (pick_window(r, &t0, &t1, &eng, &at)) {
+        timeline(r, f, t0, t1, eng);
+        fputs("<p class=\"meta\">The same moment, zoomed: the preempt request, the save of the running group "
+              "(CILP/CTA/WFI per its mode), the context switch, and the LC group starting.</p>\n", f);
+        zoom_window(r, eng, at, &t0, &t1);
+        timeline(r, f, t0, t1, eng);
+    } else {
+        fputs("<p>No GPU work in the trace.</p>\n", f);
+    }
     fputs("<h2>LC latency CDF</h2>\n", f);
     cdfs(r, f);
     fputs("<p class=\"meta\">Generated by <code>nvemu scenario run</code> from the event trace.</p>\n</body></html>\n",

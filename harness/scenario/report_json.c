@@ -101,9 +101,9 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     for (size_t i = 0; i < r->decision_count; i++) {
         const struct sc_decision *d = &r->decisions[i];
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "hook", d->hook ? d->hook : "");
-        cJSON_AddStringToObject(o, "field", d->field ? d->field : "");
-        cJSON_AddStringToObject(o, "result", d->result ? d->result : "");
+        cJSON_AddStringToObject(o, "hook", d->hook);
+        cJSON_AddStringToObject(o, "field", d->field);
+        cJSON_AddStringToObject(o, "result", d->result);
         cJSON_AddNumberToObject(o, "count", (double)d->count);
         cJSON_AddItemToArray(dec, o);
     }

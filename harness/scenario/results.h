@@ -25,6 +25,7 @@
 #define SC_MARK_OPEN "req_open"       /* still in flight when the run ended */
 #define SC_MARK_TSG "inst_tsg"        /* b = hardware id of the instance's compute TSG */
 #define SC_MARK_KILLED "inst_killed"
+#define SC_MARK_REJECTED "inst_rejected" /* its context was refused (admission BUSY_RETRY) */
 
 /* One replica of a task. */
 struct sc_inst {
@@ -34,6 +35,7 @@ struct sc_inst {
     uint64_t last_done_ns, max_gap_ns;
     bool killed;
     uint64_t killed_ns;
+    bool rejected;
     uint32_t gr_tsg;                              /* SIM_NONE until known */
 };
 
@@ -72,8 +74,14 @@ struct sc_point {
     uint64_t a, b;
 };
 
+/* An LC request's arrival (for the timeline). */
+struct sc_lc_arrival {
+    uint64_t t;
+    uint32_t inst;
+};
+
 struct sc_decision {
-    const char *hook, *field, *result;   /* interned by the sim (valid while it lives) or static */
+    char hook[24], field[24], result[16];   /* copies: the sim's interned strings die with it */
     uint64_t count;
 };
 
@@ -98,6 +106,8 @@ struct sc_results {
     struct sc_segment *segs;
     size_t point_count, point_cap;
     struct sc_point *points;
+    size_t arrival_count, arrival_cap;
+    struct sc_lc_arrival *arrivals;         /* LC tasks only */
     size_t decision_count, decision_cap;
     struct sc_decision *decisions;
     struct sc_expect_outcome outcomes[SC_MAX_EXPECT];

@@ -9,27 +9,23 @@
 #ifndef NVEMU_SCENARIO_RUN_CTX_H
 #define NVEMU_SCENARIO_RUN_CTX_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "front/inproc.h"
 #include "nvemu/nvemu.h"
-#include "nvrm/nvrm.h"
+#include "nvrm.h"
 #include "scenario.h"
 
 struct fifo_channel;
 struct cudactx;
-
-/* libnvrm transport over an nvemu fd table with a fixed identity. */
-struct run_ctx_tp {
-    nvemu_fdtable *fdt;
-    nvemu_identity who;
-};
+struct nvrm_inproc;
 
 struct run_ctx {
-    struct run_ctx_tp tpctx;
-    struct nvrm_transport tp;
+    struct nvrm_inproc *ip;          /* libnvrm's in-process transport with this process's identity */
     nvrm *rm;
     struct cudactx *cuda;
+    bool has_cuda;
     NvHandle hClient, hSubdevice, hTsg;
     uint32_t nchannels;
     NvHandle hChannels[SC_MAX_STREAMS];
@@ -40,12 +36,16 @@ struct run_ctx {
 /*
  * Opens the process (pid 1000 + inst, comm = task's comm) and builds its
  * context (CUDA-shaped, or bare: client, device, subdevice, one compute group
- * with one channel per stream and no libcuda controls). 0, or -1 with a reason.
+ * with one channel per stream and no libcuda controls). 0, 1 when the driver
+ * answered BUSY_RETRY (admission refused the channel group), or -1 with a reason.
  */
 int run_ctx_open(struct run_ctx *c, nvemu *emu, nvemu_fdtable *fdt, const struct sc_task *t, uint32_t inst,
                  char *err, size_t errlen);
 
-/* The process exits: its connection closes and the driver frees its clients. */
+/* The process exits cleanly: frees its client, then closes its fds. */
 void run_ctx_close(struct run_ctx *c);
+
+/* The process is killed: only its fds close (the driver frees what it owned). */
+void run_ctx_kill(struct run_ctx *c);
 
 #endif

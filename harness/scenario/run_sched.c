@@ -9,9 +9,8 @@
 #include "run_ctx.h"
 #include "sim/sim.h"
 
-void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, nvemu_fdtable *fdt, uint32_t n)
+void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, uint32_t n)
 {
-    (void)fdt;
     memset(s, 0, sizeof(*s));
     s->sc = sc;
     s->emu = emu;
@@ -94,11 +93,6 @@ static void preempt_be(struct run_sched *s)
         uint64_t tmo = s->m[i].preempt_timeout_ns;
         NV_STATUS st = nvrm_tsg_preempt(c->rm, c->hClient, c->hTsg, tmo != 0, (uint32_t)(tmo / 1000));
         drop_charge(s);
-        s->preempts++;
-        if (st == NV_ERR_TIMEOUT)
-            s->preempt_timeouts++;
-        else if (st != NV_OK)
-            s->errors++;
         if (st != NV_OK)
             LOG_INFO("scenario", "scheduler: PREEMPT of %s: %s", s->m[i].task->name, nv_status_name(st));
     }
@@ -116,9 +110,7 @@ static void disable_be(struct run_sched *s, bool disable)
         NV_STATUS st = nvrm_disable_channels(c->rm, c->hClient, c->hSubdevice, disable, false, c->nchannels,
                                              clients, c->hChannels);
         drop_charge(s);
-        s->disables++;
         if (st != NV_OK) {
-            s->errors++;
             LOG_INFO("scenario", "scheduler: DISABLE_CHANNELS(%d) of %s: %s", disable, s->m[i].task->name,
                      nv_status_name(st));
         }

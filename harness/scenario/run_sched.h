@@ -16,7 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "front/inproc.h"
 #include "nvemu/nvemu.h"
 #include "scenario.h"
 
@@ -36,10 +35,10 @@ struct run_sched {
     uint32_t n;
     uint32_t lc_inflight;          /* LC requests with kernels queued */
     bool be_disabled;
-    uint64_t preempts, preempt_timeouts, disables, errors;
 };
 
-void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, nvemu_fdtable *fdt, uint32_t n);
+/* Every call's effect is in the event trace (PREEMPT, DISABLE, TIMESLICE_SET records); failures are logged. */
+void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, uint32_t n);
 void run_sched_fini(struct run_sched *s);
 
 /* Registers instance `id` with its context. 0, or -1 with a reason. */

@@ -33,6 +33,9 @@
 #ifndef NVEMU_POLICY_DIR
 #define NVEMU_POLICY_DIR ""
 #endif
+#ifndef NVEMU_POLICY_INSTALL_DIR
+#define NVEMU_POLICY_INSTALL_DIR ""
+#endif
 
 struct run;
 
@@ -254,7 +257,7 @@ static void kill_instance(struct inst *in)
         sim_cancel(R->sim, in->pending_submit);
     run_sched_forget(&R->sched, in->id);
     if (in->has_ctx) {
-        run_ctx_close(&in->ctx);
+        run_ctx_kill(&in->ctx);
         in->has_ctx = false;
     }
 }
@@ -302,16 +305,17 @@ static int resolve_policy(const struct sc_policy *p, char *out, size_t len, char
         return 0;
     }
     const char *env = getenv("NVEMU_POLICY_DIR");
-    const char *dirs[] = {env, NVEMU_POLICY_DIR};
-    for (size_t i = 0; i < 2; i++) {
+    const char *dirs[] = {env, NVEMU_POLICY_DIR, NVEMU_POLICY_INSTALL_DIR};
+    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
         if (!dirs[i] || !dirs[i][0])
             continue;
-        snprintf(out, len, "%s/%s.so", dirs[i], p->plugin);
-        if (access(out, R_OK) == 0)
+        int w = snprintf(out, len, "%s/%s.so", dirs[i], p->plugin);
+        if (w > 0 && (size_t)w < len && access(out, R_OK) == 0)
             return 0;
     }
-    snprintf(err, errlen, "policy '%s': no %s.so in $NVEMU_POLICY_DIR or %s", p->plugin, p->plugin,
-             NVEMU_POLICY_DIR[0] ? NVEMU_POLICY_DIR : "(no built-in policy dir)");
+    if (snprintf(err, errlen, "policy '%.64s': no such plugin in $NVEMU_POLICY_DIR, %s or %s", p->plugin,
+                 NVEMU_POLICY_DIR, NVEMU_POLICY_INSTALL_DIR) < 0)
+        err[0] = '\0';
     return -1;
 }
 
@@ -447,7 +451,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
         snprintf(R.err, sizeof(R.err), "out of memory");
         goto finish;
     }
-    run_sched_init(&R.sched, sc, R.emu, R.fdt, R.ninst);
+    run_sched_init(&R.sched, sc, R.emu, R.ninst);
     for (uint32_t t = 0, k = 0; t < sc->task_count; t++) {
         for (uint32_t r = 0; r < sc->tasks[t].count; r++, k++) {
             struct inst *in = &R.inst[k];
@@ -456,7 +460,16 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
             in->task = t;
             in->replica = r;
             in->t = &sc->tasks[t];
-            if (run_ctx_open(&in->ctx, R.emu, R.fdt, in->t, k, R.err, sizeof(R.err)))
+            int crc = run_ctx_open(&in->ctx, R.emu, R.fdt, in->t, k, R.err, sizeof(R.err));
+            if (crc == 1) {
+                /* Admission said BUSY_RETRY: the process gives up, as a CUDA program would fail cuInit. */
+                LOG_INFO("scenario", "%s", R.err);
+                R.err[0] = '\0';
+                mark(&R, SC_MARK_REJECTED, k, 0);
+                in->dead = true;
+                continue;
+            }
+            if (crc)
                 goto finish;
             in->has_ctx = true;
             mark(&R, SC_MARK_TSG, k, in->ctx.tsg_id);

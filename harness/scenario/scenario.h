@@ -55,7 +55,7 @@ struct sc_task {
     uint32_t kernel_count;
     uint32_t streams;               /* channels the task submits on (max stream index + 1) */
     enum sc_context context;
-    enum sc_preempt_mode preempt_mode;   /* compute preemption mode the context sets (libcuda: CILP) */
+    enum sc_preempt_mode preempt_mode;   /* mode the context sets (cuda default CILP as libcuda; bare: profile) */
     char *process;                  /* external binary instead of a synthetic task, or NULL */
     char *process_args[SC_MAX_ARGS];
     int process_nargs;

@@ -231,12 +231,13 @@ static int get_rate(struct ld *L, const struct ynode *n, const char *what, doubl
     return 0;
 }
 
-static void resolve(const struct ld *L, const char *rel, char *out, size_t len)
+/* Path of `rel` relative to the scenario's directory; -1 (with a message at n) when it does not fit. */
+static int resolve(struct ld *L, const struct ynode *n, const char *rel, char *out, size_t len)
 {
-    if (rel[0] == '/' || !L->dir[0])
-        snprintf(out, len, "%s", rel);
-    else
-        snprintf(out, len, "%s/%s", L->dir, rel);
+    int w = rel[0] == '/' || !L->dir[0] ? snprintf(out, len, "%s", rel) : snprintf(out, len, "%s/%s", L->dir, rel);
+    if (w < 0 || (size_t)w >= len)
+        return fail(L, n, "path '%s' is too long", rel);
+    return 0;
 }
 
 /* ---- gpu ---- */
@@ -323,10 +324,12 @@ static int load_policy(struct ld *L, const struct ynode *n, struct sc_policy *p)
     if (!v || get_string(L, v, "policy.plugin", name, sizeof(name)))
         return -1;
     /* A bare name is a plugin built with nvemu; anything with a slash is a path. */
-    if (strchr(name, '/'))
-        resolve(L, name, p->plugin, sizeof(p->plugin));
-    else
+    if (strchr(name, '/')) {
+        if (resolve(L, v, name, p->plugin, sizeof(p->plugin)))
+            return -1;
+    } else {
         snprintf(p->plugin, sizeof(p->plugin), "%s", name);
+    }
     if ((v = ydoc_get(n, "args")) && load_args_map(L, v, "policy.args", p->args, &p->nargs))
         return -1;
     return 0;
@@ -376,7 +379,8 @@ static int load_scheduler(struct ld *L, const struct ynode *n, struct sc_schedul
         char rel[256], path[512];
         if (get_string(L, v, "scheduler.binary", rel, sizeof(rel)))
             return -1;
-        resolve(L, rel, path, sizeof(path));
+        if (resolve(L, v, rel, path, sizeof(path)))
+            return -1;
         if (!(s->binary = strdup(path)))
             return fail(L, v, "out of memory");
     } else if (v) {
@@ -401,7 +405,8 @@ static int load_trace_file(struct ld *L, const struct ynode *n, struct sc_task *
     char rel[256], path[512];
     if (get_string(L, n, "arrival.file", rel, sizeof(rel)))
         return -1;
-    resolve(L, rel, path, sizeof(path));
+    if (resolve(L, n, rel, path, sizeof(path)))
+        return -1;
     FILE *f = fopen(path, "r");
     if (!f)
         return fail(L, n, "cannot open arrival trace %s: %s", path, strerror(errno));
@@ -415,6 +420,9 @@ static int load_trace_file(struct ld *L, const struct ynode *n, struct sc_task *
         char *s = line;
         while (*s == ' ' || *s == '\t')
             s++;
+        size_t end = strlen(s);
+        while (end && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+            s[--end] = '\0';
         if (!*s)
             continue;
         uint64_t ns;
@@ -540,7 +548,8 @@ static int load_process(struct ld *L, const struct ynode *n, struct sc_task *t)
     char rel[256], path[512];
     if (!v || get_string(L, v, "process.binary", rel, sizeof(rel)))
         return -1;
-    resolve(L, rel, path, sizeof(path));
+    if (resolve(L, v, rel, path, sizeof(path)))
+        return -1;
     if (!(t->process = strdup(path)))
         return fail(L, v, "out of memory");
     if ((v = ydoc_get(n, "args"))) {
@@ -577,7 +586,9 @@ static int load_task(struct ld *L, const struct ynode *n, struct sc_task *t)
     t->count = 1;
     if ((v = ydoc_get(n, "count")) && get_u32(L, v, "task.count", 1, 256, &t->count))
         return -1;
-    snprintf(t->comm, sizeof(t->comm), "%.15s", t->name);
+    size_t clen = strnlen(t->name, sizeof(t->comm) - 1);
+    memcpy(t->comm, t->name, clen);
+    t->comm[clen] = '\0';
     if ((v = ydoc_get(n, "comm")) && get_string(L, v, "task.comm", t->comm, sizeof(t->comm)))
         return -1;
     if ((v = ydoc_get(n, "context"))) {
@@ -586,7 +597,7 @@ static int load_task(struct ld *L, const struct ynode *n, struct sc_task *t)
             return -1;
         t->context = (enum sc_context)c;
     }
-    t->preempt_mode = SC_PREEMPT_CILP;
+    t->preempt_mode = t->context == SC_CONTEXT_CUDA ? SC_PREEMPT_CILP : SC_PREEMPT_PROFILE;
     if ((v = ydoc_get(n, "preempt_mode"))) {
         int m;
         if (get_enum(L, v, "task.preempt_mode", modes, &m))

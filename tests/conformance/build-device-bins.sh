@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds what device-session.sh runs, on an x86-64 machine with gcc and nvcc (CUDA 13):
-#   tests/conformance/build-device-bins.sh OUTDIR
+#   tests/conformance/build-device-bins.sh OUTDIR [NVEMU_GPREEMPT]
+# NVEMU_GPREEMPT: a static harness/gpreempt build to carry along (its demo then runs on the device too).
 set -euo pipefail
 out=$1
 mkdir -p "$out"
@@ -15,4 +16,5 @@ NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 for p in ctx streams share busy; do
   "$NVCC" -O2 -arch=sm_90 -o "$out/$p" "$T/cuda/$p.cu"
 done
+if [ $# -ge 2 ]; then cp "$2" "$out/nvemu-gpreempt"; fi
 ls -la "$out"

@@ -43,6 +43,9 @@ void emit_raw(const char *name, int ret, int err, const char *fmt, ...) __attrib
 /* Prints an informational '#' line (raw values; not compared). */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Prints this process's uid and effective capabilities as a '#' line. */
+void note_creds(const char *when);
+
 /* Allocates the fixture object NAME under our client, with handle substitutions from[i] -> to[i]
  * applied to its params; handle/parent overrides when non-zero. */
 struct rm_result alloc_fixture(struct conf *c, const char *name, uint32_t handle, uint32_t parent,

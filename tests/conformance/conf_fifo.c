@@ -56,7 +56,7 @@ void cases_libcuda(struct conf *c)
     emit_rm("libcuda.free.tsg_with_channel", r, NULL);
     r = rm_control(c->ctl, c->client, 0x5c00001cu, CC36F_GET_WORK_SUBMIT_TOKEN, &ts, 4);
     emit_rm("libcuda.uaf.channel_after_tsg_free", r, NULL);
-    r = rm_control(c->ctl, c->client, 0x5c00001du, C_NULL, NULL, 0);
+    r = rm_control(c->ctl, c->client, 0x5c00001du, 0xcbc001ffu, NULL, 0);
     emit_rm("libcuda.uaf.compute_after_tsg_free", r, NULL);
     r = rm_free(c->ctl, c->client, 0x5c000009u);
     emit_rm("libcuda.free.vaspace_ext", r, NULL);
@@ -164,10 +164,13 @@ static void preempt_cases(struct conf *c, const char *group, uint32_t tsg)
     char name[96];
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         preempt_params_t p = {rows[i].wait, rows[i].manual, {0, 0}, rows[i].timeout};
+        double t0 = now_us();
         struct rm_result r = rm_control(c->ctl, c->client, tsg, CA06C_PREEMPT, &p, sizeof p);
+        double us = now_us() - t0;
         snprintf(name, sizeof name, "tsg.%s.preempt.wait%u.manual%u.timeout%u", group, rows[i].wait, rows[i].manual,
                  rows[i].timeout);
         emit_rm(name, r, NULL);
+        note("%s took_us=%.0f", name, us);
     }
     preempt_params_t p = {2, 0, {0, 0}, 0};
     struct rm_result r = rm_control(c->ctl, c->client, tsg, CA06C_PREEMPT, &p, sizeof p);
@@ -239,6 +242,24 @@ static void build_populated(struct conf *c)
         emit_rm("pop.alloc.channel_mixed_no_ctxshare", r, NULL);
         if (r.ret == 0 && r.status == 0)
             rm_free(c->ctl, c->client, h);
+        /* What a channel needs: libcuda's params without USERD memory, without an error notifier. */
+        static const struct {
+            const char *name;
+            uint32_t off;
+        } strip[] = {{"pop.alloc.channel_without_userd_memory", CHANNEL_OFF_HUSERD0},
+                     {"pop.alloc.channel_without_error_notifier", CHANNEL_OFF_HOBJECTERROR}};
+        for (size_t k = 0; k < sizeof strip / sizeof strip[0]; k++) {
+            uint32_t fr[2] = {c->fix.client, 0x5c000016u}, tt[2] = {c->client, H_CTX_P};
+            fixture_params(o, chp, sizeof chp, fr, tt, 2);
+            memset(chp + strip[k].off, 0, 4);
+            if (strip[k].off == CHANNEL_OFF_HUSERD0)
+                memset(chp + CHANNEL_OFF_USERDOFFSET0, 0, 8);
+            h = H_SCRATCH;
+            r = rm_alloc(c->ctl, c->client, H_TSG_P, &h, CL_CHANNEL_HOPPER, chp);
+            emit_rm(strip[k].name, r, NULL);
+            if (r.ret == 0 && r.status == 0)
+                rm_free(c->ctl, c->client, h);
+        }
         uint32_t from2[2] = {c->fix.client, 0x5c000016u}, to2[2] = {c->client, H_CTX_P};
         fixture_params(o, chp, sizeof chp, from2, to2, 2);
         uint32_t va = 0x5c00000au;
@@ -370,11 +391,11 @@ static void sched_policy_cases(struct conf *c)
 
 void cases_fifo(struct conf *c)
 {
-    fifo_info_cases(c);
     tsg_alloc_t tp = {0, 0, 0, 1, 0, {0}};
     uint32_t h = H_TSG_E;
     struct rm_result r = rm_alloc(c->ctl, c->client, c->dev, &h, CL_TSG, &tp);
     emit_rm("empty.alloc.tsg", r, NULL);
+    fifo_info_cases(c);
     uint64_t ts = get_ts(c, H_TSG_E, &r);
     emit_rm("tsg.empty.get_timeslice_default", r, "timesliceUs=%llu", (unsigned long long)ts);
     schedule_cases(c, "empty", H_TSG_E);

@@ -32,31 +32,90 @@ static int drop_nice_admin(void)
     return (int)syscall(SYS_capset, &hdr, data);
 }
 
+/* Prints this process's uid and effective capabilities (a '#' line: they differ between runs). */
+void note_creds(const char *when)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256], uid[64] = "?", cap[64] = "?";
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "Uid:", 4) == 0)
+            sscanf(line + 4, " %63[^\n]", uid);
+        if (strncmp(line, "CapEff:", 7) == 0)
+            sscanf(line + 7, " %63s", cap);
+    }
+    if (f)
+        fclose(f);
+    note("%s uid=%s CapEff=%s", when, uid, cap);
+}
+
+static void interleave_probe(struct conf *c, const char *name, uint32_t tsg)
+{
+    uint32_t lvl = 2;
+    struct rm_result r = rm_control(c->ctl, c->client, tsg, CA06C_SET_INTERLEAVE, &lvl, 4);
+    emit_rm(name, r, NULL);
+}
+
+/* A client with device, subdevice and one channel group (handle tsg), on the child's own fd. */
+static void child_tree(struct conf *c, const char *stage, uint32_t tsg)
+{
+    char name[96];
+    c->client = rm_client(c->ctl);
+    snprintf(name, sizeof name, "nocap.%s.client", stage);
+    emit_raw(name, c->client ? 0 : -1, 0, NULL);
+    struct rm_result r = alloc_fixture(c, "device", 0, 0, NULL, NULL, 0);
+    snprintf(name, sizeof name, "nocap.%s.alloc.device", stage);
+    emit_rm(name, r, NULL);
+    r = alloc_fixture(c, "subdevice", 0, 0, NULL, NULL, 0);
+    snprintf(name, sizeof name, "nocap.%s.alloc.subdevice", stage);
+    emit_rm(name, r, NULL);
+    tsg_alloc_t tp = {0, 0, 0, 1, 0, {0}};
+    uint32_t h = tsg;
+    r = rm_alloc(c->ctl, c->client, 0x5c000002u, &h, CL_TSG, &tp);
+    snprintf(name, sizeof name, "nocap.%s.alloc.tsg", stage);
+    emit_rm(name, r, NULL);
+}
+
+/* Set interleave before and after GPFIFO_SCHEDULE on one group. */
+static void interleave_sched_pair(struct conf *c, const char *stage, uint32_t tsg)
+{
+    char name[96];
+    snprintf(name, sizeof name, "nocap.%s.set_interleave_unscheduled", stage);
+    interleave_probe(c, name, tsg);
+    uint8_t s[3] = {1, 0, 0};
+    rm_control(c->ctl, c->client, tsg, CA06C_GPFIFO_SCHEDULE, s, 3);
+    snprintf(name, sizeof name, "nocap.%s.set_interleave_scheduled", stage);
+    interleave_probe(c, name, tsg);
+}
+
+/*
+ * Stage "caps": a fresh client made before dropping anything (root keeps CAP_SYS_NICE here).
+ * Stage "dropped": the same client's old group, a new group in it, then a new client: shows
+ * whether the NICE right is decided when the client or group is made or when the control runs.
+ */
 static void child(struct conf *parent)
 {
     struct conf cc = *parent;
     struct conf *c = &cc;
+    note_creds("nocap.before_drop");
+    c->ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    child_tree(c, "caps", H_TSG_E);
+    interleave_sched_pair(c, "caps", H_TSG_E);
+    uint32_t client_caps = c->client;
+
     int rc = drop_nice_admin();
     emit_raw("nocap.drop_caps", rc, 0, NULL);
-    c->ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
-    c->client = rm_client(c->ctl);
-    emit_raw("nocap.client", c->client ? 0 : -1, 0, NULL);
-    struct rm_result r = alloc_fixture(c, "device", 0, 0, NULL, NULL, 0);
-    emit_rm("nocap.alloc.device", r, NULL);
-    r = alloc_fixture(c, "subdevice", 0, 0, NULL, NULL, 0);
-    emit_rm("nocap.alloc.subdevice", r, NULL);
+    note_creds("nocap.after_drop");
+    interleave_probe(c, "nocap.dropped.old_client.old_tsg.set_interleave", H_TSG_E);
     tsg_alloc_t tp = {0, 0, 0, 1, 0, {0}};
-    uint32_t h = H_TSG_E;
-    r = rm_alloc(c->ctl, c->client, 0x5c000002u, &h, CL_TSG, &tp);
-    emit_rm("nocap.alloc.tsg", r, NULL);
+    uint32_t h = H_TSG_P;
+    struct rm_result r = rm_alloc(c->ctl, c->client, 0x5c000002u, &h, CL_TSG, &tp);
+    emit_rm("nocap.dropped.old_client.alloc.new_tsg", r, NULL);
+    interleave_sched_pair(c, "dropped.old_client.new_tsg", H_TSG_P);
 
-    uint32_t lvl = 2;
-    r = rm_control(c->ctl, c->client, H_TSG_E, CA06C_SET_INTERLEAVE, &lvl, 4);
-    emit_rm("nocap.tsg.set_interleave.2", r, NULL);
-    lvl = 1;
-    r = rm_control(c->ctl, c->client, H_TSG_E, CA06C_SET_INTERLEAVE, &lvl, 4);
-    emit_rm("nocap.tsg.set_interleave.1", r, NULL);
-    lvl = 7;
+    child_tree(c, "dropped", H_TSG_E);
+    interleave_sched_pair(c, "dropped", H_TSG_E);
+
+    uint32_t lvl = 7;
     r = rm_control(c->ctl, c->client, H_TSG_E, CA06C_SET_INTERLEAVE, &lvl, 4);
     emit_rm("nocap.tsg.set_interleave.7", r, NULL);
     uint8_t rt = 1;
@@ -75,12 +134,9 @@ static void child(struct conf *parent)
     ts = 0;
     r = rm_control(c->ctl, c->client, H_TSG_E, CA06C_GET_TIMESLICE, &ts, 8);
     emit_rm("nocap.tsg.get_timeslice", r, "timesliceUs=%llu", (unsigned long long)ts);
-    preempt_params_t pp = {1, 0, {0, 0}, 0};
+    preempt_params_t pp = {0, 0, {0, 0}, 0};
     r = rm_control(c->ctl, c->client, H_TSG_E, CA06C_PREEMPT, &pp, sizeof pp);
-    emit_rm("nocap.tsg.preempt.wait1", r, NULL);
-    uint8_t s[3] = {1, 0, 0};
-    r = rm_control(c->ctl, c->client, H_TSG_E, CA06C_GPFIFO_SCHEDULE, s, 3);
-    emit_rm("nocap.tsg.schedule.enable", r, NULL);
+    emit_rm("nocap.tsg.preempt.wait0", r, NULL);
     static disable_channels_t dp;
     memset(&dp, 0, sizeof dp);
     dp.bDisable = 1;
@@ -92,6 +148,7 @@ static void child(struct conf *parent)
     emit_rm("nocap.subdevice.disable_channels.event_ptr", r, NULL);
     r = rm_free(c->ctl, c->client, c->client);
     emit_rm("nocap.free.client", r, NULL);
+    rm_free(c->ctl, client_caps, client_caps);
 }
 
 void cases_privilege(struct conf *c)

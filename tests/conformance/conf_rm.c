@@ -34,7 +34,9 @@ static void client_case(struct conf *c, const char *name, int nvos21, uint32_t h
     }
     struct rm_result r = {ret, err, status};
     char form[32];
-    if ((got & 0xFFF00000u) == 0xC1D00000u)
+    if (got != 0 && (got == hRoot || got == hNew))
+        snprintf(form, sizeof form, "0x%08x", got);
+    else if ((got & 0xFFF00000u) == 0xC1D00000u)
         snprintf(form, sizeof form, "%s", auto_ok(got));
     else
         snprintf(form, sizeof form, "0x%08x", got);
@@ -61,6 +63,11 @@ void cases_clients(struct conf *c)
     client_case(c, "client.chosen_in_hnew", 0, 0, 0x4e56c002u, CL_ROOT_CLIENT, NULL);
     p = 0x4e56c003u;
     client_case(c, "client.chosen_in_param", 0, 0, 0, CL_ROOT_CLIENT, &p);
+    /* Chosen handles inside the ranges RM hands out itself: user auto clients, internal clients, child handles. */
+    client_case(c, "client.chosen_in_auto_range", 0, 0xc1dffff0u, 0, CL_ROOT_CLIENT, NULL);
+    client_case(c, "client.chosen_in_internal_range", 0, 0xc1e0fff0u, 0, CL_ROOT_CLIENT, NULL);
+    client_case(c, "client.chosen_in_generated_range", 0, 0xcaf0fff0u, 0, CL_ROOT_CLIENT, NULL);
+    client_case(c, "client.chosen_vgpu_range", 0, 0xe0000010u, 0, CL_ROOT_CLIENT, NULL);
 
     /* Two auto clients in a row get consecutive indices (nobody else allocates meanwhile). */
     uint32_t a = rm_client(c->ctl), b = rm_client(c->ctl);
@@ -161,6 +168,8 @@ void cases_alloc(struct conf *c)
         {"alloc.tsg.handle_equals_client", 2, CL_TSG, 1, 1},
         {"alloc.tsg.handle_in_generated_range", 2, CL_TSG, 1, 0xcaf00010u},
         {"alloc.tsg.handle_duplicate_of_subdevice", 2, CL_TSG, 1, 0x5c000003u},
+        {"alloc.tsg.handle_in_client_range", 2, CL_TSG, 1, 0xc1d0fff0u},
+        {"alloc.tsg.handle_all_ones", 2, CL_TSG, 1, 0xffffffffu},
         {"alloc.vaspace.null_params", 2, CL_VASPACE, 0, 0},
         {"alloc.vaspace.under_client", 1, CL_VASPACE, 3, 0},
         {"alloc.ctxshare.under_device", 2, CL_CTXSHARE, 3, 0},
@@ -262,7 +271,7 @@ void cases_controls(struct conf *c)
         const char *name;
         int obj; /* 0 client, 1 device, 2 subdevice, 3 tsg, 4 channel, 5 absent, 6 absent client */
         uint32_t cmd;
-        int params; /* 0 NULL, 1 &ts, 2 bad ptr 0x1000, 3 kernel-half ptr, 4 &u32 */
+        int params; /* 0 NULL, 1 &ts, 2 bad ptr 0x1000, 3 kernel-half ptr, 4 &u32, 5 big (zeroed) */
         uint32_t size;
         uint32_t flags;
     } rows[] = {
@@ -284,10 +293,13 @@ void cases_controls(struct conf *c)
         {"ctrl.tsg_cmd_on_device", 1, CA06C_GET_TIMESLICE, 1, 8, 0},
         {"ctrl.tsg_cmd_on_client", 0, CA06C_GET_TIMESLICE, 1, 8, 0},
         {"ctrl.channel_cmd_on_tsg", 3, CC36F_GET_WORK_SUBMIT_TOKEN, 4, 4, 0},
-        {"ctrl.subdevice_cmd_on_tsg", 3, C2080_GPU_GET_NAME_STRING, 0, 0, 0},
+        {"ctrl.subdevice_cmd_on_tsg_size0", 3, C2080_GPU_GET_NAME_STRING, 0, 0, 0},
+        {"ctrl.subdevice_cmd_on_tsg", 3, C2080_GPU_GET_NAME_STRING, 5, 132, 0},
+        {"ctrl.subdevice_cmd_on_subdevice", 2, C2080_GPU_GET_NAME_STRING, 5, 132, 0},
         {"ctrl.device_cmd_on_client", 0, C0080_GET_NUM_SUBDEVICES, 4, 4, 0},
         {"ctrl.device_cmd_on_device", 1, C0080_GET_NUM_SUBDEVICES, 4, 4, 0},
-        {"ctrl.client_cmd_on_device", 1, C0000_GET_ATTACHED_IDS, 0, 0, 0},
+        {"ctrl.client_cmd_on_device_size0", 1, C0000_GET_ATTACHED_IDS, 0, 0, 0},
+        {"ctrl.client_cmd_on_device", 1, C0000_GET_ATTACHED_IDS, 5, 128, 0},
         {"ctrl.unknown_object", 5, CA06C_GET_TIMESLICE, 1, 8, 0},
         {"ctrl.unknown_client", 6, CA06C_GET_TIMESLICE, 1, 8, 0},
         {"ctrl.unknown_client_bad_size", 6, CA06C_GET_TIMESLICE, 1, 4, 0},
@@ -296,11 +308,14 @@ void cases_controls(struct conf *c)
         {"ctrl.size_over_1mib", 3, 0xa06c01ff, 1, (1u << 20) + 8, 0},
     };
     uint32_t objs[7] = {c->client, c->dev, c->subdev, tsg, c->have_pop ? H_CH_P0 : H_ABSENT, H_ABSENT, 0x4e56dead};
+    static uint8_t big[256];
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         ts = 0xabababab;
         u32 = 0xabababab;
+        memset(big, 0, sizeof big);
         void *p = rows[i].params == 1 ? (void *)&ts : rows[i].params == 2 ? (void *)0x1000 :
-                  rows[i].params == 3 ? (void *)0xffff880000000000ull : rows[i].params == 4 ? (void *)&u32 : NULL;
+                  rows[i].params == 3 ? (void *)0xffff880000000000ull : rows[i].params == 4 ? (void *)&u32 :
+                  rows[i].params == 5 ? (void *)big : NULL;
         nvos54_t q;
         memset(&q, 0, sizeof q);
         q.hClient = rows[i].obj == 6 ? objs[6] : c->client;
@@ -344,6 +359,58 @@ void cases_controls(struct conf *c)
     emit_rm("ctrl.client.get_id_info_v2.unknown_gpu", r, NULL);
 }
 
+/*
+ * DISABLE_CHANNELS names channels by (client, channel) pairs: does the driver let one opener
+ * disable a channel of a client that belongs to another opener? (GPreempt's cross-process use.)
+ */
+static void foreign_channel_cases(struct conf *c, int ctl2, uint32_t client2)
+{
+    struct conf o = *c;
+    o.ctl = ctl2;
+    o.client = client2;
+    static const char *tree[] = {"device", "subdevice", "vaspace_plain", "userd", "notifier0"};
+    struct rm_result r = {0, 0, 0};
+    for (size_t i = 0; i < sizeof tree / sizeof tree[0] && r.status == 0; i++)
+        r = alloc_fixture(&o, tree[i], 0, 0, NULL, NULL, 0);
+    tsg_alloc_t tp = {0, 0, 0, 1, 0, {0}};
+    uint32_t h = H_TSG_E;
+    if (r.status == 0)
+        r = rm_alloc(ctl2, client2, 0x5c000002u, &h, CL_TSG, &tp);
+    ctxshare_alloc_t cp = {0x5c00000au, 1, 0};
+    h = H_CTX_P;
+    if (r.status == 0)
+        r = rm_alloc(ctl2, client2, H_TSG_E, &h, CL_CTXSHARE, &cp);
+    uint32_t from[1] = {0x5c000016u}, to[1] = {H_CTX_P};
+    if (r.status == 0)
+        r = alloc_fixture(&o, "channel0", H_CH_P0, H_TSG_E, from, to, 1);
+    uint8_t s[3] = {1, 0, 0};
+    if (r.status == 0)
+        r = rm_control(ctl2, client2, H_TSG_E, CA06C_GPFIFO_SCHEDULE, s, 3);
+    emit_rm("opener2.build_channel", r, NULL);
+    static disable_channels_t p;
+    memset(&p, 0, sizeof p);
+    p.bDisable = 1, p.numChannels = 1, p.hClientList[0] = client2, p.hChannelList[0] = H_CH_P0;
+    r = rm_control(c->ctl, c->client, c->subdev, C2080_FIFO_DISABLE_CHANNELS, &p, sizeof p);
+    emit_rm("opener1.disable_channels_of_opener2", r, NULL);
+    p.bDisable = 0;
+    r = rm_control(c->ctl, c->client, c->subdev, C2080_FIFO_DISABLE_CHANNELS, &p, sizeof p);
+    emit_rm("opener1.enable_channels_of_opener2", r, NULL);
+    p.bDisable = 0;
+    r = rm_control(ctl2, client2, 0x5c000003u, C2080_FIFO_DISABLE_CHANNELS, &p, sizeof p);
+    emit_rm("opener2.enable_own_channels", r, NULL);
+    p.hClientList[0] = c->client, p.hChannelList[0] = H_CH_P0;
+    p.bDisable = 1;
+    r = rm_control(ctl2, client2, 0x5c000003u, C2080_FIFO_DISABLE_CHANNELS, &p, sizeof p);
+    emit_rm("opener2.disable_channels_of_opener1", r, NULL);
+    p.bDisable = 0;
+    rm_control(c->ctl, c->client, c->subdev, C2080_FIFO_DISABLE_CHANNELS, &p, sizeof p);
+    preempt_params_t pp = {1, 0, {0, 0}, 0};
+    r = rm_control(c->ctl, client2, H_TSG_E, CA06C_PREEMPT, &pp, sizeof pp);
+    emit_rm("opener1.preempt_group_of_opener2", r, NULL);
+    r = rm_free(ctl2, client2, 0x5c000002u);
+    emit_rm("opener2.free_device", r, NULL);
+}
+
 /* A second opener of /dev/nvidiactl must not reach the first opener's client. */
 void cases_openers(struct conf *c)
 {
@@ -352,7 +419,8 @@ void cases_openers(struct conf *c)
     uint64_t ts = 0;
     struct rm_result r = rm_control(ctl2, c->client, tsg, CA06C_GET_TIMESLICE, &ts, 8);
     emit_rm("opener2.control_foreign_client", r, NULL);
-    r = rm_control(ctl2, c->client, c->client, C0000_GET_ATTACHED_IDS, NULL, 0);
+    uint32_t ids[32];
+    r = rm_control(ctl2, c->client, c->client, C0000_GET_ATTACHED_IDS, ids, sizeof ids);
     emit_rm("opener2.client_cmd_foreign_client", r, NULL);
     tsg_alloc_t tp = {0, 0, 0, 1, 0, {0}};
     uint32_t h = H_SCRATCH;
@@ -368,8 +436,10 @@ void cases_openers(struct conf *c)
     emit_rm("opener2.free_foreign_client", r, NULL);
     uint32_t own = rm_client(ctl2);
     emit_raw("opener2.own_client", own ? 0 : -1, 0, "hNew=%s", own ? auto_ok(own) : "none");
-    r = rm_control(c->ctl, own, own, C0000_GET_ATTACHED_IDS, NULL, 0);
+    r = rm_control(c->ctl, own, own, C0000_GET_ATTACHED_IDS, ids, sizeof ids);
     emit_rm("opener1.control_opener2_client", r, NULL);
+
+    foreign_channel_cases(c, ctl2, own);
 
     /* A device node registered to the control fd. RM escapes stay control-node only. */
     int d = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
@@ -415,8 +485,8 @@ void cases_frees(struct conf *c)
         emit_rm("free.vaspace_with_dependants", r, NULL);
         r = rm_control(c->ctl, c->client, H_CH_P0, CC36F_GET_WORK_SUBMIT_TOKEN, &tok, 4);
         emit_rm("uaf.dependant.channel", r, NULL);
-        r = rm_control(c->ctl, c->client, H_CTX_P, C_NULL, NULL, 0);
-        emit_rm("uaf.dependant.ctxshare_null_cmd", r, NULL);
+        r = rm_control(c->ctl, c->client, H_CTX_P, 0x906701ffu, NULL, 0);
+        emit_rm("uaf.dependant.ctxshare_unknown_cmd", r, NULL);
         r = rm_control(c->ctl, c->client, H_TSG_P, CA06C_GET_TIMESLICE, &ts, 8);
         emit_rm("uaf.dependant.tsg_survives", r, NULL);
         r = rm_free(c->ctl, c->client, 0x5c00000au);
@@ -424,7 +494,9 @@ void cases_frees(struct conf *c)
     }
     r = rm_free(c->ctl, c->client, c->dev);
     emit_rm("free.device_before_children", r, NULL);
-    r = rm_control(c->ctl, c->client, c->subdev, C2080_GPU_GET_NAME_STRING, NULL, 0);
+    uint8_t name[132];
+    memset(name, 0, sizeof name);
+    r = rm_control(c->ctl, c->client, c->subdev, C2080_GPU_GET_NAME_STRING, name, sizeof name);
     emit_rm("uaf.subdevice", r, NULL);
     r = rm_control(c->ctl, c->client, H_TSG_E, CA06C_GET_TIMESLICE, &ts, 8);
     emit_rm("uaf.tsg", r, NULL);
@@ -434,7 +506,8 @@ void cases_frees(struct conf *c)
     emit_rm("uaf.alloc_under_freed_device", r, NULL);
     r = rm_free(c->ctl, c->client, c->client);
     emit_rm("free.client", r, NULL);
-    r = rm_control(c->ctl, c->client, c->client, C0000_GET_ATTACHED_IDS, NULL, 0);
+    uint32_t ids[32];
+    r = rm_control(c->ctl, c->client, c->client, C0000_GET_ATTACHED_IDS, ids, sizeof ids);
     emit_rm("uaf.client.control", r, NULL);
     h = H_SCRATCH;
     uint8_t devp[56];

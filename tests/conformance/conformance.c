@@ -33,10 +33,9 @@ int main(int argc, char **argv)
     alarm(240);
 
     printf("# nvemu-conformance: one line per case: NAME ret= errno= status= [values]; '#' lines are not compared\n");
+    note_creds("main");
     c.ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
     emit_raw("open.nvidiactl", c.ctl < 0 ? -1 : 0, c.ctl < 0 ? errno : 0, NULL);
-    c.dev0 = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
-    emit_raw("open.nvidia0", c.dev0 < 0 ? -1 : 0, c.dev0 < 0 ? errno : 0, NULL);
     if (c.ctl < 0)
         return 1;
     c.client = rm_client(c.ctl);
@@ -44,6 +43,17 @@ int main(int argc, char **argv)
              (c.client & 0xFFF00000u) == 0xC1D00000u ? "auto-ok" : "auto-BAD");
     if (!c.client)
         return 1;
+    /* libcuda opens /dev/nvidia0 before allocating its device: what if a process has not? */
+    struct rm_result r = alloc_fixture(&c, "device", H_SCRATCH, 0, NULL, NULL, 0);
+    emit_rm("alloc.device.before_any_dev_node_open", r, NULL);
+    if (r.ret == 0 && r.status == 0)
+        rm_free(c.ctl, c.client, H_SCRATCH);
+    c.dev0 = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+    emit_raw("open.nvidia0", c.dev0 < 0 ? -1 : 0, c.dev0 < 0 ? errno : 0, NULL);
+    r = alloc_fixture(&c, "device", H_SCRATCH, 0, NULL, NULL, 0);
+    emit_rm("alloc.device.dev_node_open_unregistered", r, NULL);
+    if (r.ret == 0 && r.status == 0)
+        rm_free(c.ctl, c.client, H_SCRATCH);
     uint32_t ids[32];
     memset(ids, 0xff, sizeof ids);
     rm_control(c.ctl, c.client, c.client, C0000_GET_ATTACHED_IDS, ids, sizeof ids);

@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
 # One device session on a real GPU (run as root from the repository root):
-#   tests/conformance/device-session.sh BINDIR OUTDIR [gpreempt]
+#   tests/conformance/device-session.sh BINDIR OUTDIR
 # BINDIR holds prebuilt nvemu-conformance, nvemu-hwmeasure, libnvemu-record.so and the CUDA
 # programs ctx, streams, share, busy (tests/conformance/build-device-bins.sh builds them); whatever
 # is missing or does not start there is rebuilt from source on the device. Results are written to
 # /tmp/nvemu-hw-results/hw (see fixtures/hw/*/README.md for what each file is); OUTDIR receives
 # hw-results.tar.gz (all of it) plus the main text files (the device tool returns at most 8 files).
-# With "gpreempt", only the GPreempt demo (harness/gpreempt) and a conformance re-run are done.
+# When BINDIR also holds nvemu-gpreempt (harness/gpreempt, static), its demo runs last.
 set -u
 BIN=$(readlink -f "$1")
 OUTDIR=$(readlink -f "$2")
-MODE=${3:-full}
 R=/tmp/nvemu-hw-results/hw
 FIX=$(readlink -f fixtures/hw/h200-580.159.04/libcuda-objects.txt)
 mkdir -p "$R" /tmp/nvemu-hw
@@ -52,47 +51,42 @@ as_user() {
   fi
 }
 
-if [ "$MODE" = gpreempt ]; then
-  step "conformance re-run (root)"
-  (cd /tmp/nvemu-hw && timeout 120 ./nvemu-conformance libcuda-objects.txt) > "$R/conformance-root.txt" 2>&1; echo "rc=$?"
-  step "gpreempt demo"
-  if [ -x build-device/nvemu-gpreempt ] || [ -f harness/gpreempt/device-demo.sh ]; then
-    timeout 300 bash harness/gpreempt/device-demo.sh "$R" 2>&1 | tee "$R/gpreempt.txt"
-  else
-    echo "no harness/gpreempt/device-demo.sh in this tree" | tee "$R/gpreempt.txt"
-  fi
-else
-  step "conformance as root (twice, to see what varies between runs)"
-  (cd /tmp/nvemu-hw && timeout 120 ./nvemu-conformance libcuda-objects.txt) > "$R/conformance-root.txt" 2>&1; echo "rc=$?"
-  (cd /tmp/nvemu-hw && timeout 120 ./nvemu-conformance libcuda-objects.txt) > "$R/conformance-root-2.txt" 2>&1; echo "rc=$?"
-  diff <(grep -v '^#' "$R/conformance-root.txt") <(grep -v '^#' "$R/conformance-root-2.txt") && echo "root runs identical"
-  grep -c . "$R/conformance-root.txt"
-  step "conformance as uid 65534 without capabilities"
-  (cd /tmp/nvemu-hw && as_user ./nvemu-conformance libcuda-objects.txt) > "$R/conformance-user.txt" 2>&1; echo "rc=$?"
-  head -3 "$R/conformance-user.txt"
+step "conformance as root (twice, to see what varies between runs)"
+(cd /tmp/nvemu-hw && timeout 120 ./nvemu-conformance libcuda-objects.txt) > "$R/conformance-root.txt" 2>&1; echo "rc=$?"
+(cd /tmp/nvemu-hw && timeout 120 ./nvemu-conformance libcuda-objects.txt) > "$R/conformance-root-2.txt" 2>&1; echo "rc=$?"
+diff <(grep -v '^#' "$R/conformance-root.txt") <(grep -v '^#' "$R/conformance-root-2.txt") && echo "root runs identical"
+grep -c . "$R/conformance-root.txt"
+step "conformance as uid 65534 without capabilities"
+(cd /tmp/nvemu-hw && as_user ./nvemu-conformance libcuda-objects.txt) > "$R/conformance-user.txt" 2>&1; echo "rc=$?"
+head -3 "$R/conformance-user.txt"
 
-  step "latency measurements (raw RM, idle groups)"
-  (cd /tmp/nvemu-hw && timeout 120 ./nvemu-hwmeasure libcuda-objects.txt 200) > "$R/measure.txt" 2>&1; echo "rc=$?"
-  cat "$R/measure.txt"
+step "latency measurements (raw RM, idle groups)"
+(cd /tmp/nvemu-hw && timeout 120 ./nvemu-hwmeasure libcuda-objects.txt 200) > "$R/measure.txt" 2>&1; echo "rc=$?"
+cat "$R/measure.txt"
 
-  step "libcuda traces"
-  cd /tmp/nvemu-hw
-  rec "$R/trace-ctx.log" ./ctx
-  rec "$R/trace-streams.log" ./streams
-  rec "$R/trace-share-%p.log" ./share 1000000
-  rec "$R/trace-busy-preempt.log" ./busy preempt 2000000
-  step "timeslice pairs (two processes, libcuda groups, same work)"
-  for pair in "2048 2048" "1 1000000" "0 1000000" "1000000 1000000"; do
-    set -- $pair
-    rm -f "$R"/trace-ts-a.log "$R"/trace-ts-b.log
-    rec "$R/trace-ts-$1-a.log" ./busy timeslice "$1" 2000000 > "$R/ts-a.txt" 2>&1 &
-    rec "$R/trace-ts-$2-b.log" ./busy timeslice "$2" 2000000 > "$R/ts-b.txt" 2>&1
-    wait
-    echo "pair $1/$2:"; cat "$R/ts-a.txt" "$R/ts-b.txt"
-  done | tee "$R/timeslice-pairs.txt"
-  cd - >/dev/null
-  i=0; for f in "$R"/trace-share-[0-9]*.log; do mv "$f" "$R/trace-share-p$i.log"; i=$((i+1)); done
-  rm -f "$R"/trace-ts-*-?.log "$R"/ts-?.txt
+step "libcuda traces"
+cd /tmp/nvemu-hw
+rec "$R/trace-ctx.log" ./ctx
+rec "$R/trace-streams.log" ./streams
+rec "$R/trace-share-%p.log" ./share 1000000
+rec "$R/trace-busy-preempt.log" ./busy preempt 2000000
+step "timeslice pairs (two processes, libcuda groups, same work)"
+for pair in "2048 2048" "1 1000000" "0 1000000" "1000000 1000000"; do
+  set -- $pair
+  rm -f "$R"/trace-ts-a.log "$R"/trace-ts-b.log
+  rec "$R/trace-ts-$1-a.log" ./busy timeslice "$1" 2000000 > "$R/ts-a.txt" 2>&1 &
+  rec "$R/trace-ts-$2-b.log" ./busy timeslice "$2" 2000000 > "$R/ts-b.txt" 2>&1
+  wait
+  echo "pair $1/$2:"; cat "$R/ts-a.txt" "$R/ts-b.txt"
+done | tee "$R/timeslice-pairs.txt"
+cd - >/dev/null
+i=0; for f in "$R"/trace-share-[0-9]*.log; do mv "$f" "$R/trace-share-p$i.log"; i=$((i+1)); done
+rm -f "$R"/trace-ts-*-?.log "$R"/ts-?.txt
+
+if [ -x /tmp/nvemu-hw/nvemu-gpreempt ]; then
+  step "GPreempt-style scheduler demo (harness/gpreempt) on the stock driver"
+  (cd /tmp/nvemu-hw && timeout 180 ./nvemu-gpreempt demo --iterations 50) > "$R/gpreempt-demo.txt" 2>&1; echo "rc=$?"
+  tail -15 "$R/gpreempt-demo.txt"
 fi
 
 step "device state after"
@@ -101,5 +95,5 @@ cat "$R/after.txt"
 wc -l "$R"/*
 mkdir -p "$OUTDIR"
 tar -C "$(dirname "$R")" -czf "$OUTDIR/hw-results.tar.gz" hw
-for f in conformance-root.txt conformance-user.txt measure.txt session.log; do [ -f "$R/$f" ] && cp "$R/$f" "$OUTDIR/"; done
+for f in conformance-root.txt conformance-user.txt measure.txt gpreempt-demo.txt session.log; do [ -f "$R/$f" ] && cp "$R/$f" "$OUTDIR/"; done
 ls -la "$OUTDIR"

@@ -91,6 +91,7 @@ _Static_assert(sizeof(tsg_alloc_t) == 20 && sizeof(ctxshare_alloc_t) == 12, "TSG
 #define CHANNEL_OFF_HCONTEXTSHARE 24u
 #define CHANNEL_OFF_HVASPACE 28u
 #define CHANNEL_OFF_HUSERD0 32u
+#define CHANNEL_OFF_USERDOFFSET0 64u
 
 /* One raw ioctl: returns ioctl(2)'s result and stores errno (0 on success). */
 int raw_ioctl(int fd, unsigned long req, void *arg, int *err);

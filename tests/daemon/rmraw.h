@@ -7,6 +7,7 @@
 #define NVEMU_TESTS_RMRAW_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -89,7 +90,12 @@ static inline uint32_t raw_free(int fd, uint32_t hClient, uint32_t hObject)
     return p.status;
 }
 
-/* Client (handle chosen by RM) + device 0 with handle hDevice. Returns 0 or the failing status. */
+/*
+ * Client (handle chosen by RM) + device 0 with handle hDevice. Returns 0 or
+ * the failing status. Like on the real driver, the calling process must hold
+ * /dev/nvidia0 open (raw_open_gpu) or the device alloc answers
+ * NV_ERR_INSUFFICIENT_PERMISSIONS.
+ */
 static inline uint32_t raw_client_device(int fd, uint32_t *hClient, uint32_t hDevice)
 {
     uint32_t h = 0, st;
@@ -102,6 +108,12 @@ static inline uint32_t raw_client_device(int fd, uint32_t *hClient, uint32_t hDe
     memset(&dev, 0, sizeof(dev));
     uint32_t hd = hDevice;
     return raw_alloc(fd, h, h, &hd, RAW_CLASS_DEVICE, &dev, sizeof(dev));
+}
+
+/* Opens /dev/nvidia0 for this process (kept open by the caller); -1 with errno on failure. */
+static inline int raw_open_gpu(void)
+{
+    return open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
 }
 
 static inline uint32_t raw_tsg(int fd, uint32_t hClient, uint32_t hDevice, uint32_t hTsg)

@@ -9,4 +9,12 @@ if [ ! -c /dev/fuse ]; then
     echo "SKIP: no /dev/fuse"
     exit 77
 fi
+if ! grep -qw fuse /proc/filesystems; then
+    echo "SKIP: the kernel has no fuse file system"
+    exit 77
+fi
+if command -v unshare >/dev/null && ! unshare -m true 2>/dev/null; then
+    echo "SKIP: cannot create mount namespaces here (container without CAP_SYS_ADMIN?)"
+    exit 77
+fi
 exec "$@"

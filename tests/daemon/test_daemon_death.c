@@ -43,9 +43,9 @@ int main(void)
         fprintf(stderr, "test_daemon_death: FAIL: no daemon pid\n");
         return 1;
     }
-    int fd = open("/dev/nvidiactl", O_RDWR);
+    int fd = open("/dev/nvidiactl", O_RDWR), gpu = raw_open_gpu();
     uint32_t client = 0;
-    if (fd < 0 || raw_client_device(fd, &client, H_DEVICE) != 0) {
+    if (fd < 0 || gpu < 0 || raw_client_device(fd, &client, H_DEVICE) != 0) {
         fprintf(stderr, "test_daemon_death: FAIL: no client before the crash\n");
         return 1;
     }

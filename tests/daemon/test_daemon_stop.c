@@ -38,10 +38,11 @@ int main(int argc, char **argv)
     char top[] = "/tmp/nvemu-stop-XXXXXX";
     if (!mkdtemp(top))
         return 1;
-    char mnt[64], sock[64], node[80];
+    char mnt[64], sock[64], node[80], gpu_node[80];
     snprintf(mnt, sizeof(mnt), "%s/m", top);
     snprintf(sock, sizeof(sock), "%s/s", top);
     snprintf(node, sizeof(node), "%s/nvidiactl", mnt);
+    snprintf(gpu_node, sizeof(gpu_node), "%s/nvidia0", mnt);
     pid_t d = fork();
     if (d == 0) {
         int null = open("/dev/null", O_WRONLY);
@@ -59,7 +60,8 @@ int main(int argc, char **argv)
     }
     int bad = 0;
     uint32_t client = 0;
-    if (fd < 0 || raw_client_device(fd, &client, 0xD0000001u) != 0) {
+    int gpu = fd >= 0 ? open(gpu_node, O_RDWR) : -1;
+    if (fd < 0 || gpu < 0 || raw_client_device(fd, &client, 0xD0000001u) != 0) {
         fprintf(stderr, "daemon did not serve a client\n");
         bad = 1;
     }
@@ -87,6 +89,8 @@ int main(int argc, char **argv)
         }
         close(fd);
     }
+    if (gpu >= 0)
+        close(gpu);
     rmdir(mnt);
     rmdir(top);
     if (bad) {

@@ -34,9 +34,9 @@ int main(void)
     pid_t child = fork();
     if (child == 0) {
         close(p[0]);
-        int fd = open("/dev/nvidiactl", O_RDWR);
+        int fd = open("/dev/nvidiactl", O_RDWR), gpu = raw_open_gpu();
         uint32_t hc = 0, msg[2] = {0, 0};
-        if (fd >= 0 && raw_client_device(fd, &hc, H_DEVICE) == 0 && raw_tsg(fd, hc, H_DEVICE, H_TSG) == 0)
+        if (fd >= 0 && gpu >= 0 && raw_client_device(fd, &hc, H_DEVICE) == 0 && raw_tsg(fd, hc, H_DEVICE, H_TSG) == 0)
             msg[0] = hc, msg[1] = H_TSG;
         if (write(p[1], msg, sizeof(msg)) != sizeof(msg))
             _exit(3);
@@ -50,7 +50,7 @@ int main(void)
         return fail("child could not allocate its client and channel group");
     }
     if (dstat_get(&now) != 0 || now.clients != base.clients + 1 || now.channel_groups != base.channel_groups + 1 ||
-        now.openers != base.openers + 1) {
+        now.openers != base.openers + 2) {
         kill(child, SIGKILL);
         fprintf(stderr, "clients %ld->%ld, channel groups %ld->%ld, openers %ld->%ld\n", base.clients, now.clients,
                 base.channel_groups, now.channel_groups, base.openers, now.openers);

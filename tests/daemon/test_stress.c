@@ -154,6 +154,10 @@ static void process_main(struct shared *sh, int proc, int threads, int total, in
 {
     pthread_t th[MAX_THREADS];
     struct worker w[MAX_THREADS];
+    /* Held until exit, as CUDA does: device allocs need the process to have the GPU node open
+       (without it the workers' allocs fail and report). */
+    if (raw_open_gpu() < 0)
+        report(sh, proc * threads, "open /dev/nvidia0", 0);
     for (int t = 0; t < threads; t++) {
         w[t] = (struct worker){sh, proc * threads + t, total, iters, (unsigned)(proc * 7919 + t * 104729 + 1)};
         pthread_create(&th[t], NULL, work, &w[t]);

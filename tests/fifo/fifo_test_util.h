@@ -20,6 +20,8 @@
 #define TEST_SM 100u       /* one wave = 100 blocks */
 #define TEST_CTXSW (25 * US)
 #define TEST_CILP (30 * US)
+#define TEST_RESERVED_CHIDS 10u
+#define TEST_UID_FIRST 0x33u
 
 static inline void test_profile(struct profile *p)
 {
@@ -35,7 +37,11 @@ static inline void test_profile(struct profile *p)
     p->max_channel_groups = 2048;
     p->max_channels_per_group = 128;
     p->max_subcontexts = 64;
-    p->per_runlist_chram = true;
+    /* H200 as recorded: one ChID/TSG-id space, 10 ChIDs held by RM/UVM, the reference trace's cid start */
+    p->per_runlist_chram = false;
+    p->per_runlist_chram_hw = true;
+    p->reserved_chids = TEST_RESERVED_CHIDS;
+    p->channel_uid_first = TEST_UID_FIRST;
     p->default_compute_preempt_mode = 0;
     p->timing.ctxsw_ns = TEST_CTXSW;
     p->timing.runlist_update_ns = 0;
@@ -51,14 +57,20 @@ struct tenv {
     struct fifo *f;
 };
 
-static inline void tenv_init(struct tenv *e, uint64_t seed, const char *trace_path)
+/* A sim + fifo over e->p as already filled in (tenv_init fills it with test_profile). */
+static inline void tenv_init_profile(struct tenv *e, uint64_t seed, const char *trace_path)
 {
-    test_profile(&e->p);
     struct sim_config sc = {.seed = seed, .clock = NVEMU_CLOCK_VIRTUAL, .trace_path = trace_path, .keep_trace = true};
     e->s = sim_create(&sc);
     assert_non_null(e->s);
     e->f = fifo_create(&e->p, 0, e->s, NULL);
     assert_non_null(e->f);
+}
+
+static inline void tenv_init(struct tenv *e, uint64_t seed, const char *trace_path)
+{
+    test_profile(&e->p);
+    tenv_init_profile(e, seed, trace_path);
 }
 
 static inline void tenv_fini(struct tenv *e)

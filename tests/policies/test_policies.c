@@ -247,6 +247,21 @@ static void test_adaptive_reclassifies(void **state)
     unload(f);
 }
 
+/* A burst straddling the first window boundary: a resetting window (the seeds' example) would
+ * see 81 submissions in [0, 100 ms) and miss it; the sliding window sees 1500/s. */
+static void test_adaptive_window_slides(void **state)
+{
+    (void)state;
+    const char *args[] = {"window_ms=100", "hi_rate=1000", "lo_rate=100", NULL};
+    struct fixture *f = load(SO("adaptive"), 1, args);
+    struct hook_task t = te_task(5, "svc");
+    assert_int_equal(submit(f, &t, 1, 1000, HOOK_SUBMIT_WORK), 1024);
+    f->te.now_ns = 60000000;
+    assert_int_equal(submit(f, &t, 80, 500000, HOOK_SUBMIT_WORK), 1024);   /* up to 100 ms */
+    assert_int_equal(submit(f, &t, 70, 500000, HOOK_SUBMIT_WORK), 1000000); /* up to 135 ms */
+    unload(f);
+}
+
 static void test_adaptive_counts_selected_kind(void **state)
 {
     (void)state;
@@ -322,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_gpreempt_values),
         cmocka_unit_test(test_gpreempt_below_minimum),
         cmocka_unit_test(test_adaptive_reclassifies),
+        cmocka_unit_test(test_adaptive_window_slides),
         cmocka_unit_test(test_adaptive_counts_selected_kind),
         cmocka_unit_test(test_adaptive_bad_args),
         cmocka_unit_test(test_admission),

@@ -177,8 +177,8 @@ static void test_wrong_types(void **state)
     expect_error("gpu_count: 1\n", "gpu_count: [1]\n", "[1]", "expected an unsigned integer, found a sequence");
     expect_error("gpu_count: 1\n", "gpu_count: one\n", "one", "expected an unsigned integer, found 'one'");
     expect_error("pci:", "pci: 3\nxpci:", "3", "expected a mapping");
-    expect_error("  per_runlist_chram: true", "  per_runlist_chram: yes", "yes",
-                 "expected true or false, found 'yes'");
+    expect_error("  per_runlist_chram: false", "  per_runlist_chram: no", "no",
+                 "expected true or false, found 'no'");
     expect_error("  ctxsw_us: 25 ", "  ctxsw_us: 25.0001 ", "25.0001",
                  "time '25.0001' has more than 3 decimals (ns resolution)");
     expect_error("  default_compute_preempt_mode: wfi", "  default_compute_preempt_mode: gfxp", "gfxp",
@@ -226,6 +226,28 @@ static void test_min_above_default_timeslice(void **state)
     free(text);
 }
 
+/* Separate ID spaces per runlist without the hardware for it is impossible. */
+static void test_chram_needs_hw(void **state)
+{
+    (void)state;
+    const struct profile_builtin *b = builtin("h200");
+    char *text = strndup(b->text, b->len);
+    char *sw = strstr(text, "per_runlist_chram: false");
+    char *hw = strstr(text, "per_runlist_chram_hw: true ");
+    assert_non_null(sw);
+    assert_non_null(hw);
+    memcpy(sw, "per_runlist_chram: true ", 24);
+    memcpy(hw, "per_runlist_chram_hw: false", 27);
+    int line = 1;
+    for (char *q = text; q <= strstr(text, "\nfifo:"); q++)
+        line += *q == '\n';
+    char err[256], want[128];
+    assert_null(profile_parse_yaml("x.yaml", text, b->len, err, sizeof err));
+    snprintf(want, sizeof want, "x.yaml:%d:3: per_runlist_chram needs per_runlist_chram_hw", line + 1);
+    assert_string_equal(err, want);
+    free(text);
+}
+
 static void test_missing_and_duplicate_keys(void **state)
 {
     (void)state;
@@ -266,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_wrong_types),
         cmocka_unit_test(test_impossible_values),
         cmocka_unit_test(test_min_above_default_timeslice),
+        cmocka_unit_test(test_chram_needs_hw),
         cmocka_unit_test(test_missing_and_duplicate_keys),
         cmocka_unit_test(test_canned_errors),
         cmocka_unit_test(test_yaml_syntax_error),

@@ -10,6 +10,7 @@
 #include "abi/nv_classes.h"
 #include "abi/nv_escape.h"
 #include "front/inproc.h"
+#include "core/emulator.h"
 #include "nvemu/nvemu.h"
 
 struct tenv {
@@ -96,9 +97,18 @@ static inline NV_STATUS tfree(struct tenv *e, int fd, uint32_t hroot, uint32_t h
     return p.status;
 }
 
-/* Client + device 0 + subdevice; returns the client handle. */
+/* Opens /dev/nvidia0 as the process behind fd (the driver wants it open before a device alloc). */
+static inline int topen_gpu(struct tenv *e, int fd)
+{
+    nvemu_opener *op = nvemu_fdtable_opener(e->t, fd);
+    return op ? nvemu_fdtable_open(e->t, "/dev/nvidia0", nvemu_opener_identity(op)) : -1;
+}
+
+/* /dev/nvidia0 opened by fd's process, client + device 0 + subdevice; returns the client handle. */
 static inline uint32_t tbase(struct tenv *e, int fd, uint32_t hdev, uint32_t hsub)
 {
+    if (topen_gpu(e, fd) < 0)
+        return 0;
     uint32_t hc = 0;
     if (talloc(e, fd, 0, 0, &hc, NV01_ROOT_CLIENT, NULL) != NV_OK)
         return 0;

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <cmocka.h>
 
@@ -135,10 +136,11 @@ static void child_handles(void **state)
     h = 0;
     assert_int_equal(talloc(e, e->ctl, hc, HDEV, &h, FERMI_VASPACE_A, &va), NV_OK);
     assert_int_equal(h, 0xCAF00001u);
+    /* as recorded on the H200: the client's handle is refused as a parent error, the generated range is free */
     h = hc;
-    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &h, FERMI_VASPACE_A, &va), NV_ERR_INVALID_OBJECT_HANDLE);
+    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &h, FERMI_VASPACE_A, &va), NV_ERR_INVALID_OBJECT_PARENT);
     h = 0xCAF00010u;
-    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &h, FERMI_VASPACE_A, &va), NV_ERR_INVALID_OBJECT_HANDLE);
+    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &h, FERMI_VASPACE_A, &va), NV_OK);
     h = HSUB;
     assert_int_equal(talloc(e, e->ctl, hc, HDEV, &h, FERMI_VASPACE_A, &va), NV_ERR_INSERT_DUPLICATE_NAME);
 }
@@ -159,7 +161,13 @@ static void class_and_parent_rules(void **state)
     assert_int_equal(talloc(e, e->ctl, hc, HDEV, &h, FERMI_VASPACE_A, NULL), NV_ERR_INVALID_ARGUMENT);
     uint32_t hs2 = 0x200;
     NV2080_ALLOC_PARAMETERS sp = {0};
-    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &hs2, NV20_SUBDEVICE_0, &sp), NV_ERR_STATE_IN_USE);
+    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &hs2, NV20_SUBDEVICE_0, &sp), NV_ERR_INSUFFICIENT_RESOURCES);
+    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &hs2, NV20_SUBDEVICE_0, NULL), NV_ERR_INSUFFICIENT_RESOURCES);
+    sp.subDeviceId = 1;
+    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &hs2, NV20_SUBDEVICE_0, &sp), NV_OK);
+    sp.subDeviceId = 8;
+    hs2 = 0x201;
+    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &hs2, NV20_SUBDEVICE_0, &sp), NV_ERR_INVALID_ARGUMENT);
     assert_int_equal(talloc(e, e->ctl, 0x4444, HDEV, &h, FERMI_VASPACE_A, &va), NV_ERR_INVALID_OBJECT_HANDLE);
     /* usermode of a class this GPU lacks: not in the profile's class list */
     assert_int_equal(talloc(e, e->ctl, hc, HSUB, &h, BLACKWELL_USERMODE_A, NULL), NV_ERR_NOT_SUPPORTED);
@@ -172,18 +180,28 @@ static void device_rules(void **state)
     uint32_t hc = 0;
     assert_int_equal(talloc(e, e->ctl, 0, 0, &hc, NV01_ROOT_CLIENT, NULL), NV_OK);
     uint32_t h = 0x10;
-    assert_int_equal(talloc(e, e->ctl, hc, hc, &h, NV01_DEVICE_0, NULL), NV_ERR_INVALID_ARGUMENT);
     NV0080_ALLOC_PARAMETERS dp;
     memset(&dp, 0, sizeof(dp));
+    /* the process has no /dev/nvidia0 open yet (recorded: INSUFFICIENT_PERMISSIONS) */
+    assert_int_equal(talloc(e, e->ctl, hc, hc, &h, NV01_DEVICE_0, &dp), NV_ERR_INSUFFICIENT_PERMISSIONS);
+    nvemu_identity other;
+    tenv_identity(&other, 999, 1000, 0);
+    int foreign = nvemu_fdtable_open(e->t, "/dev/nvidia0", &other);
+    assert_int_equal(talloc(e, e->ctl, hc, hc, &h, NV01_DEVICE_0, &dp), NV_ERR_INSUFFICIENT_PERMISSIONS);
+    int gpu = topen_gpu(e, e->ctl);
+    assert_true(foreign >= 0 && gpu >= 0);
+    assert_int_equal(talloc(e, e->ctl, hc, hc, &h, NV01_DEVICE_0, NULL), NV_ERR_INVALID_ARGUMENT);
     dp.deviceId = 32;
     assert_int_equal(talloc(e, e->ctl, hc, hc, &h, NV01_DEVICE_0, &dp), NV_ERR_INVALID_ARGUMENT);
     dp.deviceId = nvemu_gpu_count(e->emu);
-    assert_int_equal(talloc(e, e->ctl, hc, hc, &h, NV01_DEVICE_0, &dp), NV_ERR_INVALID_STATE);
+    assert_int_equal(talloc(e, e->ctl, hc, hc, &h, NV01_DEVICE_0, &dp), NV_ERR_INVALID_CLASS);
     dp.deviceId = 0;
     assert_int_equal(talloc(e, e->ctl, hc, 0, &h, NV01_DEVICE_0, &dp), NV_OK); /* parent 0 = the client */
-    NV2080_ALLOC_PARAMETERS sp = {1};
-    uint32_t hs = 0x11;
-    assert_int_equal(talloc(e, e->ctl, hc, h, &hs, NV20_SUBDEVICE_0, &sp), NV_ERR_INVALID_ARGUMENT);
+    uint32_t h2 = 0x12;
+    assert_int_equal(talloc(e, e->ctl, hc, 0, &h2, NV01_DEVICE_0, &dp), NV_OK); /* same instance again */
+    assert_int_equal(nvemu_fdtable_close(e->t, gpu), 0);
+    uint32_t h3 = 0x13;
+    assert_int_equal(talloc(e, e->ctl, hc, 0, &h3, NV01_DEVICE_0, &dp), NV_ERR_INSUFFICIENT_PERMISSIONS);
 }
 
 /* ---- free ---- */
@@ -228,7 +246,23 @@ static void dependants_are_freed_first(void **state)
     assert_int_equal(rm_add_dependant(o1, o2), NV_OK);
     assert_int_equal(rm_add_dependant(o1, dev), NV_ERR_INVALID_ARGUMENT); /* an ancestor cannot depend */
     assert_int_equal(rm_add_dependant(o1, o1), NV_ERR_INVALID_ARGUMENT);
+    nvemu_stats s0, s1;
+    nvemu_get_stats(e->emu, &s0);
     assert_int_equal(tfree(e, e->ctl, hc, m1), NV_OK);
+    /* the dependant outside the freed subtree is invalidated: handle kept, every use RESOURCE_LOST */
+    assert_int_equal(rm_find_object(e->emu, op, hc, m2, &o2), NV_ERR_RESOURCE_LOST);
+    nv_ioctl_nvos33_parameters_with_fd m;
+    memset(&m, 0, sizeof(m));
+    m.params.hClient = hc;
+    m.params.hDevice = HDEV;
+    m.params.hMemory = m2;
+    assert_int_equal(tio(e, e->ctl, NV_ESC_RM_MAP_MEMORY, &m, sizeof(m)), 0);
+    assert_int_equal(m.params.status, NV_ERR_RESOURCE_LOST);
+    uint32_t again = m2;
+    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &again, NV01_MEMORY_SYSTEM, &mp), NV_ERR_INSERT_DUPLICATE_NAME);
+    nvemu_get_stats(e->emu, &s1);
+    assert_int_equal(s0.objects - s1.objects, 1);
+    assert_int_equal(tfree(e, e->ctl, hc, m2), NV_OK);
     assert_int_equal(rm_find_object(e->emu, op, hc, m2, &o2), NV_ERR_OBJECT_NOT_FOUND);
     assert_int_equal(rm_find_object(e->emu, op, hc, HSUB, &o2), NV_OK);
 }
@@ -313,11 +347,11 @@ static void close_ctl_keeps_clients_while_registered(void **state)
     assert_int_equal(nvemu_fdtable_close(e->t, e->ctl), 0);
     nvemu_get_stats(e->emu, &s);
     assert_int_equal(s.clients, 1);
-    assert_int_equal(s.openers, 2);
+    assert_int_equal(s.openers, 3); /* the closed nvidiactl stays behind its registered fd (+ tbase's nvidia0) */
     assert_int_equal(nvemu_fdtable_close(e->t, dev), 0);
     nvemu_get_stats(e->emu, &s);
     assert_int_equal(s.clients, 0);
-    assert_int_equal(s.openers, 0);
+    assert_int_equal(s.openers, 1);
     e->ctl = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
 }
 
@@ -451,7 +485,11 @@ static void os_events_and_attach(void **state)
     assert_int_equal(ev.Status, NV_OK);
     assert_int_equal(tio(e, e->ctl, NV_ESC_ALLOC_OS_EVENT, &ev, sizeof(ev)), 0);
     assert_int_equal(ev.Status, NV_ERR_INSUFFICIENT_RESOURCES);
-    assert_int_equal(tio(e, e->ctl, NV_ESC_FREE_OS_EVENT, &ev, sizeof(ev)), 0);
+    /* the pair is unique machine-wide and can be freed from another fd */
+    int dev = nvemu_fdtable_open(e->t, "/dev/nvidia0", &e->who);
+    assert_int_equal(tio(e, dev, NV_ESC_ALLOC_OS_EVENT, &ev, sizeof(ev)), 0);
+    assert_int_equal(ev.Status, NV_ERR_INSUFFICIENT_RESOURCES);
+    assert_int_equal(tio(e, dev, NV_ESC_FREE_OS_EVENT, &ev, sizeof(ev)), 0);
     assert_int_equal(ev.Status, NV_OK);
     assert_int_equal(tio(e, e->ctl, NV_ESC_FREE_OS_EVENT, &ev, sizeof(ev)), 0);
     assert_int_equal(ev.Status, NV_ERR_INVALID_EVENT);
@@ -506,6 +544,10 @@ static void unmodelled_escapes(void **state)
     assert_int_equal(vh.hdr.status, NV_ERR_NOT_SUPPORTED);
     unsigned char junk[64] = {0};
     assert_int_equal(tio(e, e->ctl, NV_ESC_RM_LOCKLESS_DIAGNOSTIC, junk, 16), -EINVAL);
+    NVOS41_PARAMETERS gev = {0, 1, 0};
+    assert_int_equal(tio(e, e->ctl, NV_ESC_RM_GET_EVENT_DATA, &gev, sizeof(gev)), 0);
+    assert_int_equal(gev.status, NV_ERR_OPERATING_SYSTEM); /* empty queue */
+    assert_int_equal(gev.MoreEvents, 0);
     /* MAP_MEMORY of an existing memory object: NV_OK and a CPU address */
     NV_MEMORY_ALLOCATION_PARAMS mp;
     memset(&mp, 0, sizeof(mp));
@@ -517,10 +559,12 @@ static void unmodelled_escapes(void **state)
     m.params.hDevice = HSUB;
     m.params.hMemory = hm;
     m.params.length = 4096;
+    m.params.flags = 0x000C0000u;
     m.fd = -1;
     assert_int_equal(tio(e, e->ctl, NV_ESC_RM_MAP_MEMORY, &m, sizeof(m)), 0);
     assert_int_equal(m.params.status, NV_OK);
     assert_true(m.params.pLinearAddress != 0);
+    assert_int_equal(m.params.flags, 0x030C8000u); /* caching and mapping kind as the H200 reports them */
     m.params.hMemory = 0x801;
     assert_int_equal(tio(e, e->ctl, NV_ESC_RM_MAP_MEMORY, &m, sizeof(m)), 0);
     assert_int_equal(m.params.status, NV_ERR_OBJECT_NOT_FOUND);
@@ -559,7 +603,14 @@ static void dup_object(void **state)
     assert_int_equal(d.status, NV_ERR_OBJECT_NOT_FOUND);
     nvemu_stats s0, s1;
     nvemu_get_stats(e->emu, &s0);
-    assert_int_equal(tfree(e, e->ctl, hc, hm), NV_OK); /* the duplicate goes first */
+    assert_int_equal(tfree(e, e->ctl, hc, hm), NV_OK); /* the duplicate depends on it: invalidated */
+    nvemu_get_stats(e->emu, &s1);
+    assert_int_equal(s0.objects - s1.objects, 1);
+    d.hObject = 0x903;
+    d.hObjectSrc = 0x901;
+    assert_int_equal(tio(e, e->ctl, NV_ESC_RM_DUP_OBJECT, &d, sizeof(d)), 0);
+    assert_int_equal(d.status, NV_ERR_RESOURCE_LOST);
+    assert_int_equal(tfree(e, e->ctl, hc, 0x901), NV_OK);
     nvemu_get_stats(e->emu, &s1);
     assert_int_equal(s0.objects - s1.objects, 2);
 }
@@ -595,6 +646,87 @@ static void status_json(void **state)
     assert_int_equal(nvemu_status_json(e->emu, NULL, 0), n);
 }
 
+struct worker {
+    struct tenv *e;
+    int fd;
+    int failures;
+};
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    uint32_t hc = tbase(w->e, w->fd, HDEV, HSUB);
+    if (!hc)
+        w->failures++;
+    NV_MEMORY_ALLOCATION_PARAMS mp;
+    memset(&mp, 0, sizeof(mp));
+    for (uint32_t i = 0; i < 500; i++) {
+        uint32_t h = 0x1000 + i;
+        if (talloc(w->e, w->fd, hc, HDEV, &h, NV01_MEMORY_SYSTEM, &mp) != NV_OK)
+            w->failures++;
+        if (i % 2 && tfree(w->e, w->fd, hc, h) != NV_OK)
+            w->failures++;
+    }
+    return NULL;
+}
+
+/* One coarse lock: concurrent callers on separate fds see consistent state. */
+static void concurrent_callers(void **state)
+{
+    struct tenv *e = *state;
+    enum { N = 4 };
+    pthread_t th[N];
+    struct worker w[N];
+    for (int i = 0; i < N; i++) {
+        w[i] = (struct worker){e, nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who), 0};
+        assert_int_equal(pthread_create(&th[i], NULL, worker_main, &w[i]), 0);
+    }
+    for (int i = 0; i < N; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(w[i].failures, 0);
+    }
+    nvemu_stats s;
+    nvemu_get_stats(e->emu, &s);
+    assert_int_equal(s.clients, N);
+    assert_int_equal(s.objects, N * (3 + 250));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(nvemu_fdtable_close(e->t, w[i].fd), 0);
+    nvemu_get_stats(e->emu, &s);
+    assert_int_equal(s.objects, 0);
+}
+
+static void rm_queries(void **state)
+{
+    struct tenv *e = *state;
+    struct gpu *g = nvemu_gpu(e->emu, 0);
+    assert_int_equal(rm_gpu_device_count(e->emu, g), 0);
+    uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
+    assert_int_equal(rm_gpu_device_count(e->emu, g), 1);
+    nvemu_identity other;
+    tenv_identity(&other, 555, 555, 0);
+    int fd = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &other);
+    assert_int_not_equal(tbase(e, fd, HDEV, HSUB), 0);
+    assert_int_equal(rm_gpu_device_count(e->emu, g), 2);
+    assert_int_equal(nvemu_fdtable_close(e->t, fd), 0);
+    assert_int_equal(rm_gpu_device_count(e->emu, g), 1);
+    NV_HOPPER_USERMODE_A_PARAMS up = {1, 0};
+    uint32_t hu1 = 0x51, hu2 = 0x52;
+    assert_int_equal(talloc(e, e->ctl, hc, HSUB, &hu1, HOPPER_USERMODE_A, &up), NV_OK);
+    assert_int_equal(talloc(e, e->ctl, hc, HSUB, &hu2, HOPPER_USERMODE_A, NULL), NV_OK);
+    nvemu_opener *op = nvemu_fdtable_opener(e->t, e->ctl);
+    struct rm_object *o1, *o2;
+    assert_int_equal(rm_find_object(e->emu, op, hc, hu1, &o1), NV_OK);
+    assert_int_equal(rm_find_object(e->emu, op, hc, hu2, &o2), NV_OK);
+    assert_true(rm_usermode_bar1(o1));
+    assert_false(rm_usermode_bar1(o2));
+    /* outside a free pass rm_free_later frees at once */
+    struct rm_call c = {.emu = e->emu, .op = op, .acc = &nvemu_access_inproc};
+    rm_free_later(&c, o1);
+    assert_int_equal(rm_find_object(e->emu, op, hc, hu1, &o1), NV_ERR_OBJECT_NOT_FOUND);
+    assert_int_equal(tfree(e, e->ctl, hc, HDEV), NV_OK);
+    assert_int_equal(rm_gpu_device_count(e->emu, g), 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 int main(void)
 {
@@ -605,6 +737,7 @@ int main(void)
         T(close_ctl_keeps_clients_while_registered), T(control_generic_checks), T(control_copy_out_only_on_ok),
         T(card_info), T(version_check), T(sys_params_numa_wait), T(os_events_and_attach), T(xfer),
         T(unmodelled_escapes), T(dup_object), T(two_emulators_are_independent), T(status_json),
+        T(concurrent_callers), T(rm_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

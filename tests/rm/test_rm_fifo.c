@@ -55,7 +55,7 @@ static void group_lifecycle_and_free_order(void **state)
     struct fenv *f = *state;
     nvemu_stats s0, s1;
     nvemu_get_stats(f->e.emu, &s0);
-    struct tgroup g;
+    struct tgroup g = {0};
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 8, &g), NV_OK);
     nvemu_get_stats(f->e.emu, &s1);
     assert_int_equal(s1.channel_groups, 1);
@@ -73,10 +73,30 @@ static void group_lifecycle_and_free_order(void **state)
                      NV_ERR_OBJECT_NOT_FOUND);
 }
 
+/* Recorded on the H200: freeing the VA space leaves the subcontext and its channels "lost", the TSG alive. */
+static void vaspace_free_invalidates_dependants(void **state)
+{
+    struct fenv *f = *state;
+    struct tgroup g = {0};
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 8, &g), NV_OK);
+    assert_int_equal(tfree(&f->e, f->e.ctl, f->hc, HVA), NV_OK);
+    uint32_t tok = 0;
+    assert_int_equal(tctrl(&f->e, f->e.ctl, f->hc, g.hch[0], 0xC36F0108u, &tok, sizeof(tok)), NV_ERR_RESOURCE_LOST);
+    assert_int_equal(tctrl(&f->e, f->e.ctl, f->hc, g.hctx, 0x906701FFu, NULL, 0), NV_ERR_RESOURCE_LOST);
+    NVA06C_CTRL_TIMESLICE_PARAMS ts = {0};
+    assert_int_equal(tctrl(&f->e, f->e.ctl, f->hc, g.htsg, NVA06C_CTRL_CMD_GET_TIMESLICE, &ts, sizeof(ts)), NV_OK);
+    assert_int_equal(tfree(&f->e, f->e.ctl, f->hc, HVA), NV_OK);
+    assert_int_equal(tfree(&f->e, f->e.ctl, f->hc, g.htsg), NV_OK);
+    nvemu_stats s;
+    nvemu_get_stats(f->e.emu, &s);
+    assert_int_equal(s.channel_groups, 0);
+    assert_int_equal(s.objects, 3);
+}
+
 static void free_client_with_groups(void **state)
 {
     struct fenv *f = *state;
-    struct tgroup g;
+    struct tgroup g = {0};
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 8, &g), NV_OK);
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x200, 4, &g), NV_OK);
     assert_int_equal(tfree(&f->e, f->e.ctl, f->hc, HDEV), NV_OK);
@@ -90,7 +110,7 @@ static void free_client_with_groups(void **state)
 static void engine_object_parents(void **state)
 {
     struct fenv *f = *state;
-    struct tgroup g;
+    struct tgroup g = {0};
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 1, &g), NV_OK);
     uint32_t h = 0x900;
     NV_GR_ALLOCATION_PARAMETERS grp = {0};
@@ -105,7 +125,7 @@ static void engine_object_parents(void **state)
 static void nice_right(void **state)
 {
     struct fenv *f = *state;
-    struct tgroup g;
+    struct tgroup g = {0};
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 1, &g), NV_OK);
     NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS il = {2};
     assert_int_equal(tctrl(&f->e, f->e.ctl, f->hc, g.htsg, NVA06C_CTRL_CMD_SET_INTERLEAVE_LEVEL, &il, sizeof(il)),
@@ -127,7 +147,7 @@ static void nice_right(void **state)
 static void close_frees_groups(void **state)
 {
     struct fenv *f = *state;
-    struct tgroup g;
+    struct tgroup g = {0};
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 8, &g), NV_OK);
     assert_int_equal(nvemu_fdtable_close(f->e.t, f->e.ctl), 0);
     nvemu_stats s;
@@ -149,7 +169,7 @@ struct disable_params {
 static void gpreempt_query_group(void **state)
 {
     struct fenv *f = *state;
-    struct tgroup g7, g8;
+    struct tgroup g7 = {0}, g8 = {0};
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 7, &g7), NV_OK);
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x200, 8, &g8), NV_OK);
     NVOS54_PARAMETERS q;
@@ -178,10 +198,43 @@ static void gpreempt_query_group(void **state)
     assert_int_equal(tio(&f->e, fd, NV_ESC_RM_QUERY_GROUP, &q, 16), -EINVAL);
 }
 
+/* A synthetic tid given per call (one thread playing several tasks) is the TSG creator the query matches. */
+static void gpreempt_query_synthetic_tid(void **state)
+{
+    struct fenv *f = *state;
+    /* build the group with every call issued "as" tid 4242 */
+    NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS gp;
+    memset(&gp, 0, sizeof(gp));
+    gp.engineType = NV2080_ENGINE_TYPE_GR0;
+    NVOS64_PARAMETERS a;
+    memset(&a, 0, sizeof(a));
+    a.hRoot = f->hc;
+    a.hObjectParent = HDEV;
+    a.hObjectNew = 0x300;
+    a.hClass = KEPLER_CHANNEL_GROUP_A;
+    a.pAllocParms = (uint64_t)(uintptr_t)&gp;
+    unsigned long req = NV_IOCTL_REQUEST(NV_ESC_RM_ALLOC, sizeof(a));
+    assert_int_equal(nvemu_fdtable_ioctl_as(f->e.t, f->e.ctl, 4242, req, &a), 0);
+    assert_int_equal(a.status, NV_OK);
+    for (uint32_t i = 0; i < 8; i++) {
+        static NV_CHANNEL_ALLOC_PARAMS chp;
+        memset(&chp, 0, sizeof(chp));
+        chp.engineType = NV2080_ENGINE_TYPE_GR0;
+        assert_int_equal(talloc(&f->e, f->e.ctl, f->hc, 0x300, &(uint32_t){0x310 + i}, AMPERE_CHANNEL_GPFIFO_A, &chp),
+                         NV_OK);
+    }
+    NVOS54_PARAMETERS q;
+    memset(&q, 0, sizeof(q));
+    q.hClient = 4242;
+    assert_int_equal(tio(&f->e, f->e.ctl, NV_ESC_RM_QUERY_GROUP, &q, sizeof(q)), 0);
+    assert_int_equal(q.status, NV_OK);
+    assert_int_equal(q.hObject, 0x300);
+}
+
 static void gpreempt_relaxed_ownership(void **state)
 {
     struct fenv *f = *state;
-    struct tgroup g;
+    struct tgroup g = {0};
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 1, &g), NV_OK);
     NVA06C_CTRL_TIMESLICE_PARAMS ts = {0};
     nvemu_identity same_uid, stranger;
@@ -202,7 +255,7 @@ static void gpreempt_relaxed_ownership(void **state)
 static void strict_ownership_without_compat(void **state)
 {
     struct fenv *f = *state;
-    struct tgroup g;
+    struct tgroup g = {0};
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 1, &g), NV_OK);
     NVA06C_CTRL_TIMESLICE_PARAMS ts = {0};
     nvemu_identity same_uid;
@@ -217,8 +270,8 @@ static void strict_ownership_without_compat(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(group_lifecycle_and_free_order), T(free_client_with_groups), T(engine_object_parents), T(nice_right),
-        T(close_frees_groups), TC(gpreempt_query_group), TC(gpreempt_relaxed_ownership),
+        T(group_lifecycle_and_free_order), T(vaspace_free_invalidates_dependants), T(free_client_with_groups), T(engine_object_parents), T(nice_right),
+        T(close_frees_groups), TC(gpreempt_query_group), TC(gpreempt_query_synthetic_tid), TC(gpreempt_relaxed_ownership),
         T(strict_ownership_without_compat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,11 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "gpu_overlay.h"
+#include "profile/profile.h"
 #include "scenario.h"
+#include <unistd.h>
 
 #define HEAD "name: t\nduration: 1s\n"
 #define TASK_ITEM "  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 100}\n" \
@@ -184,12 +188,103 @@ static void test_missing_file(void **state)
     assert_non_null(strstr(err, "/nonexistent/x.yaml"));
 }
 
+/* gpu overrides reach the emulator as a profile the normal loader accepts, with only those values changed. */
+static void test_gpu_overlay(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    struct scenario *s = scenario_load_string("g.yaml",
+        HEAD TASK "gpu: {timeslice: 4096us, preempt_mode: cta, timing: {ctxsw: 100us, cilp_save: 1.5us}}\n",
+        err, sizeof(err));
+    if (!s)
+        print_error("%s\n", err);
+    assert_non_null(s);
+    assert_true(gpu_overlay_needed(&s->gpu));
+    char path[512];
+    assert_int_equal(gpu_overlay_write(&s->gpu, "/tmp", path, sizeof(path), err, sizeof(err)), 0);
+    struct profile *p = profile_load(path, err, sizeof(err));
+    unlink(path);
+    if (!p)
+        print_error("%s\n", err);
+    assert_non_null(p);
+    struct profile *base = profile_load("h200", err, sizeof(err));
+    assert_non_null(base);
+    assert_int_equal(p->default_timeslice_us, 4096);
+    assert_int_equal(p->default_compute_preempt_mode, 1);
+    assert_int_equal(p->timing.ctxsw_ns, 100000);
+    assert_int_equal(p->timing.cilp_save_ns, 1500);
+    assert_int_equal(p->timing.wfi_overhead_ns, base->timing.wfi_overhead_ns);
+    assert_int_equal(p->engine_count, base->engine_count);
+    assert_string_equal(p->name, base->name);
+    profile_free(base);
+    profile_free(p);
+    scenario_free(s);
+
+    s = scenario_load_string("g.yaml", HEAD TASK "gpu: {profile: nosuch}\n", err, sizeof(err));
+    assert_non_null(s);
+    assert_int_equal(gpu_overlay_needed(&s->gpu), false);
+    s->gpu.timeslice_us = 10;
+    assert_int_equal(gpu_overlay_write(&s->gpu, "/tmp", path, sizeof(path), err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "nosuch"));
+    scenario_free(s);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Trace arrivals: offsets with units, comments and blank lines; out-of-order lines refused where they are. */
+static void test_trace_arrivals(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nvemu-sc-trace-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char arrivals[256], yaml[256], err[512];
+    snprintf(arrivals, sizeof(arrivals), "%s/arrivals.txt", dir);
+    snprintf(yaml, sizeof(yaml), "%s/t.yaml", dir);
+    write_file(arrivals, "# recorded arrivals\n0\n1.5ms\n\n2ms  # burst\n2ms\n10ms\n");
+    write_file(yaml, HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: trace, file: arrivals.txt}\n"
+                     "    request: {kernels: [{duration: 1ms}]}\n");
+    struct scenario *s = scenario_load(yaml, err, sizeof(err));
+    if (!s)
+        print_error("%s\n", err);
+    assert_non_null(s);
+    assert_int_equal(s->tasks[0].arrival, SC_ARRIVAL_TRACE);
+    assert_int_equal(s->tasks[0].trace_count, 5);
+    assert_int_equal(s->tasks[0].trace_ns[1], 1500000);
+    assert_int_equal(s->tasks[0].trace_ns[4], 10000000);
+    scenario_free(s);
+
+    write_file(arrivals, "1ms\n3ms\n2ms\n");
+    assert_null(scenario_load(yaml, err, sizeof(err)));
+    char want[300];
+    snprintf(want, sizeof(want), "%s:3:1: arrivals must be in time order", arrivals);
+    assert_string_equal(err, want);
+
+    write_file(arrivals, "1ms\nsoon\n");
+    assert_null(scenario_load(yaml, err, sizeof(err)));
+    snprintf(want, sizeof(want), "%s:2:1: arrival 'soon' is not a duration", arrivals);
+    assert_non_null(strstr(err, want));
+
+    unlink(arrivals);
+    assert_null(scenario_load(yaml, err, sizeof(err)));
+    assert_non_null(strstr(err, "t.yaml:6:34: cannot open arrival trace"));
+    unlink(yaml);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_good_input),
         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_gpu_overlay),
+        cmocka_unit_test(test_trace_arrivals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,508 @@
+/* Unit tests of the FIFO model: ids, timeslices, runlists, rotation, preemption modes, disable, waits, determinism. */
+#include "fifo_test_util.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+static void test_effective_timeslice(void **state)
+{
+    (void)state;
+    struct profile p;
+    test_profile(&p);
+    assert_int_equal(fifo_effective_timeslice_ns(&p, 1024), 1024 * US);
+    assert_int_equal(fifo_effective_timeslice_ns(&p, 2048), 2048 * US);
+    assert_int_equal(fifo_effective_timeslice_ns(&p, 1000), 1000 * US);
+    assert_int_equal(fifo_effective_timeslice_ns(&p, 1001), 1000 * US);
+    assert_int_equal(fifo_effective_timeslice_ns(&p, 5000), 4992 * US);
+    assert_int_equal(fifo_effective_timeslice_ns(&p, 1), 1 * US);
+    assert_int_equal(fifo_effective_timeslice_ns(&p, 0), 0);
+    p.min_timeslice_us = 10;
+    assert_int_equal(fifo_effective_timeslice_ns(&p, 1), 10 * US);
+    p.timeslice_scale_max = 3;
+    assert_int_equal(fifo_effective_timeslice_ns(&p, 1000000), 255 * 8 * US);
+}
+
+static void test_ids_and_limits(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_tsg *t[3], *cp, *again;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_GR0, NULL, &t[i]), NV_OK);
+        assert_int_equal(fifo_tsg_hw_id(t[i]), (uint32_t)i);
+    }
+    /* H200: one TSG-id space for every runlist (channel RAM not per runlist) */
+    assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_COPY(2), NULL, &cp), NV_OK);
+    assert_int_equal(fifo_tsg_hw_id(cp), 3);
+    fifo_tsg_destroy(t[1]);
+    assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_GR0, NULL, &again), NV_OK);
+    assert_int_equal(fifo_tsg_hw_id(again), 1);
+    struct fifo_tsg *bad;
+    assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_NVDEC0, NULL, &bad), NV_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fifo_tsg_count(e.f), 4);
+    assert_int_equal(fifo_tsg_count_engine(e.f, NV2080_ENGINE_TYPE_GR0), 3);
+
+    struct fifo_channel *c, *first = NULL;
+    for (int i = 0; i < 128; i++) {
+        assert_int_equal(fifo_channel_create(t[0], (uint32_t)i, false, &c), NV_OK);
+        if (!first)
+            first = c;
+    }
+    assert_int_equal(fifo_channel_create(t[0], 999, false, &c), NV_ERR_INSUFFICIENT_RESOURCES);
+    assert_int_equal(fifo_tsg_channel_count(t[0]), 128);
+    /* ChIDs below reserved_chids belong to RM/UVM: the first user channel gets 10, as on the H200 */
+    assert_int_equal(fifo_channel_chid(first), TEST_RESERVED_CHIDS);
+    assert_int_equal(fifo_channel_chid(c), TEST_RESERVED_CHIDS + 127);
+
+    /* the copy runlist's channel continues the GPU-wide ChID space */
+    struct fifo_channel *cc;
+    uint32_t token;
+    assert_int_equal(fifo_channel_create(cp, 7, false, &cc), NV_OK);
+    assert_int_equal(fifo_channel_chid(cc), TEST_RESERVED_CHIDS + 128);
+    /* no runlist before the group is scheduled (H200: 0x40), then runlistId << 16 | chid */
+    assert_int_equal(fifo_channel_work_submit_token(cc, &token), NV_ERR_INVALID_STATE);
+    assert_int_equal(fifo_tsg_schedule(cp, true, false, false), NV_OK);
+    assert_int_equal(fifo_channel_work_submit_token(cc, &token), NV_OK);
+    assert_int_equal(token, (1u << 16) | fifo_channel_chid(cc));
+    /* STOP_CHANNEL takes it off the runlist but the H200 still answers the token */
+    assert_int_equal(fifo_channel_stop(cc, true), NV_OK);
+    token = 0;
+    assert_int_equal(fifo_channel_work_submit_token(cc, &token), NV_OK);
+    assert_int_equal(token, (1u << 16) | fifo_channel_chid(cc));
+    /* a channel added to a group that has its runlist gets it too; an engine object gives one as well */
+    struct fifo_channel *late, *obj;
+    assert_int_equal(fifo_channel_create(cp, 8, false, &late), NV_OK);
+    assert_int_equal(fifo_channel_work_submit_token(late, &token), NV_OK);
+    assert_int_equal(fifo_channel_create(t[2], 9, false, &obj), NV_OK);
+    assert_int_equal(fifo_channel_work_submit_token(obj, &token), NV_ERR_INVALID_STATE);
+    fifo_channel_engine_object(obj);
+    assert_int_equal(fifo_channel_work_submit_token(obj, &token), NV_OK);
+    assert_int_equal(token, fifo_channel_chid(obj));
+    tenv_fini(&e);
+}
+
+static void test_ids_per_runlist(void **state)
+{
+    (void)state;
+    struct tenv e;
+    test_profile(&e.p);
+    e.p.per_runlist_chram = true;
+    tenv_init_profile(&e, 1, NULL);
+    struct fifo_tsg *gr, *cp;
+    struct fifo_channel *a, *b;
+    assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_GR0, NULL, &gr), NV_OK);
+    assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_COPY(2), NULL, &cp), NV_OK);
+    /* separate TSG-id and ChID spaces per runlist, each with the reserved ChIDs */
+    assert_int_equal(fifo_tsg_hw_id(cp), 0);
+    assert_int_equal(fifo_channel_create(gr, 1, false, &a), NV_OK);
+    assert_int_equal(fifo_channel_create(cp, 2, false, &b), NV_OK);
+    assert_int_equal(fifo_channel_chid(a), TEST_RESERVED_CHIDS);
+    assert_int_equal(fifo_channel_chid(b), TEST_RESERVED_CHIDS);
+    tenv_fini(&e);
+}
+
+/* NV_CHANNEL_ALLOC_PARAMS.cid: the H200 reference trace's 0x33 (TSG), 0x34.. (channels), one skipped per group. */
+static void test_channel_uids(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_tsg *gr, *cp;
+    assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_GR0, NULL, &gr), NV_OK);
+    assert_int_equal(fifo_channel_uid_next(e.f), TEST_UID_FIRST + 1);
+    assert_int_equal(fifo_channel_uid_next(e.f), TEST_UID_FIRST + 2);
+    assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_COPY(2), NULL, &cp), NV_OK);
+    assert_int_equal(fifo_channel_uid_next(e.f), TEST_UID_FIRST + 4);
+    /* system-wide: a second GPU of the same emulator (same sim) continues the sequence */
+    struct fifo *g1 = fifo_create(&e.p, 1, e.s, NULL);
+    assert_non_null(g1);
+    assert_int_equal(fifo_channel_uid_next(g1), TEST_UID_FIRST + 5);
+    fifo_destroy(g1);
+    tenv_fini(&e);
+}
+
+static void test_timeslice_get_set(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_channel *c;
+    struct fifo_tsg *t = mk_tsg(&e, 1, &c);
+    struct fifo_tsg_info ti;
+    assert_int_equal(fifo_tsg_get_timeslice(t), 1024);
+    assert_int_equal(fifo_tsg_set_timeslice(t, 5000), NV_OK);
+    assert_int_equal(fifo_tsg_get_timeslice(t), 5000);
+    fifo_tsg_get_info(t, &ti);
+    assert_int_equal(ti.timeslice_ns, 4992 * US);
+    assert_int_equal(ti.interleave, FIFO_INTERLEAVE_MEDIUM);
+    assert_int_equal(fifo_tsg_set_interleave(t, 3), NV_ERR_INVALID_ARGUMENT);
+    assert_int_equal(fifo_tsg_schedule(t, true, true, true), NV_ERR_INVALID_ARGUMENT);
+    tenv_fini(&e);
+}
+
+static struct fifo_tsg *mk_level(struct tenv *e, uint32_t level)
+{
+    struct fifo_channel *c;
+    struct fifo_tsg *t = mk_tsg(e, 1, &c);
+    assert_int_equal(fifo_tsg_set_interleave(t, level), NV_OK);
+    return t;
+}
+
+static void expect_runlist(struct tenv *e, const uint32_t *want, uint32_t n)
+{
+    uint32_t got[64];
+    sim_run_until(e->s, sim_now(e->s));
+    assert_int_equal(fifo_runlist_get(e->f, 0, got, 64), n);
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(got[i], want[i]);
+}
+
+static void test_runlist_interleave(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_tsg *a = mk_level(&e, FIFO_INTERLEAVE_LOW);
+    mk_level(&e, FIFO_INTERLEAVE_MEDIUM);
+    mk_level(&e, FIFO_INTERLEAVE_HIGH);
+    static const uint32_t def3[] = {0, 1, 2};
+    expect_runlist(&e, def3, 3);
+    assert_int_equal(fifo_set_sched_policy(e.f, FIFO_POLICY_CHANNEL_INTERLEAVED, false, &e), NV_OK);
+    /* L=1, M=1: LOW once, MEDIUM L=1 time, HIGH (M+1)*L = 2 times */
+    static const uint32_t il3[] = {2, 1, 0, 2};
+    expect_runlist(&e, il3, 4);
+    mk_level(&e, FIFO_INTERLEAVE_LOW);
+    /* L=2, M=1: MEDIUM 2 times, HIGH (1+1)*2 = 4 times */
+    static const uint32_t il4[] = {2, 1, 0, 3, 2, 1, 2, 2};
+    expect_runlist(&e, il4, 8);
+    /* realtime goes first with the highest repetition count */
+    assert_int_equal(fifo_tsg_make_realtime(a, true), NV_OK);
+    static const uint32_t rt[] = {0, 2, 1, 3, 0, 2};
+    expect_runlist(&e, rt, 6);
+    assert_int_equal(fifo_set_sched_policy(e.f, 0, true, &e), NV_OK);
+    static const uint32_t def4[] = {0, 1, 2, 3};
+    expect_runlist(&e, def4, 4);
+    tenv_fini(&e);
+}
+
+static void test_runlist_no_low(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    mk_level(&e, FIFO_INTERLEAVE_MEDIUM);
+    mk_level(&e, FIFO_INTERLEAVE_MEDIUM);
+    mk_level(&e, FIFO_INTERLEAVE_HIGH);
+    assert_int_equal(fifo_set_sched_policy(e.f, FIFO_POLICY_CHANNEL_INTERLEAVED, false, &e), NV_OK);
+    /* L=0, M=2: HIGH M=2 times, MEDIUM once */
+    static const uint32_t want[] = {2, 0, 1, 2};
+    expect_runlist(&e, want, 4);
+    tenv_fini(&e);
+}
+
+static void test_sched_policy_lock(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    int a, b;
+    assert_int_equal(fifo_set_sched_policy(e.f, 1, false, &a), NV_OK);
+    assert_int_equal(fifo_set_sched_policy(e.f, 0, false, &b), NV_ERR_INVALID_STATE);
+    assert_int_equal(fifo_set_sched_policy(e.f, 1, false, &b), NV_OK);
+    assert_int_equal(fifo_set_sched_policy(e.f, 1, true, &a), NV_OK);
+    assert_int_equal(fifo_sched_policy(e.f), 1);
+    assert_int_equal(fifo_set_sched_policy(e.f, 7, false, &b), NV_ERR_INVALID_ARGUMENT);
+    fifo_sched_policy_owner_gone(e.f, &b);
+    assert_int_equal(fifo_sched_policy(e.f), 0);
+    assert_int_equal(fifo_set_sched_policy(e.f, 0, false, &a), NV_OK);
+    /* H200: the sole holder may switch the policy; a restore from a non-holder is refused */
+    assert_int_equal(fifo_set_sched_policy(e.f, 1, false, &a), NV_OK);
+    assert_int_equal(fifo_sched_policy(e.f), 1);
+    assert_int_equal(fifo_set_sched_policy(e.f, 0, true, &b), NV_ERR_INVALID_STATE);
+    assert_int_equal(fifo_set_sched_policy(e.f, 0, true, &a), NV_OK);
+    assert_int_equal(fifo_set_sched_policy(e.f, 0, true, &a), NV_ERR_INVALID_STATE);
+    assert_int_equal(fifo_sched_policy(e.f), 0);
+    tenv_fini(&e);
+}
+
+static void test_timeslice_rotation(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_channel *c[3];
+    for (int i = 0; i < 3; i++) {
+        mk_tsg(&e, 1, &c[i]);
+        assert_int_equal(fifo_channel_set_preempt_mode(c[i], FIFO_PREEMPT_CILP), NV_OK);
+        submit(c[i], TEST_SM, 100 * MS);
+    }
+    sim_run_until(e.s, 20 * MS);
+    /* round robin: 0,1,2,0,1,2,... each running exactly one timeslice before expiry */
+    for (unsigned i = 0; i < 12; i++) {
+        const struct sim_rec *st = find_rec(e.s, SIM_REC_START, SIM_NONE, i);
+        const struct sim_rec *ex = find_rec(e.s, SIM_REC_TIMESLICE_EXPIRE, SIM_NONE, i);
+        assert_non_null(st);
+        assert_non_null(ex);
+        assert_int_equal(st->tsg, i % 3);
+        assert_int_equal(ex->tsg, i % 3);
+        assert_int_equal(ex->t - st->t, 1024 * US);
+    }
+    /* the first start follows one switch; later ones a CILP save plus a switch */
+    assert_int_equal(find_rec(e.s, SIM_REC_START, SIM_NONE, 0)->t, TEST_CTXSW);
+    assert_int_equal(find_rec(e.s, SIM_REC_START, SIM_NONE, 1)->t, TEST_CTXSW + 1024 * US + TEST_CILP + TEST_CTXSW);
+    tenv_fini(&e);
+}
+
+/* A 10-wave kernel (1 ms per wave) preempted 2.5 ms after it started. */
+static void preempt_mode_case(uint32_t mode, uint64_t want_done_rel, uint64_t want_kernel_done_rel)
+{
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_channel *c;
+    struct fifo_tsg *t = mk_tsg(&e, 1, &c);
+    assert_int_equal(fifo_channel_set_preempt_mode(c, mode), NV_OK);
+    submit(c, 10 * TEST_SM, 1 * MS);
+    sim_run_until(e.s, 0);
+    const uint64_t k0 = TEST_CTXSW;
+    sim_run_until(e.s, k0 + 2500 * US);
+    assert_int_equal(fifo_tsg_preempt(t, false, 0), NV_OK);
+    assert_int_equal(sim_take_call_charge(e.s), 0);
+    sim_run_until(e.s, 100 * MS);
+    const struct sim_rec *req = find_rec(e.s, SIM_REC_PREEMPT_REQ, 0, 0);
+    const struct sim_rec *done = find_rec(e.s, SIM_REC_PREEMPT_DONE, 0, 0);
+    const struct sim_rec *kd = find_rec(e.s, SIM_REC_KERNEL_DONE, 0, 0);
+    assert_non_null(req);
+    assert_non_null(done);
+    assert_non_null(kd);
+    assert_int_equal(req->b, mode);
+    assert_int_equal(req->t, k0 + 2500 * US);
+    assert_int_equal(done->t - k0, want_done_rel);
+    assert_int_equal(kd->t - k0, want_kernel_done_rel);
+    tenv_fini(&e);
+}
+
+static void test_preempt_wfi(void **state)
+{
+    (void)state;
+    preempt_mode_case(FIFO_PREEMPT_WFI, 10 * MS, 10 * MS);
+}
+
+static void test_preempt_cta(void **state)
+{
+    (void)state;
+    preempt_mode_case(FIFO_PREEMPT_CTA, 3 * MS, 3 * MS + TEST_CTXSW + 7 * MS);
+}
+
+static void test_preempt_cilp(void **state)
+{
+    (void)state;
+    preempt_mode_case(FIFO_PREEMPT_CILP, 2500 * US + TEST_CILP, 2500 * US + TEST_CILP + TEST_CTXSW + 7500 * US);
+}
+
+static void test_preempt_wait_timeout(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_channel *c, *c2;
+    struct fifo_tsg *t = mk_tsg(&e, 1, &c);
+    struct fifo_tsg *idle = mk_tsg(&e, 1, &c2);
+    submit(c, TEST_SM, 10 * MS);
+    sim_run_until(e.s, TEST_CTXSW + 1 * MS);
+    /* WFI needs 9 ms more: a 1 ms wait gives up with NV_ERR_TIMEOUT after charging the timeout */
+    assert_int_equal(fifo_tsg_preempt(t, true, 1 * MS), NV_ERR_TIMEOUT);
+    assert_int_equal(sim_take_call_charge(e.s), 1 * MS);
+    assert_non_null(find_rec(e.s, SIM_REC_PREEMPT_TIMEOUT, 0, 0));
+    /* the preemption still completes; a longer wait returns when it does */
+    assert_int_equal(fifo_tsg_preempt(t, true, 20 * MS), NV_OK);
+    assert_int_equal(sim_take_call_charge(e.s), 9 * MS);
+    assert_int_equal(fifo_tsg_preempt(idle, true, 0), NV_OK);
+    assert_int_equal(sim_take_call_charge(e.s), 0);
+    /* H200: a waited preempt of a group without channels times out after the whole timeout */
+    struct fifo_tsg *empty;
+    assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_GR0, NULL, &empty), NV_OK);
+    assert_int_equal(fifo_tsg_schedule(empty, true, false, false), NV_OK);
+    assert_int_equal(fifo_tsg_preempt(empty, false, 0), NV_OK);
+    assert_int_equal(fifo_tsg_preempt(empty, true, 3 * MS), NV_ERR_TIMEOUT);
+    assert_int_equal(sim_take_call_charge(e.s), 3 * MS);
+    assert_int_equal(fifo_tsg_preempt(empty, true, 0), NV_ERR_TIMEOUT);
+    assert_int_equal(sim_take_call_charge(e.s), e.p.timing.preempt_timeout_ns);
+    sim_run_until(e.s, 20 * MS);
+    assert_int_equal(find_rec(e.s, SIM_REC_PREEMPT_DONE, 0, 0)->t, TEST_CTXSW + 10 * MS);
+    assert_int_equal(count_rec(e.s, SIM_REC_PREEMPT_REQ, 0), 1);
+    tenv_fini(&e);
+}
+
+static void test_disable_enable(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_channel *c;
+    mk_tsg(&e, 1, &c);
+    assert_int_equal(fifo_channel_set_preempt_mode(c, FIFO_PREEMPT_CILP), NV_OK);
+    submit(c, TEST_SM, 1 * MS);
+    submit(c, TEST_SM, 1 * MS);
+    sim_run_until(e.s, TEST_CTXSW + 500 * US);
+    assert_int_equal(fifo_channel_disable(c, true, false, false), NV_OK);
+    sim_run_until(e.s, 5 * MS);
+    assert_non_null(find_rec(e.s, SIM_REC_PREEMPT_DONE, 0, 0));
+    assert_non_null(find_rec(e.s, SIM_REC_IDLE, SIM_NONE, 0));
+    assert_int_equal(count_rec(e.s, SIM_REC_KERNEL_DONE, SIM_NONE), 0);
+    assert_int_equal(fifo_channel_pending(c), 2);
+    assert_int_equal(fifo_channel_disable(c, false, false, false), NV_OK);
+    sim_run_until(e.s, 10 * MS);
+    /* resumes after a switch with the 0.5 ms it had left, then the second kernel */
+    assert_int_equal(find_rec(e.s, SIM_REC_KERNEL_DONE, 0, 0)->t, 5 * MS + TEST_CTXSW + 500 * US);
+    assert_int_equal(find_rec(e.s, SIM_REC_KERNEL_DONE, 0, 1)->t, 5 * MS + TEST_CTXSW + 1500 * US);
+    tenv_fini(&e);
+}
+
+static void test_disable_only_scheduling(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_channel *c;
+    mk_tsg(&e, 1, &c);
+    submit(c, TEST_SM, 1 * MS);
+    submit(c, TEST_SM, 1 * MS);
+    sim_run_until(e.s, TEST_CTXSW + 500 * US);
+    assert_int_equal(fifo_channel_disable(c, true, true, false), NV_OK);
+    sim_run_until(e.s, 5 * MS);
+    /* the running kernel is not kicked off, the next one does not start */
+    assert_int_equal(count_rec(e.s, SIM_REC_PREEMPT_REQ, SIM_NONE), 0);
+    assert_int_equal(count_rec(e.s, SIM_REC_KERNEL_DONE, 0), 1);
+    assert_int_equal(find_rec(e.s, SIM_REC_KERNEL_DONE, 0, 0)->t, TEST_CTXSW + 1 * MS);
+    assert_int_equal(count_rec(e.s, SIM_REC_KERNEL_START, 0), 1);
+    /* rewind drops the queued kernel */
+    assert_int_equal(fifo_channel_disable(c, true, true, true), NV_OK);
+    assert_int_equal(fifo_channel_pending(c), 0);
+    tenv_fini(&e);
+}
+
+static void test_schedule_disable_preempts(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_channel *c;
+    struct fifo_tsg *t = mk_tsg(&e, 1, &c);
+    assert_int_equal(fifo_channel_set_preempt_mode(c, FIFO_PREEMPT_CILP), NV_OK);
+    submit(c, TEST_SM, 10 * MS);
+    sim_run_until(e.s, 1 * MS);
+    assert_int_equal(fifo_tsg_schedule(t, false, false, false), NV_OK);
+    sim_run_until(e.s, 20 * MS);
+    assert_int_equal(find_rec(e.s, SIM_REC_PREEMPT_DONE, 0, 0)->t, 1 * MS + TEST_CILP);
+    assert_int_equal(count_rec(e.s, SIM_REC_KERNEL_DONE, 0), 0);
+    uint32_t ids[4];
+    assert_int_equal(fifo_runlist_get(e.f, 0, ids, 4), 0);
+    assert_int_equal(fifo_tsg_schedule(t, true, false, false), NV_OK);
+    sim_run_until(e.s, 40 * MS);
+    assert_int_equal(count_rec(e.s, SIM_REC_KERNEL_DONE, 0), 1);
+    tenv_fini(&e);
+}
+
+/* ---- determinism ---- */
+
+struct rnd {
+    struct tenv *e;
+    struct fifo_channel *c[6];
+};
+
+static void rnd_done(void *ctx, uint64_t id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
+{
+    (void)id;
+    (void)submit_t;
+    (void)done_t;
+    struct rnd *r = ctx;
+    struct sim *s = r->e->s;
+    struct fifo_kernel k = {.blocks = 1 + (uint32_t)(sim_rand_u64(s) % 400), .block_ns = 1 + sim_rand_u64(s) % (300 * US)};
+    fifo_submit(r->c[tag], &k, rnd_done, r, NULL);
+}
+
+static void rnd_preempt(struct sim *s, void *arg, uint64_t data)
+{
+    struct rnd *r = arg;
+    fifo_tsg_preempt(fifo_channel_tsg(r->c[data]), false, 0);
+    sim_at(s, sim_now(s) + sim_rand_exp(s, 3.0 * MS), rnd_preempt, r, sim_rand_u64(s) % 6);
+}
+
+static uint64_t run_random(uint64_t seed, const char *path)
+{
+    struct tenv e;
+    tenv_init(&e, seed, path);
+    struct rnd r = {.e = &e};
+    for (uint64_t i = 0; i < 6; i++) {
+        struct fifo_tsg *t = mk_tsg(&e, 1, &r.c[i]);
+        fifo_tsg_set_timeslice(t, 1 + sim_rand_u64(e.s) % 3000);
+        fifo_channel_set_preempt_mode(r.c[i], (uint32_t)(sim_rand_u64(e.s) % 3));
+        struct fifo_kernel k = {.blocks = 50, .block_ns = 100 * US, .tag = i};
+        fifo_submit(r.c[i], &k, rnd_done, &r, NULL);
+    }
+    sim_at(e.s, 1 * MS, rnd_preempt, &r, 0);
+    sim_run_until(e.s, 200 * MS);
+    uint64_t d = sim_trace_digest(e.s);
+    tenv_fini(&e);
+    return d;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void test_determinism(void **state)
+{
+    (void)state;
+    char a[64], b[64];
+    snprintf(a, sizeof(a), "/tmp/nvemu-fifo-det-a-%d.csv", (int)getpid());
+    snprintf(b, sizeof(b), "/tmp/nvemu-fifo-det-b-%d.csv", (int)getpid());
+    uint64_t d1 = run_random(42, a), d2 = run_random(42, b), d3 = run_random(43, NULL);
+    assert_int_equal(d1, d2);
+    assert_int_not_equal(d1, d3);
+    size_t la, lb;
+    char *ba = slurp(a, &la), *bb = slurp(b, &lb);
+    assert_true(la > 10000);
+    assert_int_equal(la, lb);
+    assert_memory_equal(ba, bb, la);
+    free(ba);
+    free(bb);
+    unlink(a);
+    unlink(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_effective_timeslice),
+        cmocka_unit_test(test_ids_and_limits),
+        cmocka_unit_test(test_ids_per_runlist),
+        cmocka_unit_test(test_channel_uids),
+        cmocka_unit_test(test_timeslice_get_set),
+        cmocka_unit_test(test_runlist_interleave),
+        cmocka_unit_test(test_runlist_no_low),
+        cmocka_unit_test(test_sched_policy_lock),
+        cmocka_unit_test(test_timeslice_rotation),
+        cmocka_unit_test(test_preempt_wfi),
+        cmocka_unit_test(test_preempt_cta),
+        cmocka_unit_test(test_preempt_cilp),
+        cmocka_unit_test(test_preempt_wait_timeout),
+        cmocka_unit_test(test_disable_enable),
+        cmocka_unit_test(test_disable_only_scheduling),
+        cmocka_unit_test(test_schedule_disable_preempts),
+        cmocka_unit_test(test_determinism),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

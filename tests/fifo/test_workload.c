@@ -1,0 +1,171 @@
+/* The blocking workload form over the emulator-private escapes 0xF0-0xF6, from one and from two threads. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <pthread.h>
+
+#include <cmocka.h>
+
+#include "../rm/rm_test_util.h"
+#include "abi/nv_alloc_fifo.h"
+#include "abi/nv_ctrl_fifo.h"
+#include "abi/nv_engine.h"
+#include "core/emulator.h"
+#include "fifo/workload.h"
+
+#define HDEV 0x5c000002u
+#define HSUB 0x5c000003u
+#define MS 1000000ull
+
+struct fx {
+    struct tenv e;
+    uint32_t hc;
+};
+
+/* A scheduled GR channel group with one channel hch (handle of the TSG: hch - 1). */
+static void mk_channel(struct fx *x, uint32_t hch)
+{
+    uint32_t htsg = hch - 1, h = hch;
+    NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS gp = {.engineType = NV2080_ENGINE_TYPE_GR0};
+    assert_int_equal(talloc(&x->e, x->e.ctl, x->hc, HDEV, &htsg, KEPLER_CHANNEL_GROUP_A, &gp), NV_OK);
+    NV_CHANNEL_ALLOC_PARAMS cp;
+    memset(&cp, 0, sizeof(cp));
+    assert_int_equal(talloc(&x->e, x->e.ctl, x->hc, htsg, &h, HOPPER_CHANNEL_GPFIFO_A, &cp), NV_OK);
+    NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS sp = {1, 0, 0};
+    assert_int_equal(tctrl(&x->e, x->e.ctl, x->hc, htsg, NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, &sp, sizeof(sp)), NV_OK);
+}
+
+static int setup(void **state)
+{
+    struct fx *x = calloc(1, sizeof(*x));
+    if (!x || tenv_init(&x->e, false) != 0)
+        return -1;
+    x->hc = tbase(&x->e, x->e.ctl, HDEV, HSUB);
+    *state = x;
+    return x->hc ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    struct fx *x = *state;
+    tenv_fini(&x->e);
+    free(x);
+    return 0;
+}
+
+static uint64_t now_ns(struct fx *x)
+{
+    struct nvemu_wl_now n = {0};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_NOW, &n, sizeof(n)), 0);
+    return n.now_ns;
+}
+
+static uint64_t wl_submit(struct fx *x, uint32_t hch, uint64_t total_ns)
+{
+    struct nvemu_wl_submit s = {.hClient = x->hc, .hChannel = hch, .blocks = 1, .total_ns = total_ns, .tag = 7};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_SUBMIT, &s, sizeof(s)), 0);
+    assert_int_equal(s.status, NV_OK);
+    return s.kernel_id;
+}
+
+static void test_single_participant(void **state)
+{
+    struct fx *x = *state;
+    const struct profile_timing *tm = &nvemu_profile(x->e.emu)->timing;
+    mk_channel(x, 0x5c000011);
+    struct nvemu_wl_wait w = {0};
+    /* waits need a registered participant */
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_WAIT, &w, sizeof(w)), 0);
+    assert_int_equal(w.status, NV_ERR_INVALID_STATE);
+    struct nvemu_wl_register r = {.name = "main"};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_REGISTER, &r, sizeof(r)), 0);
+    assert_int_equal(r.status, NV_OK);
+    assert_int_equal(r.participant, 1);
+    /* a wrong size is not a workload call */
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_REGISTER, &r, 8), -EINVAL);
+
+    uint64_t id = wl_submit(x, 0x5c000011, 3 * MS);
+    w = (struct nvemu_wl_wait){.kernel_id = id};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_WAIT, &w, sizeof(w)), 0);
+    assert_int_equal(w.status, NV_OK);
+    assert_int_equal(w.tag, 7);
+    /* the runlist update, one context switch, then the kernel */
+    assert_int_equal(w.done_ns, tm->runlist_update_ns + tm->ctxsw_ns + 3 * MS);
+    assert_int_equal(now_ns(x), w.done_ns);
+
+    struct nvemu_wl_sleep sl = {.until_ns = 10 * MS};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_SLEEP, &sl, sizeof(sl)), 0);
+    assert_int_equal(now_ns(x), 10 * MS);
+
+    w = (struct nvemu_wl_wait){.kernel_id = 12345};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_WAIT, &w, sizeof(w)), 0);
+    assert_int_equal(w.status, NV_ERR_INVALID_ARGUMENT);
+
+    id = wl_submit(x, 0x5c000011, 5 * MS);
+    w = (struct nvemu_wl_wait){.kernel_id = id, .deadline_ns = 11 * MS};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_WAIT, &w, sizeof(w)), 0);
+    assert_int_equal(w.status, NV_ERR_TIMEOUT);
+    assert_int_equal(now_ns(x), 11 * MS);
+    w = (struct nvemu_wl_wait){.kernel_id = 0};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_WAIT, &w, sizeof(w)), 0);
+    assert_int_equal(w.status, NV_OK);
+    assert_int_equal(w.kernel_id, id);
+    struct nvemu_wl_status u = {0};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_UNREGISTER, &u, sizeof(u)), 0);
+    assert_int_equal(u.status, NV_OK);
+}
+
+struct thr {
+    struct fx *x;
+    pthread_barrier_t *bar;
+    uint64_t sleep1, sleep2;
+    uint64_t seen1, seen2;
+};
+
+static void *thr_main(void *arg)
+{
+    struct thr *t = arg;
+    struct nvemu_wl_register r = {.name = "thr"};
+    tio(&t->x->e, t->x->e.ctl, NVEMU_ESC_WL_REGISTER, &r, sizeof(r));
+    /* both register before either blocks: from here on the order is the baton's */
+    pthread_barrier_wait(t->bar);
+    struct nvemu_wl_sleep sl = {.until_ns = t->sleep1};
+    tio(&t->x->e, t->x->e.ctl, NVEMU_ESC_WL_SLEEP, &sl, sizeof(sl));
+    t->seen1 = now_ns(t->x);
+    sl.until_ns = t->sleep2;
+    tio(&t->x->e, t->x->e.ctl, NVEMU_ESC_WL_SLEEP, &sl, sizeof(sl));
+    t->seen2 = now_ns(t->x);
+    struct nvemu_wl_status u = {0};
+    tio(&t->x->e, t->x->e.ctl, NVEMU_ESC_WL_UNREGISTER, &u, sizeof(u));
+    return NULL;
+}
+
+static void test_two_participants(void **state)
+{
+    struct fx *x = *state;
+    pthread_barrier_t bar;
+    pthread_barrier_init(&bar, NULL, 2);
+    struct thr a = {x, &bar, 5 * MS, 9 * MS, 0, 0}, b = {x, &bar, 3 * MS, 8 * MS, 0, 0};
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, thr_main, &a);
+    pthread_create(&tb, NULL, thr_main, &b);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    pthread_barrier_destroy(&bar);
+    /* virtual time moved only to the next wake-up, never past a sleeper */
+    assert_int_equal(a.seen1, 5 * MS);
+    assert_int_equal(b.seen1, 3 * MS);
+    assert_int_equal(b.seen2, 8 * MS);
+    assert_int_equal(a.seen2, 9 * MS);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_single_participant, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_two_participants, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

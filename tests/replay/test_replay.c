@@ -1,0 +1,210 @@
+/*
+ * Replay engine and trace parser: a clean prefix of the H200 recording
+ * replays with 0 mismatches; a changed output byte, a changed status and a
+ * corrupted line are each reported (so the integration test can fail).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "replay.h"
+#include "trace.h"
+
+/* Lines 1..34 of the fixture: two clients, device, GPU ids, class list; no fifo objects. */
+#define PREFIX_LINES 34
+
+static char **fixture_lines(int n)
+{
+    FILE *f = fopen(NVEMU_REPLAY_FIXTURE, "r");
+    assert_non_null(f);
+    char **v = calloc((size_t)n + 1, sizeof *v);
+    size_t cap = 0;
+    for (int i = 0; i < n; i++) {
+        v[i] = NULL;
+        cap = 0;
+        assert_true(getline(&v[i], &cap, f) > 0);
+    }
+    fclose(f);
+    return v;
+}
+
+static void free_lines(char **v)
+{
+    for (int i = 0; v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* Replays the lines (after `edit` changed them) and returns the report text. */
+static char *replay_lines(char **v, struct replay_result *res)
+{
+    char path[] = "/tmp/nvemu-replay-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    for (int i = 0; v[i]; i++)
+        fputs(v[i], f);
+    fclose(f);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *rep = open_memstream(&text, &len);
+    struct replay_opts o = {.profile = "h200"};
+    assert_int_equal(replay_file(path, &o, rep, res), 0);
+    fclose(rep);
+    unlink(path);
+    return text;
+}
+
+static void replace(char **line, const char *from, const char *to)
+{
+    char *at = strstr(*line, from);
+    assert_non_null(at);
+    size_t pre = (size_t)(at - *line), fl = strlen(from), tl = strlen(to), n = strlen(*line);
+    char *s = malloc(n - fl + tl + 1);
+    memcpy(s, *line, pre);
+    memcpy(s + pre, to, tl);
+    strcpy(s + pre + tl, at + fl);
+    free(*line);
+    *line = s;
+}
+
+static void test_parse_good_line(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(4);
+    struct trace_call tc;
+    char err[128];
+    assert_int_equal(trace_parse_line(v[3], 4, &tc, err, sizeof err), 0);
+    assert_string_equal(tc.kind, "CTRL");
+    assert_int_equal(tc.cmd, 0x101);
+    assert_int_equal(tc.nr, 0x2A);
+    assert_int_equal(tc.size, 32);
+    assert_int_equal(tc.fd, 8);
+    assert_string_equal(tc.path, "/dev/nvidiactl");
+    assert_int_equal(tc.pin.len, 40);
+    assert_int_equal(tc.out.data[0], 0x18);
+    trace_call_free(&tc);
+    assert_int_equal(trace_parse_line("# comment\n", 5, &tc, err, sizeof err), 1);
+    assert_int_equal(trace_parse_line("\n", 6, &tc, err, sizeof err), 1);
+    free_lines(v);
+}
+
+static void test_parse_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line, *msg;
+    } bad[] = {
+        {"IOCTL tid=1 fd=8 path=/dev/nvidiactl req=0xc00846d6 nr=0xd6 size=8 ret=0 in=00000040000000 out=0000004000000000",
+         "in/out hold 7/8 bytes, size is 8"},
+        {"IOCTL tid=1 fd=8 path=/dev/nvidiactl req=0xc00846d6 nr=0xd6 size=8 ret=0 in=000000400000000 out=0000004000000000",
+         "malformed value in 'in=000000400000000'"},
+        {"IOCTL tid=1 fd=8 path=/dev/nvidiactl req=0xc00846d6 nr=0xd6 size=8 in=0000004000000000 out=0000004000000000",
+         "missing field 'ret'"},
+        {"IOCTL tid=1 fd=8 path=/dev/nvidiactl req=0xc00846d7 nr=0xd6 size=8 ret=0 in=0000004000000000 out=0000004000000000",
+         "req 0xc00846d7 does not encode nr 0xd6 size 8"},
+        {"IOCTL tid=1 fd=x path=/dev/nvidiactl req=0xc00846d6 nr=0xd6 size=8 ret=0 in=0000004000000000 out=0000004000000000",
+         "malformed value in 'fd=x'"},
+        {"IOCTL tid=1 fd=8 path=/dev/nvidiactl req=0xc00846d6 nr=0xd6 size=8 ret=0 in=0000004000000000",
+         "missing field 'out'"},
+        {"IOTCL tid=1", "line does not start with 'IOCTL '"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct trace_call tc;
+        char err[160] = "";
+        assert_int_equal(trace_parse_line(bad[i].line, 1, &tc, err, sizeof err), -1);
+        assert_string_equal(err, bad[i].msg);
+        trace_call_free(&tc);
+    }
+}
+
+static void test_clean_prefix_replays(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(PREFIX_LINES);
+    struct replay_result res;
+    char *rep = replay_lines(v, &res);
+    if (res.mismatches)
+        fail_msg("unexpected mismatches:\n%s", rep);
+    assert_int_equal(res.calls, 31);
+    assert_int_equal(res.skipped_uvm, 3);
+    free(rep);
+    free_lines(v);
+}
+
+static void test_changed_output_is_a_mismatch(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(PREFIX_LINES);
+    /* line 31: GET_NUM_SUBDEVICES answered 1; pretend the hardware said 2 */
+    replace(&v[30], "pout=01000000", "pout=02000000");
+    struct replay_result res;
+    char *rep = replay_lines(v, &res);
+    assert_int_equal(res.mismatches, 1);
+    assert_non_null(strstr(rep, "line 31: control 0x00800280 params differ at byte 0: got 01000000, recorded 02000000 [owner A2]"));
+    free(rep);
+    free_lines(v);
+}
+
+static void test_changed_status_is_a_mismatch(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(PREFIX_LINES);
+    /* line 30 (GET_CLASSLIST_V2): recorded status NV_ERR_INVALID_ARGUMENT instead of NV_OK */
+    replace(&v[29], "out=1900d0c10200005c92028000000000000068287bfc7f00002403000000000000",
+            "out=1900d0c10200005c92028000000000000068287bfc7f0000240300001f000000");
+    struct replay_result res;
+    char *rep = replay_lines(v, &res);
+    assert_int_equal(res.mismatches, 1);
+    assert_non_null(strstr(rep, "line 30: control 0x00800292 on 0x5c000002: status 0x0, recorded 0x1f"));
+    free(rep);
+    free_lines(v);
+}
+
+static void test_corrupted_line_is_reported(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(PREFIX_LINES);
+    replace(&v[11], "in=", "in=zz");
+    struct replay_result res;
+    char *rep = replay_lines(v, &res);
+    assert_int_equal(res.mismatches, 1);
+    assert_non_null(strstr(rep, "line 12: parse error: malformed value in 'in=zz"));
+    free(rep);
+    free_lines(v);
+}
+
+/* The handle the emulator gives a client differs from the recorded one; controls still reach it. */
+static void test_wrong_handle_is_a_mismatch(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(PREFIX_LINES);
+    /* line 31 targets device 0x5c000002; aim it at an object that does not exist */
+    replace(&v[30], "1900d0c10200005c80028000", "1900d0c10900005c80028000");
+    struct replay_result res;
+    char *rep = replay_lines(v, &res);
+    assert_true(res.mismatches >= 1);
+    assert_non_null(strstr(rep, "line 31: control 0x00800280 on 0x5c000009: status 0x57, recorded 0x0"));
+    free(rep);
+    free_lines(v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_good_line),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_clean_prefix_replays),
+        cmocka_unit_test(test_changed_output_is_a_mismatch),
+        cmocka_unit_test(test_changed_status_is_a_mismatch),
+        cmocka_unit_test(test_corrupted_line_is_reported),
+        cmocka_unit_test(test_wrong_handle_is_a_mismatch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

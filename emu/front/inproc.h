@@ -38,7 +38,8 @@ typedef struct nvemu_fdtable nvemu_fdtable;
  */
 nvemu_fdtable *nvemu_fdtable_create(nvemu *emu, bool trusted);
 
-/* Closes every fd still open (releasing its opener), then frees the table. */
+/* Closes every fd still open (releasing its opener), then frees the table. Call it before
+ * nvemu_destroy of the emulator the table was made for. */
 void nvemu_fdtable_destroy(nvemu_fdtable *t);
 
 /*

@@ -10,11 +10,17 @@
 #include "core/emulator_internal.h"
 #include "rm/rm_internal.h"
 
-/* True when the calling process has /dev/nvidia<g> open (the driver checks its file table). */
+/*
+ * The driver scans the calling process's file table for an open /dev/nvidia<g>
+ * (nv_is_gpu_accessible), so fds inherited over fork() count. The emulator
+ * cannot see inheritance: an open node of the same process or of another
+ * process of the same user stands for it.
+ */
 static bool process_has_gpu_open(nvemu *emu, const nvemu_opener *caller, const struct gpu *g)
 {
     for (const nvemu_opener *op = emu->openers; op; op = op->next)
-        if (op->node == NVEMU_NODE_GPU && op->minor == g->index && !op->closed && op->who.pid == caller->who.pid)
+        if (op->node == NVEMU_NODE_GPU && op->minor == g->index && !op->closed &&
+            (op->who.pid == caller->who.pid || op->who.uid == caller->who.uid))
             return true;
     return false;
 }

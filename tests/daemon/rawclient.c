@@ -78,6 +78,11 @@ int main(void)
     CHECK(ioctl(gpu, REQ(201, sizeof(ctl_fd)), &ctl_fd) == 0, "REGISTER_FD: errno %d", errno);
     int self_fd = gpu;
     CHECK(ioctl(gpu, REQ(201, sizeof(self_fd)), &self_fd) != 0 && errno == EINVAL, "second REGISTER_FD accepted");
+    int gpu2 = open("/dev/nvidia0", O_RDWR | O_CLOEXEC), null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    CHECK(ioctl(gpu2, REQ(201, sizeof(null_fd)), &null_fd) != 0 && errno == EINVAL, "REGISTER_FD of /dev/null");
+    CHECK(ioctl(gpu2, REQ(201, sizeof(ctl_fd)), &ctl_fd) == 0, "REGISTER_FD after a refused one: errno %d", errno);
+    close(null_fd);
+    close(gpu2);
 
     struct nv0080_alloc dev;
     memset(&dev, 0, sizeof(dev));

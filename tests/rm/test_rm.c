@@ -185,7 +185,7 @@ static void device_rules(void **state)
     /* the process has no /dev/nvidia0 open yet (recorded: INSUFFICIENT_PERMISSIONS) */
     assert_int_equal(talloc(e, e->ctl, hc, hc, &h, NV01_DEVICE_0, &dp), NV_ERR_INSUFFICIENT_PERMISSIONS);
     nvemu_identity other;
-    tenv_identity(&other, 999, 1000, 0);
+    tenv_identity(&other, 999, 2000, 0);
     int foreign = nvemu_fdtable_open(e->t, "/dev/nvidia0", &other);
     assert_int_equal(talloc(e, e->ctl, hc, hc, &h, NV01_DEVICE_0, &dp), NV_ERR_INSUFFICIENT_PERMISSIONS);
     int gpu = topen_gpu(e, e->ctl);
@@ -202,6 +202,11 @@ static void device_rules(void **state)
     assert_int_equal(nvemu_fdtable_close(e->t, gpu), 0);
     uint32_t h3 = 0x13;
     assert_int_equal(talloc(e, e->ctl, hc, 0, &h3, NV01_DEVICE_0, &dp), NV_ERR_INSUFFICIENT_PERMISSIONS);
+    /* a forked child inherits its parent's fds: a node open by the same user stands for that */
+    nvemu_identity sibling;
+    tenv_identity(&sibling, 1001, e->who.uid, 0);
+    assert_true(nvemu_fdtable_open(e->t, "/dev/nvidia0", &sibling) >= 0);
+    assert_int_equal(talloc(e, e->ctl, hc, 0, &h3, NV01_DEVICE_0, &dp), NV_OK);
 }
 
 /* ---- free ---- */

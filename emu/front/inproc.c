@@ -78,8 +78,8 @@ static int trusted_write(void *ctx, uint64_t addr, const void *src, size_t len)
     return 0;
 }
 
-const nvemu_access nvemu_access_inproc = {safe_read, safe_write, NULL, NULL, 0};
-const nvemu_access nvemu_access_inproc_trusted = {trusted_read, trusted_write, NULL, NULL, 0};
+const nvemu_access nvemu_access_inproc = {.read = safe_read, .write = safe_write};
+const nvemu_access nvemu_access_inproc_trusted = {.read = trusted_read, .write = trusted_write};
 
 /* ---- identity ---- */
 

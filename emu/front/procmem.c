@@ -4,6 +4,7 @@
 #include <sys/uio.h>
 
 #include "front/fdmap.h"
+#include "front/ident.h"
 
 /* A vanished caller and a bad address look the same to the core: the copy failed. */
 static int vm_errno(ssize_t n, size_t len)
@@ -53,11 +54,21 @@ static nvemu_opener *acc_resolve_fd(void *ctx, int fd)
     return fdmap_resolve(c->f, c->tid, fd);
 }
 
+/* CapEff of the calling thread now; a thread that vanished has no rights. */
+static uint64_t acc_current_caps(void *ctx)
+{
+    const struct procmem_ctx *c = ctx;
+    nvemu_identity id;
+    pid_t tgid;
+    return ident_read(c->tid, &id, &tgid) == 0 ? id.caps : 0;
+}
+
 void procmem_access(struct procmem_ctx *c, nvemu_access *acc)
 {
     acc->read = acc_read;
     acc->write = acc_write;
     acc->resolve_fd = acc_resolve_fd;
+    acc->current_caps = acc_current_caps;
     acc->ctx = c;
     acc->tid = c->tid;
 }

@@ -1,7 +1,8 @@
 /*
  * The daemon's nvemu_access: the caller's memory is reached with
- * process_vm_readv/writev on the calling thread, and fd numbers of the
- * caller's fd table are mapped to our openers (see fdmap.c).
+ * process_vm_readv/writev on the calling thread, fd numbers of the caller's
+ * fd table are mapped to our openers (see fdmap.c), and the caller's
+ * capabilities are read from /proc/TID/status when a check asks for them.
  */
 #ifndef NVEMU_FRONT_PROCMEM_H
 #define NVEMU_FRONT_PROCMEM_H

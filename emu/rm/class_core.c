@@ -8,6 +8,7 @@
 #include "abi/nv_alloc.h"
 #include "abi/nv_classes.h"
 #include "core/emulator_internal.h"
+#include "fifo/fifo.h"
 #include "rm/rm_internal.h"
 
 /*
@@ -113,15 +114,26 @@ bool rm_usermode_bar1(const struct rm_object *o)
     return o->family == RM_FAM_USERMODE && (o->map_flags & NVOS33_FLAGS_MAPPING_MASK) == NVOS33_FLAGS_MAPPING_BAR;
 }
 
+/* An engine object gives its channel the group's runlist (work-submit tokens need one). */
+static NV_STATUS engine_object_construct(struct rm_call *c, struct rm_object *obj, void *params)
+{
+    (void)c;
+    (void)params;
+    struct fifo_channel *ch = rm_object_priv(obj->parent);
+    if (ch)
+        fifo_channel_engine_object(ch);
+    return NV_OK;
+}
+
 #define P RM_FREE_PRIO_DEFAULT
 #define ROOT_ROW(id, nm) \
     {id, nm, NV0000_ALLOC_COPY_SIZE, RM_PARAMS_OPTIONAL, 0, RM_FAM_CLIENT, true, false, false, false, true, P, NULL, NULL}
 #define EVENT_ROW(id, nm) \
     {id, nm, sizeof(NV0005_ALLOC_PARAMETERS), RM_PARAMS_REQUIRED, RM_FAM_ANY, RM_FAM_EVENT, false, false, true, false, false, P, NULL, NULL}
 #define COMPUTE_ROW(id, nm) \
-    {id, nm, sizeof(NV_GR_ALLOCATION_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CHANNEL, RM_FAM_ENGINE_OBJ, false, true, false, false, false, P, NULL, NULL}
+    {id, nm, sizeof(NV_GR_ALLOCATION_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CHANNEL, RM_FAM_ENGINE_OBJ, false, true, false, false, false, P, engine_object_construct, NULL}
 #define COPY_ROW(id, nm) \
-    {id, nm, sizeof(NVB0B5_ALLOCATION_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CHANNEL, RM_FAM_ENGINE_OBJ, false, true, false, false, false, P, NULL, NULL}
+    {id, nm, sizeof(NVB0B5_ALLOCATION_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CHANNEL, RM_FAM_ENGINE_OBJ, false, true, false, false, false, P, engine_object_construct, NULL}
 #define USERMODE_ROW(id, nm, size, req) \
     {id, nm, size, req, RM_FAM_SUBDEVICE, RM_FAM_USERMODE, false, true, false, false, false, P, usermode_construct, NULL}
 

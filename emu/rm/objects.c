@@ -589,6 +589,7 @@ struct gpu *rm_object_gpu(const struct rm_object *o) { return o->gpu; }
 void *rm_object_priv(const struct rm_object *o) { return o->dup_src ? o->dup_src->priv : o->priv; }
 void rm_object_set_priv(struct rm_object *o, void *priv) { o->priv = priv; }
 uint32_t rm_client_handle(const struct rm_client *cl) { return cl->handle; }
+struct rm_client *rm_client_by_handle(nvemu *emu, uint32_t hclient) { return rm_client_lookup(emu->rm, hclient); }
 nvemu_opener *rm_client_opener(const struct rm_client *cl) { return cl->owner; }
 
 uint32_t rm_gpu_device_count(nvemu *emu, const struct gpu *g)

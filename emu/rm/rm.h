@@ -138,6 +138,9 @@ struct rm_object *rm_object_ancestor(struct rm_object *o, enum rm_family fam);
 /* Children of o in creation order (invalidated ones skipped): calls fn for each until it returns false. */
 void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *child, void *arg), void *arg);
 
+/* Any client of the emulator by handle, regardless of owner (controls the H200 accepts across openers,
+ * e.g. FIFO_DISABLE_CHANNELS' client list), or NULL. */
+struct rm_client *rm_client_by_handle(nvemu *emu, uint32_t hclient);
 uint32_t rm_client_handle(const struct rm_client *cl);
 nvemu_opener *rm_client_opener(const struct rm_client *cl);
 struct rm_object *rm_client_find(struct rm_client *cl, uint32_t handle);

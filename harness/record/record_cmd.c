@@ -24,8 +24,10 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: nvemu record [-o FILE] -- CMD [ARGS...]\n"
                "  Runs CMD with the ioctl recorder preloaded; writes the trace (shared line format) to FILE\n"
-               "  (default nvemu-record.log; \"%%p\" in FILE gives one file per process). The library is found at $NVEMU_RECORD_LIB, next to the nvemu\n"
-               "  executable, or at " NVEMU_RECORD_INSTALL_PATH ".\n");
+               "  (default nvemu-record.log; \"%%p\" in FILE gives one file per process). The library is\n"
+               "  found at $NVEMU_RECORD_LIB, next to the nvemu executable, or at\n"
+               "  " NVEMU_RECORD_INSTALL_PATH ".\n"
+               "  Statically linked programs (and Go binaries) bypass the preload and are not recorded.\n");
 }
 
 /* Finds the interposer library; returns 0 and fills out, or -1. */

@@ -14,15 +14,18 @@ void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, 
     memset(s, 0, sizeof(*s));
     s->sc = sc;
     s->emu = emu;
+    s->sim = nvemu_sim(emu);
     s->m = calloc(n ? n : 1, sizeof(*s->m));
     s->n = s->m ? n : 0;
 }
 
 void run_sched_fini(struct run_sched *s)
 {
+    if (s->pump_event)
+        sim_cancel(s->sim, s->pump_event);
+    free(s->ops);
     free(s->m);
-    s->m = NULL;
-    s->n = 0;
+    memset(s, 0, sizeof(*s));
 }
 
 static bool active(const struct run_sched *s)
@@ -57,10 +60,22 @@ int run_sched_preempt_timeout(struct run_sched *s, uint32_t id, uint64_t timeout
     return 0;
 }
 
-/* Control calls may charge virtual time (injected latency, a waiting PREEMPT); the scheduler does not block. */
-static void drop_charge(struct run_sched *s)
+/*
+ * Brackets one control call: what it charged (injected latency, a waiting
+ * PREEMPT) is how long the scheduler's thread is blocked in it.
+ */
+static void call_begin(struct run_sched *s)
 {
-    sim_take_call_charge(nvemu_sim(s->emu));
+    sim_take_call_charge(s->sim);
+}
+
+static void call_end(struct run_sched *s)
+{
+    uint64_t charge = sim_take_call_charge(s->sim);
+    uint64_t now = sim_now(s->sim);
+    s->busy_until = (s->busy_until > now ? s->busy_until : now) + charge;
+    s->busy_ns += charge;
+    s->calls++;
 }
 
 int run_sched_start(struct run_sched *s, char *err, size_t errlen)
@@ -73,8 +88,9 @@ int run_sched_start(struct run_sched *s, char *err, size_t errlen)
         if (!c)
             continue;
         uint64_t us = s->m[i].task->cls == SC_LC ? cfg->lc_timeslice_us : cfg->be_timeslice_us;
+        call_begin(s);
         NV_STATUS st = nvrm_tsg_set_timeslice(c->rm, c->hClient, c->hTsg, us);
-        drop_charge(s);
+        call_end(s);
         if (st != NV_OK) {
             snprintf(err, errlen, "scheduler: SET_TIMESLICE %llu us on %s#%u failed: %s", (unsigned long long)us,
                      s->m[i].task->name, i, nv_status_name(st));
@@ -84,38 +100,97 @@ int run_sched_start(struct run_sched *s, char *err, size_t errlen)
     return 0;
 }
 
-static void preempt_be(struct run_sched *s)
+static void preempt_one(struct run_sched *s, uint32_t i)
 {
-    for (uint32_t i = 0; i < s->n; i++) {
-        struct run_ctx *c = s->m[i].ctx;
-        if (!c || s->m[i].task->cls != SC_BE)
-            continue;
-        uint64_t tmo = s->m[i].preempt_timeout_ns;
-        NV_STATUS st = nvrm_tsg_preempt(c->rm, c->hClient, c->hTsg, tmo != 0, (uint32_t)(tmo / 1000));
-        drop_charge(s);
-        if (st != NV_OK)
-            LOG_INFO("scenario", "scheduler: PREEMPT of %s: %s", s->m[i].task->name, nv_status_name(st));
+    struct run_ctx *c = s->m[i].ctx;
+    uint64_t tmo = s->m[i].preempt_timeout_ns;
+    call_begin(s);
+    NV_STATUS st = nvrm_tsg_preempt(c->rm, c->hClient, c->hTsg, tmo != 0, (uint32_t)(tmo / 1000));
+    call_end(s);
+    if (st != NV_OK)
+        LOG_INFO("scenario", "scheduler: PREEMPT of %s: %s", s->m[i].task->name, nv_status_name(st));
+}
+
+static void disable_one(struct run_sched *s, uint32_t i, bool disable)
+{
+    struct run_ctx *c = s->m[i].ctx;
+    NvHandle clients[SC_MAX_STREAMS];
+    for (uint32_t k = 0; k < c->nchannels; k++)
+        clients[k] = c->hClient;
+    call_begin(s);
+    NV_STATUS st = nvrm_disable_channels(c->rm, c->hClient, c->hSubdevice, disable, false, c->nchannels, clients,
+                                         c->hChannels);
+    call_end(s);
+    if (st != NV_OK)
+        LOG_INFO("scenario", "scheduler: DISABLE_CHANNELS(%d) of %s: %s", disable, s->m[i].task->name,
+                 nv_status_name(st));
+}
+
+static void issue(struct run_sched *s, const struct run_sched_op *op)
+{
+    /* The process may have died since the decision: nothing left to call on. */
+    if (!s->m[op->member].ctx)
+        return;
+    if (op->kind == RUN_SCHED_OP_PREEMPT)
+        preempt_one(s, op->member);
+    else
+        disable_one(s, op->member, op->kind == RUN_SCHED_OP_DISABLE);
+}
+
+static void pump_fn(struct sim *sim, void *arg, uint64_t data);
+
+/* Issues queued calls while the scheduler is free; once a call keeps it busy, resumes when it returns. */
+static void pump(struct run_sched *s)
+{
+    while (s->op_len) {
+        if (sim_now(s->sim) < s->busy_until) {
+            if (!s->pump_event)
+                s->pump_event = sim_at(s->sim, s->busy_until, pump_fn, s, 0);
+            return;
+        }
+        struct run_sched_op op = s->ops[s->op_head];
+        s->op_head = (s->op_head + 1) % s->op_cap;
+        s->op_len--;
+        issue(s, &op);
     }
 }
 
-static void disable_be(struct run_sched *s, bool disable)
+static void pump_fn(struct sim *sim, void *arg, uint64_t data)
 {
-    for (uint32_t i = 0; i < s->n; i++) {
-        struct run_ctx *c = s->m[i].ctx;
-        if (!c || s->m[i].task->cls != SC_BE)
-            continue;
-        NvHandle clients[SC_MAX_STREAMS];
-        for (uint32_t k = 0; k < c->nchannels; k++)
-            clients[k] = c->hClient;
-        NV_STATUS st = nvrm_disable_channels(c->rm, c->hClient, c->hSubdevice, disable, false, c->nchannels,
-                                             clients, c->hChannels);
-        drop_charge(s);
-        if (st != NV_OK) {
-            LOG_INFO("scenario", "scheduler: DISABLE_CHANNELS(%d) of %s: %s", disable, s->m[i].task->name,
-                     nv_status_name(st));
+    (void)sim;
+    (void)data;
+    struct run_sched *s = arg;
+    s->pump_event = 0;
+    pump(s);
+}
+
+static void enqueue(struct run_sched *s, enum run_sched_op_kind kind, uint32_t member)
+{
+    if (s->op_len == s->op_cap) {
+        uint32_t cap = s->op_cap ? s->op_cap * 2 : 16;
+        struct run_sched_op *ops = malloc(cap * sizeof(*ops));
+        if (!ops) {
+            LOG_ERROR("scenario", "scheduler: out of memory; call on %s dropped", s->m[member].task->name);
+            return;
         }
+        for (uint32_t i = 0; i < s->op_len; i++)
+            ops[i] = s->ops[(s->op_head + i) % s->op_cap];
+        free(s->ops);
+        s->ops = ops;
+        s->op_cap = cap;
+        s->op_head = 0;
     }
-    s->be_disabled = disable;
+    s->ops[(s->op_head + s->op_len) % s->op_cap] = (struct run_sched_op){kind, member};
+    s->op_len++;
+}
+
+/* One call per live BE instance, in instance order, then issue what the scheduler is free to. */
+static void decide_for_be(struct run_sched *s, enum run_sched_op_kind kind)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->m[i].ctx && s->m[i].task->cls == SC_BE)
+            enqueue(s, kind, i);
+    pump(s);
 }
 
 void run_sched_lc_submitted(struct run_sched *s, uint32_t id)
@@ -124,10 +199,12 @@ void run_sched_lc_submitted(struct run_sched *s, uint32_t id)
         return;
     s->m[id].lc_busy = true;
     s->lc_inflight++;
-    if (s->sc->scheduler.action == SC_SCHED_PREEMPT)
-        preempt_be(s);
-    else if (s->sc->scheduler.action == SC_SCHED_DISABLE && !s->be_disabled)
-        disable_be(s, true);
+    if (s->sc->scheduler.action == SC_SCHED_PREEMPT) {
+        decide_for_be(s, RUN_SCHED_OP_PREEMPT);
+    } else if (s->sc->scheduler.action == SC_SCHED_DISABLE && !s->be_disabled) {
+        s->be_disabled = true;
+        decide_for_be(s, RUN_SCHED_OP_DISABLE);
+    }
 }
 
 void run_sched_lc_done(struct run_sched *s, uint32_t id)
@@ -135,8 +212,10 @@ void run_sched_lc_done(struct run_sched *s, uint32_t id)
     if (!active(s) || id >= s->n || !s->m[id].lc_busy)
         return;
     s->m[id].lc_busy = false;
-    if (--s->lc_inflight == 0 && s->be_disabled)
-        disable_be(s, false);
+    if (--s->lc_inflight == 0 && s->be_disabled) {
+        s->be_disabled = false;
+        decide_for_be(s, RUN_SCHED_OP_ENABLE);
+    }
 }
 
 void run_sched_forget(struct run_sched *s, uint32_t id)

@@ -9,6 +9,11 @@
  *                     action disable -> DISABLE_CHANNELS on every BE channel
  *   last LC done:     action disable -> re-enable the BE channels
  * With kind none every call is a no-op.
+ *
+ * The scheduler is one thread issuing one control at a time: a call that
+ * costs virtual time (an injected control latency, a waiting PREEMPT)
+ * keeps it busy that long, so the calls it decided on afterwards are issued
+ * in order once it is free again (sim events), never at the same instant.
  */
 #ifndef NVEMU_SCENARIO_RUN_SCHED_H
 #define NVEMU_SCENARIO_RUN_SCHED_H
@@ -18,6 +23,7 @@
 
 #include "nvemu/nvemu.h"
 #include "scenario.h"
+#include "sim/sim.h"
 
 struct run_ctx;
 
@@ -28,16 +34,32 @@ struct run_sched_member {
     bool lc_busy;                  /* an LC request of this instance has kernels queued */
 };
 
+enum run_sched_op_kind { RUN_SCHED_OP_PREEMPT, RUN_SCHED_OP_DISABLE, RUN_SCHED_OP_ENABLE };
+
+struct run_sched_op {
+    enum run_sched_op_kind kind;
+    uint32_t member;
+};
+
 struct run_sched {
     const struct scenario *sc;
     nvemu *emu;
+    struct sim *sim;
     struct run_sched_member *m;
     uint32_t n;
     uint32_t lc_inflight;          /* LC requests with kernels queued */
-    bool be_disabled;
+    bool be_disabled;              /* what the scheduler decided last (its calls may still be queued) */
+    uint64_t busy_until;           /* virtual time the call in progress returns */
+    struct run_sched_op *ops;      /* decided, not yet issued (ring) */
+    uint32_t op_head, op_len, op_cap;
+    sim_event_id pump_event;       /* sim event issuing the queue once free, 0 = none */
+    uint64_t calls, busy_ns;       /* controls issued, virtual time spent in them */
 };
 
-/* Every call's effect is in the event trace (PREEMPT, DISABLE, TIMESLICE_SET records); failures are logged. */
+/*
+ * Every call's effect is in the event trace (PREEMPT, DISABLE, TIMESLICE_SET records); failures are logged.
+ * fini cancels a pending issue event (the emulator must still exist).
+ */
 void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, uint32_t n);
 void run_sched_fini(struct run_sched *s);
 
@@ -46,7 +68,10 @@ int run_sched_add(struct run_sched *s, uint32_t id, const struct sc_task *t, str
                   size_t errlen);
 /* Preempts of instance `id` wait with this manual timeout (a preempt_timeout fault). */
 int run_sched_preempt_timeout(struct run_sched *s, uint32_t id, uint64_t timeout_ns, char *err, size_t errlen);
-/* Applies the start-up decisions (timeslices). 0, or -1 with a reason. */
+/*
+ * Applies the start-up decisions (timeslices) before the first arrival is simulated; their summed cost
+ * keeps the scheduler busy from time 0. 0, or -1 with a reason.
+ */
 int run_sched_start(struct run_sched *s, char *err, size_t errlen);
 
 /* An LC request of instance `id` queued its kernels / completed. */

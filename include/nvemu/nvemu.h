@@ -46,11 +46,16 @@ typedef struct nvemu_identity {
  * address); they must never crash on a bad address.
  * resolve_fd maps an fd number of the caller's fd table (REGISTER_FD's ctl_fd)
  * to the opener behind it, or NULL when that fd is not an nvemu node.
+ * current_caps returns the calling thread's effective capabilities now (the
+ * driver checks CAP_SYS_NICE at control time, so a process that dropped it
+ * loses the right on clients it already has); NULL: the opener's caps from open
+ * time. Called only by checks that need it, so it may be slow (/proc).
  */
 typedef struct nvemu_access {
     int (*read)(void *ctx, uint64_t addr, void *dst, size_t len);
     int (*write)(void *ctx, uint64_t addr, const void *src, size_t len);
     nvemu_opener *(*resolve_fd)(void *ctx, int fd);
+    uint64_t (*current_caps)(void *ctx);
     void *ctx;
     int32_t tid;          /* thread issuing this ioctl (0: the opener's tid) */
 } nvemu_access;

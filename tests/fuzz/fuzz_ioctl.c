@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               .caps = i >= OPENERS ? NVEMU_CAP_SYS_NICE : 0, .comm = "fuzz"};
         z.ops[i] = nvemu_open(emu, (i % OPENERS) < 2 ? NVEMU_NODE_CTL : NVEMU_NODE_GPU, 0, &who, NULL);
     }
-    nvemu_access acc = {arena_read, arena_write, arena_resolve, &z, 0};
+    nvemu_access acc = {.read = arena_read, .write = arena_write, .resolve_fd = arena_resolve, .ctx = &z};
     size_t off = 0;
     while (off + 4 <= size) {
         uint8_t who = data[off];

@@ -65,6 +65,8 @@ static int setup_profile(void **state, const char *name)
     nvemu_identity_self(&who);
     f->ctl = nvemu_fdtable_open(f->t, "/dev/nvidiactl", &who);
     assert_true(f->ctl >= 0);
+    /* The driver lets a process allocate a device only while it has the GPU's node open. */
+    assert_true(nvemu_fdtable_open(f->t, "/dev/nvidia0", &who) >= 0);
     uint32_t h = 0;
     assert_int_equal(alloc(f, 0, 0, 0x41, &h), NV_OK);
     NV0080_ALLOC_PARAMETERS dp = {0};

@@ -54,6 +54,14 @@ struct sim *nvemu_sim(nvemu *emu);
 struct workload *nvemu_workload(nvemu *emu);
 struct hooks *nvemu_hooks(nvemu *emu);
 
+/*
+ * The calling task's capabilities now (NVEMU_CAP_*): the driver decides
+ * privileges (PRIVILEGED, the NICE right) per call with capable(), so this asks
+ * the front-end (acc->current_caps) when it can tell, else uses the opener's
+ * caps from open time. Only privilege checks call it: it may read /proc.
+ */
+uint64_t nvemu_caller_caps(const nvemu_access *acc, const nvemu_opener *op);
+
 /* The coarse emulator lock (see the header comment). */
 pthread_mutex_t *nvemu_lock_of(nvemu *emu);
 

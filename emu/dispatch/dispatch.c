@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/emulator.h"
 #include "dispatch/dispatch_internal.h"
 #include "fifo/workload.h"
 #include "sim/sim.h"
@@ -83,12 +84,20 @@ int dispatch_escape(struct esc_ctx *x)
     return r->fn(x);
 }
 
+uint64_t nvemu_caller_caps(const nvemu_access *acc, const nvemu_opener *op)
+{
+    if (acc && acc->current_caps)
+        return acc->current_caps(acc->ctx);
+    return op->who.caps;
+}
+
 int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *arg, const nvemu_access *acc)
 {
     pthread_once(&esc_once, build_esc_index);
     if (!acc)
         acc = &nvemu_access_inproc;
-    struct esc_ctx x = {emu, op, acc, acc->tid ? acc->tid : op->who.tid, nr & 0xFFu, size & 0x3FFFu, arg, NV_OK};
+    struct esc_ctx x = {emu, op, acc, acc->tid ? acc->tid : op->who.tid, nr & 0xFFu, size & 0x3FFFu, arg,
+                        NV_OK};
     pthread_mutex_lock(&emu->lock);
     /* unmodified binaries on a REALTIME emulator: virtual time follows the wall clock */
     if (emu->cfg.clock == NVEMU_CLOCK_REALTIME)

@@ -213,7 +213,7 @@ static int numa_info(struct esc_ctx *x)
 
 static int set_numa_status(struct esc_ctx *x)
 {
-    if (!(x->op->who.caps & NVEMU_CAP_SYS_ADMIN))
+    if (!(nvemu_caller_caps(x->acc, x->op) & NVEMU_CAP_SYS_ADMIN))
         return -EACCES;
     LOG_INFO("dispatch", "SET_NUMA_STATUS: NUMA onlining is not modelled");
     x->st = NV_ERR_NOT_SUPPORTED;

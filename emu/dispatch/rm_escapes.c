@@ -239,7 +239,7 @@ static int esc_unsupported(struct esc_ctx *x)
 static int esc_lockless_diag(struct esc_ctx *x)
 {
     LOG_INFO("dispatch", "LOCKLESS_DIAGNOSTIC is not modelled");
-    x->st = (x->op->who.caps & NVEMU_CAP_SYS_ADMIN) ? NV_ERR_NOT_SUPPORTED : NV_ERR_INSUFFICIENT_PERMISSIONS;
+    x->st = (nvemu_caller_caps(x->acc, x->op) & NVEMU_CAP_SYS_ADMIN) ? NV_ERR_NOT_SUPPORTED : NV_ERR_INSUFFICIENT_PERMISSIONS;
     return -EINVAL;
 }
 

@@ -45,4 +45,21 @@ void front_opts_usage(FILE *out);
  */
 int front_serve(struct front_opts *o);
 
+/*
+ * Serves an EXISTING emulator through FUSE at mount_dir from inside this
+ * process (for the scenario runner: it keeps using emu in-process while
+ * other programs reach it through the nodes, e.g. with the preload). No
+ * control socket, no signal handlers, no detaching. Returns once the mount
+ * is in place, or NULL with a one-line reason in err. emu must outlive it.
+ */
+typedef struct front_server front_server;
+front_server *front_server_start(nvemu *emu, const char *mount_dir, char *err, size_t errlen);
+
+/*
+ * Stops the session threads, unmounts, releases every opener still open
+ * (nvemu_release: their clients are freed) and frees the server. Callers
+ * still holding a node get ENOTCONN afterwards. The emulator stays alive.
+ */
+void front_server_stop(front_server *s);
+
 #endif

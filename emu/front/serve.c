@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +27,8 @@ struct loop {
     pthread_t thread;
     bool started;
     atomic_bool stopping;        /* we asked it to end: do not signal the main thread */
+    bool notify_main;            /* daemon: an unexpected end stops the process (SIGTERM to itself) */
+    const char *poke_path;       /* embedded: wake the loop with a request here instead of SIGUSR1 */
 };
 
 static void wake(int sig)
@@ -45,12 +48,41 @@ static void *loop_thread(void *arg)
     if (!atomic_load(&l->stopping))
         LOG_INFO("front", "session loop ended (%d): the mount went away", rc);
     /* The mount was taken away (umount, connection abort): the whole daemon stops. */
-    if (!atomic_load(&l->stopping))
+    if (l->notify_main && !atomic_load(&l->stopping))
         kill(getpid(), SIGTERM);
     return NULL;
 }
 
-/* Stops a loop: mark the session exited, then interrupt its sem_wait until it notices. */
+/*
+ * A statfs on the mount: a session thread answers it, sees the session
+ * exited and ends the loop. Detached, since a poke arriving after the last
+ * session thread left waits until the session's fd is closed (abort).
+ */
+static void *poke_thread(void *arg)
+{
+    struct statvfs sv;
+    statvfs(arg, &sv);
+    free(arg);
+    return NULL;
+}
+
+static void wake_loop(struct loop *l)
+{
+    if (!l->poke_path) {
+        pthread_kill(l->thread, SIGUSR1);
+        return;
+    }
+    char *path = strdup(l->poke_path);
+    pthread_t t;
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (!path || pthread_create(&t, &a, poke_thread, path) != 0)
+        free(path);
+    pthread_attr_destroy(&a);
+}
+
+/* Stops a loop: mark the session exited, then wake its main thread until it notices. */
 static void stop_loop(struct loop *l)
 {
     if (!l->started)
@@ -58,7 +90,7 @@ static void stop_loop(struct loop *l)
     atomic_store(&l->stopping, true);
     fuse_session_exit(l->se);
     for (;;) {
-        pthread_kill(l->thread, SIGUSR1);
+        wake_loop(l);
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 100 * 1000 * 1000;
@@ -112,7 +144,7 @@ int front_serve(struct front_opts *o)
     if (start_transport(&f, o, &t) != 0) {
         if (o->cuse)
             fprintf(stderr, "nvemu daemon: CUSE unavailable (no /dev/cuse?)\n");
-        front_fini(&f);
+        front_fini(&f, false);
         nvemu_destroy(emu);
         return 1;
     }
@@ -147,6 +179,7 @@ int front_serve(struct front_opts *o)
 
     for (int i = 0; i < t.count; i++) {
         loops[i].se = t.se[i];
+        loops[i].notify_main = true;
         if (pthread_create(&loops[i].thread, NULL, loop_thread, &loops[i]) != 0) {
             LOG_ERROR("front", "cannot start session thread");
             goto stop_loops;
@@ -173,6 +206,54 @@ out:
     ctlsock_close(&cs);
     transport_destroy(&t);
     nvemu_destroy(emu);
-    front_fini(&f);
+    front_fini(&f, false);
     return status;
+}
+
+struct front_server {
+    struct front f;
+    struct transport t;
+    struct loop loop;
+};
+
+front_server *front_server_start(nvemu *emu, const char *mount_dir, char *err, size_t errlen)
+{
+    front_server *s = calloc(1, sizeof(*s));
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (front_init(&s->f, emu) != 0) {
+        snprintf(err, errlen, "out of memory");
+        free(s);
+        return NULL;
+    }
+    if (fusefs_start(&s->f, mount_dir, &s->t) != 0) {
+        snprintf(err, errlen, "cannot mount FUSE at %s (root or fusermount3 and /dev/fuse needed)", mount_dir);
+        front_fini(&s->f, true);
+        free(s);
+        return NULL;
+    }
+    s->loop.se = s->t.se[0];
+    s->loop.poke_path = s->t.where;
+    if (pthread_create(&s->loop.thread, NULL, loop_thread, &s->loop) != 0) {
+        snprintf(err, errlen, "cannot start the session thread");
+        transport_destroy(&s->t);
+        front_fini(&s->f, true);
+        free(s);
+        return NULL;
+    }
+    s->loop.started = true;
+    LOG_INFO("front", "serving %u nodes through FUSE at %s (embedded)", s->f.node_count, s->t.where);
+    return s;
+}
+
+void front_server_stop(front_server *s)
+{
+    if (!s)
+        return;
+    stop_loop(&s->loop);
+    transport_destroy(&s->t);
+    front_fini(&s->f, true);
+    free(s);
 }

@@ -48,12 +48,13 @@ int front_init(struct front *f, nvemu *emu)
     return 0;
 }
 
-void front_fini(struct front *f)
+void front_fini(struct front *f, bool release_openers)
 {
-    /* The emulator frees the openers themselves (nvemu_destroy); only our wrappers remain. */
     struct front_file *ff = f->files.next;
     while (ff != &f->files) {
         struct front_file *next = ff->next;
+        if (release_openers)
+            nvemu_release(f->emu, ff->op);
         free(ff);
         ff = next;
     }

@@ -63,10 +63,12 @@ struct front {
  */
 int front_init(struct front *f, nvemu *emu);
 /*
- * Frees still-open files (their openers die with the emulator), the node
- * table, and ends the helper. Call after the transport's fds are closed.
+ * Frees still-open files, the node table, and ends the helper. Call after
+ * the transport's fds are closed. release_openers: nvemu_release each
+ * still-open opener first (the emulator lives on); false when the emulator
+ * is about to be destroyed anyway.
  */
-void front_fini(struct front *f);
+void front_fini(struct front *f, bool release_openers);
 
 /*
  * open(): creates an opener for node with the identity of thread tid (read

@@ -81,6 +81,26 @@ uint32_t rm_vaspace_flags(const struct rm_object *o)
     return o->family == RM_FAM_VASPACE ? o->attr : 0;
 }
 
+bool rm_vaspace_uvm_registered(const struct rm_object *o)
+{
+    return o->family == RM_FAM_VASPACE && o->uvm_registered;
+}
+
+NV_STATUS rm_vaspace_set_uvm_registered(nvemu *emu, uint32_t hclient, uint32_t hvaspace, bool registered)
+{
+    pthread_mutex_lock(&emu->lock);
+    struct rm_client *cl = rm_client_lookup(emu->rm, hclient);
+    struct rm_object *o = cl ? rm_client_find(cl, hvaspace) : NULL;
+    NV_STATUS st = !cl ? NV_ERR_INVALID_CLIENT
+                 : !o ? NV_ERR_OBJECT_NOT_FOUND
+                 : (o->family != RM_FAM_VASPACE || o->lost) ? NV_ERR_INVALID_OBJECT
+                 : NV_OK;
+    if (st == NV_OK)
+        o->uvm_registered = registered;
+    pthread_mutex_unlock(&emu->lock);
+    return st;
+}
+
 /* CPU mappings of system memory: default caching, sysmem mapping kind (as recorded). */
 static NV_STATUS sysmem_construct(struct rm_call *c, struct rm_object *obj, void *params)
 {

@@ -2,30 +2,30 @@
  * The control path (NV_ESC_RM_CONTROL): generic checks in the driver's order
  * (fact sheet E), parameter copy with the 1 MiB cap, copy-out only on NV_OK.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
 #include "rm/rm_internal.h"
 
-static bool caller_has(const nvemu_opener *op, uint64_t caps)
-{
-    return (op->who.caps & caps) != 0;
-}
-
-/* Privilege flags and access rights (step 7). */
-static NV_STATUS check_privilege(const struct rm_ctrl_row *row, nvemu_opener *op)
+/*
+ * Privilege flags and access rights (step 7), with the caller's capabilities at
+ * call time; they are asked for only when the row needs a right.
+ */
+static NV_STATUS check_privilege(const struct rm_ctrl_row *row, const struct rm_call *c)
 {
     if (row->flags & RM_CTRL_INTERNAL)
         return NV_ERR_NOT_SUPPORTED;
+    uint64_t caps = 0;
+    if (row->flags & (RM_CTRL_PRIVILEGED | RM_CTRL_RIGHT_NICE))
+        caps = nvemu_caller_caps(c->acc, c->op);
     if (row->flags & RM_CTRL_PRIVILEGED) {
-        if (!caller_has(op, NVEMU_CAP_SYS_ADMIN))
+        if (!(caps & NVEMU_CAP_SYS_ADMIN))
             return NV_ERR_INSUFFICIENT_PERMISSIONS;
     } else if (!(row->flags & RM_CTRL_NON_PRIVILEGED)) {
         return NV_ERR_INSUFFICIENT_PERMISSIONS; /* kernel-only */
     }
-    if ((row->flags & RM_CTRL_RIGHT_NICE) && !caller_has(op, NVEMU_CAP_SYS_NICE | NVEMU_CAP_SYS_ADMIN))
+    if ((row->flags & RM_CTRL_RIGHT_NICE) && !(caps & (NVEMU_CAP_SYS_NICE | NVEMU_CAP_SYS_ADMIN)))
         return NV_ERR_INSUFFICIENT_PERMISSIONS;
     return NV_OK;
 }
@@ -73,7 +73,7 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
             return NV_ERR_INVALID_ADDRESS;
         }
     }
-    NV_STATUS st = check_privilege(row, c->op);
+    NV_STATUS st = check_privilege(row, c);
     if (st == NV_OK) {
         struct rm_call cc = *c;
         cc.client = cl;

@@ -13,7 +13,6 @@
 #include "core/log.h"
 #include "fifo/fifo.h"
 #include "rm/rm.h"
-#include "rm/rm_internal.h"
 
 #define COMP "rm.fifo"
 #define NP RM_CTRL_NON_PRIVILEGED
@@ -75,8 +74,9 @@ static NV_STATUS tsg_preempt(struct rm_call *c, void *params, uint32_t size)
     if (p->bWait && p->bManualTimeout && p->timeoutUs > NVA06C_CTRL_CMD_PREEMPT_MAX_MANUAL_TIMEOUT_US)
         return NV_ERR_INVALID_ARGUMENT;
     charge(c, timing(c)->lat_preempt_ns);
-    /* a manual timeout of 0 still means "do not wait past now": 1 ns is below any real completion */
-    uint64_t timeout_ns = p->bManualTimeout ? (p->timeoutUs ? (uint64_t)p->timeoutUs * 1000u : 1u) : 0u;
+    /* a manual timeout of 0 is the default timeout on the H200 (empty group: manual1.timeout0 waits as long as
+     * manual0, 4.0 s); fifo takes 0 as the profile default */
+    uint64_t timeout_ns = p->bManualTimeout ? (uint64_t)p->timeoutUs * 1000u : 0u;
     return fifo_tsg_preempt(tsg_of(c), p->bWait, timeout_ns);
 }
 
@@ -214,21 +214,11 @@ static NV_STATUS chan_get_context_id(struct rm_call *c, void *params, uint32_t s
     return NV_OK;
 }
 
-static bool note_engine_object(struct rm_object *child, void *arg)
-{
-    if (rm_object_family(child) != RM_FAM_ENGINE_OBJ)
-        return true;
-    fifo_channel_engine_object(arg);
-    return false;
-}
-
 static NV_STATUS chan_work_submit_token(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS *p = params;
     charge(c, timing(c)->lat_control_ns);
-    /* engine objects are built by the rm core; an engine object on the channel gave it its runlist */
-    rm_object_for_each_child(c->obj, note_engine_object, chan_of(c));
     return fifo_channel_work_submit_token(chan_of(c), &p->workSubmitToken);
 }
 
@@ -252,7 +242,7 @@ static NV_STATUS chan_token_notif_index(struct rm_call *c, void *params, uint32_
  */
 static struct rm_object *disable_target(struct rm_call *c, uint32_t hclient, uint32_t hchannel)
 {
-    struct rm_client *cl = rm_client_lookup(c->emu->rm, hclient);
+    struct rm_client *cl = rm_client_by_handle(c->emu, hclient);
     struct rm_object *o = cl ? rm_client_find(cl, hchannel) : NULL;
     if (!o || rm_object_gpu(o) != c->gpu || !(rm_object_family(o) & (RM_FAM_CHANNEL | RM_FAM_TSG)))
         return NULL;

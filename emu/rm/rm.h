@@ -173,6 +173,14 @@ uint32_t rm_vaspace_flags(const struct rm_object *o);
 bool rm_usermode_bar1(const struct rm_object *o);
 
 /*
+ * UVM registration of a VA space (UVM_REGISTER_GPU_VASPACE / UNREGISTER on /dev/nvidia-uvm, answered by the
+ * front-end): externally owned VA spaces can back context shares only while registered. Takes the
+ * emulator lock. NV_ERR_INVALID_CLIENT / OBJECT_NOT_FOUND / INVALID_OBJECT (not a VA space).
+ */
+NV_STATUS rm_vaspace_set_uvm_registered(nvemu *emu, uint32_t hclient, uint32_t hvaspace, bool registered);
+bool rm_vaspace_uvm_registered(const struct rm_object *vas);
+
+/*
  * Looks up a channel/TSG object of a client the caller may use; NV_ERR_* as the control path would
  * (an object invalidated because something it depended on was freed -> NV_ERR_RESOURCE_LOST).
  */

@@ -1,6 +1,7 @@
 /*
- * Issues RM-shaped ioctls on a regular file (the driver is not needed: the kernel answers ENOTTY)
- * so the recorder's decoding can be checked without a GPU. Usage: record-selftest-probe FILE
+ * Issues RM-shaped ioctls so the recorder can be checked without a GPU.
+ *   record-selftest-probe FILE  on a regular file (the kernel answers ENOTTY)
+ *   record-selftest-probe live  on /dev/nvidiactl (under `nvemu run`): client alloc, GET_ATTACHED_IDS, free
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -9,10 +10,32 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+/* A real RM conversation: prints the three statuses. */
+static int live(void)
+{
+    int fd = open("/dev/nvidiactl", O_RDWR);
+    if (fd < 0)
+        return 2;
+    struct { uint32_t hRoot, hParent, hNew, hClass; uint64_t p, rights; uint32_t psize, flags, status, pad; } a =
+        {0, 0, 0, 0x41, 0, 0, 0, 0, 0, 0};
+    int r1 = ioctl(fd, 0xC030462Bul, &a);
+    uint32_t ids[32];
+    struct { uint32_t hClient, hObject, cmd, flags; uint64_t params; uint32_t paramsSize, status; } c =
+        {a.hNew, a.hNew, 0x201, 0, (uint64_t)(uintptr_t)ids, sizeof ids, 0};
+    int r2 = ioctl(fd, 0xC020462Aul, &c);
+    struct { uint32_t hRoot, hParent, hObj, status; } f = {a.hNew, a.hNew, a.hNew, 0};
+    int r3 = ioctl(fd, 0xC0104629ul, &f);
+    close(fd);
+    printf("%d/%x %d/%x %d/%x\n", r1, a.status, r2, c.status, r3, f.status);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2)
         return 2;
+    if (strcmp(argv[1], "live") == 0)
+        return live();
     int fd = open(argv[1], O_RDWR | O_CREAT, 0600);
     if (fd < 0)
         return 2;

@@ -14,6 +14,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "front/inproc.h"
 #include "gpu_overlay.h"
 #include "run_ctx.h"
+#include "run_proc.h"
 #include "run_sched.h"
 #include "sim/sim.h"
 
@@ -46,6 +48,7 @@ struct inst {
     struct run_ctx ctx;
     bool has_ctx;
     bool dead;
+    bool external;             /* a process of its own (run_proc.h) reports its requests itself */
     uint64_t *queue;           /* arrival times of queued requests (ring) */
     uint32_t *queue_num;
     uint32_t qhead, qlen, qcap;
@@ -83,7 +86,7 @@ static void start_next(struct inst *in);
 
 static void schedule_arrival(struct inst *in, uint64_t at)
 {
-    if (in->dead || at >= in->R->end_ns)
+    if (in->dead || in->external || at >= in->R->end_ns)
         return;
     in->pending_arrival = sim_at(in->R->sim, at, arrival_fn, in, 0);
 }
@@ -418,18 +421,8 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
         cfg.policy_args = (const char *const *)sc->policy.args;
         cfg.policy_nargs = sc->policy.nargs;
     }
-    for (uint32_t i = 0; i < sc->task_count; i++) {
-        if (sc->tasks[i].process) {
-            snprintf(R.err, sizeof(R.err), "task '%s': external processes are not supported by the in-process "
-                     "runner in this build (run them under `nvemu daemon` / `nvemu run`)", sc->tasks[i].name);
-            goto done;
-        }
-    }
-    if (sc->scheduler.kind == SC_SCHED_PROCESS) {
-        snprintf(R.err, sizeof(R.err), "scheduler of kind 'process' is not supported by the in-process runner in "
-                 "this build (use kind: gpreempt)");
+    if (run_proc_check(sc, R.err, sizeof(R.err)))
         goto done;
-    }
     R.emu = nvemu_create(&cfg, R.err, sizeof(R.err));
     if (profile_path[0])
         unlink(profile_path);
@@ -444,6 +437,8 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
     }
     int sub = sim_trace_subscribe(R.sim, sc_analyzer_record, an);
     uint64_t w0 = wall_ns();
+    struct run_proc *procs = NULL;
+    bool locked = false;
     R.fdt = nvemu_fdtable_create(R.emu, true);
     R.ninst = sc_instance_count(sc);
     R.inst = calloc(R.ninst, sizeof(*R.inst));
@@ -460,6 +455,10 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
             in->task = t;
             in->replica = r;
             in->t = &sc->tasks[t];
+            if (in->t->process) {
+                in->external = true;
+                continue;
+            }
             int crc = run_ctx_open(&in->ctx, R.emu, R.fdt, in->t, k, R.err, sizeof(R.err));
             if (crc == 1) {
                 /* Admission said BUSY_RETRY: the process gives up, as a CUDA program would fail cuInit. */
@@ -479,10 +478,19 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
     }
     if (run_sched_start(&R.sched, R.err, sizeof(R.err)) || arm_faults(&R) || first_arrivals(&R))
         goto finish;
-    advance(&R, o);
+    if (run_proc_needed(sc)) {
+        if (run_proc_start(&procs, sc, R.emu, R.fdt, R.end_ns, R.err, sizeof(R.err)) ||
+            run_proc_run(procs, R.err, sizeof(R.err)))
+            goto finish;
+        /* The nodes are still served: the emulator is shared with the session threads from here on. */
+        pthread_mutex_lock(nvemu_lock_of(R.emu));
+        locked = true;
+    } else {
+        advance(&R, o);
+    }
     for (uint32_t k = 0; k < R.ninst; k++) {
         struct inst *in = &R.inst[k];
-        if (in->dead)
+        if (in->dead || in->external)
             continue;
         if (in->busy)
             mark(&R, SC_MARK_OPEN, k, in->cur_num);
@@ -491,6 +499,9 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
     }
     rc = 0;
 finish:
+    if (locked)
+        pthread_mutex_unlock(nvemu_lock_of(R.emu));
+    run_proc_stop(procs);
     out->wall_ns = wall_ns() - w0;
     sim_trace_unsubscribe(R.sim, sub);
     out->digest = sim_trace_digest(R.sim);

@@ -548,7 +548,10 @@ static int load_process(struct ld *L, const struct ynode *n, struct sc_task *t)
     char rel[256], path[512];
     if (!v || get_string(L, v, "process.binary", rel, sizeof(rel)))
         return -1;
-    if (resolve(L, v, rel, path, sizeof(path)))
+    /* A bare name is looked up in $PATH when the run starts, as a shell would; a path is the scenario's. */
+    if (!strchr(rel, '/'))
+        snprintf(path, sizeof(path), "%s", rel);
+    else if (resolve(L, v, rel, path, sizeof(path)))
         return -1;
     if (!(t->process = strdup(path)))
         return fail(L, v, "out of memory");

@@ -79,9 +79,29 @@ for pair in "2048 2048" "1 1000000" "0 1000000" "1000000 1000000"; do
   wait
   echo "pair $1/$2:"; cat "$R/ts-a.txt" "$R/ts-b.txt"
 done | tee "$R/timeslice-pairs.txt"
+step "interleave levels under CHANNEL_INTERLEAVED (two processes, same work)"
+for pair in "1 1" "2 0" "0 2"; do
+  set -- $pair
+  rec "$R/trace-il-a.log" ./busy interleave "$1" 2000000 > "$R/il-a.txt" 2>&1 &
+  rec "$R/trace-il-b.log" ./busy interleave "$2" 2000000 > "$R/il-b.txt" 2>&1
+  wait
+  echo "pair $1/$2:"; cat "$R/il-a.txt" "$R/il-b.txt"
+  rm -f "$R/trace-il-a.log" "$R/trace-il-b.log"
+done | tee "$R/interleave-pairs.txt"
+step "FIFO_DISABLE_CHANNELS on ANOTHER process's channels (stock driver, no GPreempt patch)"
+{
+  echo "B alone:"; rec "$R/trace-dis-b.log" ./busy timeslice 2048 4000000; rm -f "$R/trace-dis-b.log"
+  for ms in 300 0; do
+    rec "$R/trace-dis-b.log" ./busy timeslice 2048 4000000 > "$R/dis-b.txt" 2>&1 &
+    rec "$R/trace-dis-a.log" ./busy disable-other "$R/trace-dis-b.log" $ms > "$R/dis-a.txt" 2>&1
+    wait
+    echo "A disables B for $ms ms:"; cat "$R/dis-a.txt" "$R/dis-b.txt"
+    rm -f "$R/trace-dis-a.log" "$R/trace-dis-b.log"
+  done
+} | tee "$R/disable-other.txt"
 cd - >/dev/null
 i=0; for f in "$R"/trace-share-[0-9]*.log; do mv "$f" "$R/trace-share-p$i.log"; i=$((i+1)); done
-rm -f "$R"/trace-ts-*-?.log "$R"/ts-?.txt
+rm -f "$R"/trace-ts-*-?.log "$R"/ts-?.txt "$R"/il-?.txt "$R"/dis-?.txt
 
 if [ -x /tmp/nvemu-hw/nvemu-gpreempt ]; then
   step "GPreempt-style scheduler demo (harness/gpreempt) on the stock driver"

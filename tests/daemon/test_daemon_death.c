@@ -5,10 +5,12 @@
  * never hang.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +33,40 @@ static void *in_flight(void *arg)
     return NULL;
 }
 
+/* SIGSTOP takes effect asynchronously: wait until every thread of pid is stopped. */
+static int wait_stopped(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+    for (int ms = 0; ms < 5000; ms += 5) {
+        DIR *d = opendir(path);
+        if (!d)
+            return -1;
+        int running = 0;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.')
+                continue;
+            char stat[384], buf[256];
+            snprintf(stat, sizeof(stat), "%s/%s/stat", path, e->d_name);
+            FILE *f = fopen(stat, "r");
+            if (!f)
+                continue;
+            size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+            fclose(f);
+            buf[n] = '\0';
+            const char *paren = strrchr(buf, ')');
+            if (paren && paren[1] == ' ' && paren[2] != 'T' && paren[2] != 't')
+                running++;
+        }
+        closedir(d);
+        if (!running)
+            return 0;
+        nanosleep(&(struct timespec){.tv_nsec = 5 * 1000 * 1000}, NULL);
+    }
+    return -1;
+}
+
 static int is_disconnect(uint32_t st)
 {
     return st == (0x80000000u | ENOTCONN) || st == (0x80000000u | EIO) || st == (0x80000000u | ECONNABORTED);
@@ -50,6 +86,10 @@ int main(void)
         return 1;
     }
     kill((pid_t)d.pid, SIGSTOP);
+    if (wait_stopped((pid_t)d.pid) != 0) {
+        fprintf(stderr, "test_daemon_death: FAIL: the daemon did not stop on SIGSTOP\n");
+        return 1;
+    }
     struct call c = {fd, client, 0};
     pthread_t th;
     pthread_create(&th, NULL, in_flight, &c);

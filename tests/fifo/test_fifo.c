@@ -483,6 +483,115 @@ static void test_determinism(void **state)
     unlink(b);
 }
 
+/*
+ * The model against F's H200 runs (fixtures/hw/h200-580.159.04): two groups, one 364.5 ms full-GPU spin
+ * kernel each (CILP, as libcuda sets it), started together (timeslice-pairs.txt). Per-switch costs from the
+ * same runs: ctxsw 25 us + CILP save 185 us (busy-vs-idle waited PREEMPT +195 us, cuda-programs.txt).
+ */
+#define HW_KERNEL_NS (364500 * US)
+#define HW_CILP_SAVE (185 * US)
+
+static void hw_profile(struct profile *p)
+{
+    test_profile(p);
+    p->sm_count = 132;
+    p->timing.cilp_save_ns = HW_CILP_SAVE;
+    p->timing.ctxsw_ns = 25 * US;
+}
+
+static void pair_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
+{
+    (void)kernel_id;
+    (void)submit_t;
+    ((uint64_t *)ctx)[tag] = done_t;
+}
+
+static void pair_run(uint64_t ts0, uint64_t ts1, uint64_t done[2])
+{
+    struct tenv e;
+    hw_profile(&e.p);
+    tenv_init_profile(&e, 1, NULL);
+    struct fifo_tsg *t[2];
+    struct fifo_channel *c[2];
+    uint64_t ts[2] = {ts0, ts1};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_GR0, NULL, &t[i]), NV_OK);
+        assert_int_equal(fifo_channel_create(t[i], 0x100u + (uint32_t)i, false, &c[i]), NV_OK);
+        assert_int_equal(fifo_channel_set_preempt_mode(c[i], FIFO_PREEMPT_CILP), NV_OK);
+        assert_int_equal(fifo_tsg_set_timeslice(t[i], ts[i]), NV_OK);
+        assert_int_equal(fifo_tsg_schedule(t[i], true, false, false), NV_OK);
+    }
+    for (int i = 0; i < 2; i++) {
+        struct fifo_kernel k = {.blocks = e.p.sm_count, .block_ns = HW_KERNEL_NS, .tag = (uint64_t)i};
+        assert_int_equal(fifo_submit(c[i], &k, pair_done, done, NULL), NV_OK);
+    }
+    sim_run_until(e.s, 5000 * MS);
+    tenv_fini(&e);
+}
+
+static void assert_near_ms(uint64_t got_ns, double want_ms, double tol)
+{
+    double got = (double)got_ns / 1e6;
+    if (got < want_ms * (1 - tol) || got > want_ms * (1 + tol))
+        fail_msg("model %.1f ms, hardware %.1f ms (tolerance %.0f%%)", got, want_ms, tol * 100);
+}
+
+static void test_hw_timeslice_pairs(void **state)
+{
+    (void)state;
+    uint64_t d[2] = {0, 0};
+    /* equal 2048 us slices interleave: both ~805 ms, i.e. 729 ms of work + ~356 switches of ~210 us */
+    pair_run(2048, 2048, d);
+    assert_near_ms(d[0], 802.7, 0.01);
+    assert_near_ms(d[1], 805.2, 0.01);
+    /* a 1 s slice outlasts the kernel: that group finishes as if alone; 0 and 1 us act as a minimal slice */
+    pair_run(1, 1000000, d);
+    assert_near_ms(d[0], 722.3, 0.02);
+    assert_near_ms(d[1], 364.6, 0.01);
+    pair_run(0, 1000000, d);
+    assert_near_ms(d[0], 729.8, 0.02);
+    assert_near_ms(d[1], 364.9, 0.01);
+    /* both 1 s: one after the other */
+    pair_run(1000000, 1000000, d);
+    assert_near_ms(d[0], 364.6, 0.01);
+    assert_near_ms(d[1], 716.4, 0.02);
+}
+
+struct preempt_series {
+    struct fifo_tsg *t;
+    unsigned left;
+};
+
+static void series_tick(struct sim *s, void *arg, uint64_t data)
+{
+    struct preempt_series *ps = arg;
+    (void)data;
+    assert_int_equal(fifo_tsg_preempt(ps->t, false, 0), NV_OK);
+    if (--ps->left)
+        sim_at(s, sim_now(s) + 3 * MS, series_tick, ps, 0);
+}
+
+/* README of the recordings: 120 bWait=0 preemptions during a 365 ms kernel cost ~22 ms in total (386.5 ms). */
+static void test_hw_preempt_series(void **state)
+{
+    (void)state;
+    struct tenv e;
+    hw_profile(&e.p);
+    tenv_init_profile(&e, 1, NULL);
+    struct fifo_channel *c;
+    struct fifo_tsg *t = mk_tsg(&e, 1, &c);
+    assert_int_equal(fifo_channel_set_preempt_mode(c, FIFO_PREEMPT_CILP), NV_OK);
+    uint64_t done[1] = {0};
+    struct fifo_kernel k = {.blocks = e.p.sm_count, .block_ns = HW_KERNEL_NS, .tag = 0};
+    assert_int_equal(fifo_submit(c, &k, pair_done, done, NULL), NV_OK);
+    struct preempt_series ps = {t, 120};
+    sim_at(e.s, 1 * MS, series_tick, &ps, 0);
+    sim_run_until(e.s, 2000 * MS);
+    assert_int_equal(ps.left, 0);
+    assert_near_ms(done[0], 386.5, 0.01);
+    tenv_fini(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +612,8 @@ int main(void)
         cmocka_unit_test(test_disable_only_scheduling),
         cmocka_unit_test(test_schedule_disable_preempts),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_hw_timeslice_pairs),
+        cmocka_unit_test(test_hw_preempt_series),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

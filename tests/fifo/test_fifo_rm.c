@@ -13,6 +13,7 @@
 #include "abi/nv_engine.h"
 #include "core/emulator.h"
 #include "nvemu/nvemu.h"
+#include "sim/sim.h"
 
 #define HDEV 0x5c000002u
 #define HSUB 0x5c000003u
@@ -110,9 +111,20 @@ static void test_tsg_timeslice_info(void **state)
     pp.bWait = 1;
     pp.timeoutUs = 1000000;
     assert_int_equal(ctrl(x, HTSG, NVA06C_CTRL_CMD_PREEMPT, &pp, sizeof(pp)), NV_ERR_TIMEOUT);
+    struct sim *sim = nvemu_sim(x->e.emu);
+    const uint64_t dflt = nvemu_profile(x->e.emu)->timing.preempt_timeout_ns;
+    sim_take_call_charge(sim);
+    pp.timeoutUs = 1000;
+    assert_int_equal(ctrl(x, HTSG, NVA06C_CTRL_CMD_PREEMPT, &pp, sizeof(pp)), NV_ERR_TIMEOUT);
+    assert_int_equal(sim_take_call_charge(sim), 1000000u);
+    /* a manual timeout of 0 waits as long as the default (H200: manual1.timeout0 took as long as manual0) */
+    pp.timeoutUs = 0;
+    assert_int_equal(ctrl(x, HTSG, NVA06C_CTRL_CMD_PREEMPT, &pp, sizeof(pp)), NV_ERR_TIMEOUT);
+    assert_int_equal(sim_take_call_charge(sim), dflt);
     pp.bWait = 2;
     pp.bManualTimeout = 0;
     assert_int_equal(ctrl(x, HTSG, NVA06C_CTRL_CMD_PREEMPT, &pp, sizeof(pp)), NV_ERR_TIMEOUT);
+    assert_int_equal(sim_take_call_charge(sim), dflt);
     /* with a channel the preempt of an idle group completes at once */
     assert_int_equal(mk_channel(x, HTSG, HCH, 0, 0, NULL), NV_OK);
     assert_int_equal(ctrl(x, HTSG, NVA06C_CTRL_CMD_PREEMPT, &pp, sizeof(pp)), NV_OK);

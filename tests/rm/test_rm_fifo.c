@@ -13,6 +13,7 @@
 
 #include "abi/nv_ctrl_fifo.h"
 #include "core/emulator.h"
+#include "rm/rm.h"
 #include "rm_fifo_util.h"
 
 #define HDEV 0x5C000002u
@@ -144,6 +145,55 @@ static void nice_right(void **state)
     }
 }
 
+/* The right is decided per call (the H200 re-checks capable() at control time). */
+/* nvemu_access.current_caps for tests: the capabilities the caller holds right now. */
+static uint64_t caps_now(void *ctx)
+{
+    return *(const uint64_t *)ctx;
+}
+
+static void privilege_per_call(void **state)
+{
+    struct fenv *f = *state;
+    struct tgroup g = {0};
+    assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 1, &g), NV_OK);
+    nvemu_opener *op = nvemu_fdtable_opener(f->e.t, f->e.ctl);
+    /* The front-end reports the caller's capabilities at call time (they may have been dropped since open). */
+    uint64_t now_caps = NVEMU_CAP_SYS_NICE;
+    nvemu_access acc = nvemu_access_inproc;
+    acc.current_caps = caps_now;
+    acc.ctx = &now_caps;
+    NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS il = {2};
+    NVOS54_PARAMETERS p = {f->hc, g.htsg, NVA06C_CTRL_CMD_SET_INTERLEAVE_LEVEL, 0, (uint64_t)(uintptr_t)&il,
+                           sizeof(il), 0};
+    assert_int_equal(nvemu_ioctl(f->e.emu, op, NV_ESC_RM_CONTROL, sizeof(p), &p, &acc), 0);
+    assert_int_equal(p.status, NV_OK);
+    p.status = 0xFFFF;
+    now_caps = 0;
+    assert_int_equal(nvemu_ioctl(f->e.emu, op, NV_ESC_RM_CONTROL, sizeof(p), &p, &acc), 0);
+    assert_int_equal(p.status, NV_ERR_INSUFFICIENT_PERMISSIONS);
+    /* privilege before the value: an invalid level without the right is a permission error */
+    il.tsgInterleaveLevel = 7;
+    assert_int_equal(nvemu_ioctl(f->e.emu, op, NV_ESC_RM_CONTROL, sizeof(p), &p, &acc), 0);
+    assert_int_equal(p.status, NV_ERR_INSUFFICIENT_PERMISSIONS);
+}
+
+static void vaspace_uvm_registration(void **state)
+{
+    struct fenv *f = *state;
+    struct rm_object *vas;
+    nvemu_opener *op = nvemu_fdtable_opener(f->e.t, f->e.ctl);
+    assert_int_equal(rm_find_object(f->e.emu, op, f->hc, HVA, &vas), NV_OK);
+    assert_false(rm_vaspace_uvm_registered(vas));
+    assert_int_equal(rm_vaspace_set_uvm_registered(f->e.emu, f->hc, HVA, true), NV_OK);
+    assert_true(rm_vaspace_uvm_registered(vas));
+    assert_int_equal(rm_vaspace_set_uvm_registered(f->e.emu, f->hc, HDEV, true), NV_ERR_INVALID_OBJECT);
+    assert_int_equal(rm_vaspace_set_uvm_registered(f->e.emu, f->hc, 0x4444, true), NV_ERR_OBJECT_NOT_FOUND);
+    assert_int_equal(rm_vaspace_set_uvm_registered(f->e.emu, 0x4444, HVA, true), NV_ERR_INVALID_CLIENT);
+    assert_int_equal(rm_vaspace_set_uvm_registered(f->e.emu, f->hc, HVA, false), NV_OK);
+    assert_false(rm_vaspace_uvm_registered(vas));
+}
+
 static void close_frees_groups(void **state)
 {
     struct fenv *f = *state;
@@ -270,7 +320,7 @@ static void strict_ownership_without_compat(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(group_lifecycle_and_free_order), T(vaspace_free_invalidates_dependants), T(free_client_with_groups), T(engine_object_parents), T(nice_right),
+        T(group_lifecycle_and_free_order), T(vaspace_free_invalidates_dependants), T(free_client_with_groups), T(engine_object_parents), T(nice_right), T(privilege_per_call), T(vaspace_uvm_registration),
         T(close_frees_groups), TC(gpreempt_query_group), TC(gpreempt_query_synthetic_tid), TC(gpreempt_relaxed_ownership),
         T(strict_ownership_without_compat),
     };

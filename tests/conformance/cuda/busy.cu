@@ -1,9 +1,12 @@
-// Scheduling controls on libcuda's own compute channel group while a kernel runs.
+// Scheduling controls on libcuda's own compute channel group while kernels run.
 // Must run under the recorder with NVEMU_RECORD_FILE naming one file: the program reads its own
-// trace to learn libcuda's control fd, client and compute channel group (engineType 1), then
-// issues RM controls through that fd (same opener, so the driver accepts them).
-//   busy preempt BLOCKS      PREEMPT latency idle and busy (bWait 0/1, manual timeout)
-//   busy timeslice US BLOCKS sets the group's timeslice to US, runs BLOCKS of work, prints elapsed
+// trace to learn libcuda's control fd, client, subdevice and compute channel group (engineType 1),
+// then issues RM controls through that fd (same opener, so the driver accepts them).
+//   busy preempt BLOCKS            PREEMPT latency idle and busy (bWait 0/1, manual timeout)
+//   busy timeslice US BLOCKS       sets the group's timeslice to US, runs BLOCKS of work, prints elapsed
+//   busy interleave LEVEL BLOCKS   CHANNEL_INTERLEAVED runlist policy + the group's interleave level, then work
+//   busy disable-other TRACE MS    disables the compute channels of the process recorded in TRACE (another
+//                                  opener's client) for MS ms with FIFO_DISABLE_CHANNELS, then re-enables them
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <algorithm>
@@ -16,46 +19,74 @@ struct Nvos54 { unsigned hClient, hObject, cmd, flags; unsigned long long params
 static_assert(sizeof(Nvos54) == 32, "NVOS54");
 struct Preempt { unsigned char bWait, bManualTimeout, pad[2]; unsigned timeoutUs; };
 static_assert(sizeof(Preempt) == 8, "PREEMPT params");
+struct DisableChannels {
+    unsigned char bDisable, pad0[3];
+    unsigned numChannels;
+    unsigned char bOnlyDisableScheduling, bRewindGpPut, pad1[6];
+    unsigned long long pRunlistPreemptEvent;
+    unsigned hClientList[64], hChannelList[64];
+};
+static_assert(sizeof(DisableChannels) == 536, "DISABLE_CHANNELS params");
 
-static int g_fd = -1;
-static unsigned g_client, g_tsg;
+// What one process's trace says about libcuda's objects.
+struct Ctx {
+    int fd = -1;
+    unsigned client = 0, tsg = 0, subdev = 0;
+    std::vector<unsigned> channels; // channels of the compute group
+};
 
-static unsigned control(unsigned cmd, void *p, unsigned size, double *us)
+static unsigned control(const Ctx &c, unsigned obj, unsigned cmd, void *p, unsigned size, double *us)
 {
-    Nvos54 c = {g_client, g_tsg, cmd, 0, (unsigned long long)(uintptr_t)p, size, 0xEEEEEEEEu};
+    Nvos54 q = {c.client, obj, cmd, 0, (unsigned long long)(uintptr_t)p, size, 0xEEEEEEEEu};
     auto t0 = std::chrono::steady_clock::now();
-    int r = ioctl(g_fd, 0xC020462Aul, &c);
+    int r = ioctl(c.fd, 0xC020462Aul, &q);
     if (us)
         *us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-    return r < 0 ? 0xFFFFFFFFu : c.status;
+    return r < 0 ? 0xFFFFFFFFu : q.status;
 }
 
-static bool find_tsg(const char *trace)
+static unsigned field(const char *line, const char *key)
 {
+    const char *p = strstr(line, key);
+    unsigned v = 0;
+    if (p)
+        sscanf(p + strlen(key), "0x%x", &v);
+    return v;
+}
+
+static Ctx parse(const char *trace)
+{
+    Ctx c;
     FILE *f = fopen(trace, "r");
     if (!f)
-        return false;
+        return c;
     static char line[1 << 16];
     while (fgets(line, sizeof line, f)) {
-        if (!strstr(line, " class=0xa06c ") || !strstr(line, " status=0x0 "))
+        if (!strstr(line, " ALLOC64 ") || !strstr(line, " status=0x0 "))
             continue;
+        unsigned cls = field(line, " class="), hnew = field(line, " hNew="), parent = field(line, " hParent=");
         const char *ap = strstr(line, " aparams=");
-        int fd;
-        unsigned root, hnew, eng = 0;
-        if (!ap || sscanf(strstr(line, " fd="), " fd=%d", &fd) != 1 ||
-            sscanf(strstr(line, " hRoot="), " hRoot=0x%x", &root) != 1 ||
-            sscanf(strstr(line, " hNew="), " hNew=0x%x", &hnew) != 1)
-            continue;
-        for (int i = 3; i >= 0; i--) {
-            unsigned b;
-            sscanf(ap + 9 + 24 + 2 * i, "%2x", &b);
-            eng = eng << 8 | b;
+        if (cls == 0x2080)
+            c.subdev = hnew;
+        if (cls == 0xa06c && ap) {
+            unsigned eng = 0;
+            for (int i = 3; i >= 0; i--) {
+                unsigned b = 0;
+                sscanf(ap + 9 + 24 + 2 * i, "%2x", &b);
+                eng = eng << 8 | b;
+            }
+            if (eng == 1) {
+                c.client = field(line, " hRoot=");
+                c.tsg = hnew;
+                c.channels.clear();
+                sscanf(strstr(line, " fd="), " fd=%d", &c.fd);
+            }
         }
-        if (eng == 1)
-            g_fd = fd, g_client = root, g_tsg = hnew;
+        if (cls == 0xc86f && parent == c.tsg && c.tsg)
+            c.channels.push_back(hnew);
     }
     fclose(f);
-    return g_fd >= 0;
+    return c;
 }
 
 static void stats(const char *what, std::vector<double> v, unsigned status)
@@ -65,75 +96,131 @@ static void stats(const char *what, std::vector<double> v, unsigned status)
            v[v.size() / 2], v[v.size() * 9 / 10], v.back());
 }
 
-static void preempt_series(const char *what, Preempt p, int n)
+static void preempt_series(const Ctx &c, const char *what, Preempt p, int n)
 {
     std::vector<double> v;
     unsigned st = 0;
     for (int i = 0; i < n; i++) {
         double us;
         Preempt q = p;
-        unsigned s = control(0xa06c0105u, &q, sizeof q, &us);
-        st |= s;
+        st |= control(c, c.tsg, 0xa06c0105u, &q, sizeof q, &us);
         v.push_back(us);
         usleep(2000);
     }
     stats(what, v, st);
 }
 
+static double run_work(unsigned blocks, float *out)
+{
+    auto t0 = std::chrono::steady_clock::now();
+    work_kernel<<<blocks, WORK_THREADS>>>(WORK_ITERS, out);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+static int mode_preempt(const Ctx &c, unsigned blocks, float *out)
+{
+    preempt_series(c, "idle preempt wait=0", Preempt{0, 0, {0, 0}, 0}, 30);
+    preempt_series(c, "idle preempt wait=1", Preempt{1, 0, {0, 0}, 0}, 30);
+    printf("busy: kernel alone elapsed_ms=%.1f\n", run_work(blocks, out));
+    auto t0 = std::chrono::steady_clock::now();
+    work_kernel<<<blocks, WORK_THREADS>>>(WORK_ITERS, out);
+    CK(cudaGetLastError());
+    preempt_series(c, "busy preempt wait=1", Preempt{1, 0, {0, 0}, 0}, 30);
+    preempt_series(c, "busy preempt wait=0", Preempt{0, 0, {0, 0}, 0}, 30);
+    preempt_series(c, "busy preempt wait=1 manual=100000us", Preempt{1, 1, {0, 0}, 100000}, 30);
+    CK(cudaDeviceSynchronize());
+    double with = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    printf("busy: kernel with 90 preempts elapsed_ms=%.1f (kernel must outlast the series)\n", with);
+    return 0;
+}
+
+static int mode_timeslice(const Ctx &c, unsigned long long want, unsigned blocks, float *out)
+{
+    unsigned long long ts = want;
+    unsigned st = control(c, c.tsg, 0xa06c0103u, &ts, 8, nullptr);
+    ts = 0;
+    unsigned gst = control(c, c.tsg, 0xa06c0104u, &ts, 8, nullptr);
+    printf("busy: set_timeslice %llu status=0x%x get status=0x%x timesliceUs=%llu\n", want, st, gst, ts);
+    usleep(200000); // let the partner process reach the same point
+    printf("busy: timeslice %llu elapsed_ms=%.1f\n", want, run_work(blocks, out));
+    return 0;
+}
+
+static int mode_interleave(const Ctx &c, unsigned level, unsigned blocks, float *out)
+{
+    unsigned pol[2] = {0, 1}; // flags 0 (set), CHANNEL_INTERLEAVED
+    unsigned pst = control(c, c.subdev, 0x20801115u, pol, sizeof pol, nullptr);
+    unsigned lvl = level;
+    unsigned lst = control(c, c.tsg, 0xa06c0107u, &lvl, 4, nullptr);
+    printf("busy: sched_policy interleaved status=0x%x set_interleave %u status=0x%x\n", pst, level, lst);
+    usleep(200000);
+    printf("busy: interleave %u elapsed_ms=%.1f\n", level, run_work(blocks, out));
+    usleep(300000); // keep the policy until the partner is done too
+    pol[0] = 1;
+    printf("busy: sched_policy restore status=0x%x\n", control(c, c.subdev, 0x20801115u, pol, sizeof pol, nullptr));
+    return 0;
+}
+
+static int mode_disable_other(const Ctx &c, const char *other_trace, unsigned ms)
+{
+    Ctx o;
+    for (int i = 0; i < 100 && o.channels.size() < 8; i++) {
+        o = parse(other_trace);
+        usleep(100000);
+    }
+    if (o.channels.size() < 8) {
+        fprintf(stderr, "busy: the other process's compute channels are not in %s\n", other_trace);
+        return 1;
+    }
+    usleep(300000); // the other process is in its kernel by now
+    static DisableChannels d;
+    memset(&d, 0, sizeof d);
+    d.numChannels = (unsigned)o.channels.size();
+    for (unsigned i = 0; i < d.numChannels; i++)
+        d.hClientList[i] = o.client, d.hChannelList[i] = o.channels[i];
+    double us_d, us_e;
+    d.bDisable = 1;
+    unsigned sd = control(c, c.subdev, 0x2080110bu, &d, sizeof d, &us_d);
+    usleep(ms * 1000);
+    d.bDisable = 0;
+    unsigned se = control(c, c.subdev, 0x2080110bu, &d, sizeof d, &us_e);
+    printf("busy: disable other process's %u channels status=0x%x us=%.1f, enabled after %u ms status=0x%x us=%.1f\n",
+           d.numChannels, sd, us_d, ms, se, us_e);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *trace = getenv("NVEMU_RECORD_FILE");
     if (argc < 3 || !trace) {
-        fprintf(stderr, "usage (under the recorder): busy preempt BLOCKS | busy timeslice US BLOCKS\n");
+        fprintf(stderr, "usage (under the recorder): busy preempt BLOCKS | busy timeslice US BLOCKS |\n"
+                        "  busy interleave LEVEL BLOCKS | busy disable-other TRACE MS\n");
         return 2;
     }
     CK(cudaFree(0));
     float *out;
     CK(cudaMalloc(&out, 2048 * WORK_THREADS * sizeof(float)));
     CK(cudaDeviceSynchronize());
-    if (!find_tsg(trace)) {
+    Ctx c = parse(trace);
+    if (c.fd < 0 || !c.subdev) {
         fprintf(stderr, "busy: no compute channel group in %s\n", trace);
         return 1;
     }
-    printf("busy: libcuda compute channel group found (fd %d)\n", g_fd);
+    printf("busy: libcuda compute channel group found (fd %d, %zu channels)\n", c.fd, c.channels.size());
     unsigned long long ts = 0;
-    unsigned st = control(0xa06c0104u, &ts, 8, nullptr);
+    unsigned st = control(c, c.tsg, 0xa06c0104u, &ts, 8, nullptr);
     printf("busy: get_timeslice status=0x%x timesliceUs=%llu\n", st, ts);
-    if (strcmp(argv[1], "preempt") == 0) {
-        unsigned blocks = (unsigned)strtoul(argv[2], NULL, 0);
-        preempt_series("idle preempt wait=0", Preempt{0, 0, {0, 0}, 0}, 30);
-        preempt_series("idle preempt wait=1", Preempt{1, 0, {0, 0}, 0}, 30);
-        auto t0 = std::chrono::steady_clock::now();
-        work_kernel<<<blocks, WORK_THREADS>>>(WORK_ITERS, out);
-        CK(cudaGetLastError());
-        CK(cudaDeviceSynchronize());
-        double base = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        printf("busy: kernel alone elapsed_ms=%.1f\n", base);
-        t0 = std::chrono::steady_clock::now();
-        work_kernel<<<blocks, WORK_THREADS>>>(WORK_ITERS, out);
-        CK(cudaGetLastError());
-        preempt_series("busy preempt wait=1", Preempt{1, 0, {0, 0}, 0}, 30);
-        preempt_series("busy preempt wait=0", Preempt{0, 0, {0, 0}, 0}, 30);
-        preempt_series("busy preempt wait=1 manual=100000us", Preempt{1, 1, {0, 0}, 100000}, 30);
-        CK(cudaDeviceSynchronize());
-        double with = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        printf("busy: kernel with 120 preempts elapsed_ms=%.1f (kernel must outlast the series)\n", with);
-    } else if (strcmp(argv[1], "timeslice") == 0 && argc >= 4) {
-        unsigned long long want = strtoull(argv[2], NULL, 0);
-        unsigned blocks = (unsigned)strtoul(argv[3], NULL, 0);
-        ts = want;
-        st = control(0xa06c0103u, &ts, 8, nullptr);
-        ts = 0;
-        unsigned gst = control(0xa06c0104u, &ts, 8, nullptr);
-        printf("busy: set_timeslice %llu status=0x%x get status=0x%x timesliceUs=%llu\n", want, st, gst, ts);
-        usleep(200000); // let the partner process reach the same point
-        auto t0 = std::chrono::steady_clock::now();
-        work_kernel<<<blocks, WORK_THREADS>>>(WORK_ITERS, out);
-        CK(cudaGetLastError());
-        CK(cudaDeviceSynchronize());
-        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        printf("busy: timeslice %llu elapsed_ms=%.1f\n", want, ms);
-    }
+    int rc = 2;
+    if (strcmp(argv[1], "preempt") == 0)
+        rc = mode_preempt(c, (unsigned)strtoul(argv[2], NULL, 0), out);
+    else if (strcmp(argv[1], "timeslice") == 0 && argc >= 4)
+        rc = mode_timeslice(c, strtoull(argv[2], NULL, 0), (unsigned)strtoul(argv[3], NULL, 0), out);
+    else if (strcmp(argv[1], "interleave") == 0 && argc >= 4)
+        rc = mode_interleave(c, (unsigned)strtoul(argv[2], NULL, 0), (unsigned)strtoul(argv[3], NULL, 0), out);
+    else if (strcmp(argv[1], "disable-other") == 0 && argc >= 4)
+        rc = mode_disable_other(c, argv[2], (unsigned)strtoul(argv[3], NULL, 0));
     CK(cudaFree(out));
-    return 0;
+    return rc;
 }

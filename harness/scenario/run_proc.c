@@ -1,0 +1,364 @@
+#include "run_proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "abi/nv_escape.h"
+#include "core/log.h"
+#include "fifo/workload.h"
+#include "front/front.h"
+#include "results.h"
+
+extern char **environ;
+
+/* Wall-clock limits: a child that neither reports ready nor stops in this long is broken. */
+#define READY_TIMEOUT_MS 30000
+#define EXIT_TIMEOUT_NS 30000000000ull
+
+struct child {
+    pid_t pid;
+    uint32_t task, replica;
+    bool reaped;
+    int status;
+};
+
+struct run_proc {
+    const struct scenario *sc;
+    nvemu_fdtable *fdt;
+    int ctl;                      /* the runner's nvidiactl in fdt, -1 none */
+    bool registered;
+    front_server *srv;
+    char dir[64], mount[80];
+    uint64_t end_ns;
+    struct child *kids;
+    uint32_t nkids;
+};
+
+bool run_proc_needed(const struct scenario *sc)
+{
+    for (uint32_t i = 0; i < sc->task_count; i++)
+        if (sc->tasks[i].process)
+            return true;
+    return false;
+}
+
+int run_proc_check(const struct scenario *sc, char *err, size_t errlen)
+{
+    if (sc->scheduler.kind == SC_SCHED_PROCESS) {
+        snprintf(err, errlen, "scheduler of kind 'process' is not supported in this build (use kind: gpreempt "
+                 "with synthetic tasks)");
+        return -1;
+    }
+    if (!run_proc_needed(sc))
+        return 0;
+    if (sc->scheduler.kind == SC_SCHED_GPREEMPT) {
+        snprintf(err, errlen, "the in-process scheduler (kind gpreempt) drives synthetic tasks only; this scenario "
+                 "has process tasks");
+        return -1;
+    }
+    if (sc->fault_count) {
+        snprintf(err, errlen, "faults are not supported together with process tasks in this build");
+        return -1;
+    }
+    return 0;
+}
+
+static int runner_escape(struct run_proc *p, unsigned long request, void *arg, char *err, size_t errlen)
+{
+    if (nvemu_fdtable_ioctl(p->fdt, p->ctl, request, arg) == 0)
+        return 0;
+    snprintf(err, errlen, "workload escape 0x%x of the runner failed: %s", (unsigned)_IOC_NR(request),
+             strerror(errno));
+    return -1;
+}
+
+#define ESC(nr, type) _IOWR(NV_IOCTL_MAGIC, nr, type)
+
+/* binary as given when it has a slash, else the first executable of that name in $PATH. */
+static int find_binary(const char *name, char *out, size_t len)
+{
+    if (strchr(name, '/')) {
+        snprintf(out, len, "%s", name);
+        return access(out, X_OK);
+    }
+    const char *path = getenv("PATH");
+    for (const char *d = path ? path : "/usr/bin:/bin"; *d;) {
+        size_t n = strcspn(d, ":");
+        int w = snprintf(out, len, "%.*s/%s", (int)n, n ? d : ".", name);
+        if (w > 0 && (size_t)w < len && access(out, X_OK) == 0)
+            return 0;
+        d += n + (d[n] == ':');
+    }
+    return -1;
+}
+
+static const char *const protocol_vars[] = {"NVEMU_MOUNT=", "NVEMU_SCENARIO_INSTANCE=", "NVEMU_SCENARIO_END_NS=",
+                                            "NVEMU_SCENARIO_READY_FD=", "NVEMU_SCENARIO_COMM="};
+#define NPROTO (sizeof(protocol_vars) / sizeof(protocol_vars[0]))
+
+/* The child's environment: ours without the protocol variables, then them with this child's values. */
+static char **child_env(struct run_proc *p, const struct sc_task *t, uint32_t inst, int ready_fd, char *vals,
+                        size_t vlen)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + NPROTO + 1, sizeof(*env));
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool ours = false;
+        for (size_t v = 0; v < NPROTO; v++)
+            ours |= strncmp(environ[i], protocol_vars[v], strlen(protocol_vars[v])) == 0;
+        if (!ours)
+            env[k++] = environ[i];
+    }
+    int w = snprintf(vals, vlen, "NVEMU_MOUNT=%s%cNVEMU_SCENARIO_INSTANCE=%u%cNVEMU_SCENARIO_END_NS=%llu%c"
+                     "NVEMU_SCENARIO_READY_FD=%d%cNVEMU_SCENARIO_COMM=%s", p->mount, 0, inst, 0,
+                     (unsigned long long)p->end_ns, 0, ready_fd, 0, t->comm);
+    if (w < 0 || (size_t)w >= vlen) {
+        free(env);
+        return NULL;
+    }
+    for (char *s = vals; s < vals + w + 1; s += strlen(s) + 1)
+        env[k++] = s;
+    env[k] = NULL;
+    return env;
+}
+
+static void describe_status(int status, char *buf, size_t len)
+{
+    if (WIFEXITED(status))
+        snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(buf, len, "was killed by signal %d", WTERMSIG(status));
+    else
+        snprintf(buf, len, "ended (wait status 0x%x)", status);
+}
+
+/* Starts replica `replica` of task `ti` and waits until it reports ready. */
+static int spawn(struct run_proc *p, uint32_t ti, uint32_t replica, char *err, size_t errlen)
+{
+    const struct sc_task *t = &p->sc->tasks[ti];
+    uint32_t inst = sc_instance_id(p->sc, ti, replica);
+    char path[512];
+    if (find_binary(t->process, path, sizeof(path))) {
+        snprintf(err, errlen, "task '%s': process binary '%s' not found or not executable%s", t->name, t->process,
+                 strchr(t->process, '/') ? "" : " in $PATH");
+        return -1;
+    }
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC)) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    char vals[1024];
+    char **env = child_env(p, t, inst, fds[1], vals, sizeof(vals));
+    if (!env)
+        errno = ENOMEM;
+    char *argv[SC_MAX_ARGS + 2];
+    argv[0] = path;
+    for (int i = 0; i < t->process_nargs; i++)
+        argv[i + 1] = t->process_args[i];
+    argv[t->process_nargs + 1] = NULL;
+    pid_t pid = env ? fork() : -1;
+    if (pid == 0) {
+        /* Only async-signal-safe calls between fork and exec: the FUSE threads live on in the parent. */
+        fcntl(fds[1], F_SETFD, 0);
+        execve(path, argv, env);
+        _exit(127);
+    }
+    int fork_errno = errno;
+    free(env);
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        snprintf(err, errlen, "task '%s': cannot start '%s': %s", t->name, path, strerror(fork_errno));
+        return -1;
+    }
+    struct child *c = &p->kids[p->nkids++];
+    *c = (struct child){.pid = pid, .task = ti, .replica = replica};
+    struct pollfd pf = {.fd = fds[0], .events = POLLIN};
+    int pr;
+    do
+        pr = poll(&pf, 1, READY_TIMEOUT_MS);
+    while (pr < 0 && errno == EINTR);
+    char byte;
+    ssize_t got = pr > 0 ? read(fds[0], &byte, 1) : -1;
+    close(fds[0]);
+    if (got == 1) {
+        LOG_INFO("scenario", "%s#%u: process %d ready (instance %u)", t->name, replica, (int)pid, inst);
+        return 0;
+    }
+    if (pr == 0) {
+        snprintf(err, errlen, "task '%s' replica %u: process '%s' did not report ready within %d s (it must "
+                 "follow the participant protocol of scenarios/README.md)", t->name, replica, path,
+                 READY_TIMEOUT_MS / 1000);
+        return -1;
+    }
+    char how[64];
+    if (waitpid(pid, &c->status, 0) == pid) {
+        c->reaped = true;
+        describe_status(c->status, how, sizeof(how));
+    } else {
+        snprintf(how, sizeof(how), "closed its ready pipe");
+    }
+    snprintf(err, errlen, "task '%s' replica %u: process '%s' %s before it was ready", t->name, replica, path, how);
+    return -1;
+}
+
+static int register_runner(struct run_proc *p, char *err, size_t errlen)
+{
+    nvemu_identity who;
+    nvemu_identity_self(&who);
+    p->ctl = nvemu_fdtable_open(p->fdt, "/dev/nvidiactl", &who);
+    if (p->ctl < 0) {
+        snprintf(err, errlen, "runner: cannot open nvidiactl: %s", strerror(errno));
+        return -1;
+    }
+    struct nvemu_wl_register reg = {.name = "scenario-runner"};
+    if (runner_escape(p, ESC(NVEMU_ESC_WL_REGISTER, struct nvemu_wl_register), &reg, err, errlen))
+        return -1;
+    if (reg.status != NV_OK) {
+        snprintf(err, errlen, "runner: REGISTER answered %s", nv_status_name(reg.status));
+        return -1;
+    }
+    p->registered = true;
+    return 0;
+}
+
+int run_proc_start(struct run_proc **out, const struct scenario *sc, nvemu *emu, nvemu_fdtable *fdt,
+                   uint64_t end_ns, char *err, size_t errlen)
+{
+    *out = NULL;
+    struct run_proc *p = calloc(1, sizeof(*p));
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < sc->task_count; i++)
+        n += sc->tasks[i].process ? sc->tasks[i].count : 0;
+    if (!p || !(p->kids = calloc(n, sizeof(*p->kids)))) {
+        free(p);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    p->sc = sc;
+    p->fdt = fdt;
+    p->ctl = -1;
+    p->end_ns = end_ns;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(p->dir, sizeof(p->dir), "%.40s/nvemu-sc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(p->dir)) {
+        snprintf(err, errlen, "cannot create a directory for the nodes (%s): %s", p->dir, strerror(errno));
+        p->dir[0] = '\0';
+        goto fail;
+    }
+    snprintf(p->mount, sizeof(p->mount), "%s/nodes", p->dir);
+    if (mkdir(p->mount, 0755)) {
+        snprintf(err, errlen, "mkdir %s: %s", p->mount, strerror(errno));
+        goto fail;
+    }
+    char why[256] = "";
+    p->srv = front_server_start(emu, p->mount, why, sizeof(why));
+    if (!p->srv) {
+        snprintf(err, errlen, "process tasks need the emulator served through FUSE (root and /dev/fuse): %s",
+                 why[0] ? why : "cannot mount");
+        goto fail;
+    }
+    if (register_runner(p, err, errlen))
+        goto fail;
+    for (uint32_t ti = 0; ti < sc->task_count; ti++)
+        for (uint32_t r = 0; sc->tasks[ti].process && r < sc->tasks[ti].count; r++)
+            if (spawn(p, ti, r, err, errlen))
+                goto fail;
+    *out = p;
+    return 0;
+fail:
+    run_proc_stop(p);
+    return -1;
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int run_proc_run(struct run_proc *p, char *err, size_t errlen)
+{
+    struct nvemu_wl_sleep sl = {.until_ns = p->end_ns};
+    if (runner_escape(p, ESC(NVEMU_ESC_WL_SLEEP, struct nvemu_wl_sleep), &sl, err, errlen))
+        return -1;
+    struct nvemu_wl_status un = {0};
+    if (runner_escape(p, ESC(NVEMU_ESC_WL_UNREGISTER, struct nvemu_wl_status), &un, err, errlen))
+        return -1;
+    p->registered = false;
+    uint64_t deadline = mono_ns() + EXIT_TIMEOUT_NS;
+    uint32_t left = 0;
+    for (uint32_t i = 0; i < p->nkids; i++)
+        left += !p->kids[i].reaped;
+    while (left && mono_ns() < deadline) {
+        for (uint32_t i = 0; i < p->nkids; i++) {
+            struct child *c = &p->kids[i];
+            if (!c->reaped && waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
+                c->reaped = true;
+                left--;
+            }
+        }
+        if (left)
+            usleep(2000);
+    }
+    if (left) {
+        snprintf(err, errlen, "%u task process(es) did not stop within %llu s after the end of the run", left,
+                 (unsigned long long)(EXIT_TIMEOUT_NS / 1000000000ull));
+        return -1;
+    }
+    for (uint32_t i = 0; i < p->nkids; i++) {
+        struct child *c = &p->kids[i];
+        if (!WIFEXITED(c->status) || WEXITSTATUS(c->status) != 0) {
+            char how[64];
+            describe_status(c->status, how, sizeof(how));
+            snprintf(err, errlen, "task '%s' replica %u: process %d %s", p->sc->tasks[c->task].name, c->replica,
+                     (int)c->pid, how);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void run_proc_stop(struct run_proc *p)
+{
+    if (!p)
+        return;
+    /* Children still running are killed; unmounting fails their calls in flight so they can die. */
+    for (uint32_t i = 0; i < p->nkids; i++)
+        if (!p->kids[i].reaped)
+            kill(p->kids[i].pid, SIGKILL);
+    if (p->registered) {
+        struct nvemu_wl_status un = {0};
+        nvemu_fdtable_ioctl(p->fdt, p->ctl, ESC(NVEMU_ESC_WL_UNREGISTER, struct nvemu_wl_status), &un);
+    }
+    if (p->srv)
+        front_server_stop(p->srv);
+    for (uint32_t i = 0; i < p->nkids; i++)
+        if (!p->kids[i].reaped && waitpid(p->kids[i].pid, &p->kids[i].status, 0) == p->kids[i].pid)
+            p->kids[i].reaped = true;
+    if (p->ctl >= 0)
+        nvemu_fdtable_close(p->fdt, p->ctl);
+    if (p->dir[0]) {
+        rmdir(p->mount);
+        rmdir(p->dir);
+    }
+    free(p->kids);
+    free(p);
+}

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "abi/nv_escape.h"
+#include "core/emulator.h"
 #include "core/log.h"
 #include "fifo/workload.h"
 #include "front/front.h"
@@ -25,15 +28,27 @@ extern char **environ;
 #define READY_TIMEOUT_MS 30000
 #define EXIT_TIMEOUT_NS 30000000000ull
 
+/* Poll period of the watcher (wall clock): how soon a dead process stops holding virtual time. */
+#define WATCH_PERIOD_US 2000
+
 struct child {
     pid_t pid;
-    uint32_t task, replica;
+    uint32_t task, replica, inst;
     bool reaped;
+    bool died;                    /* ended without the protocol's clean exit: reported killed */
     int status;
+    uint64_t *open;               /* request numbers it reported arrived and not yet done/failed/open */
+    uint32_t nopen, capopen;
 };
 
 struct run_proc {
     const struct scenario *sc;
+    nvemu *emu;
+    struct sim *sim;
+    int sub;                      /* trace subscription following the children's request marks, -1 none */
+    pthread_t watcher;
+    bool watching;
+    atomic_bool stop_watch;
     nvemu_fdtable *fdt;
     int ctl;                      /* the runner's nvidiactl in fdt, -1 none */
     bool registered;
@@ -187,8 +202,11 @@ static int spawn(struct run_proc *p, uint32_t ti, uint32_t replica, char *err, s
         snprintf(err, errlen, "task '%s': cannot start '%s': %s", t->name, path, strerror(fork_errno));
         return -1;
     }
+    /* Processes started before follow their marks already (under the lock). */
+    pthread_mutex_lock(nvemu_lock_of(p->emu));
     struct child *c = &p->kids[p->nkids++];
-    *c = (struct child){.pid = pid, .task = ti, .replica = replica};
+    *c = (struct child){.pid = pid, .task = ti, .replica = replica, .inst = inst};
+    pthread_mutex_unlock(nvemu_lock_of(p->emu));
     struct pollfd pf = {.fd = fds[0], .events = POLLIN};
     int pr;
     do
@@ -216,6 +234,128 @@ static int spawn(struct run_proc *p, uint32_t ti, uint32_t replica, char *err, s
     }
     snprintf(err, errlen, "task '%s' replica %u: process '%s' %s before it was ready", t->name, replica, path, how);
     return -1;
+}
+
+static struct child *child_of_inst(struct run_proc *p, uint64_t inst)
+{
+    for (uint32_t i = 0; i < p->nkids; i++)
+        if (p->kids[i].inst == inst)
+            return &p->kids[i];
+    return NULL;
+}
+
+static void open_add(struct child *c, uint64_t num)
+{
+    if (c->nopen == c->capopen) {
+        uint32_t cap = c->capopen ? c->capopen * 2 : 16;
+        uint64_t *o = realloc(c->open, cap * sizeof(*o));
+        if (!o) {
+            LOG_ERROR("scenario", "out of memory following request %llu of instance %u", (unsigned long long)num,
+                      c->inst);
+            return;
+        }
+        c->open = o;
+        c->capopen = cap;
+    }
+    c->open[c->nopen++] = num;
+}
+
+static void open_remove(struct child *c, uint64_t num)
+{
+    for (uint32_t i = 0; i < c->nopen; i++) {
+        if (c->open[i] == num) {
+            c->open[i] = c->open[--c->nopen];
+            return;
+        }
+    }
+}
+
+/* Trace subscriber (called under the emulator lock): which requests of each process are unfinished. */
+static void follow_marks(void *ctx, const struct sim_rec *r)
+{
+    struct run_proc *p = ctx;
+    if (r->kind != SIM_REC_MARK || !r->name)
+        return;
+    bool arrive = strcmp(r->name, SC_MARK_ARRIVE) == 0;
+    if (!arrive && strcmp(r->name, SC_MARK_DONE) && strcmp(r->name, SC_MARK_FAIL) && strcmp(r->name, SC_MARK_OPEN))
+        return;
+    struct child *c = child_of_inst(p, r->a);
+    if (!c)
+        return;
+    if (arrive)
+        open_add(c, r->b);
+    else
+        open_remove(c, r->b);
+}
+
+static void trace_mark(struct run_proc *p, const char *name, uint64_t a, uint64_t b)
+{
+    struct sim_rec r = {.kind = SIM_REC_MARK, .engine = SIM_NONE, .runlist = SIM_NONE, .tsg = SIM_NONE,
+                        .chid = SIM_NONE, .a = a, .b = b, .name = name};
+    sim_trace(p->sim, &r);
+}
+
+/*
+ * A process ended without the protocol's clean exit: like a killed client,
+ * it is recorded killed and its unfinished requests are reported failed;
+ * it stops being a participant so virtual time goes on for the others.
+ */
+static void on_death(struct run_proc *p, struct child *c)
+{
+    char how[64];
+    describe_status(c->status, how, sizeof(how));
+    c->died = true;
+    pthread_mutex_lock(nvemu_lock_of(p->emu));
+    LOG_WARN("scenario", "%s#%u: process %d %s at %.6f s virtual; its %u unfinished requests are reported failed",
+             p->sc->tasks[c->task].name, c->replica, (int)c->pid, how, (double)sim_now(p->sim) / 1e9, c->nopen);
+    trace_mark(p, SC_MARK_KILLED, c->inst, 0);
+    while (c->nopen)
+        trace_mark(p, SC_MARK_FAIL, c->inst, c->open[c->nopen - 1]);
+    workload_forget_tid(nvemu_workload(p->emu), c->pid);
+    pthread_mutex_unlock(nvemu_lock_of(p->emu));
+}
+
+/* Reaps children that ended; returns how many are still running. */
+static uint32_t reap(struct run_proc *p)
+{
+    uint32_t left = 0;
+    for (uint32_t i = 0; i < p->nkids; i++) {
+        struct child *c = &p->kids[i];
+        if (!c->reaped && waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
+            c->reaped = true;
+            if (!WIFEXITED(c->status) || WEXITSTATUS(c->status) != 0)
+                on_death(p, c);
+        }
+        left += !c->reaped;
+    }
+    return left;
+}
+
+/*
+ * A participant that was blocked when its process died only becomes
+ * forgettable once its wait returns, so the dead are forgotten on every round.
+ */
+static void forget_dead(struct run_proc *p)
+{
+    for (uint32_t i = 0; i < p->nkids; i++) {
+        if (p->kids[i].died) {
+            pthread_mutex_lock(nvemu_lock_of(p->emu));
+            workload_forget_tid(nvemu_workload(p->emu), p->kids[i].pid);
+            pthread_mutex_unlock(nvemu_lock_of(p->emu));
+        }
+    }
+}
+
+/* While the runner sleeps in virtual time: notices processes that die. */
+static void *watch(void *arg)
+{
+    struct run_proc *p = arg;
+    while (!atomic_load(&p->stop_watch)) {
+        reap(p);
+        forget_dead(p);
+        usleep(WATCH_PERIOD_US);
+    }
+    return NULL;
 }
 
 static int register_runner(struct run_proc *p, char *err, size_t errlen)
@@ -252,8 +392,12 @@ int run_proc_start(struct run_proc **out, const struct scenario *sc, nvemu *emu,
         return -1;
     }
     p->sc = sc;
+    p->emu = emu;
+    p->sim = nvemu_sim(emu);
     p->fdt = fdt;
     p->ctl = -1;
+    /* Only this thread touches the emulator until the nodes are served. */
+    p->sub = sim_trace_subscribe(p->sim, follow_marks, p);
     p->end_ns = end_ns;
     const char *tmp = getenv("TMPDIR");
     snprintf(p->dir, sizeof(p->dir), "%.40s/nvemu-sc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -296,27 +440,28 @@ static uint64_t mono_ns(void)
 
 int run_proc_run(struct run_proc *p, char *err, size_t errlen)
 {
+    if (pthread_create(&p->watcher, NULL, watch, p) == 0)
+        p->watching = true;
+    else
+        LOG_WARN("scenario", "no watcher thread: a task process that dies would stop virtual time");
     struct nvemu_wl_sleep sl = {.until_ns = p->end_ns};
-    if (runner_escape(p, ESC(NVEMU_ESC_WL_SLEEP, struct nvemu_wl_sleep), &sl, err, errlen))
-        return -1;
+    int rc = runner_escape(p, ESC(NVEMU_ESC_WL_SLEEP, struct nvemu_wl_sleep), &sl, err, errlen);
     struct nvemu_wl_status un = {0};
-    if (runner_escape(p, ESC(NVEMU_ESC_WL_UNREGISTER, struct nvemu_wl_status), &un, err, errlen))
+    if (rc == 0 && (rc = runner_escape(p, ESC(NVEMU_ESC_WL_UNREGISTER, struct nvemu_wl_status), &un, err,
+                                       errlen)) == 0)
+        p->registered = false;
+    if (p->watching) {
+        atomic_store(&p->stop_watch, true);
+        pthread_join(p->watcher, NULL);
+        p->watching = false;
+    }
+    if (rc)
         return -1;
-    p->registered = false;
     uint64_t deadline = mono_ns() + EXIT_TIMEOUT_NS;
-    uint32_t left = 0;
-    for (uint32_t i = 0; i < p->nkids; i++)
-        left += !p->kids[i].reaped;
-    while (left && mono_ns() < deadline) {
-        for (uint32_t i = 0; i < p->nkids; i++) {
-            struct child *c = &p->kids[i];
-            if (!c->reaped && waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
-                c->reaped = true;
-                left--;
-            }
-        }
-        if (left)
-            usleep(2000);
+    uint32_t left;
+    while ((left = reap(p)) && mono_ns() < deadline) {
+        forget_dead(p);
+        usleep(WATCH_PERIOD_US);
     }
     if (left) {
         snprintf(err, errlen, "%u task process(es) did not stop within %llu s after the end of the run", left,
@@ -325,11 +470,11 @@ int run_proc_run(struct run_proc *p, char *err, size_t errlen)
     }
     for (uint32_t i = 0; i < p->nkids; i++) {
         struct child *c = &p->kids[i];
-        if (!WIFEXITED(c->status) || WEXITSTATUS(c->status) != 0) {
+        if (c->died) {
             char how[64];
             describe_status(c->status, how, sizeof(how));
-            snprintf(err, errlen, "task '%s' replica %u: process %d %s", p->sc->tasks[c->task].name, c->replica,
-                     (int)c->pid, how);
+            snprintf(err, errlen, "task '%s' replica %u: process %d %s (reported killed, its unfinished requests "
+                     "failed)", p->sc->tasks[c->task].name, c->replica, (int)c->pid, how);
             return -1;
         }
     }
@@ -355,6 +500,10 @@ void run_proc_stop(struct run_proc *p)
             p->kids[i].reaped = true;
     if (p->ctl >= 0)
         nvemu_fdtable_close(p->fdt, p->ctl);
+    if (p->sub >= 0)
+        sim_trace_unsubscribe(p->sim, p->sub);
+    for (uint32_t i = 0; i < p->nkids; i++)
+        free(p->kids[i].open);
     if (p->dir[0]) {
         rmdir(p->mount);
         rmdir(p->dir);

@@ -189,6 +189,7 @@ void nvemu_destroy(nvemu *emu)
     for (int i = 0; emu->cfg_policy_args && i < emu->cfg.policy_nargs; i++)
         free(emu->cfg_policy_args[i]);
     free(emu->cfg_policy_args);
+    free(emu->busy);
     pthread_mutex_destroy(&emu->lock);
     free(emu);
 }
@@ -254,6 +255,8 @@ void nvemu_release(nvemu *emu, nvemu_opener *op)
         return;
     pthread_mutex_lock(&emu->lock);
     op->closed = true;
+    /* a participant whose process closed (or lost) the fd must not hold virtual time back */
+    workload_forget_opener(emu->wl, op);
     finish_release(emu, op);
     pthread_mutex_unlock(&emu->lock);
 }

@@ -34,6 +34,7 @@ struct gpu {
     struct fifo *fifo;
     nvemu *emu;
     uint64_t *class_map;             /* bit per 16-bit class id of the profile's class list */
+    bool lost;                       /* nvemu_fault_gpu_lost: fallen off the bus, for good */
 };
 
 /* profile_has_class in O(1) (the alloc path asks on every engine object). */
@@ -61,6 +62,38 @@ struct hooks *nvemu_hooks(nvemu *emu);
  * caps from open time. Only privilege checks call it: it may read /proc.
  */
 uint64_t nvemu_caller_caps(const nvemu_access *acc, const nvemu_opener *op);
+
+/* ---- fault injection (scenario harness, tests): deterministic, logged, each takes the lock ---- */
+
+/*
+ * Marks GPU `gpu` (index) lost, as the driver sees a GPU that fell off the
+ * bus, from now on and for good:
+ * - every ioctl on /dev/nvidia<gpu> except WAIT_OPEN_COMPLETE (answered before
+ *   the check) -> -EINVAL, XFER included (nvidia_ioctl's GPU-lost rule, fact
+ *   sheet A);
+ * - nvidiactl keeps working (its node is no GPU), but an RM call that reaches
+ *   an object of that GPU - an alloc under one, NV01_DEVICE_0 with its
+ *   deviceId, a control, a dup, MAP/UNMAP/UPDATE_DEVICE_MAPPING - answers
+ *   syscall 0 with status NV_ERR_GPU_IS_LOST (RM refuses the GPU's lock);
+ *   frees succeed, so clients and fd closes still tear everything down;
+ * - its FIFO stops for good (fifo_gpu_lost): running and queued kernels fail
+ *   at the current virtual time with trace records (KERNEL_DONE "gpu_lost",
+ *   GPU_LOST), their waiters get NV_ERR_GPU_IS_LOST, and so do later submits.
+ * A line is logged when the fault is injected and each time it refuses a
+ * call. An unknown index logs an error and changes nothing; repeating is a no-op.
+ */
+void nvemu_fault_gpu_lost(nvemu *emu, uint32_t gpu);
+/* True once nvemu_fault_gpu_lost marked g lost. */
+bool gpu_is_lost(const struct gpu *g);
+
+/*
+ * The next `count` NV_ESC_RM_CONTROL calls with command `cmd` that pass every
+ * generic check (client, object, sizes, privilege) answer status
+ * NV_ERR_BUSY_RETRY without running their handler (nothing copied out), as a
+ * busy GSP makes RM answer. Calls refused earlier do not use up the count.
+ * count replaces what is pending for cmd; 0 cancels it. Logs each answer.
+ */
+void nvemu_fault_busy_retry(nvemu *emu, uint32_t cmd, uint32_t count);
 
 /* The coarse emulator lock (see the header comment). */
 pthread_mutex_t *nvemu_lock_of(nvemu *emu);

@@ -35,6 +35,11 @@ struct nvemu_opener {
 
 #define NVEMU_STATUS_SLOTS 64
 
+/* A pending nvemu_fault_busy_retry: `count` more controls `cmd` answer NV_ERR_BUSY_RETRY. */
+struct busy_fault {
+    uint32_t cmd, count;
+};
+
 struct nvemu {
     pthread_mutex_t lock;
     nvemu_config cfg;              /* strings below are owned copies */
@@ -53,15 +58,24 @@ struct nvemu {
     uint32_t opener_count;
     uint64_t opener_serial;
 
-    uint64_t memblock_size;
-    uint64_t map_cursor;           /* next fake CPU mapping offset handed out by RM_MAP_MEMORY */        /* SYS_PARAMS, 0 = not set yet */
+    uint64_t memblock_size;        /* SYS_PARAMS, 0 = not set yet */
+    uint64_t map_cursor;           /* next fake CPU mapping offset handed out by RM_MAP_MEMORY */
 
     uint64_t ioctls, errors;
     struct { NV_STATUS status; uint64_t count; } by_status[NVEMU_STATUS_SLOTS];
+
+    struct busy_fault *busy;       /* nvemu_fault_busy_retry entries, count > 0 */
+    uint32_t nbusy, capbusy;
 };
 
 /* Counts a failing result (negative errno as 0x80000000|errno, or an NV_STATUS). */
 void nvemu_count_error(nvemu *emu, NV_STATUS st);
+
+/*
+ * Lock held: true (and one pending answer used up, with a log line) when the
+ * control `cmd` must answer NV_ERR_BUSY_RETRY instead of running.
+ */
+bool nvemu_fault_take_busy(nvemu *emu, uint32_t cmd);
 
 /* The opener whose identity owns clients for op: its REGISTER_FD target, else op. */
 static inline nvemu_opener *nvemu_owner_of(nvemu_opener *op)

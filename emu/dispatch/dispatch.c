@@ -84,6 +84,21 @@ int dispatch_escape(struct esc_ctx *x)
     return r->fn(x);
 }
 
+/*
+ * nvidia_ioctl's GPU-lost rule: on the node of a lost GPU everything after the
+ * open wait (WAIT_OPEN_COMPLETE) fails with -EINVAL, before XFER is decoded.
+ */
+static bool node_gpu_lost(const struct esc_ctx *x)
+{
+    if (x->op->node != NVEMU_NODE_GPU || x->nr == NV_ESC_WAIT_OPEN_COMPLETE)
+        return false;
+    struct gpu *g = nvemu_gpu(x->emu, x->op->minor);
+    if (!g || !gpu_is_lost(g))
+        return false;
+    LOG_INFO("fault", "ioctl 0x%02x on /dev/nvidia%u: GPU lost, -EINVAL", x->nr, x->op->minor);
+    return true;
+}
+
 uint64_t nvemu_caller_caps(const nvemu_access *acc, const nvemu_opener *op)
 {
     if (acc && acc->current_caps)
@@ -103,7 +118,7 @@ int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *
     if (emu->cfg.clock == NVEMU_CLOCK_REALTIME)
         sim_sync_realtime(emu->sim);
     emu->ioctls++;
-    int rc = x.nr == NV_ESC_IOCTL_XFER_CMD ? do_xfer(&x) : dispatch_escape(&x);
+    int rc = node_gpu_lost(&x) ? -EINVAL : x.nr == NV_ESC_IOCTL_XFER_CMD ? do_xfer(&x) : dispatch_escape(&x);
     if (rc < 0)
         nvemu_count_error(emu, 0x80000000u | (uint32_t)-rc);
     else if (x.st != NV_OK)

@@ -145,6 +145,8 @@ static NV_STATUS check_object(struct esc_ctx *x, uint32_t hclient, uint32_t hobj
         return NV_ERR_OBJECT_NOT_FOUND;
     if (o->lost)
         return NV_ERR_RESOURCE_LOST;
+    if ((st = rm_check_gpu(o, "mapping call")) != NV_OK)
+        return st;
     if (!(rm_object_family(o) & families))
         return NV_ERR_INVALID_OBJECT_HANDLE;
     if (out)

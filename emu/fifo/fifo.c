@@ -840,6 +840,8 @@ NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo
 {
     struct fifo_tsg *t = c->tsg;
     struct fifo *f = t->f;
+    if (f->lost)
+        return NV_ERR_GPU_IS_LOST;
     struct fifo_krec *k = krec_alloc(f);
     if (!k)
         return NV_ERR_NO_MEMORY;
@@ -872,6 +874,57 @@ NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo
     ch_refresh(c);
     return NV_OK;
 }
+
+/* ---- GPU lost ---- */
+
+void fifo_gpu_lost(struct fifo *f)
+{
+    if (f->lost)
+        return;
+    f->lost = true;
+    for (uint32_t i = 0; i < f->n_rls; i++)
+        rl_stop(&f->rls[i]);
+    /* take every queued kernel (the running ones head their queues) off its channel first: the
+     * callbacks below may submit (refused now) or free objects */
+    struct fifo_krec *failed = NULL, **tail = &failed;
+    uint64_t n = 0, now = sim_now(f->sim);
+    for (struct fifo_tsg *t = f->tsgs; t; t = t->next) {
+        for (uint32_t i = 0; i < t->n_chans; i++) {
+            struct fifo_channel *c = t->chans[i];
+            for (struct fifo_krec *k = c->head; k; k = k->next) {
+                struct sim_rec r = {
+                    .kind = SIM_REC_KERNEL_DONE, .gpu = (uint16_t)f->gpu, .engine = t->rl->engine_type,
+                    .runlist = t->rl->id, .tsg = t->hw_id, .chid = c->chid, .a = k->id,
+                    .b = now - k->submit_t, .result = "gpu_lost",
+                };
+                sim_trace(f->sim, &r);
+                n++;
+            }
+            if (c->head) {
+                *tail = c->head;
+                tail = &c->tail->next;
+            }
+            c->head = c->tail = NULL;
+            c->pending = 0;
+            ch_refresh(c);
+        }
+    }
+    fifo_trace(f, SIM_REC_GPU_LOST, NULL, NULL, SIM_NONE, n, 0);
+    LOG_WARN(COMP, "GPU %u lost: %llu kernels failed at %llu ns", f->gpu, (unsigned long long)n,
+             (unsigned long long)now);
+    while (failed) {
+        struct fifo_krec *k = failed;
+        failed = k->next;
+        fifo_done_fn fn = k->fn;
+        void *ctx = k->ctx;
+        uint64_t id = k->id, tag = k->tag, submit_t = k->submit_t;
+        fifo_krec_free(f, k);
+        if (fn)
+            fn(ctx, id, tag, submit_t, now);
+    }
+}
+
+bool fifo_is_lost(const struct fifo *f) { return f->lost; }
 
 /* ---- introspection ---- */
 

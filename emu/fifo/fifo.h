@@ -202,9 +202,10 @@ uint32_t fifo_sched_policy(const struct fifo *f);
 /* ---- channels ---- */
 
 /*
- * Adds a channel to a TSG: chid = lowest free ChID of the runlist (per-runlist
- * channel RAM) or of the GPU; the model's ChID space is 65536 wide (the
- * token keeps 12 bits). 128 (profile max) reached -> NV_ERR_INSUFFICIENT_RESOURCES. delay_schedule
+ * Adds a channel to a TSG: chid = lowest free ChID at or above
+ * profile->reserved_chids of the runlist (per-runlist channel RAM) or of the
+ * GPU; the model's ChID space is 65536 wide (the token keeps 12 bits). The
+ * channel gets its group's runlist assignment if the group has one. 128 (profile max) reached -> NV_ERR_INSUFFICIENT_RESOURCES. delay_schedule
  * (NVOS04 DELAY_CHANNEL_SCHEDULING) keeps it off until GPFIFO_SCHEDULE.
  */
 NV_STATUS fifo_channel_create(struct fifo_tsg *t, uint32_t hchannel, bool delay_schedule,
@@ -257,6 +258,19 @@ typedef void (*fifo_done_fn)(void *ctx, uint64_t kernel_id, uint64_t tag, uint64
  */
 NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *k, fifo_done_fn fn, void *ctx,
                       uint64_t *kernel_id);
+/*
+ * GPU lost (nvemu_fault_gpu_lost): the engines stop for good; every running
+ * and queued kernel fails now - a KERNEL_DONE record with result "gpu_lost"
+ * each, one GPU_LOST record, then each completion callback with done_t = now
+ * (channel by channel, in submission order); fifo_submit answers
+ * NV_ERR_GPU_IS_LOST from then on. A callback tells a failed completion by
+ * fifo_is_lost() of the kernel's GPU (GPU index = kernel_id >> 48): nothing
+ * completes normally after the loss. Objects can still be destroyed;
+ * controls still act on the state but nothing runs. Idempotent.
+ */
+void fifo_gpu_lost(struct fifo *f);
+bool fifo_is_lost(const struct fifo *f);
+
 /* Queued + running kernels of a channel. */
 uint32_t fifo_channel_pending(const struct fifo_channel *c);
 

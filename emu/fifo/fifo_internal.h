@@ -110,6 +110,7 @@ struct fifo {
     struct fifo_kchunk *kchunks;
     uint32_t sm_width;
     uint32_t uid_first;            /* channel unique id the emulator's first consumer gets */
+    bool lost;                     /* fifo_gpu_lost: engines stopped for good */
 };
 
 /* fifo_sched.c */
@@ -122,6 +123,7 @@ uint64_t rl_preempt_tsg(struct fifo_tsg *t, uint32_t cause);
 /* Takes t off its engine immediately (destroy): no completion callbacks. */
 void rl_evict(struct fifo_tsg *t);
 uint64_t rl_restart(struct fifo_runlist *rl);   /* returns the preemption completion time */
+void rl_stop(struct fifo_runlist *rl);          /* GPU lost: cancels every engine event, engine idle for good */
 void rl_timeslice_changed(struct fifo_tsg *t);
 bool tsg_on_engine(const struct fifo_tsg *t);
 uint32_t ch_effective_mode(const struct fifo_channel *c);

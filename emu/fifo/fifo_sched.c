@@ -140,7 +140,7 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t)
 
 static void rl_kick(struct fifo_runlist *rl)
 {
-    if (rl->state != ENG_IDLE || rl->runnable == 0)
+    if (rl->state != ENG_IDLE || rl->runnable == 0 || rl->f->lost)
         return;
     for (uint32_t i = 1; i <= rl->n_entries; i++) {
         uint32_t idx = (rl->pos + i) % rl->n_entries;
@@ -368,6 +368,20 @@ uint64_t rl_restart(struct fifo_runlist *rl)
     return done;
 }
 
+void rl_stop(struct fifo_runlist *rl)
+{
+    cancel(rl, &rl->ev_switch);
+    cancel(rl, &rl->ev_slice);
+    cancel(rl, &rl->ev_kernel);
+    cancel(rl, &rl->ev_preempt);
+    cancel(rl, &rl->ev_rebuild);
+    rl->switch_abort = false;
+    rl->cur = NULL;
+    rl->kcur = NULL;
+    rl->resident = NULL;
+    set_state(rl, ENG_IDLE);
+}
+
 void rl_timeslice_changed(struct fifo_tsg *t)
 {
     struct fifo_runlist *rl = t->rl;
@@ -509,7 +523,7 @@ static void on_rebuild(struct sim *s, void *arg, uint64_t data)
 
 void rl_mark_dirty(struct fifo_runlist *rl)
 {
-    if (rl->ev_rebuild)
+    if (rl->ev_rebuild || rl->f->lost)
         return;
     rl->ev_rebuild = sim_at(rl->f->sim, now_of(rl) + rl->f->p->timing.runlist_update_ns, on_rebuild, rl, 0);
 }

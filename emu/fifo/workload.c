@@ -19,12 +19,14 @@
 
 struct wl_done {
     uint64_t id, tag, done_t;
+    NV_STATUS status;            /* NV_ERR_GPU_IS_LOST: the kernel failed when its GPU was lost */
 };
 
 struct wl_part {
     struct workload *wl;
     uint32_t id;
     int32_t tid;
+    const nvemu_opener *op;      /* the opener it registered through (released -> forgotten) */
     char name[32];
     pthread_cond_t cv;
     bool waiting;
@@ -48,6 +50,8 @@ struct workload {
     struct sim *s;
     struct wl_part *parts;       /* sorted by id */
     uint32_t next_id;
+    struct fifo **fifos;         /* by GPU index (kernel id >> 48), learnt at submit, to tell failures */
+    uint32_t n_fifos;
 };
 
 struct workload *workload_create(struct sim *s)
@@ -79,6 +83,7 @@ void workload_destroy(struct workload *wl)
         part_free(wl->parts);
         wl->parts = n;
     }
+    free(wl->fifos);
     free(wl);
 }
 
@@ -184,9 +189,12 @@ static struct wl_part *part_by_kernel(struct workload *wl, uint64_t id)
 static void on_kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
 {
     (void)submit_t;
-    struct wl_part *p = part_by_kernel(ctx, kernel_id);
+    struct workload *wl = ctx;
+    struct wl_part *p = part_by_kernel(wl, kernel_id);
     if (!p)
         return;
+    uint64_t gpu = kernel_id >> 48;
+    bool lost = gpu < wl->n_fifos && wl->fifos[gpu] && fifo_is_lost(wl->fifos[gpu]);
     if (p->n_done == p->cap_done) {
         uint32_t ncap = p->cap_done ? p->cap_done * 2 : 8;
         struct wl_done *nd = realloc(p->done, ncap * sizeof(*nd));
@@ -197,7 +205,7 @@ static void on_kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t
         p->done = nd;
         p->cap_done = ncap;
     }
-    p->done[p->n_done++] = (struct wl_done){kernel_id, tag, done_t};
+    p->done[p->n_done++] = (struct wl_done){kernel_id, tag, done_t, lost ? NV_ERR_GPU_IS_LOST : NV_OK};
 }
 
 /* Blocks the calling participant until its wait is satisfied; returns with the lock held. */
@@ -236,7 +244,7 @@ static void block(struct wl_part *p, pthread_mutex_t *lock)
     }
 }
 
-static NV_STATUS do_register(struct workload *wl, int32_t tid, struct nvemu_wl_register *a)
+static NV_STATUS do_register(struct workload *wl, const nvemu_opener *op, int32_t tid, struct nvemu_wl_register *a)
 {
     struct wl_part *p = part_by_tid(wl, tid);
     if (!p) {
@@ -252,6 +260,7 @@ static NV_STATUS do_register(struct workload *wl, int32_t tid, struct nvemu_wl_r
             pp = &(*pp)->next;
         *pp = p;
     }
+    p->op = op;
     memcpy(p->name, a->name, sizeof(p->name));
     p->name[sizeof(p->name) - 1] = 0;
     a->participant = p->id;
@@ -278,6 +287,17 @@ void workload_forget_tid(struct workload *wl, int32_t tid)
         unregister(wl, p);
 }
 
+void workload_forget_opener(struct workload *wl, const nvemu_opener *op)
+{
+    struct wl_part *p = wl->parts;
+    while (p) {
+        struct wl_part *next = p->next;
+        if (p->op == op && !p->waiting)
+            unregister(wl, p);
+        p = next;
+    }
+}
+
 static NV_STATUS do_submit(struct workload *wl, nvemu *emu, nvemu_opener *op, int32_t tid,
                            struct nvemu_wl_submit *a)
 {
@@ -297,6 +317,18 @@ static NV_STATUS do_submit(struct workload *wl, nvemu *emu, nvemu_opener *op, in
         p->outstanding = no;
         p->cap_out = ncap;
     }
+    struct fifo *f = fifo_tsg_fifo(fifo_channel_tsg(c));
+    uint32_t gpu = fifo_gpu_index(f);
+    if (gpu >= wl->n_fifos) {
+        struct fifo **nf = realloc(wl->fifos, (gpu + 1) * sizeof(*nf));
+        if (!nf)
+            return NV_ERR_NO_MEMORY;
+        for (uint32_t i = wl->n_fifos; i <= gpu; i++)
+            nf[i] = NULL;
+        wl->fifos = nf;
+        wl->n_fifos = gpu + 1;
+    }
+    wl->fifos[gpu] = f;
     struct fifo_kernel k = {.blocks = a->blocks, .block_ns = a->block_ns, .total_ns = a->total_ns, .tag = a->tag};
     st = fifo_submit(c, &k, p ? on_kernel_done : NULL, wl, &a->kernel_id);
     if (st != NV_OK)
@@ -333,9 +365,10 @@ static NV_STATUS do_wait(struct wl_part *p, struct nvemu_wl_wait *a, pthread_mut
     a->kernel_id = p->done[i].id;
     a->tag = p->done[i].tag;
     a->done_ns = p->done[i].done_t;
+    NV_STATUS st = p->done[i].status;
     p->done[i] = p->done[--p->n_done];
     forget_outstanding(p, a->kernel_id);
-    return NV_OK;
+    return st;
 }
 
 static void sleep_until(struct wl_part *p, uint64_t until, pthread_mutex_t *lock)
@@ -387,7 +420,7 @@ int workload_escape(struct workload *wl, nvemu *emu, nvemu_opener *op, int32_t t
     switch (nr) {
     case NVEMU_ESC_WL_REGISTER: {
         struct nvemu_wl_register *a = arg;
-        a->status = do_register(wl, tid, a);
+        a->status = do_register(wl, op, tid, a);
         return 0;
     }
     case NVEMU_ESC_WL_UNREGISTER: {

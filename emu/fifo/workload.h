@@ -82,7 +82,9 @@ _Static_assert(__builtin_offsetof(struct nvemu_wl_submit, kernel_id) == 40, "nve
  * Waits until kernel `kernel_id` completed (0 = any kernel this participant
  * submitted that was not waited for yet) or virtual time reaches deadline_ns
  * (0 = none). Out: the kernel that completed, its tag and done time; status
- * NV_ERR_TIMEOUT on deadline, NV_ERR_INVALID_ARGUMENT for an unknown id.
+ * NV_ERR_TIMEOUT on deadline, NV_ERR_INVALID_ARGUMENT for an unknown id,
+ * NV_ERR_GPU_IS_LOST (kernel, tag, done time filled) when the kernel failed
+ * because its GPU was lost (fifo_gpu_lost).
  */
 struct nvemu_wl_wait {
     uint64_t kernel_id;
@@ -138,5 +140,11 @@ void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu
 
 /* A participant's thread went away (client killed): unregisters it so time can advance. */
 void workload_forget_tid(struct workload *wl, int32_t tid);
+/*
+ * Forgets every participant that registered through `op` (call when the
+ * opener is released, e.g. its process died): virtual time no longer waits
+ * for them. Participants blocked in a wait are kept (their ioctl is in flight).
+ */
+void workload_forget_opener(struct workload *wl, const nvemu_opener *op);
 
 #endif

@@ -146,6 +146,8 @@ NV_STATUS rm_alloc(struct rm_call *c, struct rm_alloc_req *req)
             return NV_ERR_OBJECT_NOT_FOUND;
         if (parent->lost)
             return NV_ERR_RESOURCE_LOST;
+        if ((st = rm_check_gpu(parent, "alloc")) != NV_OK)
+            return st;
     }
     if (!(parent->family & row->parents))
         return NV_ERR_INVALID_OBJECT_PARENT;
@@ -220,6 +222,9 @@ NV_STATUS rm_find_object(nvemu *emu, nvemu_opener *op, uint32_t hclient, uint32_
         return NV_ERR_OBJECT_NOT_FOUND;
     if (o->lost)
         return NV_ERR_RESOURCE_LOST;
+    NV_STATUS st = rm_check_gpu(o, "call");
+    if (st != NV_OK)
+        return st;
     *out = o;
     return NV_OK;
 }
@@ -245,6 +250,8 @@ NV_STATUS rm_dup(struct rm_call *c, NVOS55_PARAMETERS *p)
         return NV_ERR_RESOURCE_LOST;
     while (so->dup_src)
         so = so->dup_src;
+    if ((st = rm_check_gpu(so, "dup")) != NV_OK)
+        return st;
     if (so->family == RM_FAM_CLIENT)
         return NV_ERR_INVALID_OBJECT_OLD;
     struct rm_object *parent = (p->hParent == 0 || p->hParent == dst->handle) ? dst->root

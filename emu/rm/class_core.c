@@ -8,6 +8,7 @@
 #include "abi/nv_alloc.h"
 #include "abi/nv_classes.h"
 #include "core/emulator_internal.h"
+#include "core/log.h"
 #include "fifo/fifo.h"
 #include "rm/rm_internal.h"
 
@@ -42,6 +43,10 @@ static NV_STATUS device_construct(struct rm_call *c, struct rm_object *obj, void
     struct gpu *g = nvemu_gpu(c->emu, p->deviceId);
     if (!g)
         return NV_ERR_INVALID_CLASS;
+    if (gpu_is_lost(g)) {
+        LOG_INFO("fault", "NV01_DEVICE_0 on GPU %u: GPU lost, NV_ERR_GPU_IS_LOST", g->index);
+        return NV_ERR_GPU_IS_LOST;
+    }
     if (c->op && !process_has_gpu_open(c->emu, c->op, g))
         return NV_ERR_INSUFFICIENT_PERMISSIONS;
     rm_object_set_gpu(obj, g);

@@ -54,6 +54,9 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
         return NV_ERR_OBJECT_NOT_FOUND;
     if (o->lost)
         return NV_ERR_RESOURCE_LOST;
+    NV_STATUS st = rm_check_gpu(o, "control");
+    if (st != NV_OK)
+        return st;
     if (!row || !(row->families & o->family)) {
         LOG_INFO("rm", "control 0x%08x on 0x%08x (class 0x%04x): not supported", p->cmd, p->hObject,
                  rm_object_class(o));
@@ -73,8 +76,10 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
             return NV_ERR_INVALID_ADDRESS;
         }
     }
-    NV_STATUS st = check_privilege(row, c);
-    if (st == NV_OK) {
+    st = check_privilege(row, c);
+    if (st == NV_OK && nvemu_fault_take_busy(c->emu, p->cmd))
+        st = NV_ERR_BUSY_RETRY;
+    else if (st == NV_OK) {
         struct rm_call cc = *c;
         cc.client = cl;
         cc.obj = o->dup_src ? o->dup_src : o;

@@ -592,6 +592,15 @@ uint32_t rm_client_handle(const struct rm_client *cl) { return cl->handle; }
 struct rm_client *rm_client_by_handle(nvemu *emu, uint32_t hclient) { return rm_client_lookup(emu->rm, hclient); }
 nvemu_opener *rm_client_opener(const struct rm_client *cl) { return cl->owner; }
 
+NV_STATUS rm_check_gpu(const struct rm_object *o, const char *what)
+{
+    if (!o->gpu || !gpu_is_lost(o->gpu))
+        return NV_OK;
+    LOG_INFO("fault", "%s on 0x%08x (class 0x%04x): GPU %u lost, NV_ERR_GPU_IS_LOST", what, o->handle,
+             rm_object_class(o), o->gpu->index);
+    return NV_ERR_GPU_IS_LOST;
+}
+
 uint32_t rm_gpu_device_count(nvemu *emu, const struct gpu *g)
 {
     return g && g->index < NV0080_MAX_DEVICES ? emu->rm->devices_per_gpu[g->index] : 0;

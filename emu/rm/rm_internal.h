@@ -100,6 +100,12 @@ NV_STATUS rm_dup(struct rm_call *c, NVOS55_PARAMETERS *p);
 /* Looks up a client the caller may use: NV_ERR_INVALID_OBJECT_HANDLE / NV_ERR_INVALID_CLIENT. */
 NV_STATUS rm_client_for_call(struct rm_call *c, uint32_t hclient, struct rm_client **out);
 
+/*
+ * NV_ERR_GPU_IS_LOST (with a log line naming `what`) when o belongs to a GPU
+ * that nvemu_fault_gpu_lost marked lost, else NV_OK. Frees never ask.
+ */
+NV_STATUS rm_check_gpu(const struct rm_object *o, const char *what);
+
 /* Frees the clients owned by op (fd close). */
 void rm_opener_gone(struct rm_server *rs, nvemu_opener *op);
 

@@ -130,6 +130,7 @@ enum sim_rec_kind {
     SIM_REC_INTERLEAVE_SET,    /* a = level */
     SIM_REC_HOOK,              /* name = hook, field, result, reason; a = value */
     SIM_REC_MARK,              /* free-form marker from a workload/harness: name, a, b */
+    SIM_REC_GPU_LOST,          /* the GPU fell off the bus: a = kernels failed (each also a kernel_done "gpu_lost") */
     SIM_REC_KIND_COUNT
 };
 

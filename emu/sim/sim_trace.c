@@ -33,6 +33,7 @@ static const char *const kind_names[SIM_REC_KIND_COUNT] = {
     [SIM_REC_INTERLEAVE_SET] = "interleave_set",
     [SIM_REC_HOOK] = "hook",
     [SIM_REC_MARK] = "mark",
+    [SIM_REC_GPU_LOST] = "gpu_lost",
 };
 
 const char *sim_rec_kind_name(enum sim_rec_kind k)

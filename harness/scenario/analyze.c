@@ -236,6 +236,17 @@ void sc_analyzer_record(void *ctx, const struct sim_rec *r)
     struct sc_results *o = a->out;
     o->events++;
     if (r->kind == SIM_REC_MARK) {
+        /* Run-wide fault marks carry no instance. */
+        if (r->name && strcmp(r->name, SC_MARK_GPU_LOST) == 0) {
+            if (!o->gpu_lost)
+                o->gpu_lost_ns = r->t;
+            o->gpu_lost = true;
+            return;
+        }
+        if (r->name && strcmp(r->name, SC_MARK_BUSY_RETRY) == 0) {
+            o->busy_retries++;
+            return;
+        }
         on_mark(a, r);
         return;
     }

@@ -167,6 +167,10 @@ void sc_results_evaluate(struct sc_results *r)
         case SC_EXPECT_TRACE_DIGEST:
             check_digest(r, e, o);
             break;
+        case SC_EXPECT_BUSY_RETRIES:
+            o->pass = in_bounds(e, (double)r->busy_retries);
+            snprintf(o->actual, sizeof(o->actual), "%llu", (unsigned long long)r->busy_retries);
+            break;
         }
         if (o->pass)
             r->passed++;

@@ -81,6 +81,17 @@ void report_console(const struct sc_results *r, FILE *out, bool color)
         fputc('\n', out);
         engines_table(r, out, st);
     }
+    if (r->gpu_lost || r->busy_retries) {
+        char at[32];
+        fprintf(out, "\n%sfaults%s", st->bold, st->off);
+        if (r->gpu_lost)
+            fprintf(out, "  GPU lost at %s (requests in flight and later ones reported failed)",
+                    sc_fmt_ns((double)r->gpu_lost_ns, at, sizeof(at)));
+        if (r->busy_retries)
+            fprintf(out, "  %llu scheduler controls answered BUSY_RETRY (each retried)",
+                    (unsigned long long)r->busy_retries);
+        fputc('\n', out);
+    }
     if (r->error[0])
         fprintf(out, "\n%s✗ run failed: %s%s\n", st->red, r->error, st->off);
     if (s->expect_count) {

@@ -354,7 +354,19 @@ static void tables(const struct sc_results *r, FILE *f)
                 (unsigned long long)e->switches, (unsigned long long)e->preemptions,
                 (unsigned long long)e->preempt_timeouts, (unsigned long long)e->kernels);
     }
-    fputs("</table>\n<h2>Expectations</h2><table class=\"ex\"><tr><th></th><th>expected</th><th>actual</th></tr>\n", f);
+    fputs("</table>\n", f);
+    if (r->gpu_lost || r->busy_retries) {
+        char at[32];
+        fputs("<h2>Faults</h2><p class=\"meta\">", f);
+        if (r->gpu_lost)
+            fprintf(f, "GPU lost at %s: requests in flight and every later one reported failed. ",
+                    sc_fmt_ns((double)r->gpu_lost_ns, at, sizeof(at)));
+        if (r->busy_retries)
+            fprintf(f, "%llu scheduler controls answered BUSY_RETRY (each retried).",
+                    (unsigned long long)r->busy_retries);
+        fputs("</p>\n", f);
+    }
+    fputs("<h2>Expectations</h2><table class=\"ex\"><tr><th></th><th>expected</th><th>actual</th></tr>\n", f);
     if (r->error[0]) {
         fputs("<tr class=\"bad\"><td>&#10007;</td><td>the run completes</td><td>", f);
         esc(f, r->error);

@@ -10,7 +10,7 @@
 
 static const char *const expect_kind_names[] = {
     "latency", "throughput", "preemptions", "switches", "preempt_timeouts", "no_starvation", "decision", "lost",
-    "faults", "trace_digest",
+    "faults", "trace_digest", "busy_retries",
 };
 
 static int write_text(const char *path, const char *text, char *err, size_t errlen)
@@ -36,7 +36,7 @@ static cJSON *task_json(const struct sc_results *r, uint32_t t)
     cJSON_AddStringToObject(o, "name", task->name);
     cJSON_AddStringToObject(o, "class", sc_class_name(task->cls));
     cJSON_AddNumberToObject(o, "replicas", task->count);
-    cJSON_AddStringToObject(o, "arrival", sc_arrival_name(task->arrival));
+    cJSON_AddStringToObject(o, "arrival", task->process ? "process" : sc_arrival_name(task->arrival));
     cJSON_AddNumberToObject(o, "requests", (double)tr->arrivals);
     cJSON_AddNumberToObject(o, "completed", (double)tr->completed);
     cJSON_AddNumberToObject(o, "failed", (double)tr->failed);
@@ -77,6 +77,12 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     cJSON_AddBoolToObject(root, "passed", r->failed == 0 && !r->error[0]);
     if (r->error[0])
         cJSON_AddStringToObject(root, "error", r->error);
+    cJSON *faults = cJSON_AddObjectToObject(root, "faults");
+    if (r->gpu_lost)
+        cJSON_AddNumberToObject(faults, "gpu_lost_at_s", (double)r->gpu_lost_ns / 1e9);
+    else
+        cJSON_AddNullToObject(faults, "gpu_lost_at_s");
+    cJSON_AddNumberToObject(faults, "busy_retries", (double)r->busy_retries);
     cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
     for (uint32_t t = 0; t < s->task_count; t++)
         cJSON_AddItemToArray(tasks, task_json(r, t));

@@ -26,6 +26,8 @@
 #define SC_MARK_TSG "inst_tsg"        /* b = hardware id of the instance's compute TSG */
 #define SC_MARK_KILLED "inst_killed"
 #define SC_MARK_REJECTED "inst_rejected" /* its context was refused (admission BUSY_RETRY) */
+#define SC_MARK_GPU_LOST "gpu_lost"   /* a = GPU index: it fell off the bus (fault) */
+#define SC_MARK_BUSY_RETRY "sched_busy_retry" /* a = instance, b = control cmd the scheduler must retry */
 
 /* One replica of a task. */
 struct sc_inst {
@@ -97,6 +99,9 @@ struct sc_results {
     uint64_t virtual_ns, wall_ns;
     uint64_t events;
     uint64_t digest;                     /* sim_trace_digest() at the end of the run */
+    bool gpu_lost;                       /* a gpu_lost fault happened, at gpu_lost_ns */
+    uint64_t gpu_lost_ns;
+    uint64_t busy_retries;               /* scheduler controls answered BUSY_RETRY (each retried) */
     uint32_t inst_count;
     struct sc_inst *inst;
     struct sc_task_result tasks[SC_MAX_TASKS];

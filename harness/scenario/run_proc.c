@@ -438,7 +438,7 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-int run_proc_run(struct run_proc *p, char *err, size_t errlen)
+int run_proc_run(struct run_proc *p, void (*at_end)(void *ctx), void *ctx, char *err, size_t errlen)
 {
     if (pthread_create(&p->watcher, NULL, watch, p) == 0)
         p->watching = true;
@@ -446,6 +446,11 @@ int run_proc_run(struct run_proc *p, char *err, size_t errlen)
         LOG_WARN("scenario", "no watcher thread: a task process that dies would stop virtual time");
     struct nvemu_wl_sleep sl = {.until_ns = p->end_ns};
     int rc = runner_escape(p, ESC(NVEMU_ESC_WL_SLEEP, struct nvemu_wl_sleep), &sl, err, errlen);
+    if (rc == 0) {
+        pthread_mutex_lock(nvemu_lock_of(p->emu));
+        at_end(ctx);
+        pthread_mutex_unlock(nvemu_lock_of(p->emu));
+    }
     struct nvemu_wl_status un = {0};
     if (rc == 0 && (rc = runner_escape(p, ESC(NVEMU_ESC_WL_UNREGISTER, struct nvemu_wl_status), &un, err,
                                        errlen)) == 0)

@@ -11,7 +11,9 @@
  * other, each after the previous one reported ready (registered, context
  * built), so participant ids follow the scenario's instance order. Then the
  * runner sleeps in virtual time until the end of the run and leaves; every
- * child stops at the end itself (the protocol, scenarios/README.md).
+ * child stops at the end itself (the protocol, scenarios/README.md): it
+ * frees its context before it unregisters, so the children's teardowns
+ * follow one another in participant order.
  */
 #ifndef NVEMU_SCENARIO_RUN_PROC_H
 #define NVEMU_SCENARIO_RUN_PROC_H
@@ -45,10 +47,13 @@ int run_proc_start(struct run_proc **out, const struct scenario *sc, nvemu *emu,
 
 /*
  * Lets the run happen: sleeps until end_ns in virtual time (the children and
- * the sim events do the work), leaves, and waits for every child to exit.
- * 0, or -1 with a reason (a child failed or did not stop).
+ * the sim events do the work), calls at_end(ctx) with the emulator lock held
+ * while the runner still holds the baton (so what it traces comes before
+ * the children's teardown, in the same order every run), leaves, and waits
+ * for every child to exit. 0, or -1 with a reason (a child failed or did
+ * not stop).
  */
-int run_proc_run(struct run_proc *p, char *err, size_t errlen);
+int run_proc_run(struct run_proc *p, void (*at_end)(void *ctx), void *ctx, char *err, size_t errlen);
 
 /* Stops what is left (kills children still running), unmounts, frees p. NULL is fine. */
 void run_proc_stop(struct run_proc *p);

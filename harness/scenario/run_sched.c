@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "core/emulator.h"
+#include "abi/nv_ctrl_fifo.h"
 #include "core/log.h"
+#include "results.h"
 #include "run_ctx.h"
 #include "sim/sim.h"
 
@@ -100,18 +102,25 @@ int run_sched_start(struct run_sched *s, char *err, size_t errlen)
     return 0;
 }
 
-static void preempt_one(struct run_sched *s, uint32_t i)
+/*
+ * How long the scheduler backs off before it retries a control answered
+ * NV_ERR_BUSY_RETRY (RM's "try again"). An assumption: RM names no delay.
+ */
+#define BUSY_RETRY_BACKOFF_NS 100000ull
+
+static NV_STATUS preempt_one(struct run_sched *s, uint32_t i)
 {
     struct run_ctx *c = s->m[i].ctx;
     uint64_t tmo = s->m[i].preempt_timeout_ns;
     call_begin(s);
     NV_STATUS st = nvrm_tsg_preempt(c->rm, c->hClient, c->hTsg, tmo != 0, (uint32_t)(tmo / 1000));
     call_end(s);
-    if (st != NV_OK)
+    if (st != NV_OK && st != NV_ERR_BUSY_RETRY)
         LOG_INFO("scenario", "scheduler: PREEMPT of %s: %s", s->m[i].task->name, nv_status_name(st));
+    return st;
 }
 
-static void disable_one(struct run_sched *s, uint32_t i, bool disable)
+static NV_STATUS disable_one(struct run_sched *s, uint32_t i, bool disable)
 {
     struct run_ctx *c = s->m[i].ctx;
     NvHandle clients[SC_MAX_STREAMS];
@@ -121,20 +130,33 @@ static void disable_one(struct run_sched *s, uint32_t i, bool disable)
     NV_STATUS st = nvrm_disable_channels(c->rm, c->hClient, c->hSubdevice, disable, false, c->nchannels, clients,
                                          c->hChannels);
     call_end(s);
-    if (st != NV_OK)
+    if (st != NV_OK && st != NV_ERR_BUSY_RETRY)
         LOG_INFO("scenario", "scheduler: DISABLE_CHANNELS(%d) of %s: %s", disable, s->m[i].task->name,
                  nv_status_name(st));
+    return st;
 }
 
-static void issue(struct run_sched *s, const struct run_sched_op *op)
+static NV_STATUS issue(struct run_sched *s, const struct run_sched_op *op)
 {
     /* The process may have died since the decision: nothing left to call on. */
     if (!s->m[op->member].ctx)
-        return;
+        return NV_OK;
     if (op->kind == RUN_SCHED_OP_PREEMPT)
-        preempt_one(s, op->member);
-    else
-        disable_one(s, op->member, op->kind == RUN_SCHED_OP_DISABLE);
+        return preempt_one(s, op->member);
+    return disable_one(s, op->member, op->kind == RUN_SCHED_OP_DISABLE);
+}
+
+uint32_t run_sched_control_cmd(const struct run_sched *s)
+{
+    return s->sc->scheduler.action == SC_SCHED_DISABLE ? NV2080_CTRL_CMD_FIFO_DISABLE_CHANNELS
+                                                       : NVA06C_CTRL_CMD_PREEMPT;
+}
+
+static void mark_retry(struct run_sched *s, uint32_t member)
+{
+    struct sim_rec r = {.kind = SIM_REC_MARK, .engine = SIM_NONE, .runlist = SIM_NONE, .tsg = SIM_NONE,
+                        .chid = SIM_NONE, .a = member, .b = run_sched_control_cmd(s), .name = SC_MARK_BUSY_RETRY};
+    sim_trace(s->sim, &r);
 }
 
 static void pump_fn(struct sim *sim, void *arg, uint64_t data);
@@ -149,9 +171,14 @@ static void pump(struct run_sched *s)
             return;
         }
         struct run_sched_op op = s->ops[s->op_head];
+        if (issue(s, &op) == NV_ERR_BUSY_RETRY) {
+            /* The same call again after a back-off; what was decided after it stays behind it. */
+            mark_retry(s, op.member);
+            s->busy_until += BUSY_RETRY_BACKOFF_NS;
+            continue;
+        }
         s->op_head = (s->op_head + 1) % s->op_cap;
         s->op_len--;
-        issue(s, &op);
     }
 }
 

@@ -77,6 +77,14 @@ int run_sched_start(struct run_sched *s, char *err, size_t errlen);
 /* An LC request of instance `id` queued its kernels / completed. */
 void run_sched_lc_submitted(struct run_sched *s, uint32_t id);
 void run_sched_lc_done(struct run_sched *s, uint32_t id);
+/*
+ * The control the scheduler issues during the run (PREEMPT for action
+ * preempt, DISABLE_CHANNELS for disable): what a busy_retry fault answers
+ * BUSY_RETRY for. A call answered BUSY_RETRY is marked (SC_MARK_BUSY_RETRY)
+ * and issued again after a 100 us back-off, ahead of later decisions.
+ */
+uint32_t run_sched_control_cmd(const struct run_sched *s);
+
 /* Instance `id`'s process is gone. */
 void run_sched_forget(struct run_sched *s, uint32_t id);
 

@@ -14,7 +14,6 @@
 #include "runner.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +68,7 @@ struct run {
     uint32_t ninst;
     struct run_sched sched;
     uint64_t end_ns;
+    bool gpu_lost;             /* gpu_lost fault fired: every request from then on fails */
     char err[256];
 };
 
@@ -155,6 +155,12 @@ static void arrival_fn(struct sim *s, void *arg, uint64_t data)
     uint64_t now = sim_now(s);
     uint32_t num = in->next_num++;
     mark(in->R, SC_MARK_ARRIVE, in->id, num);
+    if (in->R->gpu_lost) {
+        /* The client's first launch fails at once; a closed loop gives up, an open one keeps getting requests. */
+        mark(in->R, SC_MARK_FAIL, in->id, num);
+        schedule_next_open_loop(in, now);
+        return;
+    }
     if (queue_push(in, now, num) != 0) {
         mark(in->R, SC_MARK_FAIL, in->id, num);
         return;
@@ -265,6 +271,50 @@ static void kill_instance(struct inst *in)
     }
 }
 
+/* Reports the instance's request in progress and its queued ones failed; the instance lives on. */
+static void fail_outstanding(struct inst *in)
+{
+    struct run *R = in->R;
+    if (in->busy) {
+        mark(R, SC_MARK_FAIL, in->id, in->cur_num);
+        if (in->t->cls == SC_LC)
+            run_sched_lc_done(&R->sched, in->id);
+    }
+    for (uint32_t i = 0; i < in->qlen; i++)
+        mark(R, SC_MARK_FAIL, in->id, in->queue_num[(in->qhead + i) % in->qcap]);
+    in->busy = false;
+    in->qlen = 0;
+    if (in->pending_submit)
+        sim_cancel(R->sim, in->pending_submit);
+    in->pending_submit = 0;
+}
+
+/*
+ * GPU 0 falls off the bus. Every task runs on it: what they have in flight
+ * is reported failed first (so completions the model may still deliver are
+ * ignored), then the emulator is told (RM answers NV_ERR_GPU_IS_LOST / -EINVAL
+ * from then on, the FIFO stops running work).
+ */
+static void gpu_lost_fn(struct sim *s, void *arg, uint64_t data)
+{
+    (void)s;
+    struct run *R = arg;
+    R->gpu_lost = true;
+    mark(R, SC_MARK_GPU_LOST, data, 0);
+    for (uint32_t k = 0; k < R->ninst; k++)
+        if (!R->inst[k].dead && !R->inst[k].external)
+            fail_outstanding(&R->inst[k]);
+    nvemu_fault_gpu_lost(R->emu, (uint32_t)data);
+}
+
+/* A BUSY_RETRY storm on the scheduler's control starts (data = 1) or ends (0). */
+static void busy_retry_fn(struct sim *s, void *arg, uint64_t data)
+{
+    (void)s;
+    struct run *R = arg;
+    nvemu_fault_busy_retry(R->emu, run_sched_control_cmd(&R->sched), data ? UINT32_MAX : 0);
+}
+
 static void client_kill_fn(struct sim *s, void *arg, uint64_t data)
 {
     (void)s;
@@ -288,12 +338,13 @@ static int arm_faults(struct run *R)
                 return -1;
             break;
         case SC_FAULT_GPU_LOST:
+            sim_at(R->sim, f->at_ns, gpu_lost_fn, R, 0);
+            break;
         case SC_FAULT_BUSY_RETRY:
-            snprintf(R->err, sizeof(R->err), "%s:%u: fault '%s' is not supported in this build (the emulator has "
-                     "no %s injection point yet)", sc->path, f->pos.line,
-                     f->kind == SC_FAULT_GPU_LOST ? "gpu_lost" : "busy_retry",
-                     f->kind == SC_FAULT_GPU_LOST ? "fall-off-the-bus" : "GPFIFO_SCHEDULE BUSY_RETRY");
-            return -1;
+            sim_at(R->sim, f->at_ns, busy_retry_fn, R, 1);
+            if (f->at_ns + f->duration_ns < R->end_ns)
+                sim_at(R->sim, f->at_ns + f->duration_ns, busy_retry_fn, R, 0);
+            break;
         }
     }
     return 0;
@@ -390,6 +441,21 @@ static void advance(struct run *R, const struct sc_run_opts *o)
         fputc('\n', o->progress);
 }
 
+/* The end of the run: what the synthetic tasks still have queued or running is reported in flight. */
+static void mark_in_flight(void *arg)
+{
+    struct run *R = arg;
+    for (uint32_t k = 0; k < R->ninst; k++) {
+        struct inst *in = &R->inst[k];
+        if (in->dead || in->external)
+            continue;
+        if (in->busy)
+            mark(R, SC_MARK_OPEN, k, in->cur_num);
+        for (uint32_t i = 0; i < in->qlen; i++)
+            mark(R, SC_MARK_OPEN, k, in->queue_num[(in->qhead + i) % in->qcap]);
+    }
+}
+
 /* One run of scenario sc (a baseline run passes a reduced copy). */
 static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_run_opts *o, bool outer,
                     struct sc_results *out, char *err, size_t errlen)
@@ -438,7 +504,6 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
     int sub = sim_trace_subscribe(R.sim, sc_analyzer_record, an);
     uint64_t w0 = wall_ns();
     struct run_proc *procs = NULL;
-    bool locked = false;
     R.fdt = nvemu_fdtable_create(R.emu, true);
     R.ninst = sc_instance_count(sc);
     R.inst = calloc(R.ninst, sizeof(*R.inst));
@@ -480,27 +545,14 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
         goto finish;
     if (run_proc_needed(sc)) {
         if (run_proc_start(&procs, sc, R.emu, R.fdt, R.end_ns, R.err, sizeof(R.err)) ||
-            run_proc_run(procs, R.err, sizeof(R.err)))
+            run_proc_run(procs, mark_in_flight, &R, R.err, sizeof(R.err)))
             goto finish;
-        /* The nodes are still served: the emulator is shared with the session threads from here on. */
-        pthread_mutex_lock(nvemu_lock_of(R.emu));
-        locked = true;
     } else {
         advance(&R, o);
-    }
-    for (uint32_t k = 0; k < R.ninst; k++) {
-        struct inst *in = &R.inst[k];
-        if (in->dead || in->external)
-            continue;
-        if (in->busy)
-            mark(&R, SC_MARK_OPEN, k, in->cur_num);
-        for (uint32_t i = 0; i < in->qlen; i++)
-            mark(&R, SC_MARK_OPEN, k, in->queue_num[(in->qhead + i) % in->qcap]);
+        mark_in_flight(&R);
     }
     rc = 0;
 finish:
-    if (locked)
-        pthread_mutex_unlock(nvemu_lock_of(R.emu));
     run_proc_stop(procs);
     out->wall_ns = wall_ns() - w0;
     sim_trace_unsubscribe(R.sim, sub);

@@ -56,7 +56,8 @@ struct sc_task {
     uint32_t streams;               /* channels the task submits on (max stream index + 1) */
     enum sc_context context;
     enum sc_preempt_mode preempt_mode;   /* mode the context sets (cuda default CILP as libcuda; bare: profile) */
-    char *process;                  /* external binary instead of a synthetic task, or NULL */
+    char *process;                  /* external binary instead of a synthetic task, or NULL (a bare name:
+                                       looked up in $PATH at run time; run_proc.h) */
     char *process_args[SC_MAX_ARGS];
     int process_nargs;
     struct sc_pos pos;
@@ -64,8 +65,9 @@ struct sc_task {
 
 enum sc_fault_kind {
     SC_FAULT_PREEMPT_TIMEOUT,   /* preempts of `task` do not complete: the wait times out */
-    SC_FAULT_GPU_LOST,          /* the GPU falls off the bus at `at` */
-    SC_FAULT_BUSY_RETRY,        /* GPFIFO_SCHEDULE answers BUSY_RETRY from `at` for `duration` */
+    SC_FAULT_GPU_LOST,          /* GPU 0 (every task's) falls off the bus at `at`, for good */
+    SC_FAULT_BUSY_RETRY,        /* the scheduler's control (PREEMPT or DISABLE_CHANNELS) answers
+                                   BUSY_RETRY from `at` for `duration`; the scheduler retries */
     SC_FAULT_CLIENT_KILL,       /* `task`'s replica `replica` is killed (fd closed) at `at` */
 };
 
@@ -89,6 +91,7 @@ enum sc_expect_kind {
     SC_EXPECT_LOST,           /* requests neither completed nor reported failed: at most max */
     SC_EXPECT_FAULTS,         /* requests reported failed (fault seen) within [min, max] */
     SC_EXPECT_TRACE_DIGEST,   /* the event trace digest equals a value */
+    SC_EXPECT_BUSY_RETRIES,   /* scheduler controls answered BUSY_RETRY (and retried) within [min, max] */
 };
 
 enum sc_stat { SC_STAT_P50, SC_STAT_P99, SC_STAT_MAX, SC_STAT_MEAN };

@@ -676,7 +676,7 @@ static int load_fault(struct ld *L, const struct ynode *n, struct sc_fault *f)
 
 static const char *const expect_kinds[] = {
     "latency", "throughput", "preemptions", "switches", "preempt_timeouts", "no_starvation", "decision", "lost",
-    "faults", "trace_digest", NULL,
+    "faults", "trace_digest", "busy_retries", NULL,
 };
 
 static int load_bound_pair(struct ld *L, const struct ynode *n, struct sc_expect *e, bool durations)
@@ -836,7 +836,8 @@ static int load_expect(struct ld *L, const struct ynode *n, struct sc_expect *e)
         return 0;
     }
     case SC_EXPECT_LOST:
-    case SC_EXPECT_FAULTS: {
+    case SC_EXPECT_FAULTS:
+    case SC_EXPECT_BUSY_RETRIES: {
         static const char *const keys[] = {"min", "max", NULL};
         if (want(L, b, YNODE_MAP, expect_kinds[kind]) || check_keys(L, b, expect_kinds[kind], keys))
             return -1;
@@ -881,6 +882,13 @@ static int check_refs(struct ld *L, struct scenario *s, const struct ynode *root
             snprintf(L->err, L->errlen, "%s:%u:%u: a preempt_timeout fault needs 'scheduler: {kind: gpreempt, "
                      "action: preempt}' (only the scheduler's waiting PREEMPT can time out)", L->file, f->pos.line,
                      f->pos.column);
+            return -1;
+        }
+        if (f->kind == SC_FAULT_BUSY_RETRY &&
+            (s->scheduler.kind != SC_SCHED_GPREEMPT || s->scheduler.action == SC_SCHED_TIMESLICE)) {
+            snprintf(L->err, L->errlen, "%s:%u:%u: a busy_retry fault needs 'scheduler: {kind: gpreempt, action: "
+                     "preempt|disable}' (its PREEMPT / DISABLE_CHANNELS are the controls issued during the run)",
+                     L->file, f->pos.line, f->pos.column);
             return -1;
         }
         if (!f->task[0])

@@ -121,5 +121,9 @@ void scenario_expect_label(const struct scenario *s, const struct sc_expect *e, 
     case SC_EXPECT_TRACE_DIGEST:
         snprintf(buf, len, "trace digest == %s", e->digest);
         break;
+    case SC_EXPECT_BUSY_RETRIES:
+        snprintf(buf, len, "controls answered BUSY_RETRY");
+        bounds(buf, len, e->has_min, e->min, e->has_max, e->max, false, "");
+        break;
     }
 }

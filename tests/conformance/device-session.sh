@@ -34,6 +34,7 @@ T=tests/conformance
 [ -x /tmp/nvemu-hw/nvemu-conformance ] || $CF -static -o /tmp/nvemu-hw/nvemu-conformance $T/conformance.c $T/conf_out.c $T/conf_esc.c $T/conf_rm.c $T/conf_fifo.c $T/conf_priv.c $T/fixture.c $T/rmraw.c
 [ -x /tmp/nvemu-hw/nvemu-hwmeasure ] || $CF -static -o /tmp/nvemu-hw/nvemu-hwmeasure $T/measure.c $T/conf_out.c $T/fixture.c $T/rmraw.c
 [ -f /tmp/nvemu-hw/libnvemu-record.so ] || $CF -shared -fPIC -o /tmp/nvemu-hw/libnvemu-record.so harness/record/record_preload.c
+[ -x /tmp/nvemu-hw/nvemu-record ] || $CF -Iemu -Iinclude -o /tmp/nvemu-hw/nvemu-record $T/record_cmd_main.c harness/record/record_cmd.c emu/core/log.c -lpthread
 for p in ctx streams share busy; do
   if ! [ -x /tmp/nvemu-hw/$p ] || ! ldd /tmp/nvemu-hw/$p >/dev/null 2>&1 || ldd /tmp/nvemu-hw/$p | grep -q 'not found\|version .* not found'; then
     echo "building $p on the device"; nvcc -O2 -arch=sm_90 -o /tmp/nvemu-hw/$p $T/cuda/$p.cu
@@ -66,7 +67,8 @@ cat "$R/measure.txt"
 
 step "libcuda traces"
 cd /tmp/nvemu-hw
-rec "$R/trace-ctx.log" ./ctx
+# context creation is recorded through `nvemu record` itself (its code, built standalone)
+NVEMU_RECORD_LIB=$REC timeout 120 ./nvemu-record record -o "$R/trace-ctx.log" -- ./ctx; echo "rc=$?"
 rec "$R/trace-streams.log" ./streams
 rec "$R/trace-share-%p.log" ./share 1000000
 rec "$R/trace-busy-preempt.log" ./busy preempt 2000000
@@ -99,9 +101,24 @@ step "FIFO_DISABLE_CHANNELS on ANOTHER process's channels (stock driver, no GPre
     rm -f "$R/trace-dis-a.log" "$R/trace-dis-b.log"
   done
 } | tee "$R/disable-other.txt"
+step "LC/BE on the stock driver: a latency-critical task next to a best-effort one"
+{
+  echo "LC alone:"; rec "$R/trace-lc.log" ./busy lc 50 132 10 0; rm -f "$R/trace-lc.log"
+  for method in none timeslice disable; do
+    be_ts=2048; lc_ts=0; other=
+    [ $method = timeslice ] && be_ts=1 && lc_ts=1000000
+    [ $method = disable ] && other="$R/trace-be.log"
+    rec "$R/trace-be.log" ./busy timeslice $be_ts 8000000 > "$R/be.txt" 2>&1 &
+    sleep 1
+    rec "$R/trace-lc.log" ./busy lc 50 132 10 $lc_ts $other > "$R/lc.txt" 2>&1
+    wait
+    echo "LC with BE running, method=$method (BE timeslice $be_ts, LC timeslice $lc_ts):"; cat "$R/lc.txt" "$R/be.txt"
+    rm -f "$R/trace-be.log" "$R/trace-lc.log"
+  done
+} | tee "$R/lc-be.txt"
 cd - >/dev/null
 i=0; for f in "$R"/trace-share-[0-9]*.log; do mv "$f" "$R/trace-share-p$i.log"; i=$((i+1)); done
-rm -f "$R"/trace-ts-*-?.log "$R"/ts-?.txt "$R"/il-?.txt "$R"/dis-?.txt
+rm -f "$R"/trace-ts-*-?.log "$R"/ts-?.txt "$R"/il-?.txt "$R"/dis-?.txt "$R"/lc.txt "$R"/be.txt
 
 if [ -x /tmp/nvemu-hw/nvemu-gpreempt ]; then
   step "GPreempt-style scheduler demo (harness/gpreempt) on the stock driver"

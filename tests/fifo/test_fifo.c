@@ -483,6 +483,76 @@ static void test_determinism(void **state)
     unlink(b);
 }
 
+struct lost_seen {
+    struct fifo *f;
+    unsigned calls, lost_inside, refused;
+    uint64_t done_t;
+    struct fifo_channel *c;
+};
+
+static void lost_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
+{
+    (void)kernel_id;
+    (void)tag;
+    (void)submit_t;
+    struct lost_seen *ls = ctx;
+    ls->calls++;
+    ls->lost_inside += fifo_is_lost(ls->f);
+    ls->done_t = done_t;
+    /* a callback that submits more work is refused */
+    struct fifo_kernel k = {.blocks = 1, .total_ns = MS};
+    ls->refused += fifo_submit(ls->c, &k, NULL, NULL, NULL) == NV_ERR_GPU_IS_LOST;
+}
+
+static void test_gpu_lost(void **state)
+{
+    (void)state;
+    struct tenv e;
+    tenv_init(&e, 1, NULL);
+    struct fifo_channel *a[2], *b;
+    mk_tsg(&e, 2, a);
+    mk_tsg(&e, 1, &b);
+    struct lost_seen ls = {.f = e.f, .c = b};
+    struct fifo_kernel k = {.blocks = TEST_SM, .block_ns = 10 * MS};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(fifo_submit(a[i], &k, lost_done, &ls, NULL), NV_OK);
+        assert_int_equal(fifo_submit(b, &k, lost_done, &ls, NULL), NV_OK);
+    }
+    sim_run_until(e.s, 3 * MS);
+    assert_false(fifo_is_lost(e.f));
+    fifo_gpu_lost(e.f);
+    /* every running and queued kernel fails now, each callback sees the loss */
+    assert_int_equal(ls.calls, 4);
+    assert_int_equal(ls.lost_inside, 4);
+    assert_int_equal(ls.refused, 4);
+    assert_int_equal(ls.done_t, 3 * MS);
+    assert_int_equal(fifo_channel_pending(a[0]) + fifo_channel_pending(a[1]) + fifo_channel_pending(b), 0);
+    const struct sim_rec *r = find_rec(e.s, SIM_REC_GPU_LOST, SIM_NONE, 0);
+    assert_non_null(r);
+    assert_int_equal(r->a, 4);
+    unsigned failed = 0;
+    for (size_t i = 0; i < sim_trace_count(e.s); i++) {
+        const struct sim_rec *x = sim_trace_get(e.s, i);
+        failed += x->kind == SIM_REC_KERNEL_DONE && x->result && strcmp(x->result, "gpu_lost") == 0;
+    }
+    assert_int_equal(failed, 4);
+    /* nothing runs afterwards, even when the state changes; a second loss changes nothing */
+    unsigned starts = count_rec(e.s, SIM_REC_KERNEL_START, SIM_NONE);
+    unsigned switches = count_rec(e.s, SIM_REC_SWITCH, SIM_NONE);
+    assert_int_equal(starts, 1);
+    assert_int_equal(fifo_submit(b, &k, NULL, NULL, NULL), NV_ERR_GPU_IS_LOST);
+    assert_int_equal(fifo_tsg_schedule(fifo_channel_tsg(b), false, false, false), NV_OK);
+    assert_int_equal(fifo_tsg_schedule(fifo_channel_tsg(b), true, false, false), NV_OK);
+    fifo_gpu_lost(e.f);
+    sim_run_until(e.s, 100 * MS);
+    assert_int_equal(count_rec(e.s, SIM_REC_KERNEL_START, SIM_NONE), starts);
+    assert_int_equal(count_rec(e.s, SIM_REC_SWITCH, SIM_NONE), switches);
+    assert_int_equal(count_rec(e.s, SIM_REC_GPU_LOST, SIM_NONE), 1);
+    /* teardown still works */
+    fifo_tsg_destroy(fifo_channel_tsg(b));
+    tenv_fini(&e);
+}
+
 /*
  * The model against F's H200 runs (fixtures/hw/h200-580.159.04): two groups, one 364.5 ms full-GPU spin
  * kernel each (CILP, as libcuda sets it), started together (timeslice-pairs.txt). Per-switch costs from the
@@ -612,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_disable_only_scheduling),
         cmocka_unit_test(test_schedule_disable_preempts),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_gpu_lost),
         cmocka_unit_test(test_hw_timeslice_pairs),
         cmocka_unit_test(test_hw_preempt_series),
     };

@@ -117,6 +117,54 @@ static void test_single_participant(void **state)
     assert_int_equal(u.status, NV_OK);
 }
 
+/* A kernel of a lost GPU fails at the loss: its wait answers NV_ERR_GPU_IS_LOST with the loss time. */
+static void test_gpu_lost(void **state)
+{
+    struct fx *x = *state;
+    mk_channel(x, 0x5c000011);
+    struct nvemu_wl_register r = {.name = "main"};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_REGISTER, &r, sizeof(r)), 0);
+    uint64_t id = wl_submit(x, 0x5c000011, 50 * MS);
+    struct nvemu_wl_sleep sl = {.until_ns = 2 * MS};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_SLEEP, &sl, sizeof(sl)), 0);
+    fifo_gpu_lost(gpu_fifo(nvemu_gpu(x->e.emu, 0)));
+    struct nvemu_wl_wait w = {.kernel_id = id};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_WAIT, &w, sizeof(w)), 0);
+    assert_int_equal(w.status, NV_ERR_GPU_IS_LOST);
+    assert_int_equal(w.kernel_id, id);
+    assert_int_equal(w.tag, 7);
+    assert_int_equal(w.done_ns, 2 * MS);
+    struct nvemu_wl_submit s = {.hClient = x->hc, .hChannel = 0x5c000011, .blocks = 1, .total_ns = MS};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_SUBMIT, &s, sizeof(s)), 0);
+    assert_int_equal(s.status, NV_ERR_GPU_IS_LOST);
+    struct nvemu_wl_status u = {0};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_UNREGISTER, &u, sizeof(u)), 0);
+}
+
+/* Participants of a released opener are forgotten; others stay. */
+static void test_forget_opener(void **state)
+{
+    struct fx *x = *state;
+    struct workload *wl = nvemu_workload(x->e.emu);
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    int opa, opb; /* only the opener pointers' identity matters */
+    struct nvemu_wl_register r = {.name = "a"};
+    assert_int_equal(workload_escape(wl, x->e.emu, (nvemu_opener *)&opa, 501, NVEMU_ESC_WL_REGISTER, sizeof(r), &r,
+                                     &lock), 0);
+    assert_int_equal(r.status, NV_OK);
+    r = (struct nvemu_wl_register){.name = "b"};
+    assert_int_equal(workload_escape(wl, x->e.emu, (nvemu_opener *)&opb, 502, NVEMU_ESC_WL_REGISTER, sizeof(r), &r,
+                                     &lock), 0);
+    workload_forget_opener(wl, (nvemu_opener *)&opa);
+    struct nvemu_wl_status u = {0};
+    assert_int_equal(workload_escape(wl, x->e.emu, (nvemu_opener *)&opa, 501, NVEMU_ESC_WL_UNREGISTER, sizeof(u), &u,
+                                     &lock), 0);
+    assert_int_equal(u.status, NV_ERR_INVALID_STATE);
+    assert_int_equal(workload_escape(wl, x->e.emu, (nvemu_opener *)&opb, 502, NVEMU_ESC_WL_UNREGISTER, sizeof(u), &u,
+                                     &lock), 0);
+    assert_int_equal(u.status, NV_OK);
+}
+
 struct thr {
     struct fx *x;
     pthread_barrier_t *bar;
@@ -166,6 +214,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_single_participant, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_participants, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gpu_lost, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_forget_opener, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,13 +6,15 @@
  * (emu/fifo/workload.h, nr 0xF0-0xF6 on nvidiactl) with plain ioctl(2).
  *
  *   nvemu-ext-task [--rate R] [--think D] [--preprocess D] [--kernel D]
- *                  [--blocks N] [--repeat N]
+ *                  [--blocks N] [--repeat N] [--exit-at D]
  *
  * Requests: periodic at R per second (0 = closed loop with --think between
  * a completion and the next arrival); each is preprocess CPU time, then
  * --repeat kernels of --kernel each on the context's first compute channel;
  * done when the last one completes. One request at a time, later arrivals
- * queue, as the runner's synthetic tasks do.
+ * queue, as the runner's synthetic tasks do. --exit-at makes it die at that
+ * virtual time (exit status 3, nothing cleaned up): how tests see the
+ * runner report a task process that crashes.
  *
  * The scenario runner's participant protocol (scenarios/README.md):
  *   NVEMU_SCENARIO_INSTANCE  instance id the request marks carry (a)
@@ -21,7 +23,8 @@
  *                            exists and the process is a registered participant
  *   NVEMU_SCENARIO_COMM      process name to take (policies classify by it)
  * Marks: inst_tsg (a = instance, b = compute channel group id), req_arrive,
- * req_done, req_open (a = instance, b = request number).
+ * req_done, req_open (a = instance, b = request number). At the end it
+ * frees its context, then unregisters, then closes its fds.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -45,6 +48,7 @@ struct opts {
     double rate;
     uint64_t think_ns, pre_ns, kernel_ns;
     uint32_t blocks, repeat;
+    uint64_t exit_at_ns;          /* 0 = never */
 };
 
 struct task {
@@ -96,6 +100,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
             o->blocks = (uint32_t)strtoul(v, NULL, 0);
         else if (strcmp(k, "--repeat") == 0)
             o->repeat = (uint32_t)strtoul(v, NULL, 0);
+        else if (strcmp(k, "--exit-at") == 0)
+            rc = parse_ns(v, &o->exit_at_ns);
         else
             goto bad;
         if (rc)
@@ -106,7 +112,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
     return 0;
 bad:
     fprintf(stderr, "usage: nvemu-ext-task [--rate R] [--think D] [--preprocess D] [--kernel D] [--blocks N] "
-                    "[--repeat N]\n");
+                    "[--repeat N] [--exit-at D]\n");
     return -1;
 }
 
@@ -200,6 +206,8 @@ static int serve(struct task *t, const struct opts *o)
             return -1;
         if (t_now >= t->end_ns)
             break;
+        if (o->exit_at_ns && t_now >= o->exit_at_ns)
+            _exit(3);
         if (next_arrival <= t_now) {
             if (mark(t, SC_MARK_ARRIVE, next_num++))
                 return -1;
@@ -225,6 +233,8 @@ static int serve(struct task *t, const struct opts *o)
             phase = RUN;
         }
         uint64_t deadline = min3(next_arrival, t->end_ns, phase == PRE ? pre_until : UINT64_MAX);
+        if (o->exit_at_ns && o->exit_at_ns < deadline)
+            deadline = o->exit_at_ns;
         if (phase == RUN) {
             struct nvemu_wl_wait w = {.deadline_ns = deadline};
             if (esc(t, ESC(NVEMU_ESC_WL_WAIT, struct nvemu_wl_wait), &w) != 0)
@@ -261,10 +271,11 @@ int main(int argc, char **argv)
     struct nvrm_os_dir dir;
     int rc = setup(&t, &dir) == 0 && serve(&t, &o) == 0 ? 0 : 1;
     if (t.rm) {
-        struct nvemu_wl_status u = {0};
-        esc(&t, ESC(NVEMU_ESC_WL_UNREGISTER, struct nvemu_wl_status), &u);
+        /* Teardown while still a participant (holding the baton): the next one's comes after it. */
         if (t.ctx.hClient)
             cudactx_destroy(&t.ctx);
+        struct nvemu_wl_status u = {0};
+        esc(&t, ESC(NVEMU_ESC_WL_UNREGISTER, struct nvemu_wl_status), &u);
         nvrm_close(t.rm);
     }
     return rc;

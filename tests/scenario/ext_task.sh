@@ -1,7 +1,7 @@
 #!/bin/sh
 # External task processes (tasks[].process): the bundled example runs through the runner's FUSE-served
 # emulator, twice with the same trace byte for byte, and a task binary that never reports ready makes
-# the run fail to start (exit 3) with a reason. Skips (77) with the reason where FUSE cannot be mounted.
+# the run fail to start (exit 3) with a reason, and one that dies mid-run is reported (see below). Skips (77) with the reason where FUSE cannot be mounted.
 # usage: ext_task.sh NVEMU EXT_TASK_DIR SCENARIO WORKDIR
 set -u
 nvemu=$1 bindir=$2 scenario=$3 work=$4
@@ -37,4 +37,26 @@ YAML
 rc=$?
 [ $rc -eq 3 ] || { echo "a task that never reports ready: exit $rc, expected 3"; exit 1; }
 grep -q "exited with status 0 before it was ready" "$work/broken.err" || { cat "$work/broken.err"; exit 1; }
+# A task process that dies mid-run: reported killed, its request in flight failed, nothing lost, the
+# other process carries on to the end; the run itself fails (exit 3) with the reason.
+cat >"$work/crash.yaml" <<YAML
+name: crash
+duration: 1s
+warmup: 100ms
+tasks:
+  - {name: lc, class: LC, process: {binary: nvemu-ext-task, args: [--rate, "100", --kernel, 100us, --repeat, "4"]}}
+  - name: be
+    class: BE
+    process: {binary: nvemu-ext-task, args: [--rate, "0", --kernel, 1ms, --repeat, "5", --exit-at, 500500us]}
+YAML
+"$nvemu" scenario run "$work/crash.yaml" --quiet --out "$work/crash" 2>"$work/crash.err"
+rc=$?
+[ $rc -eq 3 ] || { cat "$work/crash.err"; echo "crashing task: exit $rc, expected 3"; exit 1; }
+grep -q "process [0-9]* exited with status 3" "$work/crash.err" || { cat "$work/crash.err"; exit 1; }
+flat=$(tr -d ' \t\n' <"$work/crash/results.json")
+be=$(echo "$flat" | grep -o '"name":"be"[^}]*')
+lc=$(echo "$flat" | grep -o '"name":"lc"[^}]*')
+echo "$be" | grep -q '"failed":1,' || { echo "be: $be"; echo "expected 1 failed request"; exit 1; }
+echo "$be" | grep -q '"lost":0,' || { echo "be: $be"; echo "expected nothing lost"; exit 1; }
+echo "$lc" | grep -q '"completed":90,' || { echo "lc: $lc"; echo "lc should complete all 90 measured requests"; exit 1; }
 echo "ok: $(grep -o '"trace_digest":[[:space:]]*"[^"]*"' "$work/a/results.json")"

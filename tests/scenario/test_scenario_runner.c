@@ -3,7 +3,12 @@
  * raw event trace it writes (CSV: seq,t,kind,gpu,engine,runlist,tsg,chid,a,b,...):
  *  - the in-process scheduler waits out the virtual time its control calls
  *    cost: with injected latencies, its DISABLE_CHANNELS on the second BE
- *    group comes one control latency (the profile's) after the first.
+ *    group comes one control latency (the profile's) after the first;
+ *  - a busy_retry storm: the scheduler's PREEMPTs answer BUSY_RETRY only
+ *    inside the storm, are retried every 100 us, no preemption goes out
+ *    meanwhile and LC requests wait longer;
+ *  - gpu_lost: what is in flight and every later arrival is reported
+ *    failed at once, nothing completes afterwards, nothing is lost.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +22,7 @@
 #include <cmocka.h>
 
 #include "core/emulator.h"
+#include "fifo/fifo.h"
 #include "nvemu/nvemu.h"
 #include "profile/profile.h"
 #include "results.h"
@@ -153,10 +159,156 @@ static void test_scheduler_waits_out_call_cost(void **state)
     scenario_free(sc);
 }
 
+static bool is_mark(const struct rec *r, const char *name)
+{
+    return strcmp(r->kind, "mark") == 0 && strcmp(r->name, name) == 0;
+}
+
+/* Arrival time of request (inst, num), or UINT64_MAX. */
+static uint64_t arrival_of(const struct trace *tr, uint64_t inst, uint64_t num)
+{
+    for (size_t i = 0; i < tr->n; i++)
+        if (is_mark(&tr->r[i], SC_MARK_ARRIVE) && tr->r[i].a == inst && tr->r[i].b == num)
+            return tr->r[i].t;
+    return UINT64_MAX;
+}
+
+/* Mean latency of instance inst's requests that arrived in [t0, t1) and completed. */
+static double mean_latency(const struct trace *tr, uint64_t inst, uint64_t t0, uint64_t t1, unsigned *n)
+{
+    double sum = 0;
+    *n = 0;
+    for (size_t i = 0; i < tr->n; i++) {
+        if (!is_mark(&tr->r[i], SC_MARK_DONE) || tr->r[i].a != inst)
+            continue;
+        uint64_t at = arrival_of(tr, inst, tr->r[i].b);
+        if (at >= t0 && at < t1) {
+            sum += (double)(tr->r[i].t - at);
+            (*n)++;
+        }
+    }
+    return *n ? sum / *n : 0;
+}
+
+static const char storm_text[] =
+    "name: storm\n"
+    "duration: 300ms\n"
+    "scheduler: {kind: gpreempt, action: preempt}\n"
+    "tasks:\n"
+    "  - {name: lc, class: LC, arrival: {type: periodic, rate: 200},\n"
+    "     request: {kernels: [{duration: 100us, repeat: 4}]}}\n"
+    "  - {name: be, class: BE, arrival: {type: closed}, request: {kernels: [{duration: 1ms, repeat: 5}]}}\n"
+    "faults:\n"
+    "  - {type: busy_retry, at: 100ms, duration: 50ms}\n";
+
+static void test_busy_retry_storm(void **state)
+{
+    (void)state;
+    const uint64_t t0 = 100000000, t1 = 150000000, backoff = 100000;
+    struct sc_results res;
+    struct trace tr;
+    struct scenario *sc;
+    assert_int_equal(run_text(storm_text, &res, &tr, &sc), 0);
+    uint64_t retries = 0, last = 0, control_preempts_in = 0, control_preempts_out = 0;
+    for (size_t i = 0; i < tr.n; i++) {
+        const struct rec *r = &tr.r[i];
+        if (is_mark(r, SC_MARK_BUSY_RETRY)) {
+            assert_true(r->t >= t0 && r->t <= t1 + backoff);
+            if (retries)
+                assert_true(r->t - last >= backoff);
+            last = r->t;
+            retries++;
+        } else if (strcmp(r->kind, "preempt_req") == 0 && r->a == FIFO_CAUSE_PREEMPT) {
+            if (r->t > t0 && r->t < t1)
+                control_preempts_in++;
+            else
+                control_preempts_out++;
+        }
+    }
+    /* One call in retry at a time, every 100 us for the whole storm. */
+    assert_in_range(retries, (t1 - t0) / backoff - 2, (t1 - t0) / backoff + 1);
+    assert_int_equal(res.busy_retries, retries);
+    assert_int_equal(control_preempts_in, 0);
+    assert_true(control_preempts_out > 10);
+    /* LC requests arriving during the storm wait for BE's timeslice instead of a preemption. */
+    unsigned n_in, n_before;
+    double in = mean_latency(&tr, 0, t0, t1 - 5000000, &n_in);
+    double before = mean_latency(&tr, 0, 0, t0, &n_before);
+    print_message("lc mean latency: %.0f ns before the storm (%u), %.0f ns in it (%u)\n", before, n_before, in, n_in);
+    assert_true(n_in >= 5 && n_before >= 10);
+    assert_true(in > 1.5 * before);
+    free(tr.r);
+    sc_results_free(&res);
+    scenario_free(sc);
+}
+
+static const char lost_text[] =
+    "name: lost\n"
+    "duration: 100ms\n"
+    "tasks:\n"
+    "  - {name: lc, class: LC, arrival: {type: periodic, rate: 200},\n"
+    "     request: {preprocess: 200us, kernels: [{duration: 100us, repeat: 4}]}}\n"
+    "  - {name: be, class: BE, count: 2, arrival: {type: closed}, request: {kernels: [{duration: 1ms, repeat: 5}]}}\n"
+    "faults:\n"
+    "  - {type: gpu_lost, at: 50ms}\n";
+
+static void test_gpu_lost(void **state)
+{
+    (void)state;
+    const uint64_t at = 50000000;
+    struct sc_results res;
+    struct trace tr;
+    struct scenario *sc;
+    assert_int_equal(run_text(lost_text, &res, &tr, &sc), 0);
+    size_t lost_marks = 0, arrivals = 0, fails_after = 0;
+    for (size_t i = 0; i < tr.n; i++) {
+        const struct rec *r = &tr.r[i];
+        if (is_mark(r, SC_MARK_GPU_LOST)) {
+            assert_int_equal(r->t, at);
+            lost_marks++;
+        }
+        if (is_mark(r, SC_MARK_DONE))
+            assert_true(r->t < at);
+        if (!is_mark(r, SC_MARK_ARRIVE))
+            continue;
+        /* Every request ends exactly once: done, failed or in flight at the end. */
+        arrivals++;
+        size_t ends = 0;
+        for (size_t j = i + 1; j < tr.n; j++) {
+            const struct rec *e = &tr.r[j];
+            if (e->a != r->a || e->b != r->b)
+                continue;
+            if (is_mark(e, SC_MARK_FAIL)) {
+                ends++;
+                /* In flight at the loss: failed at the loss; later: failed when it arrives. */
+                assert_int_equal(e->t, r->t >= at ? r->t : at);
+                fails_after += r->t >= at;
+            } else if (is_mark(e, SC_MARK_DONE) || is_mark(e, SC_MARK_OPEN)) {
+                ends++;
+            }
+        }
+        assert_int_equal(ends, 1);
+    }
+    assert_int_equal(lost_marks, 1);
+    /* lc arrives every 5 ms: 10 arrivals from 50 ms on fail when they come. */
+    assert_int_equal(fails_after, 10);
+    assert_true(arrivals > 20);
+    assert_true(res.gpu_lost);
+    assert_int_equal(res.gpu_lost_ns, at);
+    assert_int_equal(res.tasks[0].lost + res.tasks[1].lost, 0);
+    /* be's closed loops give up: each had one request in flight. */
+    assert_int_equal(res.tasks[1].failed, 2);
+    free(tr.r);
+    sc_results_free(&res);
+    scenario_free(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scheduler_waits_out_call_cost),
+        cmocka_unit_test(test_busy_retry_storm),
+        cmocka_unit_test(test_gpu_lost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,10 @@
 //   busy interleave LEVEL BLOCKS   CHANNEL_INTERLEAVED runlist policy + the group's interleave level, then work
 //   busy disable-other TRACE MS    disables the compute channels of the process recorded in TRACE (another
 //                                  opener's client) for MS ms with FIFO_DISABLE_CHANNELS, then re-enables them
+//   busy lc N BLOCKS PERIOD_MS TIMESLICE [TRACE]
+//                                  a latency-critical task: N small kernels, one every PERIOD_MS, each timed from
+//                                  launch to completion; TIMESLICE (if not 0) is set on its own group first; with
+//                                  TRACE, the channels of that (best-effort) process are disabled around each kernel
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <algorithm>
@@ -163,13 +167,11 @@ static int mode_interleave(const Ctx &c, unsigned level, unsigned blocks, float 
     return 0;
 }
 
+static Ctx wait_for_channels(const char *trace);
+
 static int mode_disable_other(const Ctx &c, const char *other_trace, unsigned ms)
 {
-    Ctx o;
-    for (int i = 0; i < 100 && o.channels.size() < 8; i++) {
-        o = parse(other_trace);
-        usleep(100000);
-    }
+    Ctx o = wait_for_channels(other_trace);
     if (o.channels.size() < 8) {
         fprintf(stderr, "busy: the other process's compute channels are not in %s\n", other_trace);
         return 1;
@@ -191,12 +193,76 @@ static int mode_disable_other(const Ctx &c, const char *other_trace, unsigned ms
     return 0;
 }
 
+static Ctx wait_for_channels(const char *trace)
+{
+    Ctx o;
+    for (int i = 0; i < 100 && o.channels.size() < 8; i++) {
+        o = parse(trace);
+        if (o.channels.size() < 8)
+            usleep(100000);
+    }
+    return o;
+}
+
+static unsigned set_disable(const Ctx &c, const Ctx &o, unsigned char dis, double *us)
+{
+    static DisableChannels d;
+    memset(&d, 0, sizeof d);
+    d.bDisable = dis;
+    d.numChannels = (unsigned)o.channels.size();
+    for (unsigned i = 0; i < d.numChannels; i++)
+        d.hClientList[i] = o.client, d.hChannelList[i] = o.channels[i];
+    return control(c, c.subdev, 0x2080110bu, &d, sizeof d, us);
+}
+
+static int mode_lc(const Ctx &c, int argc, char **argv, float *out)
+{
+    int n = atoi(argv[2]);
+    unsigned blocks = (unsigned)strtoul(argv[3], NULL, 0), period = (unsigned)strtoul(argv[4], NULL, 0);
+    unsigned long long ts = strtoull(argv[5], NULL, 0);
+    if (ts) {
+        unsigned st = control(c, c.tsg, 0xa06c0103u, &ts, 8, nullptr);
+        printf("busy: lc set_timeslice %llu status=0x%x\n", ts, st);
+    }
+    Ctx o;
+    if (argc > 6) {
+        o = wait_for_channels(argv[6]);
+        if (o.channels.size() < 8) {
+            fprintf(stderr, "busy: no best-effort channels in %s\n", argv[6]);
+            return 1;
+        }
+    }
+    run_work(blocks, out); // warm-up: module load, first launch
+    std::vector<double> lat, dis_us;
+    unsigned st = 0;
+    for (int i = 0; i < n; i++) {
+        usleep(period * 1000);
+        double us;
+        auto t0 = std::chrono::steady_clock::now();
+        if (!o.channels.empty()) {
+            st |= set_disable(c, o, 1, &us);
+            dis_us.push_back(us);
+        }
+        work_kernel<<<blocks, WORK_THREADS>>>(WORK_ITERS, out);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        if (!o.channels.empty())
+            st |= set_disable(c, o, 0, &us);
+        lat.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    }
+    stats(o.channels.empty() ? "lc kernel latency" : "lc kernel latency (be disabled)", lat, st);
+    if (!dis_us.empty())
+        stats("lc disable call", dis_us, st);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *trace = getenv("NVEMU_RECORD_FILE");
     if (argc < 3 || !trace) {
         fprintf(stderr, "usage (under the recorder): busy preempt BLOCKS | busy timeslice US BLOCKS |\n"
-                        "  busy interleave LEVEL BLOCKS | busy disable-other TRACE MS\n");
+                        "  busy interleave LEVEL BLOCKS | busy disable-other TRACE MS |\n"
+                        "  busy lc N BLOCKS PERIOD_MS TIMESLICE [TRACE]\n");
         return 2;
     }
     CK(cudaFree(0));
@@ -219,6 +285,8 @@ int main(int argc, char **argv)
         rc = mode_timeslice(c, strtoull(argv[2], NULL, 0), (unsigned)strtoul(argv[3], NULL, 0), out);
     else if (strcmp(argv[1], "interleave") == 0 && argc >= 4)
         rc = mode_interleave(c, (unsigned)strtoul(argv[2], NULL, 0), (unsigned)strtoul(argv[3], NULL, 0), out);
+    else if (strcmp(argv[1], "lc") == 0 && argc >= 6)
+        rc = mode_lc(c, argc, argv, out);
     else if (strcmp(argv[1], "disable-other") == 0 && argc >= 4)
         rc = mode_disable_other(c, argv[2], (unsigned)strtoul(argv[3], NULL, 0));
     CK(cudaFree(out));

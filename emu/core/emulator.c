@@ -363,10 +363,17 @@ size_t nvemu_status_json(nvemu *emu, char *buf, size_t len)
         buf[0] = '\0';
     pthread_mutex_lock(&emu->lock);
     JSON("{\"profile\":\"%s\",\"gpus\":%u,\"ioctls\":%llu,\"errors\":%llu,\"clients\":%u,\"objects\":%u,"
-         "\"channel_groups\":%u,\"openers\":[",
+         "\"channel_groups\":%u,\"lost_gpus\":[",
          emu->profile->name, emu->gpu_count, (unsigned long long)emu->ioctls, (unsigned long long)emu->errors,
          emu->rm->count, emu->rm->objects, emu->rm->channel_groups);
     bool first = true;
+    for (uint32_t i = 0; i < emu->gpu_count; i++)
+        if (emu->gpus[i].lost) {
+            JSON("%s%u", first ? "" : ",", i);
+            first = false;
+        }
+    JSON("],\"openers\":[");
+    first = true;
     for (nvemu_opener *op = emu->openers; op; op = op->next) {
         char comm[sizeof(op->who.comm) * 2];
         size_t j = 0;

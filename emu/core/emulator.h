@@ -79,8 +79,10 @@ uint64_t nvemu_caller_caps(const nvemu_access *acc, const nvemu_opener *op);
  * - its FIFO stops for good (fifo_gpu_lost): running and queued kernels fail
  *   at the current virtual time with trace records (KERNEL_DONE "gpu_lost",
  *   GPU_LOST), their waiters get NV_ERR_GPU_IS_LOST, and so do later submits.
- * A line is logged when the fault is injected and each time it refuses a
- * call. An unknown index logs an error and changes nothing; repeating is a no-op.
+ * Opening the node still succeeds (its ioctls then fail). nvemu_status_json
+ * lists lost GPUs as "lost_gpus". A line is logged when the fault is
+ * injected and each time it refuses a call. An unknown index logs an error
+ * and changes nothing; repeating is a no-op.
  */
 void nvemu_fault_gpu_lost(nvemu *emu, uint32_t gpu);
 /* True once nvemu_fault_gpu_lost marked g lost. */

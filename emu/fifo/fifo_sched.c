@@ -58,23 +58,18 @@ static void cancel(struct fifo_runlist *rl, sim_event_id *ev)
 static void on_slice(struct sim *s, void *arg, uint64_t data);
 
 /*
- * The slice timer only runs while another TSG is runnable: a lone TSG's
- * timeslice silently renews. When competition appears, the slice ends at the
- * next multiple of the timeslice since the TSG started, as a reloading
- * hardware counter would.
+ * The slice timer only matters while another TSG is runnable. The slice
+ * runs from the TSG's start and is not renewed while it runs alone: when
+ * competition appears after the slice ran out, the TSG is preempted at once
+ * (see fifo.h, H200 lc-be.txt); otherwise at the end of its slice.
  */
 static void arm_slice(struct fifo_runlist *rl)
 {
     cancel(rl, &rl->ev_slice);
     if (rl->state != ENG_RUN || others_runnable(rl) == 0)
         return;
-    uint64_t now = now_of(rl), ts = rl->cur->timeslice_ns, at = now;
-    if (ts) {
-        uint64_t elapsed = now - rl->slice_start;
-        uint64_t k = elapsed < ts ? 1 : (elapsed + ts - 1) / ts;
-        at = rl->slice_start + k * ts;
-    }
-    rl->ev_slice = sim_at(rl->f->sim, at, on_slice, rl, 0);
+    uint64_t now = now_of(rl), at = rl->slice_start + rl->cur->timeslice_ns;
+    rl->ev_slice = sim_at(rl->f->sim, at > now ? at : now, on_slice, rl, 0);
 }
 
 static void rl_changed(struct fifo_runlist *rl)

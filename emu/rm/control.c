@@ -77,9 +77,9 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
         }
     }
     st = check_privilege(row, c);
-    if (st == NV_OK && nvemu_fault_take_busy(c->emu, p->cmd))
-        st = NV_ERR_BUSY_RETRY;
-    else if (st == NV_OK) {
+    if (st == NV_OK && nvemu_fault_take_busy(c->emu, p->cmd)) {
+        st = NV_ERR_BUSY_RETRY; /* injected: the handler does not run, nothing is copied out */
+    } else if (st == NV_OK) {
         struct rm_call cc = *c;
         cc.client = cl;
         cc.obj = o->dup_src ? o->dup_src : o;

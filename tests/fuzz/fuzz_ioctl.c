@@ -3,7 +3,10 @@
  *   u8 who; u8 nr; u16 size (LE); size bytes
  * who 0..3 picks one of four openers (two nvidiactl, two nvidia0; 4..7 the
  * same with CAP_SYS_NICE callers); who 0xFF writes the bytes into the arena
- * at offset nr << 8 instead of issuing an ioctl.
+ * at offset nr << 8 instead of issuing an ioctl; who 0xFE injects a fault
+ * (core/emulator.h): nr even -> GPU nr >> 1 lost, nr odd -> the next nr >> 1
+ * controls with the command in the record's first 4 bytes (LE) answer
+ * NV_ERR_BUSY_RETRY.
  * Embedded pointers are only valid inside a private 64 KiB arena at
  * ARENA_BASE (the accessor refuses everything else with -EFAULT), so fuzzed
  * pointer values can never touch real memory. A fresh emulator per input
@@ -14,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/emulator.h"
 #include "core/log.h"
 #include "nvemu/nvemu.h"
 
@@ -46,6 +50,18 @@ static int arena_write(void *ctx, uint64_t addr, const void *src, size_t len)
         return -EFAULT;
     memcpy(z->arena + (addr - ARENA_BASE), src, len);
     return 0;
+}
+
+static void inject_fault(nvemu *emu, uint8_t nr, const uint8_t *bytes, size_t n)
+{
+    if (!(nr & 1)) {
+        nvemu_fault_gpu_lost(emu, nr >> 1);
+        return;
+    }
+    uint32_t cmd = 0;
+    for (size_t i = 0; i < 4 && i < n; i++)
+        cmd |= (uint32_t)bytes[i] << (8 * i);
+    nvemu_fault_busy_retry(emu, cmd, nr >> 1);
 }
 
 static nvemu_opener *arena_resolve(void *ctx, int fd)
@@ -92,6 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             size_t at = (size_t)nr << 8;
             size_t n = avail < ARENA_SIZE - at ? avail : ARENA_SIZE - at;
             memcpy(z.arena + at, data + off, n);
+        } else if (who == 0xFE) {
+            inject_fault(emu, nr, data + off, avail);
         } else {
             uint32_t sz = len & 0x3FFF;
             unsigned char *arg = malloc(sz ? sz : 1);

@@ -2,7 +2,8 @@
  * Writes the fuzzer's seed corpus from a recorded trace (line format of
  * fixtures/replay/ traces): one seed per RM ALLOC/CONTROL/FREE and OS escape
  * line (its recorded argument block as one record), plus seeds of whole
- * sessions built on the arena (client, device, subdevice, controls).
+ * sessions built on the arena (client, device, subdevice, controls), also
+ * with a fault injected (busy retry of the session's control, GPU lost).
  * usage: fuzz_seed_gen TRACE OUTDIR
  */
 #include <stdint.h>
@@ -37,8 +38,10 @@ static int hexval(int c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
+enum seed_fault { FAULT_NONE, FAULT_BUSY_RETRY, FAULT_GPU_LOST };
+
 /* One session on the arena: client, device 0, subdevice, a name-string control, a free. */
-static void session_seed(const char *dir)
+static void session_seed(const char *dir, enum seed_fault fault)
 {
     FILE *f = new_seed(dir);
     if (!f)
@@ -59,6 +62,12 @@ static void session_seed(const char *dir)
     a.hClass = NV20_SUBDEVICE_0;
     a.pAllocParms = 0;
     put_record(f, 0, NV_ESC_RM_ALLOC, &a, sizeof(a));
+    /* fuzz_ioctl's fault record: who 0xFE, nr odd = busy retry x (nr >> 1) of the LE command, even = GPU lost */
+    uint32_t cmd = 0x20800110u;
+    if (fault == FAULT_BUSY_RETRY)
+        put_record(f, 0xFE, 2 << 1 | 1, &cmd, sizeof(cmd));
+    else if (fault == FAULT_GPU_LOST)
+        put_record(f, 0xFE, 0, &cmd, 0);
     NVOS54_PARAMETERS c = {0xC1D00000u, 0x5C000003u, 0x20800110u, 0, ARENA_BASE + 0x200, 132, 0};
     put_record(f, 0, NV_ESC_RM_CONTROL, &c, sizeof(c));
     nv_ioctl_register_fd_t r = {0};
@@ -82,7 +91,9 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 1;
     }
-    session_seed(argv[2]);
+    session_seed(argv[2], FAULT_NONE);
+    session_seed(argv[2], FAULT_BUSY_RETRY);
+    session_seed(argv[2], FAULT_GPU_LOST);
     static char line[1 << 16];
     static unsigned char arg[1 << 14];
     while (fgets(line, sizeof(line), in)) {

@@ -87,8 +87,13 @@ static void gpu_lost_node_answers_einval(void **state)
     assert_true(dev >= 0);
     assert_int_equal(event_alloc_on(f, dev), 0);
 
+    char js[4096];
+    assert_true(nvemu_status_json(f->e.emu, js, sizeof(js)) < sizeof(js));
+    assert_non_null(strstr(js, "\"lost_gpus\":[],"));
     nvemu_fault_gpu_lost(f->e.emu, 0);
     assert_true(gpu_is_lost(nvemu_gpu(f->e.emu, 0)));
+    assert_true(nvemu_status_json(f->e.emu, js, sizeof(js)) < sizeof(js));
+    assert_non_null(strstr(js, "\"lost_gpus\":[0],"));
     assert_int_equal(event_alloc_on(f, dev), -EINVAL);
     nv_ioctl_numa_info_t numa;
     memset(&numa, 0, sizeof(numa));

@@ -154,6 +154,14 @@ static NV_STATUS check_object(struct esc_ctx *x, uint32_t hclient, uint32_t hobj
     return NV_OK;
 }
 
+/* MAP/UNMAP/UPDATE_MAPPING: the device (or client/subdevice) and the memory must exist. */
+static NV_STATUS check_mapping(struct esc_ctx *x, uint32_t hclient, uint32_t hdevice, uint32_t hmemory,
+                               struct rm_object **mem)
+{
+    NV_STATUS st = check_object(x, hclient, hdevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE, NULL);
+    return st != NV_OK ? st : check_object(x, hclient, hmemory, RM_FAM_ANY, mem);
+}
+
 /* A CPU mapping address for MAP_MEMORY: deterministic, page aligned, never dereferenced. */
 #define MAP_BASE 0x7E0000000000ull
 #define MAP_ALIGN 0x200000ull
@@ -163,9 +171,7 @@ static int esc_map_memory(struct esc_ctx *x)
     nv_ioctl_nvos33_parameters_with_fd *w = x->arg;
     NVOS33_PARAMETERS *p = &w->params;
     struct rm_object *mem = NULL;
-    NV_STATUS st = check_object(x, p->hClient, p->hDevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE, NULL);
-    if (st == NV_OK)
-        st = check_object(x, p->hClient, p->hMemory, RM_FAM_ANY, &mem);
+    NV_STATUS st = check_mapping(x, p->hClient, p->hDevice, p->hMemory, &mem);
     if (st == NV_OK) {
         /* the driver reports the caching and mapping kind it used */
         if (mem->map_flags)
@@ -181,20 +187,14 @@ static int esc_map_memory(struct esc_ctx *x)
 static int esc_unmap_memory(struct esc_ctx *x)
 {
     NVOS34_PARAMETERS *p = x->arg;
-    NV_STATUS st = check_object(x, p->hClient, p->hDevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE, NULL);
-    if (st == NV_OK)
-        st = check_object(x, p->hClient, p->hMemory, RM_FAM_ANY, NULL);
-    p->status = x->st = st;
+    p->status = x->st = check_mapping(x, p->hClient, p->hDevice, p->hMemory, NULL);
     return 0;
 }
 
 static int esc_update_mapping(struct esc_ctx *x)
 {
     NVOS56_PARAMETERS *p = x->arg;
-    NV_STATUS st = check_object(x, p->hClient, p->hDevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE, NULL);
-    if (st == NV_OK)
-        st = check_object(x, p->hClient, p->hMemory, RM_FAM_ANY, NULL);
-    p->status = x->st = st;
+    p->status = x->st = check_mapping(x, p->hClient, p->hDevice, p->hMemory, NULL);
     return 0;
 }
 

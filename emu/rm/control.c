@@ -84,6 +84,7 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
         cc.client = cl;
         cc.obj = o->dup_src ? o->dup_src : o;
         cc.gpu = o->gpu;
+        cc.cmd = p->cmd;
         st = row->handler ? row->handler(&cc, params, p->paramsSize) : NV_ERR_NOT_SUPPORTED;
         if ((st == NV_OK || (row->flags & RM_CTRL_COPYOUT_ON_ERROR)) && p->paramsSize &&
             c->acc->write(c->acc->ctx, p->params, params, p->paramsSize) != 0)

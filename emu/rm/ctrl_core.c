@@ -20,33 +20,30 @@ static const struct profile *call_profile(struct rm_call *c)
     return c->gpu ? c->gpu->profile : nvemu_profile(c->emu);
 }
 
-/* Answer recorded on the real GPU (profile canned list), semantics not modelled. */
-static NV_STATUS canned(struct rm_call *c, uint32_t cmd, void *params, uint32_t size)
+NV_STATUS rm_ctrl_canned(struct rm_call *c, void *params, uint32_t size)
 {
-    if (!class_matches(c, cmd))
-        return NV_ERR_NOT_SUPPORTED;
     const struct profile *p = call_profile(c);
+    bool have_cmd = false;
     for (uint32_t i = 0; p && i < p->canned_count; i++) {
         const struct profile_canned_ctrl *k = &p->canned[i];
-        if (k->cmd != cmd || k->size != size)
+        if (k->cmd != c->cmd || k->size != size)
             continue;
-        if (k->in && (k->in_size > size || memcmp(k->in, params, k->in_size) != 0))
+        have_cmd = true;
+        /* the loader makes in_size equal size */
+        if (k->in && memcmp(k->in, params, size) != 0)
             continue;
         memcpy(params, k->out, size);
         return NV_OK;
     }
-    LOG_WARN("rm", "control 0x%08x: profile %s has no recorded answer", cmd, p ? p->name : "?");
+    LOG_WARN("rm", "control 0x%08x: profile %s has no recorded answer %s", c->cmd, p ? p->name : "?",
+             have_cmd ? "for this input" : "(not modelled)");
     return NV_ERR_NOT_SUPPORTED;
 }
 
-static NV_STATUS cc_get_capabilities(struct rm_call *c, void *params, uint32_t size)
+/* Canned controls on a coarse family: only the command's own class answers. */
+static NV_STATUS canned_on_class(struct rm_call *c, void *params, uint32_t size)
 {
-    return canned(c, 0xCB330101u, params, size);
-}
-
-static NV_STATUS master_get_vf_intr_mask(struct rm_call *c, void *params, uint32_t size)
-{
-    return canned(c, 0x90E60102u, params, size);
+    return class_matches(c, c->cmd) ? rm_ctrl_canned(c, params, size) : NV_ERR_NOT_SUPPORTED;
 }
 
 /* NV503C_CTRL_REGISTER_VA_SPACE_PARAMS: hVASpace @0, vaSpaceToken @8 (out). */
@@ -107,22 +104,16 @@ static NV_STATUS debugger_set_exception_mask(struct rm_call *c, void *params, ui
     return class_matches(c, 0x83DE0309u) ? NV_OK : NV_ERR_NOT_SUPPORTED;
 }
 
-/* NV2081 BINAPI: RM's opaque binary-API pass-through, answered as recorded. */
-static NV_STATUS binapi_canned(struct rm_call *c, void *params, uint32_t size)
-{
-    return canned(c, 0x20810108u, params, size);
-}
-
 #define NP RM_CTRL_NON_PRIVILEGED
 const struct rm_ctrl_row rm_ctrl_rows_core[] = {
     {0xCB330101u, "NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES", 6, RM_FAM_OTHER, NP | RM_CTRL_CANNED,
-     cc_get_capabilities},
+     canned_on_class},
     {0x90E60102u, "NV90E6_CTRL_CMD_MASTER_GET_VIRTUAL_FUNCTION_ERROR_CONT_INTR_MASK", 8, RM_FAM_OTHER,
-     NP | RM_CTRL_CANNED, master_get_vf_intr_mask},
+     NP | RM_CTRL_CANNED, canned_on_class},
     {0x503C0102u, "NV503C_CTRL_CMD_REGISTER_VA_SPACE", 16, RM_FAM_OTHER, NP, p2p_register_va_space},
     {0x503C0104u, "NV503C_CTRL_CMD_REGISTER_VIDMEM", 32, RM_FAM_OTHER, NP, p2p_register_vidmem},
     {0x503C0105u, "NV503C_CTRL_CMD_UNREGISTER_VIDMEM", 4, RM_FAM_OTHER, NP, p2p_unregister_vidmem},
     {0x83DE0309u, "NV83DE_CTRL_CMD_DEBUG_SET_EXCEPTION_MASK", 4, RM_FAM_OTHER, NP, debugger_set_exception_mask},
-    {0x20810108u, "NV2081_CTRL_CMD_BINAPI (0x0108)", 992, RM_FAM_OTHER, NP | RM_CTRL_CANNED, binapi_canned},
+    {0x20810108u, "NV2081_CTRL_CMD_BINAPI (0x0108)", 992, RM_FAM_OTHER, NP | RM_CTRL_CANNED, canned_on_class},
     {0, NULL, 0, 0, 0, NULL},
 };

@@ -11,6 +11,7 @@
  * size above 1 MiB -> NV_ERR_INVALID_ARGUMENT; an unreadable/unwritable
  * pointer -> NV_ERR_INVALID_ADDRESS.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "abi/nv_ctrl_discovery.h"
@@ -103,63 +104,45 @@ static NV_STATUS ctrl_probed_ids(struct rm_call *c, void *params, uint32_t size)
 }
 
 /*
- * GPU_GET_ID_INFO(_V2) common answer. IN_USE: set while any client has an
+ * GPU_GET_ID_INFO_V2 answer, which V1 shares. IN_USE: set while any client has an
  * NV01_DEVICE_0 on the GPU (clear before and set after the device alloc in
  * the reference trace, lines 24/27/32; set for a second process while the
  * first holds a device, fixtures/hw/h200-580.159.04/trace-share-p1.log line 21).
  */
-struct id_info {
-    uint32_t flags, device_instance, sli_status, board_id, gpu_instance;
-    int32_t numa_id;
-};
-
-static NV_STATUS id_info(struct rm_call *c, uint32_t gpu_id, struct id_info *out)
-{
-    struct gpu *g = nvemu_gpu_by_id(c->emu, gpu_id);
-    if (!g)
-        return NV_ERR_INVALID_ARGUMENT;
-    out->flags = rm_gpu_device_count(c->emu, g) ? NV0000_CTRL_GPU_ID_INFO_IN_USE : 0;
-    out->device_instance = gpu_index(g);
-    out->sli_status = g->profile->sli_status;
-    out->board_id = g->gpu_id;   /* recorded boardId equals the gpu id (trace line 24) */
-    out->gpu_instance = gpu_index(g);
-    out->numa_id = -1;           /* no NUMA-onlined GPU memory on the recorded x86 host */
-    return NV_OK;
-}
-
-static NV_STATUS ctrl_id_info(struct rm_call *c, void *params, uint32_t size)
-{
-    (void)size;
-    NV0000_CTRL_GPU_GET_ID_INFO_PARAMS *p = params;
-    struct id_info i;
-    NV_STATUS st = id_info(c, p->gpuId, &i);
-    if (st != NV_OK)
-        return st;
-    p->gpuFlags = i.flags;
-    p->deviceInstance = i.device_instance;
-    p->subDeviceInstance = 0;
-    p->sliStatus = i.sli_status;
-    p->boardId = i.board_id;
-    p->gpuInstance = i.gpu_instance;
-    p->numaId = i.numa_id;
-    return NV_OK;
-}
-
 static NV_STATUS ctrl_id_info_v2(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS *p = params;
-    struct id_info i;
-    NV_STATUS st = id_info(c, p->gpuId, &i);
+    struct gpu *g = nvemu_gpu_by_id(c->emu, p->gpuId);
+    if (!g)
+        return NV_ERR_INVALID_ARGUMENT;
+    p->gpuFlags = rm_gpu_device_count(c->emu, g) ? NV0000_CTRL_GPU_ID_INFO_IN_USE : 0;
+    p->deviceInstance = gpu_index(g);
+    p->subDeviceInstance = 0;
+    p->sliStatus = g->profile->sli_status;
+    p->boardId = g->gpu_id;   /* recorded boardId equals the gpu id (trace line 24) */
+    p->gpuInstance = gpu_index(g);
+    p->numaId = -1;           /* no NUMA-onlined GPU memory on the recorded x86 host */
+    return NV_OK;
+}
+
+/* V1 is V2 with RM's unused szName pointer after subDeviceInstance; szName is left as given. */
+_Static_assert(offsetof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, szName) ==
+               offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus), "V1 head = V2 head");
+_Static_assert(sizeof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS) - offsetof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, sliStatus) ==
+               sizeof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS) - offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus),
+               "V1 tail = V2 tail");
+
+static NV_STATUS ctrl_id_info(struct rm_call *c, void *params, uint32_t size)
+{
+    NV0000_CTRL_GPU_GET_ID_INFO_PARAMS *p = params;
+    NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS v2 = {.gpuId = p->gpuId};
+    NV_STATUS st = ctrl_id_info_v2(c, &v2, size);
     if (st != NV_OK)
         return st;
-    p->gpuFlags = i.flags;
-    p->deviceInstance = i.device_instance;
-    p->subDeviceInstance = 0;
-    p->sliStatus = i.sli_status;
-    p->boardId = i.board_id;
-    p->gpuInstance = i.gpu_instance;
-    p->numaId = i.numa_id;
+    const size_t head = offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus);
+    memcpy(p, &v2, head);
+    memcpy(&p->sliStatus, &v2.sliStatus, sizeof v2 - head);
     return NV_OK;
 }
 
@@ -475,71 +458,6 @@ static NV_STATUS ctrl_no_params(struct rm_call *c, void *params, uint32_t size)
     return NV_OK;
 }
 
-/* ---------------- canned answers ---------------- */
-
-/*
- * The profile's recorded answer for cmd: the first entry whose `in` equals
- * the caller's input (or that has no `in`). No entry -> NV_ERR_NOT_SUPPORTED.
- */
-static NV_STATUS canned_answer(struct rm_call *c, uint32_t cmd, void *params, uint32_t size)
-{
-    const struct profile *pr = prof(c);
-    bool have_cmd = false;
-    for (uint32_t i = 0; i < pr->canned_count; i++) {
-        const struct profile_canned_ctrl *k = &pr->canned[i];
-        if (k->cmd != cmd)
-            continue;
-        have_cmd = true;
-        if (k->size != size)
-            break;
-        if (k->in && memcmp(k->in, params, size) != 0)
-            continue;
-        memcpy(params, k->out, size);
-        return NV_OK;
-    }
-    LOG_WARN("discovery", "control 0x%08x: profile %s has no recorded answer %s", cmd, pr->name,
-             have_cmd ? "for this input" : "(not modelled)");
-    return NV_ERR_NOT_SUPPORTED;
-}
-
-#define CANNED(cmd)                                                                  \
-    static NV_STATUS canned_##cmd(struct rm_call *c, void *params, uint32_t size)     \
-    {                                                                                \
-        return canned_answer(c, cmd, params, size);                                  \
-    }
-
-CANNED(0x0000013A)
-CANNED(0x000001F0)
-CANNED(0x00000215)
-CANNED(0x0000027B)
-CANNED(0x00000288)
-CANNED(0x00000A04)
-CANNED(0x00800289)
-CANNED(0x00801307)
-CANNED(0x00801402)
-CANNED(0x00801909)
-CANNED(0x20800119)
-CANNED(0x2080012F)
-CANNED(0x20800131)
-CANNED(0x20800195)
-CANNED(0x208001A3)
-CANNED(0x2080121B)
-CANNED(0x20801227)
-CANNED(0x2080122A)
-CANNED(0x2080122B)
-CANNED(0x20801230)
-CANNED(0x20801803)
-CANNED(0x2080182A)
-CANNED(0x2080182B)
-CANNED(0x2080200A)
-CANNED(0x20802A0A)
-CANNED(0x20803002)
-CANNED(0x20803601)
-CANNED(0x20803801)
-CANNED(0x20808159)
-CANNED(0x20808162)
-CANNED(0x20809038)
-
 #define NP RM_CTRL_NON_PRIVILEGED
 #define CN (RM_CTRL_NON_PRIVILEGED | RM_CTRL_CANNED)
 #define CLI RM_FAM_CLIENT
@@ -554,61 +472,61 @@ CANNED(0x20809038)
 const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     /* NV0000 client */
     {NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, "NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION", 40, CLI, NP, ctrl_build_version},
-    {0x0000013A, "NV0000 0x013a (canned)", 1352, CLI, CN, canned_0x0000013A},
-    {0x000001F0, "NV0000 0x01f0 (canned)", 4, CLI, CN, canned_0x000001F0},
+    {0x0000013A, "NV0000 0x013a (canned)", 1352, CLI, CN, rm_ctrl_canned},
+    {0x000001F0, "NV0000 0x01f0 (canned)", 4, CLI, CN, rm_ctrl_canned},
     {NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, "NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS", 128, CLI, NP, ctrl_attached_ids},
     {NV0000_CTRL_CMD_GPU_GET_ID_INFO, "NV0000_CTRL_CMD_GPU_GET_ID_INFO", 40, CLI, NP, ctrl_id_info},
     {NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, "NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2", 32, CLI, NP, ctrl_id_info_v2},
     {NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, "NV0000_CTRL_CMD_GPU_GET_PROBED_IDS", 384, CLI, NP, ctrl_probed_ids},
-    {0x00000215, "NV0000 0x0215 (canned)", 132, CLI, CN, canned_0x00000215},
-    {0x0000027B, "NV0000 0x027b (canned)", 4, CLI, CN, canned_0x0000027B},
-    {0x00000288, "NV0000 0x0288 (canned)", 3076, CLI, CN, canned_0x00000288},
-    {0x00000A04, "NV0000 0x0a04 (canned)", 2244, CLI, CN, canned_0x00000A04},
+    {0x00000215, "NV0000 0x0215 (canned)", 132, CLI, CN, rm_ctrl_canned},
+    {0x0000027B, "NV0000 0x027b (canned)", 4, CLI, CN, rm_ctrl_canned},
+    {0x00000288, "NV0000 0x0288 (canned)", 3076, CLI, CN, rm_ctrl_canned},
+    {0x00000A04, "NV0000 0x0a04 (canned)", 2244, CLI, CN, rm_ctrl_canned},
     {NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE, "NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE", 12, CLI, NP, ctrl_addr_space_type},
     {NV0000_CTRL_CMD_CLIENT_SET_INHERITED_SHARE_POLICY, "NV0000_CTRL_CMD_CLIENT_SET_INHERITED_SHARE_POLICY", 12, CLI, NP, ctrl_set_share_policy},
     /* NV0080 device */
     {NV0080_CTRL_CMD_GPU_GET_CLASSLIST, "NV0080_CTRL_CMD_GPU_GET_CLASSLIST", 16, DEV, NP, ctrl_classlist},
     {NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES, "NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES", 4, DEV, NP, ctrl_num_subdevices},
-    {0x00800289, "NV0080 0x0289 (canned)", 8, DEV, CN, canned_0x00800289},
+    {0x00800289, "NV0080 0x0289 (canned)", 8, DEV, CN, rm_ctrl_canned},
     {NV0080_CTRL_CMD_GPU_GET_CLASSLIST_V2, "NV0080_CTRL_CMD_GPU_GET_CLASSLIST_V2", 804, DEV, NP, ctrl_classlist_v2},
-    {0x00801307, "NV0080 0x1307 (canned)", 3, DEV, CN, canned_0x00801307},
-    {0x00801402, "NV0080 0x1402 (canned)", 3, DEV, CN, canned_0x00801402},
-    {0x00801909, "NV0080 0x1909 (canned)", 1, DEV, CN, canned_0x00801909},
+    {0x00801307, "NV0080 0x1307 (canned)", 3, DEV, CN, rm_ctrl_canned},
+    {0x00801402, "NV0080 0x1402 (canned)", 3, DEV, CN, rm_ctrl_canned},
+    {0x00801909, "NV0080 0x1909 (canned)", 1, DEV, CN, rm_ctrl_canned},
     /* NV2080 subdevice */
     {NV2080_CTRL_CMD_GPU_GET_INFO_V2, "NV2080_CTRL_CMD_GPU_GET_INFO_V2", 564, SUB, NP, ctrl_gpu_info_v2},
     {NV2080_CTRL_CMD_GPU_GET_NAME_STRING, "NV2080_CTRL_CMD_GPU_GET_NAME_STRING", 132, SUB, NP, ctrl_name_string},
     {NV2080_CTRL_CMD_GPU_GET_SHORT_NAME_STRING, "NV2080_CTRL_CMD_GPU_GET_SHORT_NAME_STRING", 64, SUB, NP, ctrl_short_name},
-    {0x20800119, "NV2080 0x0119 (canned)", 4, SUB, CN, canned_0x20800119},
-    {0x2080012F, "NV2080 0x012f (canned)", 1464, SUB, CN, canned_0x2080012F},
-    {0x20800131, "NV2080 0x0131 (canned)", 4, SUB, CN, canned_0x20800131},
+    {0x20800119, "NV2080 0x0119 (canned)", 4, SUB, CN, rm_ctrl_canned},
+    {0x2080012F, "NV2080 0x012f (canned)", 1464, SUB, CN, rm_ctrl_canned},
+    {0x20800131, "NV2080 0x0131 (canned)", 4, SUB, CN, rm_ctrl_canned},
     {0x20800145, "NV2080 0x0145 (no params; recorded NV_OK)", 0, SUB, NP, ctrl_no_params},
     {NV2080_CTRL_CMD_GPU_GET_GID_INFO, "NV2080_CTRL_CMD_GPU_GET_GID_INFO", 268, SUB, NP, ctrl_gid_info},
     {NV2080_CTRL_CMD_GPU_GET_ENGINES_V2, "NV2080_CTRL_CMD_GPU_GET_ENGINES_V2", 340, SUB, NP, ctrl_engines_v2},
-    {0x20800195, "NV2080 0x0195 (canned)", 260, SUB, CN, canned_0x20800195},
-    {0x208001A3, "NV2080 0x01a3 (canned)", 56, SUB, CN, canned_0x208001A3},
+    {0x20800195, "NV2080 0x0195 (canned)", 260, SUB, CN, rm_ctrl_canned},
+    {0x208001A3, "NV2080 0x01a3 (canned)", 56, SUB, CN, rm_ctrl_canned},
     {NV2080_CTRL_CMD_GR_GET_INFO, "NV2080_CTRL_CMD_GR_GET_INFO", 32, SUB, NP, ctrl_gr_info},
     {NV2080_CTRL_CMD_GR_GET_CTX_BUFFER_SIZE, "NV2080_CTRL_CMD_GR_GET_CTX_BUFFER_SIZE", 16, SUB, NP, ctrl_gr_ctx_buffer_size},
-    {0x2080121B, "NV2080 0x121b (canned)", 9240, SUB, CN, canned_0x2080121B},
-    {0x20801227, "NV2080 0x1227 (canned)", 48, SUB, CN, canned_0x20801227},
-    {0x2080122A, "NV2080 0x122a (canned)", 24, SUB, CN, canned_0x2080122A},
-    {0x2080122B, "NV2080 0x122b (canned per input)", 24, SUB, CN, canned_0x2080122B},
-    {0x20801230, "NV2080 0x1230 (canned)", 32, SUB, CN, canned_0x20801230},
+    {0x2080121B, "NV2080 0x121b (canned)", 9240, SUB, CN, rm_ctrl_canned},
+    {0x20801227, "NV2080 0x1227 (canned)", 48, SUB, CN, rm_ctrl_canned},
+    {0x2080122A, "NV2080 0x122a (canned)", 24, SUB, CN, rm_ctrl_canned},
+    {0x2080122B, "NV2080 0x122b (canned per input)", 24, SUB, CN, rm_ctrl_canned},
+    {0x20801230, "NV2080 0x1230 (canned)", 32, SUB, CN, rm_ctrl_canned},
     {NV2080_CTRL_CMD_FB_GET_INFO_V2, "NV2080_CTRL_CMD_FB_GET_INFO_V2", 1028, SUB, NP, ctrl_fb_info_v2},
     {NV2080_CTRL_CMD_MC_GET_ARCH_INFO, "NV2080_CTRL_CMD_MC_GET_ARCH_INFO", 16, SUB, NP, ctrl_arch_info},
     {NV2080_CTRL_CMD_BUS_GET_PCI_INFO, "NV2080_CTRL_CMD_BUS_GET_PCI_INFO", 16, SUB, NP, ctrl_pci_info},
-    {0x20801803, "NV2080 0x1803 (canned)", 200, SUB, CN, canned_0x20801803},
+    {0x20801803, "NV2080 0x1803 (canned)", 200, SUB, CN, rm_ctrl_canned},
     {NV2080_CTRL_CMD_BUS_GET_INFO_V2, "NV2080_CTRL_CMD_BUS_GET_INFO_V2", 420, SUB, NP, ctrl_bus_info_v2},
-    {0x2080182A, "NV2080 0x182a (canned)", 112, SUB, CN, canned_0x2080182A},
-    {0x2080182B, "NV2080 0x182b (canned)", 28, SUB, CN, canned_0x2080182B},
-    {0x2080200A, "NV2080 0x200a (canned)", 8, SUB, CN, canned_0x2080200A},
+    {0x2080182A, "NV2080 0x182a (canned)", 112, SUB, CN, rm_ctrl_canned},
+    {0x2080182B, "NV2080 0x182b (canned)", 28, SUB, CN, rm_ctrl_canned},
+    {0x2080200A, "NV2080 0x200a (canned)", 8, SUB, CN, rm_ctrl_canned},
     {0x2080220C, "NV2080 0x220c (no params; recorded NV_OK)", 0, SUB, NP, ctrl_no_params},
     {0x20802210, "NV2080 0x2210 (no params; recorded NV_OK)", 0, SUB, NP, ctrl_no_params},
-    {0x20802A0A, "NV2080 0x2a0a (canned)", 136, SUB, CN, canned_0x20802A0A},
-    {0x20803002, "NV2080 0x3002 (canned)", 13344, SUB, CN, canned_0x20803002},
-    {0x20803601, "NV2080 0x3601 (canned)", 72, SUB, CN, canned_0x20803601},
-    {0x20803801, "NV2080 0x3801 (canned)", 1928, SUB, CN, canned_0x20803801},
-    {0x20808159, "NV2080 0x8159 (canned)", 332, SUB, CN, canned_0x20808159},
-    {0x20808162, "NV2080 0x8162 (canned)", 1, SUB, CN, canned_0x20808162},
-    {0x20809038, "NV2080 0x9038 (canned)", 4, SUB, CN, canned_0x20809038},
+    {0x20802A0A, "NV2080 0x2a0a (canned)", 136, SUB, CN, rm_ctrl_canned},
+    {0x20803002, "NV2080 0x3002 (canned)", 13344, SUB, CN, rm_ctrl_canned},
+    {0x20803601, "NV2080 0x3601 (canned)", 72, SUB, CN, rm_ctrl_canned},
+    {0x20803801, "NV2080 0x3801 (canned)", 1928, SUB, CN, rm_ctrl_canned},
+    {0x20808159, "NV2080 0x8159 (canned)", 332, SUB, CN, rm_ctrl_canned},
+    {0x20808162, "NV2080 0x8162 (canned)", 1, SUB, CN, rm_ctrl_canned},
+    {0x20809038, "NV2080 0x9038 (canned)", 4, SUB, CN, rm_ctrl_canned},
     {0, NULL, 0, 0, 0, NULL},
 };

@@ -49,6 +49,7 @@ struct rm_call {
     struct rm_client *client;
     struct rm_object *obj;      /* control target, or the parent during alloc */
     struct gpu *gpu;            /* GPU of obj, NULL for client-level objects */
+    uint32_t cmd;               /* the control being run; 0 outside rm_control */
 };
 
 /* ---- class registry ---- */
@@ -121,6 +122,14 @@ extern const struct rm_ctrl_row rm_ctrl_rows_fifo[];
 
 const struct rm_class_row *rm_class_lookup(uint32_t hclass);
 const struct rm_ctrl_row *rm_ctrl_lookup(uint32_t cmd);
+
+/*
+ * Handler of RM_CTRL_CANNED rows: answers c->cmd with the recorded bytes of the
+ * target GPU's profile (the client-level emulator profile for client
+ * controls) — the first entry of that cmd and size whose `in` bytes, if any,
+ * equal the caller's input. No such entry -> NV_ERR_NOT_SUPPORTED and a log line.
+ */
+NV_STATUS rm_ctrl_canned(struct rm_call *c, void *params, uint32_t size);
 
 /* ---- objects ---- */
 

@@ -578,11 +578,15 @@ static void pair_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t subm
     ((uint64_t *)ctx)[tag] = done_t;
 }
 
-static void pair_run(uint64_t ts0, uint64_t ts1, uint64_t done[2])
+/* levels: NULL = DEFAULT policy, else CHANNEL_INTERLEAVED with these interleave levels. */
+static void pair_run_levels(uint64_t ts0, uint64_t ts1, const uint32_t *levels, uint64_t done[2])
 {
     struct tenv e;
     hw_profile(&e.p);
     tenv_init_profile(&e, 1, NULL);
+    int owner;
+    if (levels)
+        assert_int_equal(fifo_set_sched_policy(e.f, FIFO_POLICY_CHANNEL_INTERLEAVED, false, &owner), NV_OK);
     struct fifo_tsg *t[2];
     struct fifo_channel *c[2];
     uint64_t ts[2] = {ts0, ts1};
@@ -591,6 +595,8 @@ static void pair_run(uint64_t ts0, uint64_t ts1, uint64_t done[2])
         assert_int_equal(fifo_channel_create(t[i], 0x100u + (uint32_t)i, false, &c[i]), NV_OK);
         assert_int_equal(fifo_channel_set_preempt_mode(c[i], FIFO_PREEMPT_CILP), NV_OK);
         assert_int_equal(fifo_tsg_set_timeslice(t[i], ts[i]), NV_OK);
+        if (levels)
+            assert_int_equal(fifo_tsg_set_interleave(t[i], levels[i]), NV_OK);
         assert_int_equal(fifo_tsg_schedule(t[i], true, false, false), NV_OK);
     }
     for (int i = 0; i < 2; i++) {
@@ -600,6 +606,8 @@ static void pair_run(uint64_t ts0, uint64_t ts1, uint64_t done[2])
     sim_run_until(e.s, 5000 * MS);
     tenv_fini(&e);
 }
+
+static void pair_run(uint64_t ts0, uint64_t ts1, uint64_t done[2]) { pair_run_levels(ts0, ts1, NULL, done); }
 
 static void assert_near_ms(uint64_t got_ns, double want_ms, double tol)
 {
@@ -635,6 +643,20 @@ static void test_hw_timeslice_pairs(void **state)
     pair_run(1000000, 1000000, d);
     assert_in_ms(d[0], 364.6, 364.6);
     assert_in_ms(d[1], 716.4, 727.7);
+}
+
+/* interleave-pairs.txt: CHANNEL_INTERLEAVED, levels 1/1, 2/0, 0/2 (libcuda's 2048 us slices): all 800-806 ms -
+ * with one HIGH and one LOW group each gets one runlist entry, so no priority effect with two groups. */
+static void test_hw_interleave_pairs(void **state)
+{
+    (void)state;
+    static const uint32_t lv[3][2] = {{1, 1}, {2, 0}, {0, 2}};
+    for (int i = 0; i < 3; i++) {
+        uint64_t d[2] = {0, 0};
+        pair_run_levels(2048, 2048, lv[i], d);
+        assert_in_ms(d[0], 800.2, 806.2);
+        assert_in_ms(d[1], 800.2, 806.2);
+    }
 }
 
 struct preempt_series {
@@ -714,6 +736,47 @@ static void test_hw_lc_next_to_be(void **state)
         fail_msg("LC slowdown next to BE: model %.0f us, hardware 186 us", delta_us);
 }
 
+struct disable_window {
+    struct fifo_channel **c;
+    uint32_t n;
+};
+
+static void set_disabled(struct sim *s, void *arg, uint64_t disable)
+{
+    (void)s;
+    struct disable_window *w = arg;
+    for (uint32_t i = 0; i < w->n; i++)
+        assert_int_equal(fifo_channel_disable(w->c[i], disable != 0, false, false), NV_OK);
+}
+
+/* disable-other.txt: another process disables B's 8 channels for 300 ms (the window between the two calls:
+ * disable returned after 774 us) -> B's 728.6 ms of work ends at 1029.8 ms; a 0 ms window (813 us) -> 730.0 ms. */
+static uint64_t disabled_run(uint64_t window_ns)
+{
+    struct tenv e;
+    hw_profile(&e.p);
+    tenv_init_profile(&e, 1, NULL);
+    struct fifo_channel *c[8];
+    mk_tsg(&e, 8, c);
+    assert_int_equal(fifo_channel_set_preempt_mode(c[0], FIFO_PREEMPT_CILP), NV_OK);
+    uint64_t done[1] = {0};
+    struct fifo_kernel k = {.blocks = e.p.sm_count, .block_ns = 728600 * US, .tag = 0};
+    assert_int_equal(fifo_submit(c[0], &k, pair_done, done, NULL), NV_OK);
+    struct disable_window w = {c, 8};
+    sim_at(e.s, 100 * MS, set_disabled, &w, 1);
+    sim_at(e.s, 100 * MS + window_ns, set_disabled, &w, 0);
+    sim_run_until(e.s, 3000 * MS);
+    tenv_fini(&e);
+    return done[0];
+}
+
+static void test_hw_disable_window(void **state)
+{
+    (void)state;
+    assert_near_ms(disabled_run(300774 * US), 1029.8, 0.005);
+    assert_near_ms(disabled_run(813 * US), 730.0, 0.005);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -736,8 +799,10 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_gpu_lost),
         cmocka_unit_test(test_hw_timeslice_pairs),
+        cmocka_unit_test(test_hw_interleave_pairs),
         cmocka_unit_test(test_hw_preempt_series),
         cmocka_unit_test(test_hw_lc_next_to_be),
+        cmocka_unit_test(test_hw_disable_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,9 +46,14 @@ uint32_t nvemu_gpu_count(const nvemu *emu);
 struct gpu *nvemu_gpu(nvemu *emu, uint32_t index);
 /* GPU by 32-bit gpu id (CARD_INFO / NV0000 ids), or NULL. */
 struct gpu *nvemu_gpu_by_id(nvemu *emu, uint32_t gpu_id);
+/* The GPU's FIFO model (never NULL for a GPU of a live emulator). */
 struct fifo *gpu_fifo(struct gpu *g);
+/* Position of g in the emulator (the N of /dev/nvidiaN). */
 uint32_t gpu_index(const struct gpu *g);
 
+/* Parts of the emulator, valid until nvemu_destroy: its profile (what client-level controls
+ * answer from), the configuration it was created with, the shared virtual clock/event queue, the workload
+ * layer and the hook framework. */
 const struct profile *nvemu_profile(const nvemu *emu);
 const nvemu_config *nvemu_config_of(const nvemu *emu);
 struct sim *nvemu_sim(nvemu *emu);

@@ -13,7 +13,6 @@
 #include "front/transport.h"
 
 #define NV_MAJOR 195u
-#define MAX_IOCTL 16384u
 
 /* What each CUSE session knows: the daemon and which node it is. */
 struct cuse_node {
@@ -25,24 +24,13 @@ struct cuse_node {
 static void cd_open(fuse_req_t req, struct fuse_file_info *fi)
 {
     struct cuse_node *cn = fuse_req_userdata(req);
-    int err = 0;
-    struct front_file *ff = front_open(cn->f, cn->node, fuse_req_ctx(req)->pid, &err);
-    if (!ff) {
-        fuse_reply_err(req, -err);
-        return;
-    }
-    fi->fh = (uint64_t)(uintptr_t)ff;
-    fi->direct_io = 1;
-    fi->nonseekable = 1;
-    if (fuse_reply_open(req, fi) != 0)
-        front_release(cn->f, ff);
+    transport_open(cn->f, req, cn->node, fi);
 }
 
 static void cd_release(fuse_req_t req, struct fuse_file_info *fi)
 {
     struct cuse_node *cn = fuse_req_userdata(req);
-    front_release(cn->f, (struct front_file *)(uintptr_t)fi->fh);
-    fuse_reply_err(req, 0);
+    transport_release(cn->f, req, fi);
 }
 
 /*
@@ -59,28 +47,13 @@ static void cd_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info *
 {
     struct cuse_node *cn = fuse_req_userdata(req);
     struct front_file *ff = (struct front_file *)(uintptr_t)fi->fh;
-    if (flags & FUSE_IOCTL_COMPAT) {
-        atomic_fetch_add(&cn->f->front_errors, 1);
-        fuse_reply_err(req, ENOTTY);
-        return;
-    }
     uint32_t size = front_ioctl_size(ff, (uint32_t)cmd);
-    if (size > 0 && in_bufsz == 0 && out_bufsz == 0) {
+    if (!(flags & FUSE_IOCTL_COMPAT) && size > 0 && in_bufsz == 0 && out_bufsz == 0) {
         struct iovec iov = {.iov_base = arg, .iov_len = size};
         fuse_reply_ioctl_retry(req, &iov, 1, &iov, 1);
         return;
     }
-    _Alignas(8) char buf[MAX_IOCTL];
-    uint32_t in_len = in_bufsz < size ? (uint32_t)in_bufsz : size;
-    if (in_len > 0)
-        memcpy(buf, in_buf, in_len);
-    uint32_t out_len = 0;
-    int rc = front_ioctl(cn->f, ff, fuse_req_ctx(req)->pid, (uint32_t)cmd, (uint64_t)(uintptr_t)arg, buf, size,
-                         in_len, out_bufsz > size ? size : (uint32_t)out_bufsz, &out_len);
-    if (rc < 0)
-        fuse_reply_err(req, -rc);
-    else
-        fuse_reply_ioctl(req, rc, buf, out_len);
+    transport_ioctl(cn->f, req, ff, (uint32_t)cmd, arg, flags, in_buf, in_bufsz, out_bufsz);
 }
 
 static const struct cuse_lowlevel_ops cd_ops = {

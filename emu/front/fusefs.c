@@ -16,7 +16,6 @@
 /* ino 1 is the root directory; node i is ino NODE_INO0 + i. */
 #define NODE_INO0 2u
 #define ATTR_TIMEOUT 86400.0
-#define MAX_IOCTL 16384u
 
 static struct front *fs_front(fuse_req_t req)
 {
@@ -114,51 +113,22 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
         fuse_reply_err(req, ino == FUSE_ROOT_ID ? EISDIR : ENOENT);
         return;
     }
-    int err = 0;
-    struct front_file *ff = front_open(f, node, fuse_req_ctx(req)->pid, &err);
-    if (!ff) {
-        fuse_reply_err(req, -err);
-        return;
-    }
-    fi->fh = (uint64_t)(uintptr_t)ff;
-    fi->direct_io = 1;
-    fi->nonseekable = 1;
     fi->noflush = 1;
-    if (fuse_reply_open(req, fi) != 0)
-        front_release(f, ff); /* the opener died before the reply: no release will come */
+    transport_open(f, req, node, fi);
 }
 
 static void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
     (void)ino;
-    front_release(fs_front(req), (struct front_file *)(uintptr_t)fi->fh);
-    fuse_reply_err(req, 0);
+    transport_release(fs_front(req), req, fi);
 }
 
 static void fs_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg, struct fuse_file_info *fi,
                      unsigned flags, const void *in_buf, size_t in_bufsz, size_t out_bufsz)
 {
     (void)ino;
-    struct front *f = fs_front(req);
-    struct front_file *ff = (struct front_file *)(uintptr_t)fi->fh;
-    if (flags & FUSE_IOCTL_COMPAT) {
-        LOG_INFO("front", "32-bit caller, ioctl 0x%x refused", cmd);
-        atomic_fetch_add(&f->front_errors, 1);
-        fuse_reply_err(req, ENOTTY);
-        return;
-    }
-    _Alignas(8) char buf[MAX_IOCTL];
-    uint32_t size = front_ioctl_size(ff, cmd);
-    uint32_t in_len = in_bufsz < size ? (uint32_t)in_bufsz : size;
-    if (in_len > 0)
-        memcpy(buf, in_buf, in_len);
-    uint32_t out_len = 0;
-    int rc = front_ioctl(f, ff, fuse_req_ctx(req)->pid, cmd, (uint64_t)(uintptr_t)arg, buf, size, in_len,
-                         out_bufsz > size ? size : (uint32_t)out_bufsz, &out_len);
-    if (rc < 0)
-        fuse_reply_err(req, -rc);
-    else
-        fuse_reply_ioctl(req, rc, buf, out_len);
+    transport_ioctl(fs_front(req), req, (struct front_file *)(uintptr_t)fi->fh, cmd, arg, flags, in_buf, in_bufsz,
+                    out_bufsz);
 }
 
 static const struct fuse_lowlevel_ops fs_ops = {

@@ -257,6 +257,18 @@ int nvemu_fdtable_open_at(nvemu_fdtable *t, int fd, const char *path, const nvem
     return open_slot(t, fd, path, who);
 }
 
+/* fd's file with t->lock taken, or NULL with errno EBADF and the lock not held. */
+static struct fd_file *file_locked(nvemu_fdtable *t, int fd)
+{
+    pthread_mutex_lock(&t->lock);
+    struct fd_file *f = (fd >= 0 && fd < FDTABLE_SIZE) ? t->fds[fd] : NULL;
+    if (!f) {
+        pthread_mutex_unlock(&t->lock);
+        errno = EBADF;
+    }
+    return f;
+}
+
 int nvemu_fdtable_ioctl(nvemu_fdtable *t, int fd, unsigned long request, void *arg)
 {
     return nvemu_fdtable_ioctl_as(t, fd, 0, request, arg);
@@ -269,13 +281,9 @@ int nvemu_fdtable_ioctl_as(nvemu_fdtable *t, int fd, int32_t tid, unsigned long 
     /* the driver copies _IOC_SIZE bytes in before anything else; 14 bits bound it */
     _Alignas(8) unsigned char buf[0x4000];
 
-    pthread_mutex_lock(&t->lock);
-    struct fd_file *f = (fd >= 0 && fd < FDTABLE_SIZE) ? t->fds[fd] : NULL;
-    if (!f) {
-        pthread_mutex_unlock(&t->lock);
-        errno = EBADF;
+    struct fd_file *f = file_locked(t, fd);
+    if (!f)
         return -1;
-    }
     f->inflight++;
     pthread_mutex_unlock(&t->lock);
 
@@ -304,13 +312,9 @@ int nvemu_fdtable_ioctl_as(nvemu_fdtable *t, int fd, int32_t tid, unsigned long 
 
 int nvemu_fdtable_close(nvemu_fdtable *t, int fd)
 {
-    pthread_mutex_lock(&t->lock);
-    struct fd_file *f = (fd >= 0 && fd < FDTABLE_SIZE) ? t->fds[fd] : NULL;
-    if (!f) {
-        pthread_mutex_unlock(&t->lock);
-        errno = EBADF;
+    struct fd_file *f = file_locked(t, fd);
+    if (!f)
         return -1;
-    }
     t->fds[fd] = NULL;
     f->closed = true;
     bool now = f->inflight == 0;

@@ -6,8 +6,14 @@
 #define NVEMU_FRONT_TRANSPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct front;
+struct front_file;
+struct front_node;
+struct fuse_file_info;
+struct fuse_req;
 struct fuse_session;
 
 #define TRANSPORT_MAX_SESSIONS 40
@@ -33,6 +39,24 @@ int fusefs_start(struct front *f, const char *dir, struct transport *t);
  * Returns 0, or -ENODEV when /dev/cuse does not exist, or -1 after logging.
  */
 int cusedev_start(struct front *f, struct transport *t);
+
+/*
+ * Serves an open of node: a new front_file in fi->fh (direct I/O, not
+ * seekable; other fi flags are the caller's) or the error front_open gives.
+ */
+void transport_open(struct front *f, struct fuse_req *req, const struct front_node *node, struct fuse_file_info *fi);
+
+/* Serves the release of fi's front_file (after the last reference to the file dropped). */
+void transport_release(struct front *f, struct fuse_req *req, struct fuse_file_info *fi);
+
+/*
+ * Serves one libfuse ioctl request (FUSE or CUSE) on ff: a 32-bit caller is
+ * refused with ENOTTY and a log line; otherwise the in_bufsz bytes the kernel
+ * copied in go through front_ioctl and the reply carries its result and at
+ * most out_bufsz bytes. Always replies to req.
+ */
+void transport_ioctl(struct front *f, struct fuse_req *req, struct front_file *ff, uint32_t cmd, void *arg,
+                     unsigned flags, const void *in_buf, size_t in_bufsz, size_t out_bufsz);
 
 /* Frees what start created (sessions must have stopped). */
 void transport_destroy(struct transport *t);

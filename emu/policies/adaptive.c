@@ -25,6 +25,7 @@
 #define NO_LEVEL UINT64_MAX
 
 enum count_kind { COUNT_ALL, COUNT_WORK, COUNT_TOKEN };
+static const char *const count_names[] = {[COUNT_ALL] = "all", [COUNT_WORK] = "work", [COUNT_TOKEN] = "token", NULL};
 
 struct adaptive {
     const struct policy_host *host;
@@ -37,22 +38,6 @@ struct adaptive {
     bool gr_only;
     struct pu_table tasks;
 };
-
-static int parse_count(const char *v, enum count_kind *out, char *err, size_t errlen)
-{
-    static const struct { const char *name; enum count_kind k; } names[] = {
-        {"all", COUNT_ALL}, {"work", COUNT_WORK}, {"token", COUNT_TOKEN}};
-    if (!v)
-        return 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(v, names[i].name) == 0) {
-            *out = names[i].k;
-            return 0;
-        }
-    }
-    snprintf(err, errlen, "count='%s' must be all, work or token", v);
-    return -1;
-}
 
 static void adaptive_fini(void *state)
 {
@@ -82,6 +67,7 @@ static int adaptive_init(void **state, const struct policy_host *host, const cha
     }
     p->host = host;
     uint64_t window_ms = 1000, hold = 1;
+    int count = COUNT_ALL;
     p->hi_rate = 1000;
     p->lo_rate = 100;
     p->us[PU_LC] = 1000000;
@@ -95,11 +81,12 @@ static int adaptive_init(void **state, const struct policy_host *host, const cha
         pu_arg_u64(&a[A_LC_IL], &p->il[PU_LC], 0, 2, err, errlen) ||
         pu_arg_u64(&a[A_BE_IL], &p->il[PU_BE], 0, 2, err, errlen) ||
         pu_arg_u64(&a[A_HOLD], &hold, 0, 1, err, errlen) ||
-        parse_count(a[A_COUNT_KIND].value, &p->count, err, errlen) ||
+        pu_choice("count", a[A_COUNT_KIND].value, count_names, &count, err, errlen) ||
         pu_engines_parse(a[A_ENGINES].value, &p->gr_only, err, errlen)) {
         adaptive_fini(p);
         return -1;
     }
+    p->count = (enum count_kind)count;
     if (p->lo_rate > p->hi_rate) {
         snprintf(err, errlen, "lo_rate=%llu above hi_rate=%llu", (unsigned long long)p->lo_rate,
                  (unsigned long long)p->hi_rate);

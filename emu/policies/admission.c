@@ -10,7 +10,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "policy_util.h"
 
@@ -18,30 +17,16 @@ struct admission {
     const struct policy_host *host;
     uint64_t max_lc;
     uint64_t admitted;
-    struct pu_patterns lc, be;
-    bool default_lc;
-    bool gr_only;
+    struct pu_classifier cls;
     struct pu_table tasks;
 };
-
-static bool is_lc(const struct admission *p, const struct hook_task *t)
-{
-    if (!pu_engine_selected(p->gr_only, t->engine_type))
-        return false;
-    if (pu_patterns_match(&p->lc, t->comm))
-        return true;
-    if (pu_patterns_match(&p->be, t->comm))
-        return false;
-    return p->default_lc;
-}
 
 static void admission_fini(void *state)
 {
     struct admission *p = state;
     if (!p)
         return;
-    pu_patterns_free(&p->lc);
-    pu_patterns_free(&p->be);
+    pu_classifier_free(&p->cls);
     pu_clear(&p->tasks);
     free(p);
 }
@@ -60,29 +45,19 @@ static int admission_init(void **state, const struct policy_host *host, const ch
         snprintf(err, errlen, "max_lc= is required");
         return -1;
     }
-    const char *def = a[A_DEFAULT].value;
-    if (def && strcmp(def, "none") != 0 && strcmp(def, "lc") != 0 && strcmp(def, "be") != 0) {
-        snprintf(err, errlen, "default='%s' must be none, lc or be", def);
-        return -1;
-    }
     struct admission *p = calloc(1, sizeof *p);
     if (!p) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     p->host = host;
-    p->default_lc = def && strcmp(def, "lc") == 0;
-    if (pu_arg_u64(&a[A_MAX], &p->max_lc, 0, 4096, err, errlen) ||
-        pu_engines_parse(a[A_ENGINES].value, &p->gr_only, err, errlen)) {
+    if (pu_classifier_init(&p->cls, a[A_LC].value, a[A_BE].value, a[A_DEFAULT].value, a[A_ENGINES].value, err,
+                           errlen) ||
+        pu_arg_u64(&a[A_MAX], &p->max_lc, 0, 4096, err, errlen)) {
         admission_fini(p);
         return -1;
     }
-    if (pu_patterns_init(&p->lc, a[A_LC].value) || pu_patterns_init(&p->be, a[A_BE].value)) {
-        snprintf(err, errlen, "out of memory");
-        admission_fini(p);
-        return -1;
-    }
-    if (p->lc.n == 0 && !p->default_lc) {
+    if (p->cls.lc.n == 0 && p->cls.default_cls != PU_LC) {
         snprintf(err, errlen, "no channel group can be LC: give lc= or default=lc");
         admission_fini(p);
         return -1;
@@ -94,7 +69,7 @@ static int admission_init(void **state, const struct policy_host *host, const ch
 static void admission_bind(void *state, const struct hook_task *t, struct policy_ctx *c)
 {
     struct admission *p = state;
-    if (!is_lc(p, t))
+    if (pu_classify(&p->cls, t) != PU_LC)
         return;
     struct pu_entry *e = pu_get(&p->tasks, t);
     if (e && e->admitted)

@@ -18,7 +18,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "policy_util.h"
 
@@ -32,48 +31,19 @@
 
 struct lcbe {
     const struct policy_host *host;
-    struct pu_patterns lc, be;
-    int default_cls;
+    struct pu_classifier cls;
     uint64_t us[3];        /* indexed by enum pu_class */
     uint64_t il[3];        /* NO_LEVEL: no interleave decision */
     bool hold;
-    bool gr_only;
     struct pu_table tasks;
 };
-
-static int classify(const struct lcbe *p, const struct hook_task *t)
-{
-    if (!pu_engine_selected(p->gr_only, t->engine_type))
-        return PU_NONE;
-    if (pu_patterns_match(&p->lc, t->comm))
-        return PU_LC;
-    if (pu_patterns_match(&p->be, t->comm))
-        return PU_BE;
-    return p->default_cls;
-}
-
-static int parse_class(const char *v, int *cls, char *err, size_t errlen)
-{
-    static const struct { const char *name; int cls; } names[] = {{"none", PU_NONE}, {"lc", PU_LC}, {"be", PU_BE}};
-    if (!v)
-        return 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(v, names[i].name) == 0) {
-            *cls = names[i].cls;
-            return 0;
-        }
-    }
-    snprintf(err, errlen, "default='%s' must be none, lc or be", v);
-    return -1;
-}
 
 static void lcbe_fini(void *state)
 {
     struct lcbe *p = state;
     if (!p)
         return;
-    pu_patterns_free(&p->lc);
-    pu_patterns_free(&p->be);
+    pu_classifier_free(&p->cls);
     pu_clear(&p->tasks);
     free(p);
 }
@@ -104,18 +74,13 @@ static int lcbe_init(void **state, const struct policy_host *host, const char *c
         pu_arg_u64(&a[A_LC_IL], &p->il[PU_LC], 0, 2, err, errlen) ||
         pu_arg_u64(&a[A_BE_IL], &p->il[PU_BE], 0, 2, err, errlen) ||
         pu_arg_u64(&a[A_HOLD], &hold, 0, 1, err, errlen) ||
-        parse_class(a[A_DEFAULT].value, &p->default_cls, err, errlen) ||
-        pu_engines_parse(a[A_ENGINES].value, &p->gr_only, err, errlen)) {
+        pu_classifier_init(&p->cls, a[A_LC].value, a[A_BE].value, a[A_DEFAULT].value, a[A_ENGINES].value, err,
+                           errlen)) {
         lcbe_fini(p);
         return -1;
     }
     p->hold = hold != 0;
-    if (pu_patterns_init(&p->lc, a[A_LC].value) || pu_patterns_init(&p->be, a[A_BE].value)) {
-        snprintf(err, errlen, "out of memory");
-        lcbe_fini(p);
-        return -1;
-    }
-    if (p->lc.n == 0 && p->be.n == 0 && p->default_cls == PU_NONE) {
+    if (p->cls.lc.n == 0 && p->cls.be.n == 0 && p->cls.default_cls == PU_NONE) {
         snprintf(err, errlen, "nothing to classify: give lc=, be= or default=");
         lcbe_fini(p);
         return -1;
@@ -134,7 +99,7 @@ static int lcbe_init(void **state, const struct policy_host *host, const char *c
 static void lcbe_task_init(void *state, const struct hook_task *t, struct policy_ctx *c)
 {
     struct lcbe *p = state;
-    int cls = classify(p, t);
+    int cls = pu_classify(&p->cls, t);
     if (cls == PU_NONE)
         return;
     struct pu_entry *e = pu_get(&p->tasks, t);
@@ -152,7 +117,7 @@ static void lcbe_timeslice_set(void *state, const struct hook_task *t, uint64_t 
     if (!p->hold)
         return;
     struct pu_entry *e = pu_find(&p->tasks, t);
-    int cls = e ? e->cls : classify(p, t);
+    int cls = e ? e->cls : pu_classify(&p->cls, t);
     if (cls != PU_NONE)
         p->host->replace_timeslice(c, p->us[cls]);
 }

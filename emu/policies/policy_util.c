@@ -65,7 +65,32 @@ int pu_arg_u64(const struct pu_arg *a, uint64_t *out, uint64_t min, uint64_t max
     return 0;
 }
 
-int pu_patterns_init(struct pu_patterns *p, const char *list)
+int pu_choice(const char *key, const char *value, const char *const *names, int *out, char *err, size_t errlen)
+{
+    if (!value)
+        return 0;
+    int n = 0;
+    for (; names[n]; n++) {
+        if (strcmp(value, names[n]) == 0) {
+            *out = n;
+            return 0;
+        }
+    }
+    int len = snprintf(err, errlen, "%s='%s' must be ", key, value);
+    for (int i = 0; i < n && len >= 0 && (size_t)len < errlen; i++)
+        len += snprintf(err + len, errlen - (size_t)len, "%s%s", names[i], i + 2 < n ? ", " : i + 1 < n ? " or " : "");
+    return -1;
+}
+
+static void patterns_free(struct pu_patterns *p)
+{
+    free(p->buf);
+    free(p->pat);
+    memset(p, 0, sizeof *p);
+}
+
+/* Splits list into patterns (empty or NULL list: no patterns). Returns 0 or -1 (no memory). */
+static int patterns_init(struct pu_patterns *p, const char *list)
 {
     memset(p, 0, sizeof *p);
     if (!list || !*list)
@@ -76,7 +101,7 @@ int pu_patterns_init(struct pu_patterns *p, const char *list)
         commas += *c == ',';
     p->pat = calloc(commas, sizeof *p->pat);
     if (!p->buf || !p->pat) {
-        pu_patterns_free(p);
+        patterns_free(p);
         return -1;
     }
     char *save = NULL;
@@ -85,14 +110,7 @@ int pu_patterns_init(struct pu_patterns *p, const char *list)
     return 0;
 }
 
-void pu_patterns_free(struct pu_patterns *p)
-{
-    free(p->buf);
-    free(p->pat);
-    memset(p, 0, sizeof *p);
-}
-
-bool pu_patterns_match(const struct pu_patterns *p, const char *comm)
+static bool patterns_match(const struct pu_patterns *p, const char *comm)
 {
     char name[17];
     snprintf(name, sizeof name, "%.16s", comm ? comm : "");
@@ -121,6 +139,38 @@ bool pu_engine_selected(bool gr_only, uint32_t engine_type)
 {
     /* RM engine types: GR0..GR7 are 1..8. */
     return !gr_only || (engine_type >= 1 && engine_type <= 8);
+}
+
+int pu_classifier_init(struct pu_classifier *k, const char *lc, const char *be, const char *def,
+                       const char *engines, char *err, size_t errlen)
+{
+    k->default_cls = PU_NONE;
+    static const char *const classes[] = {[PU_NONE] = "none", [PU_LC] = "lc", [PU_BE] = "be", NULL};
+    if (pu_choice("default", def, classes, &k->default_cls, err, errlen) ||
+        pu_engines_parse(engines, &k->gr_only, err, errlen))
+        return -1;
+    if (patterns_init(&k->lc, lc) || patterns_init(&k->be, be)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+void pu_classifier_free(struct pu_classifier *k)
+{
+    patterns_free(&k->lc);
+    patterns_free(&k->be);
+}
+
+int pu_classify(const struct pu_classifier *k, const struct hook_task *t)
+{
+    if (!pu_engine_selected(k->gr_only, t->engine_type))
+        return PU_NONE;
+    if (patterns_match(&k->lc, t->comm))
+        return PU_LC;
+    if (patterns_match(&k->be, t->comm))
+        return PU_BE;
+    return k->default_cls;
 }
 
 static unsigned bucket_of(uint32_t gpu, uint32_t runlist, uint64_t tsg)

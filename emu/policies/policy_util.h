@@ -34,6 +34,12 @@ int pu_args_parse(struct pu_arg *keys, int n, const char *const *args, int nargs
  */
 int pu_arg_u64(const struct pu_arg *a, uint64_t *out, uint64_t min, uint64_t max, char *err, size_t errlen);
 
+/*
+ * Value of key as an index into names (NULL-terminated), keeping *out when
+ * value is NULL. Returns 0, or -1 with "key='v' must be a, b or c" in err.
+ */
+int pu_choice(const char *key, const char *value, const char *const *names, int *out, char *err, size_t errlen);
+
 /* ---- classification ---- */
 
 enum pu_class { PU_NONE = 0, PU_LC = 1, PU_BE = 2 };
@@ -45,10 +51,27 @@ struct pu_patterns {
     int n;
 };
 
-/* Splits list into patterns (empty or NULL list: no patterns). Returns 0 or -1 (no memory). */
-int pu_patterns_init(struct pu_patterns *p, const char *list);
-void pu_patterns_free(struct pu_patterns *p);
-bool pu_patterns_match(const struct pu_patterns *p, const char *comm);
+/*
+ * The class of a channel group from its creator's process name: `lc` patterns
+ * first, then `be`, else the default class; channel groups outside the engine
+ * filter are PU_NONE.
+ */
+struct pu_classifier {
+    struct pu_patterns lc, be;
+    int default_cls;    /* enum pu_class */
+    bool gr_only;
+};
+
+/*
+ * Fills k from the lc=, be=, default=none|lc|be and engines= values (each NULL
+ * when absent; engines defaults to gr). Returns 0, or -1 with a reason in err.
+ * k must start zeroed; release it with pu_classifier_free whatever the result.
+ */
+int pu_classifier_init(struct pu_classifier *k, const char *lc, const char *be, const char *def,
+                       const char *engines, char *err, size_t errlen);
+void pu_classifier_free(struct pu_classifier *k);
+/* PU_LC, PU_BE or PU_NONE for t. */
+int pu_classify(const struct pu_classifier *k, const struct hook_task *t);
 
 /* Engine filter: "gr" (GR0..GR7, engine types 1..8) or "all". Returns 0 or -1 with a reason. */
 int pu_engines_parse(const char *value, bool *gr_only, char *err, size_t errlen);

@@ -149,6 +149,7 @@ const struct profile_info_table *profile_info_table(const struct profile *p, uin
  */
 struct profile *profile_load(const char *name_or_path, char *err, size_t errlen);
 
+/* Frees a loaded profile and its canned blobs; NULL is a no-op. */
 void profile_free(struct profile *p);
 
 /* Engine row for an engine type, or NULL. */

@@ -3,6 +3,8 @@
  * (subcontext) and the *_CHANNEL_GPFIFO_* channels, with the construction
  * rules of the fact sheet section D. Object priv: struct fifo_tsg * for TSGs,
  * struct fifo_channel * for channels, struct ctxshare_rm * for context shares.
+ * A constructor that fails after rm_object_set_priv gets its destructor from
+ * the registry (rm.h), so the destructors accept partial state.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -123,15 +125,6 @@ static void tsg_destruct(struct rm_call *c, struct rm_object *obj)
     rm_object_set_priv(obj, NULL);
 }
 
-/* The registry frees a failed constructor's object without its destructor: undo here. */
-static NV_STATUS tsg_construct_checked(struct rm_call *c, struct rm_object *obj, void *params)
-{
-    NV_STATUS st = tsg_construct(c, obj, params);
-    if (st != NV_OK)
-        tsg_destruct(c, obj);
-    return st;
-}
-
 /* ---- FERMI_CONTEXT_SHARE_A ---- */
 
 static bool veid_alloc(struct tsg_rm *rs, uint32_t mode, uint32_t want, uint32_t max, uint32_t *out)
@@ -217,14 +210,6 @@ static void ctxshare_destruct(struct rm_call *c, struct rm_object *obj)
     rs->veids &= ~(1ull << cs->veid);
     free(cs);
     rm_object_set_priv(obj, NULL);
-}
-
-static NV_STATUS ctxshare_construct_checked(struct rm_call *c, struct rm_object *obj, void *params)
-{
-    NV_STATUS st = ctxshare_construct(c, obj, params);
-    if (st != NV_OK)
-        ctxshare_destruct(c, obj);
-    return st;
 }
 
 /* ---- *_CHANNEL_GPFIFO_* ---- */
@@ -322,28 +307,20 @@ static void channel_destruct(struct rm_call *c, struct rm_object *obj)
         rm_free_later(c, rs->obj);
 }
 
-static NV_STATUS channel_construct_checked(struct rm_call *c, struct rm_object *obj, void *params)
-{
-    NV_STATUS st = channel_construct(c, obj, params);
-    if (st != NV_OK)
-        channel_destruct(c, obj);
-    return st;
-}
-
 /*
  * Columns: hclass, name, param_size, params, parents, family, single_instance,
  * gpu_class, any_node, internal_only, modelled, free_priority, construct, destruct.
  */
 #define CHANNEL_ROW(id, nm)                                                                                  \
     {id, nm, sizeof(NV_CHANNEL_ALLOC_PARAMS), RM_PARAMS_REQUIRED, RM_FAM_DEVICE | RM_FAM_TSG, RM_FAM_CHANNEL, \
-     false, true, false, false, true, RM_FREE_PRIO_HIGH, channel_construct_checked, channel_destruct}
+     false, true, false, false, true, RM_FREE_PRIO_HIGH, channel_construct, channel_destruct}
 
 const struct rm_class_row rm_class_rows_fifo[] = {
     {KEPLER_CHANNEL_GROUP_A, "KEPLER_CHANNEL_GROUP_A", sizeof(NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS),
      RM_PARAMS_REQUIRED, RM_FAM_DEVICE, RM_FAM_TSG, false, true, false, false, true, RM_FREE_PRIO_TSG,
-     tsg_construct_checked, tsg_destruct},
+     tsg_construct, tsg_destruct},
     {FERMI_CONTEXT_SHARE_A, "FERMI_CONTEXT_SHARE_A", sizeof(NV_CTXSHARE_ALLOCATION_PARAMETERS), RM_PARAMS_REQUIRED,
-     RM_FAM_TSG, RM_FAM_CTXSHARE, false, true, false, false, true, RM_FREE_PRIO_DEFAULT, ctxshare_construct_checked,
+     RM_FAM_TSG, RM_FAM_CTXSHARE, false, true, false, false, true, RM_FREE_PRIO_DEFAULT, ctxshare_construct,
      ctxshare_destruct},
     CHANNEL_ROW(VOLTA_CHANNEL_GPFIFO_A, "VOLTA_CHANNEL_GPFIFO_A"),
     CHANNEL_ROW(TURING_CHANNEL_GPFIFO_A, "TURING_CHANNEL_GPFIFO_A"),

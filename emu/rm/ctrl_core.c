@@ -15,14 +15,14 @@ static bool class_matches(struct rm_call *c, uint32_t cmd)
     return rm_object_class(c->obj) == NV_CTRL_CMD_CLASS(cmd);
 }
 
-static const struct profile *call_profile(struct rm_call *c)
+const struct profile *rm_call_profile(const struct rm_call *c)
 {
     return c->gpu ? c->gpu->profile : nvemu_profile(c->emu);
 }
 
 NV_STATUS rm_ctrl_canned(struct rm_call *c, void *params, uint32_t size)
 {
-    const struct profile *p = call_profile(c);
+    const struct profile *p = rm_call_profile(c);
     bool have_cmd = false;
     for (uint32_t i = 0; p && i < p->canned_count; i++) {
         const struct profile_canned_ctrl *k = &p->canned[i];

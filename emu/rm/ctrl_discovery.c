@@ -20,12 +20,6 @@
 #include "profile/profile.h"
 #include "rm/rm.h"
 
-/* The profile of the GPU the control targets; client-level controls use the emulator's. */
-static const struct profile *prof(const struct rm_call *c)
-{
-    return c->gpu ? c->gpu->profile : nvemu_profile(c->emu);
-}
-
 /* rmapiParamsSizeCheck: what every embedded list must pass before it is copied. */
 static NV_STATUS list_size_check(uint32_t count, uint32_t elem)
 {
@@ -50,7 +44,7 @@ static NV_STATUS ctrl_build_version(struct rm_call *c, void *params, uint32_t si
 {
     (void)size;
     NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS *p = params;
-    const struct profile *pr = prof(c);
+    const struct profile *pr = rm_call_profile(c);
     const char *strs[3] = {pr->driver_version, pr->build_version, pr->build_title};
     const uint64_t dst[3] = {p->pDriverVersionBuffer, p->pVersionBuffer, p->pTitleBuffer};
     uint32_t needed = 0;
@@ -126,18 +120,20 @@ static NV_STATUS ctrl_id_info_v2(struct rm_call *c, void *params, uint32_t size)
     return NV_OK;
 }
 
-/* V1 is V2 with RM's unused szName pointer after subDeviceInstance; szName is left as given. */
+/* V1 is V2 with RM's unused 8-byte szName pointer after subDeviceInstance; szName is left as given. */
 _Static_assert(offsetof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, szName) ==
                offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus), "V1 head = V2 head");
-_Static_assert(sizeof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS) - offsetof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, sliStatus) ==
-               sizeof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS) - offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus),
+_Static_assert(offsetof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, sliStatus) ==
+               offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus) + 8, "V1 tail starts after szName");
+_Static_assert(sizeof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS) == sizeof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS) + 8,
                "V1 tail = V2 tail");
 
 static NV_STATUS ctrl_id_info(struct rm_call *c, void *params, uint32_t size)
 {
+    (void)size;
     NV0000_CTRL_GPU_GET_ID_INFO_PARAMS *p = params;
     NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS v2 = {.gpuId = p->gpuId};
-    NV_STATUS st = ctrl_id_info_v2(c, &v2, size);
+    NV_STATUS st = ctrl_id_info_v2(c, &v2, sizeof v2);
     if (st != NV_OK)
         return st;
     const size_t head = offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus);
@@ -205,7 +201,7 @@ static NV_STATUS ctrl_classlist(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS *p = params;
-    const struct profile *pr = prof(c);
+    const struct profile *pr = rm_call_profile(c);
     if (!p->classList) {
         p->numClasses = pr->class_count;
         return NV_OK;
@@ -226,7 +222,7 @@ static NV_STATUS ctrl_classlist_v2(struct rm_call *c, void *params, uint32_t siz
 {
     (void)size;
     NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS *p = params;
-    const struct profile *pr = prof(c);
+    const struct profile *pr = rm_call_profile(c);
     if (pr->class_count > NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE)
         return NV_ERR_INVALID_PARAM_STRUCT;
     memset(p->classList, 0, sizeof p->classList);
@@ -274,7 +270,7 @@ static NV_STATUS ctrl_gpu_info_v2(struct rm_call *c, void *params, uint32_t size
 {
     (void)size;
     NV2080_CTRL_GPU_GET_INFO_V2_PARAMS *p = params;
-    const struct profile *pr = prof(c);
+    const struct profile *pr = rm_call_profile(c);
     return answer_info_list("GPU_GET_INFO_V2", &p->gpuInfoListSize, p->gpuInfoList,
                             NV2080_CTRL_GPU_INFO_MAX_LIST_SIZE, pr->gpu_info, pr->gpu_info_count);
 }
@@ -282,9 +278,9 @@ static NV_STATUS ctrl_gpu_info_v2(struct rm_call *c, void *params, uint32_t size
 static NV_STATUS table_list(struct rm_call *c, uint32_t cmd, const char *what, uint32_t *list_size,
                             nv_ctrl_info_pair *list, uint32_t max)
 {
-    const struct profile_info_table *t = profile_info_table(prof(c), cmd);
+    const struct profile_info_table *t = profile_info_table(rm_call_profile(c), cmd);
     if (!t) {
-        LOG_INFO("discovery", "%s: profile %s has no table", what, prof(c)->name);
+        LOG_INFO("discovery", "%s: profile %s has no table", what, rm_call_profile(c)->name);
         return NV_ERR_NOT_SUPPORTED;
     }
     return answer_info_list(what, list_size, list, max, t->entries, t->count);
@@ -310,7 +306,7 @@ static NV_STATUS ctrl_name_string(struct rm_call *c, void *params, uint32_t size
 {
     (void)size;
     NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS *p = params;
-    const char *name = prof(c)->marketing_name;
+    const char *name = rm_call_profile(c)->marketing_name;
     size_t n = strlen(name);
     if (n >= NV2080_GPU_MAX_NAME_STRING_LENGTH)
         n = NV2080_GPU_MAX_NAME_STRING_LENGTH - 1;
@@ -330,7 +326,7 @@ static NV_STATUS ctrl_short_name(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NV2080_CTRL_GPU_GET_SHORT_NAME_STRING_PARAMS *p = params;
-    const char *name = prof(c)->short_name;
+    const char *name = rm_call_profile(c)->short_name;
     memset(p->gpuShortNameString, 0, sizeof p->gpuShortNameString);
     memcpy(p->gpuShortNameString, name, strnlen(name, sizeof p->gpuShortNameString - 1));
     return NV_OK;
@@ -341,7 +337,7 @@ static NV_STATUS ctrl_gid_info(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NV2080_CTRL_GPU_GET_GID_INFO_PARAMS *p = params;
-    const uint8_t *u = prof(c)->uuid;
+    const uint8_t *u = rm_call_profile(c)->uuid;
     if (p->index != 0)
         return NV_ERR_INVALID_ARGUMENT;
     memset(p->data, 0, sizeof p->data);
@@ -376,7 +372,7 @@ static NV_STATUS ctrl_engines_v2(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS *p = params;
-    const struct profile *pr = prof(c);
+    const struct profile *pr = rm_call_profile(c);
     if (pr->engine_count > NV2080_GPU_MAX_ENGINES_LIST_SIZE)
         return NV_ERR_INVALID_PARAM_STRUCT;
     memset(p->engineList, 0, sizeof p->engineList);
@@ -391,7 +387,7 @@ static NV_STATUS ctrl_gr_info(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NV2080_CTRL_GR_GET_INFO_PARAMS *p = params;
-    const struct profile *pr = prof(c);
+    const struct profile *pr = rm_call_profile(c);
     NV_STATUS st = list_size_check(p->grInfoListSize, sizeof(nv_ctrl_info_pair));
     if (st != NV_OK)
         return st;
@@ -421,7 +417,7 @@ static NV_STATUS ctrl_gr_ctx_buffer_size(struct rm_call *c, void *params, uint32
     struct rm_object *o = rm_client_find(c->client, p->hChannel);
     if (!o || rm_object_family(o) != RM_FAM_CHANNEL)
         return NV_ERR_INVALID_OBJECT_HANDLE;
-    p->totalBufferSize = prof(c)->gr_ctx_buffer_size;
+    p->totalBufferSize = rm_call_profile(c)->gr_ctx_buffer_size;
     return NV_OK;
 }
 
@@ -429,7 +425,7 @@ static NV_STATUS ctrl_arch_info(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NV2080_CTRL_MC_GET_ARCH_INFO_PARAMS *p = params;
-    const struct profile *pr = prof(c);
+    const struct profile *pr = rm_call_profile(c);
     p->architecture = pr->arch_id;
     p->implementation = pr->arch_impl;
     p->revision = pr->arch_revision;
@@ -441,7 +437,7 @@ static NV_STATUS ctrl_pci_info(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS *p = params;
-    const struct profile *pr = prof(c);
+    const struct profile *pr = rm_call_profile(c);
     p->pciDeviceId = (uint32_t)pr->pci_device_id << 16 | pr->pci_vendor_id;
     p->pciSubSystemId = pr->pci_subsystem_id;
     p->pciRevisionId = pr->pci_revision_id;

@@ -22,6 +22,7 @@
 struct rm_client;
 struct rm_object;
 struct gpu;            /* one emulated GPU: its profile, its fifo; see emu/core/emulator.h */
+struct profile;        /* emu/profile/profile.h */
 
 /* Object families: what an hObject is, for parent rules and control export tables. */
 enum rm_family {
@@ -120,8 +121,12 @@ extern const struct rm_ctrl_row rm_ctrl_rows_core[];
 extern const struct rm_ctrl_row rm_ctrl_rows_discovery[];
 extern const struct rm_ctrl_row rm_ctrl_rows_fifo[];
 
+/* The registered row of a class / control (from every row table), or NULL when there is none. */
 const struct rm_class_row *rm_class_lookup(uint32_t hclass);
 const struct rm_ctrl_row *rm_ctrl_lookup(uint32_t cmd);
+
+/* The profile a call answers from: its GPU's, or the emulator's for client-level objects. */
+const struct profile *rm_call_profile(const struct rm_call *c);
 
 /*
  * Handler of RM_CTRL_CANNED rows: answers c->cmd with the recorded bytes of the
@@ -133,6 +138,8 @@ NV_STATUS rm_ctrl_canned(struct rm_call *c, void *params, uint32_t size);
 
 /* ---- objects ---- */
 
+/* Plain accessors: handle, class, family, parent (NULL for a client's root), owning client,
+ * and GPU (NULL for objects not under a device). */
 uint32_t rm_object_handle(const struct rm_object *o);
 uint32_t rm_object_class(const struct rm_object *o);
 enum rm_family rm_object_family(const struct rm_object *o);

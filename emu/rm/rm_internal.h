@@ -70,10 +70,12 @@ struct rm_server {
     uint32_t devices_per_gpu[NV0080_MAX_DEVICES];  /* live NV01_DEVICE_0 objects by GPU index */
 };
 
+/* An empty resource server for emu, or NULL when out of memory. */
 struct rm_server *rm_server_create(nvemu *emu);
 /* Frees every client (with destructors). */
 void rm_server_destroy(struct rm_server *rs);
 
+/* The client with that handle (any owner), or NULL. */
 struct rm_client *rm_client_lookup(struct rm_server *rs, uint32_t handle);
 /* Calls fn for each client until it returns false. */
 void rm_for_each_client(struct rm_server *rs, bool (*fn)(struct rm_client *cl, void *arg), void *arg);
@@ -111,7 +113,9 @@ void rm_opener_gone(struct rm_server *rs, nvemu_opener *op);
 
 /* ---- object tree (objects.c) ---- */
 
+/* A new client owned by owner with its root object, indexed by handle; NULL when out of memory. */
 struct rm_client *rm_client_new(struct rm_server *rs, uint32_t handle, nvemu_opener *owner);
+/* A new object of row's class linked under parent and indexed in cl; NULL when out of memory. */
 struct rm_object *rm_object_new(struct rm_client *cl, struct rm_object *parent, uint32_t handle,
                                 const struct rm_class_row *row);
 /* Frees o, its descendants and dependants (driver order), o last. Freeing a client's root frees the client. */

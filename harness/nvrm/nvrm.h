@@ -55,6 +55,7 @@ int nvrm_open(nvrm **out, const struct nvrm_transport *tp);
 /* Closes every node this connection opened (the driver then frees its clients). */
 void nvrm_close(nvrm *rm);
 
+/* The connection's /dev/nvidiactl descriptor (what REGISTER_FD and UVM calls name). */
 int nvrm_ctl_fd(const nvrm *rm);
 /* errno of the last failed system call on this connection (0 if none). */
 int nvrm_last_errno(const nvrm *rm);

@@ -4,6 +4,15 @@
 #include "abi/nv_ctrl_discovery.h"
 #include "nvrm.h"
 
+/* Copies the first `count` entries of a fixed-size answer list (capacity cap) into the caller's max. */
+static void copy_list(uint32_t *dst, uint32_t max, uint32_t *n, const uint32_t *src, uint32_t count, uint32_t cap)
+{
+    if (count > cap)
+        count = cap;
+    *n = count < max ? count : max;
+    memcpy(dst, src, *n * sizeof *dst);
+}
+
 NV_STATUS nvrm_get_classlist(nvrm *rm, NvHandle hClient, NvHandle hDevice, uint32_t *classes, uint32_t max,
                              uint32_t *n)
 {
@@ -12,9 +21,7 @@ NV_STATUS nvrm_get_classlist(nvrm *rm, NvHandle hClient, NvHandle hDevice, uint3
     NV_STATUS st = nvrm_control(rm, hClient, hDevice, NV0080_CTRL_CMD_GPU_GET_CLASSLIST_V2, &p, sizeof p);
     if (st != NV_OK)
         return st;
-    uint32_t count = p.numClasses < NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE ? p.numClasses : NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE;
-    *n = count < max ? count : max;
-    memcpy(classes, p.classList, *n * sizeof *classes);
+    copy_list(classes, max, n, p.classList, p.numClasses, NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE);
     return NV_OK;
 }
 
@@ -26,8 +33,6 @@ NV_STATUS nvrm_get_engines(nvrm *rm, NvHandle hClient, NvHandle hSubdevice, uint
     NV_STATUS st = nvrm_control(rm, hClient, hSubdevice, NV2080_CTRL_CMD_GPU_GET_ENGINES_V2, &p, sizeof p);
     if (st != NV_OK)
         return st;
-    uint32_t count = p.engineCount < NV2080_GPU_MAX_ENGINES_LIST_SIZE ? p.engineCount : NV2080_GPU_MAX_ENGINES_LIST_SIZE;
-    *n = count < max ? count : max;
-    memcpy(engines, p.engineList, *n * sizeof *engines);
+    copy_list(engines, max, n, p.engineList, p.engineCount, NV2080_GPU_MAX_ENGINES_LIST_SIZE);
     return NV_OK;
 }

@@ -39,6 +39,7 @@ struct trace_call {
  */
 int trace_parse_line(const char *s, int lineno, struct trace_call *tc, char *err, size_t errlen);
 
+/* Frees the byte buffers of a parsed call and zeroes it (reusable for the next line). */
 void trace_call_free(struct trace_call *tc);
 
 #endif

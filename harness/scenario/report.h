@@ -32,6 +32,9 @@ void report_console(const struct sc_results *r, FILE *out, bool color);
  */
 const char *report_tsg_owner(const struct sc_results *r, uint32_t engine_idx, uint32_t tsg, char *buf, size_t len);
 
+/* Writes s (NULL: nothing) escaped for an XML/HTML text node or quoted attribute value. */
+void report_xml_escape(FILE *f, const char *s);
+
 /* Class of that replica's task, or -1 when the TSG belongs to no task. */
 int report_tsg_class(const struct sc_results *r, uint32_t engine_idx, uint32_t tsg);
 

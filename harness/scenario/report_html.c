@@ -19,19 +19,6 @@
 static const char *const palette_lc[] = {"#e4572e", "#f3a712", "#c03221", "#ff7f50"};
 static const char *const palette_be[] = {"#2e86ab", "#4f9d69", "#7d5ba6", "#3c6e71", "#5fa8d3", "#2a9d8f"};
 
-static void esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f); break;
-        }
-    }
-}
-
 static const char *seg_color(const struct sc_results *r, uint32_t engine_idx, uint32_t tsg)
 {
     int cls = report_tsg_class(r, engine_idx, tsg);
@@ -304,7 +291,7 @@ static void cdfs(const struct sc_results *r, FILE *f)
         cdf_series(f, tr->lat_ns, tr->completed, lo, hi, col, false, x0, w, y0, h);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
                    "<text x=\"%.1f\" y=\"%.1f\">", x0 + w + 20, ly, x0 + w + 44, ly, col, x0 + w + 50, ly + 4);
-        esc(f, s->tasks[t].name);
+        report_xml_escape(f, s->tasks[t].name);
         fputs("</text>\n", f);
         ly += 18;
         if (tr->alone_completed) {
@@ -312,7 +299,7 @@ static void cdfs(const struct sc_results *r, FILE *f)
             fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\" "
                        "stroke-dasharray=\"6 4\"/><text x=\"%.1f\" y=\"%.1f\">", x0 + w + 20, ly, x0 + w + 44, ly, col,
                     x0 + w + 50, ly + 4);
-            esc(f, s->tasks[t].name);
+            report_xml_escape(f, s->tasks[t].name);
             fputs(" alone</text>\n", f);
             ly += 18;
         }
@@ -330,7 +317,7 @@ static void tables(const struct sc_results *r, FILE *f)
     for (uint32_t t = 0; t < s->task_count; t++) {
         const struct sc_task_result *tr = &r->tasks[t];
         fputs("<tr><td>", f);
-        esc(f, s->tasks[t].name);
+        report_xml_escape(f, s->tasks[t].name);
         fprintf(f, "</td><td>%s</td><td>%u</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
                    "<td>%s</td><td>%.1f</td>", sc_class_name(s->tasks[t].cls), s->tasks[t].count,
                 (unsigned long long)tr->arrivals, (unsigned long long)tr->completed, (unsigned long long)tr->failed,
@@ -369,15 +356,15 @@ static void tables(const struct sc_results *r, FILE *f)
     fputs("<h2>Expectations</h2><table class=\"ex\"><tr><th></th><th>expected</th><th>actual</th></tr>\n", f);
     if (r->error[0]) {
         fputs("<tr class=\"bad\"><td>&#10007;</td><td>the run completes</td><td>", f);
-        esc(f, r->error);
+        report_xml_escape(f, r->error);
         fputs("</td></tr>\n", f);
     }
     for (uint32_t i = 0; i < s->expect_count; i++) {
         const struct sc_expect_outcome *o = &r->outcomes[i];
         fprintf(f, "<tr class=\"%s\"><td>%s</td><td>", o->pass ? "ok" : "bad", o->pass ? "&#10003;" : "&#10007;");
-        esc(f, o->label);
+        report_xml_escape(f, o->label);
         fputs("</td><td>", f);
-        esc(f, o->actual);
+        report_xml_escape(f, o->actual);
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -393,24 +380,24 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
     const struct scenario *s = r->sc;
     bool ok = r->failed == 0 && !r->error[0];
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>nvemu scenario ", f);
-    esc(f, s->name);
+    report_xml_escape(f, s->name);
     fputs("</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222;max-width:1150px}"
           "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ddd;padding:3px 8px;"
           "text-align:right}th{background:#f4f4f4}td:first-child{text-align:left}.ok td:first-child{color:#1a7f37}"
           ".bad{background:#fff0f0}.bad td:first-child{color:#c00}.verdict{font-size:20px;font-weight:bold}"
           ".pass{color:#1a7f37}.fail{color:#c00}pre{background:#f8f8f8;padding:8px;white-space:pre-wrap}"
           ".meta{color:#555}table.ex td{text-align:left}</style></head><body>\n<h1>", f);
-    esc(f, s->name);
+    report_xml_escape(f, s->name);
     fprintf(f, " <span class=\"verdict %s\">%s</span></h1>\n", ok ? "pass" : "fail", ok ? "PASS" : "FAIL");
     if (s->description) {
         fputs("<pre>", f);
-        esc(f, s->description);
+        report_xml_escape(f, s->description);
         fputs("</pre>\n", f);
     }
     fprintf(f, "<p class=\"meta\">gpu ");
-    esc(f, s->gpu.profile);
+    report_xml_escape(f, s->gpu.profile);
     fputs(", policy ", f);
-    esc(f, s->policy.plugin[0] ? s->policy.plugin : "native");
+    report_xml_escape(f, s->policy.plugin[0] ? s->policy.plugin : "native");
     fprintf(f, ", seed %llu &middot; %.3f s virtual in %.3f s wall &middot; %llu trace events &middot; "
                "digest fnv1a64:%016llx</p>\n", (unsigned long long)r->seed, (double)r->virtual_ns / 1e9,
             (double)r->wall_ns / 1e9, (unsigned long long)r->events, (unsigned long long)r->digest);

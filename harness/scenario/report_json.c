@@ -142,10 +142,9 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     return rc;
 }
 
-/* XML text escaping for attribute values and text nodes. */
-static void xml_escaped(FILE *f, const char *s)
+void report_xml_escape(FILE *f, const char *s)
 {
-    for (; *s; s++) {
+    for (; s && *s; s++) {
         switch (*s) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
@@ -168,34 +167,34 @@ int report_junit(const struct sc_results *r, const char *path, char *err, size_t
     uint32_t tests = s->expect_count + (r->error[0] ? 1 : 0);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
     fprintf(f, "  <testsuite name=\"scenario.");
-    xml_escaped(f, s->name);
+    report_xml_escape(f, s->name);
     fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" time=\"%.3f\">\n", tests, failures,
             (double)r->wall_ns / 1e9);
     if (r->error[0]) {
         fprintf(f, "    <testcase classname=\"scenario.");
-        xml_escaped(f, s->name);
+        report_xml_escape(f, s->name);
         fprintf(f, "\" name=\"run\">\n      <failure message=\"");
-        xml_escaped(f, r->error);
+        report_xml_escape(f, r->error);
         fprintf(f, "\"/>\n    </testcase>\n");
     }
     for (uint32_t i = 0; i < s->expect_count; i++) {
         const struct sc_expect_outcome *o = &r->outcomes[i];
         fprintf(f, "    <testcase classname=\"scenario.");
-        xml_escaped(f, s->name);
+        report_xml_escape(f, s->name);
         fprintf(f, "\" name=\"");
-        xml_escaped(f, o->label);
+        report_xml_escape(f, o->label);
         fprintf(f, "\" file=\"");
-        xml_escaped(f, s->path);
+        report_xml_escape(f, s->path);
         fprintf(f, "\" line=\"%u\">\n", s->expects[i].pos.line);
         if (!o->pass) {
             fprintf(f, "      <failure message=\"expected ");
-            xml_escaped(f, o->label);
+            report_xml_escape(f, o->label);
             fprintf(f, ", got ");
-            xml_escaped(f, o->actual);
+            report_xml_escape(f, o->actual);
             fprintf(f, "\"/>\n");
         }
         fprintf(f, "      <system-out>");
-        xml_escaped(f, o->actual);
+        report_xml_escape(f, o->actual);
         fprintf(f, "</system-out>\n    </testcase>\n");
     }
     fprintf(f, "  </testsuite>\n</testsuites>\n");

@@ -139,6 +139,7 @@ void sc_results_set_alone(struct sc_results *out, uint32_t task, const struct sc
 /* Evaluates the scenario's expectations into out->outcomes/passed/failed. */
 void sc_results_evaluate(struct sc_results *out);
 
+/* Frees the result arrays and zeroes r (the struct itself is the caller's); NULL is a no-op. */
 void sc_results_free(struct sc_results *r);
 
 /* Percentile (0..100) of sorted values, nearest-rank; 0 when n == 0. */

@@ -177,6 +177,7 @@ struct scenario *scenario_load(const char *path, char *err, size_t errlen);
 /* Same from memory (`name` appears in messages and resolves relative paths against ".") */
 struct scenario *scenario_load_string(const char *name, const char *text, char *err, size_t errlen);
 
+/* Frees a loaded scenario and everything it owns; NULL is a no-op. */
 void scenario_free(struct scenario *s);
 
 /* Index of the task called `name`, or -1. */
@@ -189,7 +190,8 @@ void scenario_expect_label(const struct scenario *s, const struct sc_expect *e, 
 const char *sc_class_name(enum sc_class c);
 const char *sc_arrival_name(enum sc_arrival a);
 const char *sc_stat_name(enum sc_stat st);
-const char *sc_timing_name(enum sc_timing_field f);
+/* gpu.timing keys, indexed by enum sc_timing_field and NULL-terminated (a check_keys list). */
+extern const char *const sc_timing_names[SC_T_COUNT + 1];
 
 /* Formats ns as "1.234 ms" / "56.7 us" / "2.000 s" into buf. */
 const char *sc_fmt_ns(double ns, char *buf, size_t len);

@@ -242,9 +242,6 @@ static int resolve(struct ld *L, const struct ynode *n, const char *rel, char *o
 
 /* ---- gpu ---- */
 
-static const char *const timing_names[SC_T_COUNT + 1] = {
-    "ctxsw", "runlist_update", "wfi_overhead", "cta_overhead", "cilp_save", "preempt_timeout", NULL,
-};
 /* Fixed overheads may be 0; a switch, a save or a timeout of 0 is not a real GPU. */
 static const bool timing_may_be_zero[SC_T_COUNT] = {false, true, true, true, false, false};
 
@@ -274,14 +271,14 @@ static int load_gpu(struct ld *L, const struct ynode *n, struct sc_gpu *g)
     if ((v = ydoc_get(n, "inject_latency")) && get_bool(L, v, "gpu.inject_latency", &g->inject_latency))
         return -1;
     if ((v = ydoc_get(n, "timing"))) {
-        if (want(L, v, YNODE_MAP, "gpu.timing") || check_keys(L, v, "gpu.timing", timing_names))
+        if (want(L, v, YNODE_MAP, "gpu.timing") || check_keys(L, v, "gpu.timing", sc_timing_names))
             return -1;
         for (int f = 0; f < SC_T_COUNT; f++) {
-            const struct ynode *t = ydoc_get(v, timing_names[f]);
+            const struct ynode *t = ydoc_get(v, sc_timing_names[f]);
             if (!t)
                 continue;
             char what[48];
-            snprintf(what, sizeof(what), "gpu.timing.%s", timing_names[f]);
+            snprintf(what, sizeof(what), "gpu.timing.%s", sc_timing_names[f]);
             if (get_duration(L, t, what, timing_may_be_zero[f], &g->timing[f].value_ns))
                 return -1;
             g->timing[f].set = true;
@@ -309,6 +306,21 @@ static int load_args_map(struct ld *L, const struct ynode *n, const char *what, 
         snprintf(kv, len, "%s=%s", n->keys[i]->scalar, val->scalar);
         args[(*nargs)++] = kv;
     }
+    return 0;
+}
+
+/* A sequence of strings (a program's argv after argv[0]). */
+static int load_args_seq(struct ld *L, const struct ynode *n, const char *what, char **args, int *nargs)
+{
+    if (want(L, n, YNODE_SEQ, what))
+        return -1;
+    if (n->count > SC_MAX_ARGS)
+        return fail(L, n, "%s has more than %d items", what, SC_MAX_ARGS);
+    char item[64];
+    snprintf(item, sizeof(item), "%s item", what);
+    for (size_t i = 0; i < n->count; i++)
+        if (get_strdup(L, n->items[i], item, &args[(*nargs)++]))
+            return -1;
     return 0;
 }
 
@@ -386,15 +398,8 @@ static int load_scheduler(struct ld *L, const struct ynode *n, struct sc_schedul
     } else if (v) {
         return fail(L, v, "'binary' is only for a scheduler of kind 'process'");
     }
-    if ((v = ydoc_get(n, "args"))) {
-        if (want(L, v, YNODE_SEQ, "scheduler.args"))
-            return -1;
-        if (v->count > SC_MAX_ARGS)
-            return fail(L, v, "scheduler.args has more than %d items", SC_MAX_ARGS);
-        for (size_t i = 0; i < v->count; i++)
-            if (get_strdup(L, v->items[i], "scheduler.args item", &s->args[s->nargs++]))
-                return -1;
-    }
+    if ((v = ydoc_get(n, "args")) && load_args_seq(L, v, "scheduler.args", s->args, &s->nargs))
+        return -1;
     return 0;
 }
 
@@ -555,15 +560,8 @@ static int load_process(struct ld *L, const struct ynode *n, struct sc_task *t)
         return -1;
     if (!(t->process = strdup(path)))
         return fail(L, v, "out of memory");
-    if ((v = ydoc_get(n, "args"))) {
-        if (want(L, v, YNODE_SEQ, "process.args"))
-            return -1;
-        if (v->count > SC_MAX_ARGS)
-            return fail(L, v, "process.args has more than %d items", SC_MAX_ARGS);
-        for (size_t i = 0; i < v->count; i++)
-            if (get_strdup(L, v->items[i], "process.args item", &t->process_args[t->process_nargs++]))
-                return -1;
-    }
+    if ((v = ydoc_get(n, "args")) && load_args_seq(L, v, "process.args", t->process_args, &t->process_nargs))
+        return -1;
     return 0;
 }
 
@@ -722,7 +720,8 @@ static int load_bound_pair(struct ld *L, const struct ynode *n, struct sc_expect
     return 0;
 }
 
-static int load_count_bounds(struct ld *L, const struct ynode *n, struct sc_expect *e)
+/* min/max counts; with `required` at least one of them must be given. */
+static int load_count_bounds(struct ld *L, const struct ynode *n, struct sc_expect *e, bool required)
 {
     const struct ynode *v;
     uint64_t x;
@@ -740,6 +739,8 @@ static int load_count_bounds(struct ld *L, const struct ynode *n, struct sc_expe
     }
     if (e->has_min && e->has_max && e->min > e->max)
         return fail(L, n, "min is greater than max");
+    if (required && !e->has_min && !e->has_max)
+        return fail(L, n, "give min and/or max");
     return 0;
 }
 
@@ -751,7 +752,7 @@ static int load_expect(struct ld *L, const struct ynode *n, struct sc_expect *e)
         return -1;
     if (n->count != 1)
         return fail(L, n, "an expectation is a mapping with one key (one of latency, throughput, preemptions, "
-                          "switches, preempt_timeouts, no_starvation, decision, lost, faults, trace_digest)");
+                          "switches, preempt_timeouts, no_starvation, decision, lost, faults, trace_digest, busy_retries)");
     int kind;
     if (get_enum(L, n->keys[0], "expectation", expect_kinds, &kind))
         return -1;
@@ -784,11 +785,7 @@ static int load_expect(struct ld *L, const struct ynode *n, struct sc_expect *e)
         snprintf(e->engine, sizeof(e->engine), "GR0");
         if ((v = ydoc_get(b, "engine")) && get_string(L, v, "engine", e->engine, sizeof(e->engine)))
             return -1;
-        if (load_count_bounds(L, b, e))
-            return -1;
-        if (!e->has_min && !e->has_max)
-            return fail(L, b, "give min and/or max");
-        return 0;
+        return load_count_bounds(L, b, e, true);
     }
     case SC_EXPECT_NO_STARVATION: {
         static const char *const keys[] = {"task", "max_gap", NULL};
@@ -827,7 +824,7 @@ static int load_expect(struct ld *L, const struct ynode *n, struct sc_expect *e)
                 return -1;
             snprintf(e->result, sizeof(e->result), "%s", results[r]);
         }
-        if (load_count_bounds(L, b, e))
+        if (load_count_bounds(L, b, e, false))
             return -1;
         if (!e->has_min && !e->has_max) {
             e->has_min = true;
@@ -841,11 +838,7 @@ static int load_expect(struct ld *L, const struct ynode *n, struct sc_expect *e)
         static const char *const keys[] = {"min", "max", NULL};
         if (want(L, b, YNODE_MAP, expect_kinds[kind]) || check_keys(L, b, expect_kinds[kind], keys))
             return -1;
-        if (load_count_bounds(L, b, e))
-            return -1;
-        if (!e->has_min && !e->has_max)
-            return fail(L, b, "give min and/or max");
-        return 0;
+        return load_count_bounds(L, b, e, true);
     }
     case SC_EXPECT_TRACE_DIGEST: {
         if (get_string(L, b, "trace_digest", e->digest, sizeof(e->digest)))

@@ -29,12 +29,9 @@ const char *sc_stat_name(enum sc_stat st)
     return names[st];
 }
 
-const char *sc_timing_name(enum sc_timing_field f)
-{
-    static const char *const names[] = {"ctxsw", "runlist_update", "wfi_overhead", "cta_overhead", "cilp_save",
-                                        "preempt_timeout"};
-    return names[f];
-}
+const char *const sc_timing_names[SC_T_COUNT + 1] = {
+    "ctxsw", "runlist_update", "wfi_overhead", "cta_overhead", "cilp_save", "preempt_timeout", NULL,
+};
 
 const char *sc_fmt_ns(double ns, char *buf, size_t len)
 {

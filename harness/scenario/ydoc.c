@@ -63,6 +63,15 @@ static void fail_at(struct builder *b, const yaml_mark_t *m, const char *msg)
     snprintf(b->err, b->errlen, "%s:%zu:%zu: %s", b->name, m->line + 1, m->column + 1, msg);
 }
 
+/* The parser's next event, or -1 with the syntax error's position in b->err. */
+static int next_event(struct builder *b, yaml_event_t *ev)
+{
+    if (yaml_parser_parse(&b->parser, ev))
+        return 0;
+    fail_at(b, &b->parser.problem_mark, b->parser.problem ? b->parser.problem : "YAML syntax error");
+    return -1;
+}
+
 static struct ynode *build_node(struct builder *b, yaml_event_t *ev);
 
 /* Reads children until the closing event of a mapping or sequence. */
@@ -70,10 +79,7 @@ static int build_children(struct builder *b, struct ynode *parent, yaml_event_ty
 {
     for (;;) {
         yaml_event_t ev;
-        if (!yaml_parser_parse(&b->parser, &ev)) {
-            snprintf(b->err, b->errlen, "%s:%zu:%zu: %s", b->name, b->parser.problem_mark.line + 1,
-                     b->parser.problem_mark.column + 1,
-                     b->parser.problem ? b->parser.problem : "YAML syntax error");
+        if (next_event(b, &ev) != 0) {
             return -1;
         }
         if (ev.type == end) {
@@ -165,10 +171,7 @@ static struct ynode *load(struct builder *b)
     b->err[0] = '\0';
     for (;;) {
         yaml_event_t ev;
-        if (!yaml_parser_parse(&b->parser, &ev)) {
-            snprintf(b->err, b->errlen, "%s:%zu:%zu: %s", b->name, b->parser.problem_mark.line + 1,
-                     b->parser.problem_mark.column + 1,
-                     b->parser.problem ? b->parser.problem : "YAML syntax error");
+        if (next_event(b, &ev) != 0) {
             ydoc_free(root);
             return NULL;
         }

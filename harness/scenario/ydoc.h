@@ -32,6 +32,7 @@ struct ynode *ydoc_load_file(const char *path, char *err, size_t errlen);
 /* Same for a string already in memory; `name` is used in messages. */
 struct ynode *ydoc_load_string(const char *name, const char *text, size_t len, char *err, size_t errlen);
 
+/* Frees n and its whole subtree; NULL is a no-op. */
 void ydoc_free(struct ynode *n);
 
 /* Value of `key` in a map node, or NULL. */

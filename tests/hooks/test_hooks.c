@@ -151,6 +151,32 @@ static void test_native_without_policy(void **state)
     hooks_destroy(NULL);
 }
 
+/* Index of the first trace record (hook, field, result); the test fails when there is none. */
+static int expect_rec(const struct fixture *f, const char *hook, const char *field, const char *result)
+{
+    int i = te_find(&f->te, hook, field, result);
+    assert_true(i >= 0);
+    return i;
+}
+
+/* expect_rec, and that record's reason must be `reason`. */
+static int expect_reason(const struct fixture *f, const char *hook, const char *field, const char *result,
+                         const char *reason)
+{
+    int i = expect_rec(f, hook, field, result);
+    assert_string_equal(f->te.rec[i].reason, reason);
+    return i;
+}
+
+/* task_init of channel group 4 ("lc") whose native values are 1024 us and interleave MEDIUM. */
+static void task_init_native(struct fixture *f, uint64_t *ts, uint32_t *il)
+{
+    struct hook_task t = te_task(4, "lc");
+    *ts = 1024;
+    *il = 1;
+    hooks_task_init(f->h, &t, ts, il);
+}
+
 /* ---- task_init ---- */
 
 static void test_task_init_apply(void **state)
@@ -158,16 +184,14 @@ static void test_task_init_apply(void **state)
     struct fixture *f = *state;
     script.task_init[0] = (struct action){ACT_SET_TS, 5000, NULL, 0};
     script.task_init[1] = (struct action){ACT_SET_IL, 0, NULL, 0};
-    struct hook_task t = te_task(4, "lc");
-    uint64_t ts = 1024;
-    uint32_t il = 1;
-    hooks_task_init(f->h, &t, &ts, &il);
+    uint64_t ts;
+    uint32_t il;
+    task_init_native(f, &ts, &il);
     assert_int_equal(ts, 5000);
     assert_int_equal(il, 0); /* LOW is selectable (the old "apply only if != 0" bug) */
     assert_int_equal(script.results[0], POLICY_APPLY);
     assert_int_equal(script.results[1], POLICY_APPLY);
-    int i = te_find(&f->te, "task_init", "timeslice", "apply");
-    assert_true(i >= 0);
+    int i = expect_rec(f, "task_init", "timeslice", "apply");
     assert_int_equal(f->te.rec[i].value, 5000);
     assert_int_equal(f->te.rec[i].tsg, 4);
     assert_true(te_find(&f->te, "task_init", "interleave", "apply") >= 0);
@@ -176,15 +200,12 @@ static void test_task_init_apply(void **state)
 static void test_task_init_no_decision(void **state)
 {
     struct fixture *f = *state;
-    struct hook_task t = te_task(4, "lc");
-    uint64_t ts = 1024;
-    uint32_t il = 1;
-    hooks_task_init(f->h, &t, &ts, &il);
+    uint64_t ts;
+    uint32_t il;
+    task_init_native(f, &ts, &il);
     assert_int_equal(ts, 1024);
     assert_int_equal(il, 1);
-    int i = te_find(&f->te, "task_init", "timeslice", "noop");
-    assert_true(i >= 0);
-    assert_string_equal(f->te.rec[i].reason, "no decision");
+    expect_reason(f, "task_init", "timeslice", "noop", "no decision");
 }
 
 static void test_task_init_repeat(void **state)
@@ -192,15 +213,12 @@ static void test_task_init_repeat(void **state)
     struct fixture *f = *state;
     script.task_init[0] = (struct action){ACT_SET_TS, 5000, NULL, 0};
     script.task_init[1] = (struct action){ACT_SET_TS, 5000, NULL, 0};
-    struct hook_task t = te_task(4, "lc");
-    uint64_t ts = 1024;
-    uint32_t il = 1;
-    hooks_task_init(f->h, &t, &ts, &il);
+    uint64_t ts;
+    uint32_t il;
+    task_init_native(f, &ts, &il);
     assert_int_equal(ts, 5000);
     assert_int_equal(script.results[1], POLICY_NOOP_REPEAT);
-    int i = te_find(&f->te, "task_init", "timeslice", "noop");
-    assert_true(i >= 0);
-    assert_string_equal(f->te.rec[i].reason, "repeat");
+    int i = expect_reason(f, "task_init", "timeslice", "noop", "repeat");
     assert_true(te_find(&f->te, "task_init", "timeslice", "apply") > i);
 }
 
@@ -210,10 +228,9 @@ static void test_task_init_conflict_keeps_native(void **state)
     script.task_init[0] = (struct action){ACT_SET_TS, 5000, NULL, 0};
     script.task_init[1] = (struct action){ACT_SET_TS, 6000, NULL, 0};
     script.task_init[2] = (struct action){ACT_SET_TS, 5000, NULL, 0};
-    struct hook_task t = te_task(4, "lc");
-    uint64_t ts = 1024;
-    uint32_t il = 1;
-    hooks_task_init(f->h, &t, &ts, &il);
+    uint64_t ts;
+    uint32_t il;
+    task_init_native(f, &ts, &il);
     assert_int_equal(ts, 1024);
     assert_int_equal(script.results[1], POLICY_NOOP_CONFLICT);
     assert_int_equal(te_find(&f->te, "task_init", "timeslice", "apply"), -1);
@@ -232,20 +249,15 @@ static void test_task_init_range(void **state)
     struct fixture *f = *state;
     script.task_init[0] = (struct action){ACT_SET_TS, 7, NULL, 0};    /* below the minimum 8 */
     script.task_init[1] = (struct action){ACT_SET_IL, 3, NULL, 0};    /* not a level */
-    struct hook_task t = te_task(4, "lc");
-    uint64_t ts = 1024;
-    uint32_t il = 1;
-    hooks_task_init(f->h, &t, &ts, &il);
+    uint64_t ts;
+    uint32_t il;
+    task_init_native(f, &ts, &il);
     assert_int_equal(ts, 1024);
     assert_int_equal(il, 1);
     assert_int_equal(script.results[0], POLICY_REJECT_RANGE);
     assert_int_equal(script.results[1], POLICY_REJECT_RANGE);
-    int i = te_find(&f->te, "task_init", "timeslice", "reject");
-    assert_true(i >= 0);
-    assert_string_equal(f->te.rec[i].reason, "below minimum 8 us");
-    i = te_find(&f->te, "task_init", "interleave", "reject");
-    assert_true(i >= 0);
-    assert_string_equal(f->te.rec[i].reason, "interleave not in {0,1,2}");
+    expect_reason(f, "task_init", "timeslice", "reject", "below minimum 8 us");
+    expect_reason(f, "task_init", "interleave", "reject", "interleave not in {0,1,2}");
 }
 
 static void test_task_init_zero_and_independent_fields(void **state)
@@ -253,15 +265,12 @@ static void test_task_init_zero_and_independent_fields(void **state)
     struct fixture *f = *state;
     script.task_init[0] = (struct action){ACT_SET_TS, 0, NULL, 0};
     script.task_init[1] = (struct action){ACT_SET_IL, 2, NULL, 0};
-    struct hook_task t = te_task(4, "lc");
-    uint64_t ts = 1024;
-    uint32_t il = 1;
-    hooks_task_init(f->h, &t, &ts, &il);
+    uint64_t ts;
+    uint32_t il;
+    task_init_native(f, &ts, &il);
     assert_int_equal(ts, 1024);
     assert_int_equal(il, 2);
-    int i = te_find(&f->te, "task_init", "timeslice", "reject");
-    assert_true(i >= 0);
-    assert_string_equal(f->te.rec[i].reason, "zero timeslice");
+    expect_reason(f, "task_init", "timeslice", "reject", "zero timeslice");
 }
 
 static void test_task_init_wrong_setter(void **state)
@@ -269,16 +278,13 @@ static void test_task_init_wrong_setter(void **state)
     struct fixture *f = *state;
     script.task_init[0] = (struct action){ACT_REJECT_BIND, 0, NULL, 0};
     script.task_init[1] = (struct action){ACT_REPLACE_TS, 4000, NULL, 0};
-    struct hook_task t = te_task(4, "lc");
-    uint64_t ts = 1024;
-    uint32_t il = 1;
-    hooks_task_init(f->h, &t, &ts, &il);
+    uint64_t ts;
+    uint32_t il;
+    task_init_native(f, &ts, &il);
     assert_int_equal(ts, 1024);
     assert_int_equal(script.results[0], POLICY_REJECT_ACTION);
     assert_int_equal(script.results[1], POLICY_REJECT_ACTION);
-    int i = te_find(&f->te, "task_init", "timeslice", "reject");
-    assert_true(i >= 0);
-    assert_string_equal(f->te.rec[i].reason, "replace_timeslice not allowed in task_init");
+    expect_reason(f, "task_init", "timeslice", "reject", "replace_timeslice not allowed in task_init");
 }
 
 /* ---- bind ---- */
@@ -294,8 +300,7 @@ static void test_bind(void **state)
     assert_false(hooks_bind(f->h, &t));
     assert_int_equal(script.results[0], POLICY_APPLY);
     assert_int_equal(script.results[1], POLICY_NOOP_REPEAT);
-    int i = te_find(&f->te, "bind", "allow", "apply");
-    assert_true(i >= 0);
+    int i = expect_rec(f, "bind", "allow", "apply");
     assert_int_equal(f->te.rec[i].value, 0);
 }
 
@@ -320,8 +325,7 @@ static void test_timeslice_set(void **state)
     script.tsset[0] = (struct action){ACT_REPLACE_TS, 1000000, NULL, 0};
     hooks_timeslice_set(f->h, &t, &ts);
     assert_int_equal(ts, 1000000);
-    int i = te_find(&f->te, "timeslice_set", "timeslice", "apply");
-    assert_true(i >= 0);
+    int i = expect_rec(f, "timeslice_set", "timeslice", "apply");
     assert_int_equal(f->te.rec[i].value, 1000000);
 }
 
@@ -369,9 +373,7 @@ static void test_runlist_reorder_invalid(void **state)
     hooks_runlist_update(f->h, 0, 13, rl, 5);
     assert_memory_equal(rl, native, sizeof native);
     assert_int_equal(script.results[0], POLICY_REJECT_RANGE);
-    int i = te_find(&f->te, "runlist_update", "runlist", "reject");
-    assert_true(i >= 0);
-    assert_string_equal(f->te.rec[i].reason, "order adds or drops entries");
+    expect_reason(f, "runlist_update", "runlist", "reject", "order adds or drops entries");
     script.nresults = 0;
     script.runlist[0] = (struct action){ACT_REORDER, 0, added, 5};
     hooks_runlist_update(f->h, 0, 13, rl, 5);
@@ -407,9 +409,7 @@ static void test_work_submit(void **state)
     assert_int_equal(ts, 1000000);
     assert_int_equal(il, 1);
     assert_int_equal(script.seen_now, 123456);
-    int i = te_find(&f->te, "work_submit", "kind", "noop");
-    assert_true(i >= 0);
-    assert_string_equal(f->te.rec[i].reason, "work");
+    expect_reason(f, "work_submit", "kind", "noop", "work");
     /* the same value again changes nothing */
     assert_false(hooks_work_submit_decide(f->h, &t, 2, HOOK_SUBMIT_TOKEN_REQUEST, &ts, &il));
     assert_true(te_find(&f->te, "work_submit", "timeslice", "noop") >= 0);
@@ -428,9 +428,7 @@ static void test_work_submit_without_outputs(void **state)
     struct hook_task t = te_task(4, "lc");
     hooks_work_submit(f->h, &t, 2, HOOK_SUBMIT_WORK);
     assert_int_equal(script.results[0], POLICY_REJECT_ACTION);
-    int i = te_find(&f->te, "work_submit", "timeslice", "reject");
-    assert_true(i >= 0);
-    assert_string_equal(f->te.rec[i].reason, "set_timeslice not allowed in work_submit");
+    expect_reason(f, "work_submit", "timeslice", "reject", "set_timeslice not allowed in work_submit");
 }
 
 /* ---- task_destroy ---- */

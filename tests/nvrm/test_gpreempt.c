@@ -116,16 +116,23 @@ static int teardown(void **state)
     return 0;
 }
 
+/* A scheduler with the default configuration but `method`, logging its actions into l. */
+static void sched_start(struct gp_sched *s, enum gp_method method, struct log *l)
+{
+    struct gp_config cfg;
+    gp_config_init(&cfg);
+    cfg.method = method;
+    cfg.on_action = on_action;
+    cfg.ctx = l;
+    gp_init(s, &cfg);
+}
+
 static void test_query_priorities_preempt(void **state)
 {
     struct fx *f = *state;
     struct log l = {0};
-    struct gp_config cfg;
-    gp_config_init(&cfg);
-    cfg.on_action = on_action;
-    cfg.ctx = &l;
     struct gp_sched s;
-    gp_init(&s, &cfg);
+    sched_start(&s, GP_METHOD_PREEMPT, &l);
     struct gp_task *lt, *bt;
     assert_int_equal(gp_add_task_query(&s, f->lc.rm, "lc", GP_LC, f->lc.ip.who.tid, 0, &lt), NV_OK);
     assert_int_equal(gp_add_task_query(&s, f->lc.rm, "be", GP_BE, f->be.ip.who.tid, 0, &bt), NV_OK);
@@ -154,13 +161,8 @@ static void test_disable_method(void **state)
 {
     struct fx *f = *state;
     struct log l = {0};
-    struct gp_config cfg;
-    gp_config_init(&cfg);
-    cfg.method = GP_METHOD_DISABLE;
-    cfg.on_action = on_action;
-    cfg.ctx = &l;
     struct gp_sched s;
-    gp_init(&s, &cfg);
+    sched_start(&s, GP_METHOD_DISABLE, &l);
     struct gp_task *bt;
     assert_int_equal(gp_add_task(&s, f->be.rm, "be", GP_BE, f->be.ctx.hClient, f->be.ctx.compute.hTsg,
                                  f->be.ctx.hSubdevice, 8, f->be.ctx.compute.hChannels, &bt),
@@ -181,12 +183,8 @@ static void test_errors(void **state)
 {
     struct fx *f = *state;
     struct log l = {0};
-    struct gp_config cfg;
-    gp_config_init(&cfg);
-    cfg.on_action = on_action;
-    cfg.ctx = &l;
     struct gp_sched s;
-    gp_init(&s, &cfg);
+    sched_start(&s, GP_METHOD_PREEMPT, &l);
     NvHandle many[65] = {0};
     assert_int_equal(gp_add_task(&s, f->be.rm, "x", GP_BE, 1, 2, 3, 65, many, NULL), NV_ERR_INVALID_ARGUMENT);
     assert_int_equal(gp_add_task_query(&s, f->lc.rm, "nobody", GP_BE, 1, 0, NULL), NV_ERR_OBJECT_NOT_FOUND);

@@ -43,7 +43,8 @@ static void unload(struct fixture *f)
 }
 
 /* Returns the load error for so with args (empty string when it loaded). */
-static void load_error(const char *so, const char *const *args, char *err, size_t errlen)
+/* Loading so with args (NULL-terminated) must fail with a reason containing `reason`. */
+static void expect_load_error(const char *so, const char *const *args, const char *reason)
 {
     struct testenv te;
     te_init(&te, 1);
@@ -51,9 +52,11 @@ static void load_error(const char *so, const char *const *args, char *err, size_
     int n = 0;
     while (args && args[n])
         n++;
-    err[0] = '\0';
-    hooks_load_policy(h, so, args, n, err, errlen);
+    char err[512] = "";
+    int rc = hooks_load_policy(h, so, args, n, err, sizeof err);
     hooks_destroy(h);
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err, reason));
 }
 
 static uint64_t init_ts(struct fixture *f, struct hook_task *t, uint32_t *il_out)
@@ -164,22 +167,16 @@ static void test_lcbe_destroy_forgets(void **state)
 static void test_lcbe_bad_args(void **state)
 {
     (void)state;
-    char err[512];
     const char *unknown[] = {"lc=a", "speed=9", NULL};
-    load_error(SO("lc_be_timeslice"), unknown, err, sizeof err);
-    assert_non_null(strstr(err, "unknown argument 'speed'"));
+    expect_load_error(SO("lc_be_timeslice"), unknown, "unknown argument 'speed'");
     const char *level[] = {"lc=a", "lc_il=3", NULL};
-    load_error(SO("lc_be_timeslice"), level, err, sizeof err);
-    assert_non_null(strstr(err, "lc_il=3 out of range"));
+    expect_load_error(SO("lc_be_timeslice"), level, "lc_il=3 out of range");
     const char *nothing[] = {NULL};
-    load_error(SO("lc_be_timeslice"), nothing, err, sizeof err);
-    assert_non_null(strstr(err, "nothing to classify"));
+    expect_load_error(SO("lc_be_timeslice"), nothing, "nothing to classify");
     const char *num[] = {"lc=a", "lc_us=12x", NULL};
-    load_error(SO("lc_be_timeslice"), num, err, sizeof err);
-    assert_non_null(strstr(err, "not a number"));
+    expect_load_error(SO("lc_be_timeslice"), num, "not a number");
     const char *dup[] = {"lc=a", "lc=b", NULL};
-    load_error(SO("lc_be_timeslice"), dup, err, sizeof err);
-    assert_non_null(strstr(err, "duplicate"));
+    expect_load_error(SO("lc_be_timeslice"), dup, "duplicate");
 }
 
 /* ---- gpreempt ---- */
@@ -277,13 +274,10 @@ static void test_adaptive_counts_selected_kind(void **state)
 static void test_adaptive_bad_args(void **state)
 {
     (void)state;
-    char err[512];
     const char *inv[] = {"hi_rate=10", "lo_rate=20", NULL};
-    load_error(SO("adaptive"), inv, err, sizeof err);
-    assert_non_null(strstr(err, "lo_rate=20 above hi_rate=10"));
+    expect_load_error(SO("adaptive"), inv, "lo_rate=20 above hi_rate=10");
     const char *kind[] = {"count=some", NULL};
-    load_error(SO("adaptive"), kind, err, sizeof err);
-    assert_non_null(strstr(err, "count='some'"));
+    expect_load_error(SO("adaptive"), kind, "count='some'");
 }
 
 /* ---- admission ---- */
@@ -316,13 +310,10 @@ static void test_admission_zero_and_args(void **state)
     struct hook_task a = te_task(1, "x");
     assert_false(hooks_bind(f->h, &a));
     unload(f);
-    char err[512];
     const char *none[] = {"lc=a", NULL};
-    load_error(SO("admission"), none, err, sizeof err);
-    assert_non_null(strstr(err, "max_lc= is required"));
+    expect_load_error(SO("admission"), none, "max_lc= is required");
     const char *nolc[] = {"max_lc=2", NULL};
-    load_error(SO("admission"), nolc, err, sizeof err);
-    assert_non_null(strstr(err, "no channel group can be LC"));
+    expect_load_error(SO("admission"), nolc, "no channel group can be LC");
 }
 
 int main(void)

@@ -124,6 +124,20 @@ static void test_parse_errors(void **state)
     }
 }
 
+/* Replays the prefix with v[idx] (line idx+1) edited from -> to; the report must contain expect.
+ * Returns the number of mismatches. */
+static uint32_t replay_edited(int idx, const char *from, const char *to, const char *expect)
+{
+    char **v = fixture_lines(PREFIX_LINES);
+    replace(&v[idx], from, to);
+    struct replay_result res;
+    char *rep = replay_lines(v, &res);
+    assert_non_null(strstr(rep, expect));
+    free(rep);
+    free_lines(v);
+    return res.mismatches;
+}
+
 static void test_clean_prefix_replays(void **state)
 {
     (void)state;
@@ -141,58 +155,38 @@ static void test_clean_prefix_replays(void **state)
 static void test_changed_output_is_a_mismatch(void **state)
 {
     (void)state;
-    char **v = fixture_lines(PREFIX_LINES);
     /* line 31: GET_NUM_SUBDEVICES answered 1; pretend the hardware said 2 */
-    replace(&v[30], "pout=01000000", "pout=02000000");
-    struct replay_result res;
-    char *rep = replay_lines(v, &res);
-    assert_int_equal(res.mismatches, 1);
-    assert_non_null(strstr(rep, "line 31: control 0x00800280 params differ at byte 0: got 01000000, recorded 02000000 [owner A2]"));
-    free(rep);
-    free_lines(v);
+    uint32_t n = replay_edited(30, "pout=01000000", "pout=02000000",
+                               "line 31: control 0x00800280 params differ at byte 0: got 01000000, recorded 02000000 "
+                               "[owner A2]");
+    assert_int_equal(n, 1);
 }
 
 static void test_changed_status_is_a_mismatch(void **state)
 {
     (void)state;
-    char **v = fixture_lines(PREFIX_LINES);
     /* line 30 (GET_CLASSLIST_V2): recorded status NV_ERR_INVALID_ARGUMENT instead of NV_OK */
-    replace(&v[29], "out=1900d0c10200005c92028000000000000068287bfc7f00002403000000000000",
-            "out=1900d0c10200005c92028000000000000068287bfc7f0000240300001f000000");
-    struct replay_result res;
-    char *rep = replay_lines(v, &res);
-    assert_int_equal(res.mismatches, 1);
-    assert_non_null(strstr(rep, "line 30: control 0x00800292 on 0x5c000002: status 0x0, recorded 0x1f"));
-    free(rep);
-    free_lines(v);
+    uint32_t n = replay_edited(29, "out=1900d0c10200005c92028000000000000068287bfc7f00002403000000000000",
+                               "out=1900d0c10200005c92028000000000000068287bfc7f0000240300001f000000",
+                               "line 30: control 0x00800292 on 0x5c000002: status 0x0, recorded 0x1f");
+    assert_int_equal(n, 1);
 }
 
 static void test_corrupted_line_is_reported(void **state)
 {
     (void)state;
-    char **v = fixture_lines(PREFIX_LINES);
-    replace(&v[11], "in=", "in=zz");
-    struct replay_result res;
-    char *rep = replay_lines(v, &res);
-    assert_int_equal(res.mismatches, 1);
-    assert_non_null(strstr(rep, "line 12: parse error: malformed value in 'in=zz"));
-    free(rep);
-    free_lines(v);
+    uint32_t n = replay_edited(11, "in=", "in=zz", "line 12: parse error: malformed value in 'in=zz");
+    assert_int_equal(n, 1);
 }
 
 /* The handle the emulator gives a client differs from the recorded one; controls still reach it. */
 static void test_wrong_handle_is_a_mismatch(void **state)
 {
     (void)state;
-    char **v = fixture_lines(PREFIX_LINES);
     /* line 31 targets device 0x5c000002; aim it at an object that does not exist */
-    replace(&v[30], "1900d0c10200005c80028000", "1900d0c10900005c80028000");
-    struct replay_result res;
-    char *rep = replay_lines(v, &res);
-    assert_true(res.mismatches >= 1);
-    assert_non_null(strstr(rep, "line 31: control 0x00800280 on 0x5c000009: status 0x57, recorded 0x0"));
-    free(rep);
-    free_lines(v);
+    uint32_t n = replay_edited(30, "1900d0c10200005c80028000", "1900d0c10900005c80028000",
+                               "line 31: control 0x00800280 on 0x5c000009: status 0x57, recorded 0x0");
+    assert_true(n >= 1);
 }
 
 int main(void)

@@ -11,6 +11,17 @@ struct tgroup {
     uint32_t hch[8];
 };
 
+/* tbase plus an RM-managed VA space hva under hdev. Returns the client handle, or 0 on any failure. */
+static inline uint32_t tbase_va(struct tenv *e, int fd, uint32_t hdev, uint32_t hsub, uint32_t hva)
+{
+    uint32_t hc = tbase(e, fd, hdev, hsub);
+    NV_VASPACE_ALLOCATION_PARAMETERS va;
+    memset(&va, 0, sizeof(va));
+    if (!hc || talloc(e, fd, hc, hdev, &hva, FERMI_VASPACE_A, &va) != NV_OK)
+        return 0;
+    return hc;
+}
+
 /* Handles from `base`; hva: a VA space of the client. Returns NV_OK or the first failing status. */
 static inline NV_STATUS tgroup_build(struct tenv *e, int fd, uint32_t hc, uint32_t hdev, uint32_t hva, uint32_t base,
                                      uint32_t nch, struct tgroup *g)
@@ -30,7 +41,7 @@ static inline NV_STATUS tgroup_build(struct tenv *e, int fd, uint32_t hc, uint32
     if ((st = talloc(e, fd, hc, g->htsg, &g->hctx, FERMI_CONTEXT_SHARE_A, &cp)) != NV_OK)
         return st;
     for (uint32_t i = 0; i < nch; i++) {
-        static NV_CHANNEL_ALLOC_PARAMS chp;
+        NV_CHANNEL_ALLOC_PARAMS chp;
         memset(&chp, 0, sizeof(chp));
         chp.hContextShare = g->hctx;
         chp.engineType = NV2080_ENGINE_TYPE_GR0;

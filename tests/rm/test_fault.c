@@ -31,12 +31,8 @@ static int setup(void **state)
     struct fenv *f = calloc(1, sizeof(*f));
     if (!f || tenv_init(&f->e, false) != 0)
         return -1;
-    f->hc = tbase(&f->e, f->e.ctl, HDEV, HSUB);
-    NV_VASPACE_ALLOCATION_PARAMETERS va;
-    memset(&va, 0, sizeof(va));
-    uint32_t hva = HVA;
-    if (!f->hc || talloc(&f->e, f->e.ctl, f->hc, HDEV, &hva, FERMI_VASPACE_A, &va) != NV_OK ||
-        tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 2, &f->g) != NV_OK)
+    f->hc = tbase_va(&f->e, f->e.ctl, HDEV, HSUB, HVA);
+    if (!f->hc || tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 2, &f->g) != NV_OK)
         return -1;
     *state = f;
     return 0;

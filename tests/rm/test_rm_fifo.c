@@ -30,11 +30,8 @@ static int setup_mode(void **state, bool compat)
     struct fenv *f = calloc(1, sizeof(*f));
     if (!f || tenv_init(&f->e, compat) != 0)
         return -1;
-    f->hc = tbase(&f->e, f->e.ctl, HDEV, HSUB);
-    NV_VASPACE_ALLOCATION_PARAMETERS va;
-    memset(&va, 0, sizeof(va));
-    uint32_t hva = HVA;
-    if (!f->hc || talloc(&f->e, f->e.ctl, f->hc, HDEV, &hva, FERMI_VASPACE_A, &va) != NV_OK)
+    f->hc = tbase_va(&f->e, f->e.ctl, HDEV, HSUB, HVA);
+    if (!f->hc)
         return -1;
     *state = f;
     return 0;
@@ -267,7 +264,7 @@ static void gpreempt_query_synthetic_tid(void **state)
     assert_int_equal(nvemu_fdtable_ioctl_as(f->e.t, f->e.ctl, 4242, req, &a), 0);
     assert_int_equal(a.status, NV_OK);
     for (uint32_t i = 0; i < 8; i++) {
-        static NV_CHANNEL_ALLOC_PARAMS chp;
+        NV_CHANNEL_ALLOC_PARAMS chp;
         memset(&chp, 0, sizeof(chp));
         chp.engineType = NV2080_ENGINE_TYPE_GR0;
         assert_int_equal(talloc(&f->e, f->e.ctl, f->hc, 0x300, &(uint32_t){0x310 + i}, AMPERE_CHANNEL_GPFIFO_A, &chp),

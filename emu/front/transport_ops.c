@@ -1,0 +1,58 @@
+/* The open, release and ioctl requests FUSE and CUSE serve alike. */
+#define FUSE_USE_VERSION 312
+#include <fuse_lowlevel.h>
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "front/server.h"
+#include "front/transport.h"
+
+/* Largest top-level ioctl struct a node accepts (front_ioctl_size never exceeds it). */
+#define MAX_IOCTL 16384u
+
+void transport_open(struct front *f, struct fuse_req *req, const struct front_node *node, struct fuse_file_info *fi)
+{
+    int err = 0;
+    struct front_file *ff = front_open(f, node, fuse_req_ctx(req)->pid, &err);
+    if (!ff) {
+        fuse_reply_err(req, -err);
+        return;
+    }
+    fi->fh = (uint64_t)(uintptr_t)ff;
+    fi->direct_io = 1;
+    fi->nonseekable = 1;
+    if (fuse_reply_open(req, fi) != 0)
+        front_release(f, ff); /* the opener died before the reply: no release will come */
+}
+
+void transport_release(struct front *f, struct fuse_req *req, struct fuse_file_info *fi)
+{
+    front_release(f, (struct front_file *)(uintptr_t)fi->fh);
+    fuse_reply_err(req, 0);
+}
+
+void transport_ioctl(struct front *f, struct fuse_req *req, struct front_file *ff, uint32_t cmd, void *arg,
+                     unsigned flags, const void *in_buf, size_t in_bufsz, size_t out_bufsz)
+{
+    if (flags & FUSE_IOCTL_COMPAT) {
+        LOG_INFO("front", "32-bit caller, ioctl 0x%x refused", cmd);
+        atomic_fetch_add(&f->front_errors, 1);
+        fuse_reply_err(req, ENOTTY);
+        return;
+    }
+    _Alignas(8) char buf[MAX_IOCTL];
+    uint32_t size = front_ioctl_size(ff, cmd);
+    uint32_t in_len = in_bufsz < size ? (uint32_t)in_bufsz : size;
+    if (in_len > 0)
+        memcpy(buf, in_buf, in_len);
+    uint32_t out_len = 0;
+    int rc = front_ioctl(f, ff, fuse_req_ctx(req)->pid, cmd, (uint64_t)(uintptr_t)arg, buf, size, in_len,
+                         out_bufsz > size ? size : (uint32_t)out_bufsz, &out_len);
+    if (rc < 0)
+        fuse_reply_err(req, -rc);
+    else
+        fuse_reply_ioctl(req, rc, buf, out_len);
+}

@@ -1,4 +1,4 @@
-/* `nvemu replay [--profile NAME|FILE] [--verbose] [--mismatch-file PATH] FILE` */
+/* `nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose] [--mismatch-file PATH] FILE` */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,9 +7,15 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: nvemu replay [--profile NAME|FILE] [--verbose] [--mismatch-file PATH] TRACE\n"
+    fprintf(stderr, "usage: nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose]\n"
+                    "                    [--mismatch-file PATH] TRACE\n"
                     "  Re-issues every RM alloc/control/free and OS escape of a recorded trace against a fresh\n"
                     "  emulator and compares results; exits 1 on any mismatch, 2 on usage/IO errors.\n"
+                    "  --other-client-on-gpu  before the first call, another process opens /dev/nvidiactl and\n"
+                    "                    /dev/nvidia0 and allocates a client and a device on GPU 0, and holds\n"
+                    "                    them until the end: for traces recorded while another program still\n"
+                    "                    held the GPU (the driver then reports it in use, e.g. NV0000\n"
+                    "                    GET_ID_INFO(_V2) gpuFlags bit 0, before the trace's own device exists).\n"
                     "  --mismatch-file also writes the mismatch lines (with owners) to PATH.\n");
     return 2;
 }
@@ -21,6 +27,8 @@ int nvemu_replay_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--profile") && i + 1 < argc)
             opts.profile = argv[++i];
+        else if (!strcmp(argv[i], "--other-client-on-gpu"))
+            opts.other_client_on_gpu = true;
         else if (!strcmp(argv[i], "--verbose"))
             opts.verbose = true;
         else if (!strcmp(argv[i], "--mismatch-file") && i + 1 < argc)
@@ -56,9 +64,10 @@ int nvemu_replay_main(int argc, char **argv)
             free(text);
             return 2;
         }
-        fprintf(f, "# nvemu replay %s%s%s: %u calls, %u mismatches (owner A = dispatch/rm core, A2 = discovery/profile,"
+        fprintf(f, "# nvemu replay %s%s%s%s%s: %u calls, %u mismatches (owner A = dispatch/rm core, A2 = discovery/profile,"
                    " B = fifo classes/controls)\n",
-                opts.profile ? "--profile " : "", opts.profile ? opts.profile : "", trace, res.calls, res.mismatches);
+                opts.profile ? "--profile " : "", opts.profile ? opts.profile : "", opts.profile ? " " : "",
+                opts.other_client_on_gpu ? "--other-client-on-gpu " : "", trace, res.calls, res.mismatches);
         if (text)
             fputs(text, f);
         fclose(f);

@@ -8,6 +8,8 @@
  *      params from `pin`, embedded lists zeroed and sized from their counts);
  *   3. the syscall result, the RM status and every output byte (handles
  *      mapped, volatile fields of volatile.c skipped) are compared.
+ * With opts.other_client_on_gpu, another process's client and device on GPU 0
+ * exist before line 1 (other_client.h): machine state some recordings had.
  */
 #include "replay.h"
 
@@ -19,6 +21,7 @@
 #include "core/log.h"
 #include "front/inproc.h"
 #include "nvemu/nvemu.h"
+#include "other_client.h"
 #include "rm/rm.h"
 #include "trace.h"
 #include "volatile.h"
@@ -39,6 +42,7 @@ struct pair64 {
 struct replay {
     nvemu *emu;
     nvemu_fdtable *fds;
+    struct replay_other_client *other;   /* opts.other_client_on_gpu: the other program's objects */
     nvemu_identity who;
     char fd_path[1024][64];       /* path each recorded fd was opened on ("" = not open) */
     struct pair64 *handles;       /* recorded -> emulated auto/generated handles */
@@ -458,6 +462,14 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         fclose(f);
         return -1;
     }
+    if (opts->other_client_on_gpu && !(r->other = replay_other_client_hold(r->emu, 0, err, sizeof err))) {
+        fprintf(report, "replay: %s\n", err);
+        nvemu_fdtable_destroy(r->fds);
+        nvemu_destroy(r->emu);
+        free(r);
+        fclose(f);
+        return -1;
+    }
     nvemu_identity_self(&r->who);
     r->report = report;
     r->res = res;
@@ -491,6 +503,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
     free(line);
     fclose(f);
     nvemu_fdtable_destroy(r->fds);
+    replay_other_client_release(r->other);
     nvemu_destroy(r->emu);
     free(r->handles);
     free(r->addrs);

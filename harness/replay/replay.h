@@ -13,6 +13,12 @@
 struct replay_opts {
     const char *profile;     /* profile name or file; NULL = "h200" */
     bool verbose;            /* one line per call */
+    /*
+     * Before the first call, another process (other_client.h) opens the nodes
+     * and allocates a client and a device on GPU 0, and keeps them for the whole
+     * replay: for recordings made while another program still held the GPU.
+     */
+    bool other_client_on_gpu;
 };
 
 struct replay_result {

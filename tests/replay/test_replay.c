@@ -1,7 +1,8 @@
 /*
  * Replay engine and trace parser: a clean prefix of the H200 recording
  * replays with 0 mismatches; a changed output byte, a changed status and a
- * corrupted line are each reported (so the integration test can fail).
+ * corrupted line are each reported (so the integration test can fail);
+ * --other-client-on-gpu changes exactly the GPU-in-use answers.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,8 +42,8 @@ static void free_lines(char **v)
     free(v);
 }
 
-/* Replays the lines (after `edit` changed them) and returns the report text. */
-static char *replay_lines(char **v, struct replay_result *res)
+/* Replays the lines (after `edit` changed them) with options `o` and returns the report text. */
+static char *replay_lines_opts(char **v, const struct replay_opts *o, struct replay_result *res)
 {
     char path[] = "/tmp/nvemu-replay-XXXXXX";
     int fd = mkstemp(path);
@@ -54,11 +55,16 @@ static char *replay_lines(char **v, struct replay_result *res)
     char *text = NULL;
     size_t len = 0;
     FILE *rep = open_memstream(&text, &len);
-    struct replay_opts o = {.profile = "h200"};
-    assert_int_equal(replay_file(path, &o, rep, res), 0);
+    assert_int_equal(replay_file(path, o, rep, res), 0);
     fclose(rep);
     unlink(path);
     return text;
+}
+
+static char *replay_lines(char **v, struct replay_result *res)
+{
+    const struct replay_opts o = {.profile = "h200"};
+    return replay_lines_opts(v, &o, res);
 }
 
 static void replace(char **line, const char *from, const char *to)
@@ -189,6 +195,36 @@ static void test_wrong_handle_is_a_mismatch(void **state)
     assert_true(n >= 1);
 }
 
+/*
+ * The prefix was recorded on an idle GPU: GET_ID_INFO_V2 (lines 21, 27) and GET_ID_INFO (line 24) answered
+ * gpuFlags 0 before libcuda's device (line 28). With another process holding a device on GPU 0 the emulator
+ * must answer IN_USE there, and nothing else may change.
+ */
+static void test_other_client_on_gpu_sets_in_use(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(PREFIX_LINES);
+    const struct replay_opts o = {.profile = "h200", .other_client_on_gpu = true};
+    struct replay_result res;
+    char *rep = replay_lines_opts(v, &o, &res);
+    static const char *const want[] = {
+        "line 21: control 0x00000205 params differ at byte 4: got 0100000000000000, recorded 0000000000000000 "
+        "[owner A2]\n",
+        "line 24: control 0x00000202 params differ at byte 4: got 0100000000000000, recorded 0000000000000000 "
+        "[owner A2]\n",
+        "line 27: control 0x00000205 params differ at byte 4: got 0100000000000000, recorded 0000000000000000 "
+        "[owner A2]\n",
+    };
+    char expect[512] = "";
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        strcat(expect, want[i]);
+    assert_string_equal(rep, expect);
+    assert_int_equal(res.mismatches, 3);
+    assert_int_equal(res.calls, 31);
+    free(rep);
+    free_lines(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_changed_status_is_a_mismatch),
         cmocka_unit_test(test_corrupted_line_is_reported),
         cmocka_unit_test(test_wrong_handle_is_a_mismatch),
+        cmocka_unit_test(test_other_client_on_gpu_sets_in_use),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

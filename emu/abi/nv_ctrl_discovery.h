@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi/nv_gr_route.h"
+
 #define NVD_ASSERT_OFF(T, f, o) _Static_assert(offsetof(T, f) == (o), #T "." #f " offset")
 #define NVD_ASSERT_SIZE(T, s)   _Static_assert(sizeof(T) == (s), #T " size")
 
@@ -234,19 +236,11 @@ typedef struct NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS {
 NVD_ASSERT_SIZE(NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS, 340);
 NVD_ASSERT_OFF(NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS, engineList, 4);
 
-typedef struct nv_ctrl_gr_route_info {
-    uint32_t flags;
-    uint32_t pad0;
-    uint64_t route;
-} nv_ctrl_gr_route_info;
-NVD_ASSERT_SIZE(nv_ctrl_gr_route_info, 16);
-NVD_ASSERT_OFF(nv_ctrl_gr_route_info, route, 8);
-
 typedef struct NV2080_CTRL_GR_GET_INFO_PARAMS {
     uint32_t grInfoListSize;
     uint32_t pad0;
     uint64_t grInfoList;         /* user pointer to nv_ctrl_info_pair[grInfoListSize] */
-    nv_ctrl_gr_route_info grRouteInfo;
+    NV2080_CTRL_GR_ROUTE_INFO grRouteInfo;
 } NV2080_CTRL_GR_GET_INFO_PARAMS;
 NVD_ASSERT_SIZE(NV2080_CTRL_GR_GET_INFO_PARAMS, 32);
 NVD_ASSERT_OFF(NV2080_CTRL_GR_GET_INFO_PARAMS, grInfoList, 8);

@@ -19,10 +19,12 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: nvemu scenario run FILE [--seed N] [--out DIR] [--csv] [--junit FILE] [--quiet] [--no-color]\n"
+            "usage: nvemu scenario run FILE [--seed N] [--profile NAME|FILE] [--out DIR] [--csv] [--junit FILE]\n"
+            "                           [--quiet] [--no-color]\n"
             "       nvemu scenario check FILE...\n\n"
             "run    runs a scenario in an in-process emulator, prints a summary and exits 1 when an\n"
-            "       expectation fails. --out DIR writes results.json, junit.xml, trace.json\n"
+            "       expectation fails. --profile runs it on another GPU profile than the file's gpu.profile.\n"
+            "       --out DIR writes results.json, junit.xml, trace.json\n"
             "       (Chrome trace / Perfetto) and report.html; --csv adds trace.csv, the raw event\n"
             "       trace (large: ~1.8 MB per virtual second of a busy GPU).\n"
             "check  validates scenario files without running them.\n"
@@ -100,16 +102,17 @@ static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"seed", required_argument, NULL, 's'}, {"out", required_argument, NULL, 'o'},
+        {"profile", required_argument, NULL, 'p'},
         {"junit", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
         {"no-color", no_argument, NULL, 'n'}, {"csv", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct sc_run_opts opts = {0};
-    const char *out_dir = NULL, *junit = NULL;
+    const char *out_dir = NULL, *junit = NULL, *profile = NULL;
     bool quiet = false, csv_wanted = false, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:o:j:q", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:o:j:qp:", longopts, NULL)) != -1) {
         switch (c) {
         case 's': {
             char *end = NULL;
@@ -123,6 +126,7 @@ static int run(int argc, char **argv)
             break;
         }
         case 'o': out_dir = optarg; break;
+        case 'p': profile = optarg; break;
         case 'j': junit = optarg; break;
         case 'q': quiet = true; break;
         case 'n': color = false; break;
@@ -140,6 +144,14 @@ static int run(int argc, char **argv)
     if (!s) {
         fprintf(stderr, "%s\n", err);
         return 2;
+    }
+    if (profile) {
+        if (strlen(profile) >= sizeof(s->gpu.profile)) {
+            fprintf(stderr, "nvemu scenario: --profile name too long\n");
+            scenario_free(s);
+            return 2;
+        }
+        snprintf(s->gpu.profile, sizeof(s->gpu.profile), "%s", profile);
     }
     char csv[1024];
     if (csv_wanted && !out_dir) {

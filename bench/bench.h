@@ -16,6 +16,7 @@
 
 struct bench_ctx {
     double seconds;        /* wall time budget per row (shorter with --quick) */
+    const char *profile;   /* GPU profile every row's emulator uses (--profile; "h200" by default) */
 };
 
 struct bench_result {
@@ -36,7 +37,7 @@ struct bench_row {
 double bench_now(void);
 
 /*
- * An emulator (default h200 profile) with /dev/nvidia0 open and one client on
+ * An emulator (ctx->profile) with /dev/nvidia0 open and one client on
  * /dev/nvidiactl (caller identity: this process), device 0, subdevice and a VA space, for rows
  * that need RM objects. Handles: hclient (auto), hdevice 0x5C000002,
  * hsubdevice 0x5C000003, hvaspace 0x5C000009.
@@ -47,8 +48,9 @@ struct bench_env {
     nvemu_opener *gpu0;        /* /dev/nvidia0 of the same process */
     const nvemu_access *acc;   /* the trusted in-process accessor */
     uint32_t hclient, hdevice, hsubdevice, hvaspace;
+    uint32_t channel_class;    /* the newest *_CHANNEL_GPFIFO_* class the profile exposes */
 };
-int bench_env_init(struct bench_env *b);
+int bench_env_init(struct bench_env *b, const struct bench_ctx *ctx);
 void bench_env_fini(struct bench_env *b);
 
 /* RM calls through nvemu_ioctl with the env's accessor; return the NV_STATUS (0xDEAD on syscall failure). */

@@ -17,7 +17,7 @@
 
 #define GROUP_CHANNELS 8u
 
-/* TSG (GR0) + subcontext + 8 Hopper channels with handles from base; NV_OK or the failing status. */
+/* TSG (GR0) + subcontext + 8 channels with handles from base; NV_OK or the failing status. */
 static uint32_t alloc_group(struct bench_env *b, uint32_t base)
 {
     NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS gp;
@@ -38,7 +38,7 @@ static uint32_t alloc_group(struct bench_env *b, uint32_t base)
         chp.hContextShare = base + 1;
         chp.engineType = NV2080_ENGINE_TYPE_GR0;
         chp.gpFifoEntries = 1024;
-        if ((st = bench_alloc(b, base, base + 2 + i, HOPPER_CHANNEL_GPFIFO_A, &chp)))
+        if ((st = bench_alloc(b, base, base + 2 + i, b->channel_class, &chp)))
             return st;
     }
     return 0;
@@ -47,7 +47,7 @@ static uint32_t alloc_group(struct bench_env *b, uint32_t base)
 static int get_timeslice_rate(const struct bench_ctx *ctx, struct bench_result *out, bool safe)
 {
     struct bench_env b;
-    if (bench_env_init(&b))
+    if (bench_env_init(&b, ctx))
         return -1;
     if (safe)
         b.acc = &nvemu_access_inproc;
@@ -88,7 +88,7 @@ static int get_timeslice_safe(const struct bench_ctx *ctx, struct bench_result *
 static int group_alloc_free_rate(const struct bench_ctx *ctx, struct bench_result *out)
 {
     struct bench_env b;
-    if (bench_env_init(&b))
+    if (bench_env_init(&b, ctx))
         return -1;
     uint64_t n = 0;
     int rc = 0;
@@ -110,9 +110,8 @@ static int group_alloc_free_rate(const struct bench_ctx *ctx, struct bench_resul
 
 static int group_bytes(const struct bench_ctx *ctx, struct bench_result *out)
 {
-    (void)ctx;
     struct bench_env b;
-    if (bench_env_init(&b))
+    if (bench_env_init(&b, ctx))
         return -1;
     enum { GROUPS = 256 };
     struct mallinfo2 m0 = mallinfo2();

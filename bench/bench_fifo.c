@@ -28,11 +28,11 @@ static void count_rec(void *ctx, const struct sim_rec *r)
     ((struct model *)ctx)->records++;
 }
 
-static int model_init(struct model *m, uint64_t seed)
+static int model_init(struct model *m, const char *profile, uint64_t seed)
 {
     char err[256];
     memset(m, 0, sizeof(*m));
-    m->p = profile_load("h200", err, sizeof(err));
+    m->p = profile_load(profile, err, sizeof(err));
     if (!m->p) {
         fprintf(stderr, "bench_fifo: %s\n", err);
         return -1;
@@ -108,7 +108,7 @@ static double events_per_s(struct model *m, double budget, uint64_t step_ns, uin
 static int run_events(const struct bench_ctx *ctx, struct bench_result *out)
 {
     struct model m;
-    if (model_init(&m, 1) != 0)
+    if (model_init(&m, ctx->profile, 1) != 0)
         return -1;
     struct loop loops[8];
     struct fifo_channel *c;
@@ -162,9 +162,8 @@ static void lc_arrival(struct sim *s, void *arg, uint64_t data)
 
 static int run_lc_be(const struct bench_ctx *ctx, struct bench_result *out)
 {
-    (void)ctx;
     struct model m;
-    if (model_init(&m, 7) != 0)
+    if (model_init(&m, ctx->profile, 7) != 0)
         return -1;
     struct lc lcs[2];
     struct loop bes[4];
@@ -192,10 +191,10 @@ static int run_lc_be(const struct bench_ctx *ctx, struct bench_result *out)
 }
 
 /* Per-event cost (ns) with `groups` groups of 8 channels, all busy. */
-static int cost_per_event(uint32_t groups, double budget, double *ns, double *setup_s)
+static int cost_per_event(const char *profile, uint32_t groups, double budget, double *ns, double *setup_s)
 {
     struct model m;
-    if (model_init(&m, 3) != 0)
+    if (model_init(&m, profile, 3) != 0)
         return -1;
     static struct loop loops[2048];
     struct fifo_channel *c[8];
@@ -217,8 +216,8 @@ static int cost_per_event(uint32_t groups, double budget, double *ns, double *se
 static int run_scaling(const struct bench_ctx *ctx, struct bench_result *out)
 {
     double small, large, s_setup, l_setup;
-    if (cost_per_event(64, ctx->seconds / 2, &small, &s_setup) != 0 ||
-        cost_per_event(2048, ctx->seconds / 2, &large, &l_setup) != 0)
+    if (cost_per_event(ctx->profile, 64, ctx->seconds / 2, &small, &s_setup) != 0 ||
+        cost_per_event(ctx->profile, 2048, ctx->seconds / 2, &large, &l_setup) != 0)
         return -1;
     out->value = large / small;
     snprintf(out->note, sizeof(out->note),

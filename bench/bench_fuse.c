@@ -173,7 +173,7 @@ struct servers {
     pid_t noop, daemon;
 };
 
-static int start_servers(struct servers *s)
+static int start_servers(struct servers *s, const char *profile)
 {
     snprintf(s->top, sizeof(s->top), "/tmp/nvemu-bench-XXXXXX");
     s->noop = s->daemon = -1;
@@ -194,6 +194,7 @@ static int start_servers(struct servers *s)
         struct front_opts o;
         front_opts_init(&o);
         o.mount = s->emu_dir;
+        o.cfg.profile = profile;
         o.socket_path = s->sock;
         o.foreground = true;
         _exit(front_serve(&o));
@@ -249,7 +250,7 @@ static int fuse_measure(const struct bench_ctx *ctx, struct fuse_numbers *n)
     uint32_t client = 0;
     uint64_t *lat = calloc((size_t)rounds * 3, sizeof(uint64_t));
     bool env_ok = false;
-    if (!lat || start_servers(&s) != 0)
+    if (!lat || start_servers(&s, ctx->profile) != 0)
         goto out;
     char f1[96], f2[96];
     snprintf(f1, sizeof(f1), "%s/x", s.noop_dir);
@@ -258,7 +259,7 @@ static int fuse_measure(const struct bench_ctx *ctx, struct fuse_numbers *n)
     fb = open(f2, O_RDWR);
     snprintf(f2, sizeof(f2), "%s/nvidia0", s.emu_dir);
     fg = open(f2, O_RDWR); /* the device alloc needs this process to hold the GPU node open */
-    env_ok = bench_env_init(&env) == 0;
+    env_ok = bench_env_init(&env, ctx) == 0;
     if (fa < 0 || fb < 0 || fg < 0 || !env_ok || fd_setup(fb, &client) != 0)
         goto out;
     env.acc = &nvemu_access_inproc; /* the safe accessor: process_vm like the daemon's */

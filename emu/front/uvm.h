@@ -1,14 +1,14 @@
 /*
  * /dev/nvidia-uvm as far as the emulator models it: open works,
- * UVM_INITIALIZE answers NV_OK, the other UVM ioctls whose parameter layout
- * we know answer NV_ERR_NOT_SUPPORTED in their rmStatus.
+ * UVM_INITIALIZE answers NV_OK, UVM_DEINITIALIZE returns 0, every other UVM
+ * ioctl the driver routes answers NV_ERR_NOT_SUPPORTED in its rmStatus.
  *
  * UVM request numbers are plain integers, not _IOC words (UVM_INITIALIZE is
  * 0x30000001: _IOC_DIR 0, so restricted FUSE copies nothing in or out). The
  * only way to answer is to write rmStatus into the caller's memory at arg;
- * that needs the struct layout, which the number alone does not give. A
- * number missing from the table therefore fails the syscall with -EINVAL
- * (the status field cannot be located) and is logged.
+ * that needs the struct layout (uvm_abi.h), which the number alone does not
+ * give. A number missing from the table therefore fails the syscall with
+ * -EINVAL, as the driver does for numbers it does not route, and is logged.
  */
 #ifndef NVEMU_FRONT_UVM_H
 #define NVEMU_FRONT_UVM_H
@@ -16,26 +16,19 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define UVM_IOCTL_INITIALIZE          0x30000001u
-#define UVM_IOCTL_DEINITIALIZE        0x30000002u
-#define UVM_IOCTL_PAGEABLE_MEM_ACCESS 39u
+#include "front/uvm_abi.h"
 
-/* UVM_INITIALIZE_PARAMS: NvU64 flags @0; NV_STATUS rmStatus @8; size 16. */
-typedef struct uvm_initialize_params {
-    uint64_t flags;
-    uint32_t rmStatus;
-} uvm_initialize_params;
-_Static_assert(sizeof(uvm_initialize_params) == 16, "UVM_INITIALIZE_PARAMS size");
-_Static_assert(__builtin_offsetof(uvm_initialize_params, rmStatus) == 8, "rmStatus offset");
+/* One UVM request the emulator answers. params_size 0: the request takes no parameters. */
+struct uvm_layout {
+    uint32_t cmd;
+    const char *name;
+    uint32_t params_size;
+    uint32_t status_off;
+    uint32_t status;           /* NV_STATUS written at status_off */
+};
 
-/* UVM_PAGEABLE_MEM_ACCESS_PARAMS: NvBool pageableMemAccess @0; NV_STATUS rmStatus @4; size 8. */
-typedef struct uvm_pageable_mem_access_params {
-    uint8_t pageableMemAccess;
-    uint8_t pad[3];
-    uint32_t rmStatus;
-} uvm_pageable_mem_access_params;
-_Static_assert(sizeof(uvm_pageable_mem_access_params) == 8, "UVM_PAGEABLE_MEM_ACCESS_PARAMS size");
-_Static_assert(__builtin_offsetof(uvm_pageable_mem_access_params, rmStatus) == 4, "rmStatus offset");
+/* The table row for cmd, or NULL when the layout of cmd is not known. */
+const struct uvm_layout *uvm_layout_find(uint32_t cmd);
 
 /* Answers UVM request cmd of thread tid whose parameters are at arg. Returns 0 or -errno. */
 int uvm_ioctl(pid_t tid, uint32_t cmd, uint64_t arg);

@@ -2,7 +2,8 @@
  * A program that knows nothing about nvemu: only <sys/ioctl.h>, libc and RM
  * structs defined right here (from the driver's published layouts). It does
  * what a user tool does on a real driver: client, device, subdevice, a
- * channel group, GET/SET_TIMESLICE, REGISTER_FD, UVM_INITIALIZE, free.
+ * channel group, GET/SET_TIMESLICE, REGISTER_FD, UVM_INITIALIZE and a few other
+ * UVM requests, free.
  * Exit 0 only when every answer is what the 580 driver gives.
  */
 #include <errno.h>
@@ -113,6 +114,15 @@ int main(void)
     CHECK(ioctl(uvm, 0x30000001, &ui) == 0 && ui.rmStatus == 0, "UVM_INITIALIZE status %#x", ui.rmStatus);
     struct uvm_pageable up = {0, {0}, 0xFFFFFFFFu};
     CHECK(ioctl(uvm, 39, &up) == 0 && up.rmStatus == 0x56, "UVM_PAGEABLE_MEM_ACCESS status %#x", up.rmStatus);
+    /* UVM_REGISTER_GPU_VASPACE (25): uuid[16], rmCtrlFd, hClient, hVaSpace, rmStatus @28; 32 bytes. */
+    uint8_t vas[32];
+    memset(vas, 0xEE, sizeof(vas));
+    uint32_t vst;
+    CHECK(ioctl(uvm, 25, vas) == 0, "UVM_REGISTER_GPU_VASPACE: errno %d", errno);
+    memcpy(&vst, vas + 28, 4);
+    CHECK(vst == 0x56 && vas[27] == 0xEE, "UVM_REGISTER_GPU_VASPACE status %#x", vst);
+    errno = 0;
+    CHECK(ioctl(uvm, 1, vas) == -1 && errno == EINVAL, "UVM_RESERVE_VA (not routed): errno %d", errno);
 
     struct nvos00 fr = {client, 0, client, 0xFFFFFFFFu};
     CHECK(ioctl(ctl, REQ(0x29, sizeof(fr)), &fr) == 0 && fr.status == 0, "free client: %#x", fr.status);

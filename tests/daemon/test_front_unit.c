@@ -96,6 +96,44 @@ static void uvm_answers_by_table(void **state)
     assert_int_equal(uvm_ioctl(gettid(), UVM_IOCTL_INITIALIZE, 8), -EFAULT);
 }
 
+/* Offsets and sizes worked out by hand from the driver's uvm_ioctl.h, independent of uvm_abi.h. */
+static const struct {
+    uint32_t cmd, size, status_off;
+} uvm_expect[] = {
+    {0x17, 16, 8},     {0x18, 16, 8},     {0x19, 32, 28},  {0x1b, 56, 48},  {0x21, 9264, 9260},
+    {0x22, 24, 16},    {0x25, 40, 36},    {0x27, 8, 4},    {0x2a, 40, 36},  {0x33, 80, 72},
+    {0x41, 40, 32},    {0x44, 9248, 9240}, {0x45, 4, 0},   {0x46, 24, 20},  {0x48, 24, 16},
+    {0x49, 24, 16},    {0x4b, 8, 4},      {0x4e, 56, 52},
+};
+
+static void uvm_not_supported_at_header_offset(void **state)
+{
+    (void)state;
+    static uint8_t buf[9264 + 16];
+    for (size_t i = 0; i < sizeof(uvm_expect) / sizeof(uvm_expect[0]); i++) {
+        const struct uvm_layout *l = uvm_layout_find(uvm_expect[i].cmd);
+        assert_non_null(l);
+        assert_int_equal(l->params_size, uvm_expect[i].size);
+        memset(buf, 0xEE, sizeof(buf));
+        assert_int_equal(uvm_ioctl(gettid(), uvm_expect[i].cmd, (uint64_t)(uintptr_t)buf), 0);
+        uint32_t st;
+        memcpy(&st, buf + uvm_expect[i].status_off, sizeof(st));
+        assert_int_equal(st, 0x56);
+        for (size_t b = 0; b < sizeof(buf); b++)
+            if (b < uvm_expect[i].status_off || b >= uvm_expect[i].status_off + 4)
+                assert_int_equal(buf[b], 0xEE);
+    }
+    /* Numbers the 575/580 driver does not route (RESERVE_VA 1, MEM_MAP 35) or whose layout we left out. */
+    const uint32_t unknown[] = {1, 35, 64, 77, 0x30000003u};
+    for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+        memset(buf, 0xEE, sizeof(buf));
+        assert_null(uvm_layout_find(unknown[i]));
+        assert_int_equal(uvm_ioctl(gettid(), unknown[i], (uint64_t)(uintptr_t)buf), -EINVAL);
+        for (size_t b = 0; b < 64; b++)
+            assert_int_equal(buf[b], 0xEE);
+    }
+}
+
 static void procmem_faults_instead_of_crashing(void **state)
 {
     (void)state;
@@ -113,6 +151,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(opts_accepts_every_daemon_option), cmocka_unit_test(opts_rejects_bad_values),
         cmocka_unit_test(ident_reads_this_thread),          cmocka_unit_test(uvm_answers_by_table),
+        cmocka_unit_test(uvm_not_supported_at_header_offset),
         cmocka_unit_test(procmem_faults_instead_of_crashing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

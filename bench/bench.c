@@ -37,14 +37,6 @@ uint32_t bench_alloc(struct bench_env *b, uint32_t hparent, uint32_t hnew, uint3
     return p.status;
 }
 
-uint32_t bench_control(struct bench_env *b, uint32_t hobject, uint32_t cmd, void *params, uint32_t size)
-{
-    NVOS54_PARAMETERS p = {b->hclient, hobject, cmd, 0, (uint64_t)(uintptr_t)params, size, 0};
-    if (nvemu_ioctl(b->emu, b->ctl, NV_ESC_RM_CONTROL, sizeof(p), &p, b->acc) != 0)
-        return 0xDEADu;
-    return p.status;
-}
-
 uint32_t bench_free(struct bench_env *b, uint32_t hobject)
 {
     NVOS00_PARAMETERS p = {b->hclient, b->hclient, hobject, 0};

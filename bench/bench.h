@@ -55,7 +55,6 @@ void bench_env_fini(struct bench_env *b);
 
 /* RM calls through nvemu_ioctl with the env's accessor; return the NV_STATUS (0xDEAD on syscall failure). */
 uint32_t bench_alloc(struct bench_env *b, uint32_t hparent, uint32_t hnew, uint32_t hclass, void *params);
-uint32_t bench_control(struct bench_env *b, uint32_t hobject, uint32_t cmd, void *params, uint32_t size);
 uint32_t bench_free(struct bench_env *b, uint32_t hobject);
 
 #endif

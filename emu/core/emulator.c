@@ -261,7 +261,6 @@ void nvemu_release(nvemu *emu, nvemu_opener *op)
     pthread_mutex_unlock(&emu->lock);
 }
 
-nvemu_node nvemu_opener_node(const nvemu_opener *op) { return op->node; }
 const nvemu_identity *nvemu_opener_identity(const nvemu_opener *op) { return &op->who; }
 uint32_t nvemu_opener_minor(const nvemu_opener *op) { return op->minor; }
 uint32_t nvemu_gpu_count(const nvemu *emu) { return emu->gpu_count; }

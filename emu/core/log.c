@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -9,7 +10,8 @@
 static const char *const level_names[] = {"error", "warn", "info", "debug", "trace"};
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-static int log_level = -1; /* -1: not yet read from the environment */
+/* Atomic so a dropped message costs one load, not the lock; -1: not yet read from the environment. */
+static atomic_int log_level = -1;
 static FILE *log_stream;
 
 int nvemu_log_parse_level(const char *s)
@@ -26,26 +28,19 @@ int nvemu_log_parse_level(const char *s)
 
 static int current_level(void)
 {
-    if (log_level < 0) {
+    int l = atomic_load(&log_level);
+    if (l < 0) {
         int env = nvemu_log_parse_level(getenv("NVEMU_LOG_LEVEL"));
-        log_level = env >= 0 ? env : NVEMU_LOG_WARN;
+        int want = env >= 0 ? env : NVEMU_LOG_WARN;
+        /* a concurrent nvemu_log_set_level wins over the environment */
+        l = atomic_compare_exchange_strong(&log_level, &(int){-1}, want) ? want : atomic_load(&log_level);
     }
-    return log_level;
+    return l;
 }
 
 void nvemu_log_set_level(enum nvemu_log_level level)
 {
-    pthread_mutex_lock(&log_lock);
-    log_level = (int)level;
-    pthread_mutex_unlock(&log_lock);
-}
-
-enum nvemu_log_level nvemu_log_get_level(void)
-{
-    pthread_mutex_lock(&log_lock);
-    int l = current_level();
-    pthread_mutex_unlock(&log_lock);
-    return (enum nvemu_log_level)l;
+    atomic_store(&log_level, (int)level);
 }
 
 void nvemu_log_set_stream(FILE *f)
@@ -57,16 +52,16 @@ void nvemu_log_set_stream(FILE *f)
 
 void nvemu_log(enum nvemu_log_level level, const char *component, const char *fmt, ...)
 {
+    if ((int)level > current_level())
+        return;
     pthread_mutex_lock(&log_lock);
-    if ((int)level <= current_level()) {
-        FILE *out = log_stream ? log_stream : stderr;
-        va_list ap;
-        va_start(ap, fmt);
-        fprintf(out, "nvemu[%s] %s: ", level_names[level], component);
-        vfprintf(out, fmt, ap);
-        fputc('\n', out);
-        fflush(out);
-        va_end(ap);
-    }
+    FILE *out = log_stream ? log_stream : stderr;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(out, "nvemu[%s] %s: ", level_names[level], component);
+    vfprintf(out, fmt, ap);
+    fputc('\n', out);
+    fflush(out);
+    va_end(ap);
     pthread_mutex_unlock(&log_lock);
 }

@@ -18,7 +18,6 @@ enum nvemu_log_level {
 
 /* Sets the threshold; messages above it are dropped. Default: WARN, or $NVEMU_LOG_LEVEL. */
 void nvemu_log_set_level(enum nvemu_log_level level);
-enum nvemu_log_level nvemu_log_get_level(void);
 
 /* Parses "error|warn|info|debug|trace" (or 0..4). Returns -1 when unknown. */
 int nvemu_log_parse_level(const char *s);

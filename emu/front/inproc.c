@@ -331,7 +331,3 @@ nvemu_opener *nvemu_fdtable_opener(nvemu_fdtable *t, int fd)
     return table_resolve(t, fd);
 }
 
-const nvemu_access *nvemu_fdtable_access(nvemu_fdtable *t)
-{
-    return &t->acc;
-}

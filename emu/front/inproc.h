@@ -69,9 +69,6 @@ int nvemu_fdtable_close(nvemu_fdtable *t, int fd);
 /* The opener behind an fd of this table, or NULL. */
 nvemu_opener *nvemu_fdtable_opener(nvemu_fdtable *t, int fd);
 
-/* The accessor this table passes to nvemu_ioctl (its resolve_fd maps this table's fds). */
-const nvemu_access *nvemu_fdtable_access(nvemu_fdtable *t);
-
 /* The identity of the calling process/thread (pid, tid, euid, effective caps, comm). */
 void nvemu_identity_self(nvemu_identity *who);
 

@@ -73,39 +73,6 @@ static NV_STATUS subdevice_construct(struct rm_call *c, struct rm_object *obj, v
     return NV_OK;
 }
 
-/* The VA space's flags stay readable (context shares on externally owned VA spaces need UVM). */
-static NV_STATUS vaspace_construct(struct rm_call *c, struct rm_object *obj, void *params)
-{
-    (void)c;
-    obj->attr = ((const NV_VASPACE_ALLOCATION_PARAMETERS *)params)->flags;
-    return NV_OK;
-}
-
-uint32_t rm_vaspace_flags(const struct rm_object *o)
-{
-    return o->family == RM_FAM_VASPACE ? o->attr : 0;
-}
-
-bool rm_vaspace_uvm_registered(const struct rm_object *o)
-{
-    return o->family == RM_FAM_VASPACE && o->uvm_registered;
-}
-
-NV_STATUS rm_vaspace_set_uvm_registered(nvemu *emu, uint32_t hclient, uint32_t hvaspace, bool registered)
-{
-    pthread_mutex_lock(&emu->lock);
-    struct rm_client *cl = rm_client_lookup(emu->rm, hclient);
-    struct rm_object *o = cl ? rm_client_find(cl, hvaspace) : NULL;
-    NV_STATUS st = !cl ? NV_ERR_INVALID_CLIENT
-                 : !o ? NV_ERR_OBJECT_NOT_FOUND
-                 : (o->family != RM_FAM_VASPACE || o->lost) ? NV_ERR_INVALID_OBJECT
-                 : NV_OK;
-    if (st == NV_OK)
-        o->uvm_registered = registered;
-    pthread_mutex_unlock(&emu->lock);
-    return st;
-}
-
 /* CPU mappings of system memory: default caching, sysmem mapping kind (as recorded). */
 static NV_STATUS sysmem_construct(struct rm_call *c, struct rm_object *obj, void *params)
 {
@@ -176,7 +143,7 @@ const struct rm_class_row rm_class_rows_core[] = {
     {NV20_SUBDEVICE_0, "NV20_SUBDEVICE_0", sizeof(NV2080_ALLOC_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_DEVICE,
      RM_FAM_SUBDEVICE, false, false, false, false, true, P, subdevice_construct, NULL},
     {FERMI_VASPACE_A, "FERMI_VASPACE_A", sizeof(NV_VASPACE_ALLOCATION_PARAMETERS), RM_PARAMS_REQUIRED,
-     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_VASPACE, false, false, false, false, true, P, vaspace_construct, NULL},
+     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_VASPACE, false, false, false, false, true, P, NULL, NULL},
     {KERNEL_GRAPHICS_CONTEXT, "KERNEL_GRAPHICS_CONTEXT", 0, RM_PARAMS_NONE, RM_FAM_TSG | RM_FAM_CHANNEL,
      RM_FAM_OTHER, false, false, false, true, true, P, NULL, NULL},
 

@@ -590,7 +590,6 @@ void *rm_object_priv(const struct rm_object *o) { return o->dup_src ? o->dup_src
 void rm_object_set_priv(struct rm_object *o, void *priv) { o->priv = priv; }
 uint32_t rm_client_handle(const struct rm_client *cl) { return cl->handle; }
 struct rm_client *rm_client_by_handle(nvemu *emu, uint32_t hclient) { return rm_client_lookup(emu->rm, hclient); }
-nvemu_opener *rm_client_opener(const struct rm_client *cl) { return cl->owner; }
 
 NV_STATUS rm_check_gpu(const struct rm_object *o, const char *what)
 {
@@ -604,14 +603,6 @@ NV_STATUS rm_check_gpu(const struct rm_object *o, const char *what)
 uint32_t rm_gpu_device_count(nvemu *emu, const struct gpu *g)
 {
     return g && g->index < NV0080_MAX_DEVICES ? emu->rm->devices_per_gpu[g->index] : 0;
-}
-
-struct rm_object *rm_object_ancestor(struct rm_object *o, enum rm_family fam)
-{
-    for (; o; o = o->parent)
-        if (o->family & fam)
-            return o;
-    return NULL;
 }
 
 void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *child, void *arg), void *arg)

@@ -149,8 +149,6 @@ struct gpu *rm_object_gpu(const struct rm_object *o);
 /* Class state owned by the class's constructor/destructor (e.g. struct fifo_tsg *). */
 void *rm_object_priv(const struct rm_object *o);
 void rm_object_set_priv(struct rm_object *o, void *priv);
-/* Nearest ancestor (or o itself) of a family, or NULL. */
-struct rm_object *rm_object_ancestor(struct rm_object *o, enum rm_family fam);
 /* Children of o in creation order (invalidated ones skipped): calls fn for each until it returns false. */
 void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *child, void *arg), void *arg);
 
@@ -158,7 +156,6 @@ void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *
  * e.g. FIFO_DISABLE_CHANNELS' client list), or NULL. */
 struct rm_client *rm_client_by_handle(nvemu *emu, uint32_t hclient);
 uint32_t rm_client_handle(const struct rm_client *cl);
-nvemu_opener *rm_client_opener(const struct rm_client *cl);
 struct rm_object *rm_client_find(struct rm_client *cl, uint32_t handle);
 
 /*
@@ -182,19 +179,8 @@ void rm_free_later(struct rm_call *c, struct rm_object *o);
 /* Live NV01_DEVICE_0 objects on GPU g, over all clients (GPU "in use" flags). */
 uint32_t rm_gpu_device_count(nvemu *emu, const struct gpu *g);
 
-/* NV_VASPACE_ALLOCATION_PARAMETERS.flags a FERMI_VASPACE_A object was allocated with (0 for others). */
-uint32_t rm_vaspace_flags(const struct rm_object *o);
-
 /* True for a *_USERMODE_A object allocated with bBar1Mapping = 1. */
 bool rm_usermode_bar1(const struct rm_object *o);
-
-/*
- * UVM registration of a VA space (UVM_REGISTER_GPU_VASPACE / UNREGISTER on /dev/nvidia-uvm, answered by the
- * front-end): externally owned VA spaces can back context shares only while registered. Takes the
- * emulator lock. NV_ERR_INVALID_CLIENT / OBJECT_NOT_FOUND / INVALID_OBJECT (not a VA space).
- */
-NV_STATUS rm_vaspace_set_uvm_registered(nvemu *emu, uint32_t hclient, uint32_t hvaspace, bool registered);
-bool rm_vaspace_uvm_registered(const struct rm_object *vas);
 
 /*
  * Looks up a channel/TSG object of a client the caller may use; NV_ERR_* as the control path would

@@ -38,8 +38,7 @@ struct rm_object {
     uint32_t map_flags;                     /* NVOS33 flag bits RM_MAP_MEMORY reports for this object */
     bool free_later;                        /* queued by rm_free_later */
     bool lost;                              /* invalidated as a dependant: handle kept, NV_ERR_RESOURCE_LOST */
-    bool uvm_registered;                    /* VA space registered with UVM */
-    uint32_t attr;                          /* class datum the core keeps (subDeviceId, VA space flags) */
+    uint32_t attr;                          /* class datum the core keeps (subDeviceId) */
 };
 
 struct rm_client {

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,12 +58,28 @@ struct line {
     int failed;
 };
 
+/* Makes room for `more` bytes plus the NUL; false (and the line marked failed) when memory runs out. */
+static bool reserve(struct line *l, size_t more)
+{
+    if (l->failed)
+        return false;
+    if (l->cap - l->len > more)
+        return true;
+    size_t ncap = (l->len + more + 1) * 2;
+    char *nb = realloc(l->buf, ncap);
+    if (!nb) {
+        l->failed = 1;
+        return false;
+    }
+    l->buf = nb;
+    l->cap = ncap;
+    return true;
+}
+
 static void put(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(struct line *l, const char *fmt, ...)
 {
-    if (l->failed)
-        return;
-    for (;;) {
+    for (size_t want = 0; reserve(l, want);) {
         va_list ap;
         va_start(ap, fmt);
         int n = vsnprintf(l->buf + l->len, l->cap - l->len, fmt, ap);
@@ -75,14 +92,7 @@ static void put(struct line *l, const char *fmt, ...)
             l->len += (size_t)n;
             return;
         }
-        size_t ncap = (l->cap + (size_t)n + 1) * 2;
-        char *nb = realloc(l->buf, ncap);
-        if (!nb) {
-            l->failed = 1;
-            return;
-        }
-        l->buf = nb;
-        l->cap = ncap;
+        want = (size_t)n;
     }
 }
 
@@ -90,18 +100,8 @@ static void put_hex(struct line *l, const char *key, const uint8_t *p, size_t n)
 {
     static const char digits[] = "0123456789abcdef";
     put(l, " %s=", key);
-    if (l->failed)
+    if (!reserve(l, 2 * n))
         return;
-    if (l->cap - l->len < 2 * n + 1) {
-        size_t ncap = l->len + 2 * n + 64;
-        char *nb = realloc(l->buf, ncap);
-        if (!nb) {
-            l->failed = 1;
-            return;
-        }
-        l->buf = nb;
-        l->cap = ncap;
-    }
     for (size_t i = 0; i < n; i++) {
         l->buf[l->len++] = digits[p[i] >> 4];
         l->buf[l->len++] = digits[p[i] & 15];

@@ -113,9 +113,6 @@ void nvemu_release(nvemu *emu, nvemu_opener *op);
 int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size,
                 void *arg, const nvemu_access *acc);
 
-/* The node an opener was opened on. */
-nvemu_node nvemu_opener_node(const nvemu_opener *op);
-
 /* Read-only counters for `nvemu status` and benchmarks. */
 typedef struct nvemu_stats {
     uint64_t ioctls;               /* ioctls served */

@@ -175,22 +175,6 @@ static void privilege_per_call(void **state)
     assert_int_equal(p.status, NV_ERR_INSUFFICIENT_PERMISSIONS);
 }
 
-static void vaspace_uvm_registration(void **state)
-{
-    struct fenv *f = *state;
-    struct rm_object *vas;
-    nvemu_opener *op = nvemu_fdtable_opener(f->e.t, f->e.ctl);
-    assert_int_equal(rm_find_object(f->e.emu, op, f->hc, HVA, &vas), NV_OK);
-    assert_false(rm_vaspace_uvm_registered(vas));
-    assert_int_equal(rm_vaspace_set_uvm_registered(f->e.emu, f->hc, HVA, true), NV_OK);
-    assert_true(rm_vaspace_uvm_registered(vas));
-    assert_int_equal(rm_vaspace_set_uvm_registered(f->e.emu, f->hc, HDEV, true), NV_ERR_INVALID_OBJECT);
-    assert_int_equal(rm_vaspace_set_uvm_registered(f->e.emu, f->hc, 0x4444, true), NV_ERR_OBJECT_NOT_FOUND);
-    assert_int_equal(rm_vaspace_set_uvm_registered(f->e.emu, 0x4444, HVA, true), NV_ERR_INVALID_CLIENT);
-    assert_int_equal(rm_vaspace_set_uvm_registered(f->e.emu, f->hc, HVA, false), NV_OK);
-    assert_false(rm_vaspace_uvm_registered(vas));
-}
-
 static void close_frees_groups(void **state)
 {
     struct fenv *f = *state;
@@ -317,7 +301,7 @@ static void strict_ownership_without_compat(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(group_lifecycle_and_free_order), T(vaspace_free_invalidates_dependants), T(free_client_with_groups), T(engine_object_parents), T(nice_right), T(privilege_per_call), T(vaspace_uvm_registration),
+        T(group_lifecycle_and_free_order), T(vaspace_free_invalidates_dependants), T(free_client_with_groups), T(engine_object_parents), T(nice_right), T(privilege_per_call),
         T(close_frees_groups), TC(gpreempt_query_group), TC(gpreempt_query_synthetic_tid), TC(gpreempt_relaxed_ownership),
         T(strict_ownership_without_compat),
     };

@@ -20,7 +20,7 @@ static int usage(void)
     return 2;
 }
 
-int nvemu_replay_main(int argc, char **argv)
+int nvemu_cmd_replay(int argc, char **argv)
 {
     struct replay_opts opts = {0};
     const char *trace = NULL, *mfile = NULL;

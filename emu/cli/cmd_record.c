@@ -50,7 +50,7 @@ static int find_library(char *out, size_t n)
     return access(out, R_OK) == 0 ? 0 : -1;
 }
 
-int record_main(int argc, char **argv)
+int nvemu_cmd_record(int argc, char **argv)
 {
     const char *outfile = "nvemu-record.log";
     int i = 1;

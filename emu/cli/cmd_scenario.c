@@ -1,6 +1,7 @@
 /*
  * `nvemu scenario run FILE [--seed N] [--out DIR] [--junit FILE] [--quiet]`
  * `nvemu scenario check FILE...`
+ * `nvemu scenario compare A B [--tolerance F] [--headline]`
  * Exit status: 0 all expectations met; 1 an expectation failed; 2 usage or
  * validation error; 3 the scenario could not run.
  */
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
@@ -21,13 +23,17 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: nvemu scenario run FILE [--seed N] [--profile NAME|FILE] [--out DIR] [--csv] [--junit FILE]\n"
             "                           [--quiet] [--no-color]\n"
-            "       nvemu scenario check FILE...\n\n"
+            "       nvemu scenario check FILE...\n"
+            "       nvemu scenario compare A B [--tolerance FRACTION] [--headline]\n\n"
             "run    runs a scenario in an in-process emulator, prints a summary and exits 1 when an\n"
             "       expectation fails. --profile runs it on another GPU profile than the file's gpu.profile.\n"
             "       --out DIR writes results.json, junit.xml, trace.json\n"
             "       (Chrome trace / Perfetto) and report.html; --csv adds trace.csv, the raw event\n"
             "       trace (large: ~1.8 MB per virtual second of a busy GPU).\n"
             "check  validates scenario files without running them.\n"
+            "compare  two runs (results.json files or --out directories) metric by metric: A, B and B/A;\n"
+            "       exits 1 when a metric differs by more than --tolerance (default 0.10); --headline\n"
+            "       judges only LC p50/p99 vs alone and BE requests/s.\n"
             "The scenario format is described in scenarios/README.md.\n");
 }
 
@@ -191,6 +197,49 @@ static int run(int argc, char **argv)
     return status;
 }
 
+static int compare(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"tolerance", required_argument, NULL, 't'}, {"headline", no_argument, NULL, 'H'},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    double tol = 0.10;
+    bool headline = false;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "t:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't': {
+            char *end = NULL;
+            errno = 0;
+            tol = strtod(optarg, &end);
+            if (!*optarg || *end || errno || !(tol >= 0) || tol > 100) {
+                fprintf(stderr, "nvemu scenario: --tolerance needs a fraction >= 0 (0.1 = 10%%), not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        }
+        case 'H': headline = true; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind != argc - 2) {
+        usage(stderr);
+        return 2;
+    }
+    struct cmp_result r;
+    char err[512];
+    if (cmp_files(argv[optind], argv[optind + 1], tol, headline, &r, err, sizeof(err))) {
+        fprintf(stderr, "nvemu scenario compare: %s\n", err);
+        return 2;
+    }
+    cmp_print(&r, tol, headline, stdout);
+    int status = r.passed == r.checked ? 0 : 1;
+    cmp_result_free(&r);
+    return status;
+}
+
 int nvemu_cmd_scenario(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -201,6 +250,8 @@ int nvemu_cmd_scenario(int argc, char **argv)
         return run(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") == 0)
         return check(argc - 1, argv + 1);
+    if (strcmp(argv[1], "compare") == 0)
+        return compare(argc - 1, argv + 1);
     fprintf(stderr, "nvemu scenario: unknown subcommand '%s'\n", argv[1]);
     usage(stderr);
     return 2;

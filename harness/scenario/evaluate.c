@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "results.h"
 
 static bool in_bounds(const struct sc_expect *e, double v)
@@ -176,5 +177,22 @@ void sc_results_evaluate(struct sc_results *r)
             r->passed++;
         else
             r->failed++;
+    }
+}
+
+void sc_results_warn(struct sc_results *out)
+{
+    const struct scenario *s = out->sc;
+    for (uint32_t t = 0; s && t < s->task_count && out->warning_count < SC_MAX_WARNINGS; t++) {
+        const struct sc_task_result *tr = &out->tasks[t];
+        if (s->tasks[t].cls != SC_BE || !tr->has_alone || tr->alone_throughput <= 0 ||
+            tr->throughput >= SC_BE_COLLAPSE_FRACTION * tr->alone_throughput)
+            continue;
+        char *w = out->warnings[out->warning_count++];
+        snprintf(w, sizeof(out->warnings[0]), "BE task '%.48s' completes %.2f req/s, %.1f%% of its %.2f req/s "
+                 "alone: it starves (below %.0f%%; a livelock between BE groups with very short timeslices?)",
+                 s->tasks[t].name, tr->throughput, 100.0 * tr->throughput / tr->alone_throughput,
+                 tr->alone_throughput, 100.0 * SC_BE_COLLAPSE_FRACTION);
+        LOG_WARN("scenario", "%s: %s", s->name, w);
     }
 }

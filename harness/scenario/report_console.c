@@ -94,6 +94,8 @@ void report_console(const struct sc_results *r, FILE *out, bool color)
     }
     if (r->error[0])
         fprintf(out, "\n%s✗ run failed: %s%s\n", st->red, r->error, st->off);
+    for (uint32_t i = 0; i < r->warning_count; i++)
+        fprintf(out, "\n%s! warning: %s%s\n", st->red, r->warnings[i], st->off);
     if (s->expect_count) {
         fprintf(out, "\n%sexpectations%s\n", st->bold, st->off);
         for (uint32_t i = 0; i < s->expect_count; i++) {

@@ -77,6 +77,9 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     cJSON_AddBoolToObject(root, "passed", r->failed == 0 && !r->error[0]);
     if (r->error[0])
         cJSON_AddStringToObject(root, "error", r->error);
+    cJSON *warnings = cJSON_AddArrayToObject(root, "warnings");
+    for (uint32_t i = 0; i < r->warning_count; i++)
+        cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));
     cJSON *faults = cJSON_AddObjectToObject(root, "faults");
     if (r->gpu_lost)
         cJSON_AddNumberToObject(faults, "gpu_lost_at_s", (double)r->gpu_lost_ns / 1e9);

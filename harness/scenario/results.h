@@ -18,6 +18,8 @@
 #include "scenario.h"
 #include "sim/sim.h"
 
+#define SC_MAX_WARNINGS 8
+
 /* Names of the harness's MARK records: a = instance, b = request number (or TSG id / 0). */
 #define SC_MARK_ARRIVE "req_arrive"
 #define SC_MARK_DONE "req_done"
@@ -118,9 +120,14 @@ struct sc_results {
     struct sc_expect_outcome outcomes[SC_MAX_EXPECT];
     uint32_t passed, failed;
     char error[256];                     /* a run-level failure (policy refused, ...) or "" */
+    uint32_t warning_count;              /* warnings about the run's outcome (sc_results_warn) */
+    char warnings[SC_MAX_WARNINGS][200];
 };
 
 struct sc_analyzer;
+
+/* A BE task completing less than this fraction of its requests/s alone is starving (livelock). */
+#define SC_BE_COLLAPSE_FRACTION 0.02
 
 /* Instances are numbered task by task, replica by replica (the runner uses the same numbering). */
 uint32_t sc_instance_count(const struct scenario *s);
@@ -138,6 +145,13 @@ void sc_results_set_alone(struct sc_results *out, uint32_t task, const struct sc
 
 /* Evaluates the scenario's expectations into out->outcomes/passed/failed. */
 void sc_results_evaluate(struct sc_results *out);
+
+/*
+ * Adds warnings about the outcome that no expectation has to ask for: a BE
+ * task whose throughput collapsed below SC_BE_COLLAPSE_FRACTION of its run
+ * alone (needs baseline). Each is also logged.
+ */
+void sc_results_warn(struct sc_results *out);
 
 /* Frees the result arrays and zeroes r (the struct itself is the caller's); NULL is a no-op. */
 void sc_results_free(struct sc_results *r);

@@ -634,5 +634,6 @@ int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_resu
         free(alone_lat[t]);
     }
     sc_results_evaluate(out);
+    sc_results_warn(out);
     return rc;
 }

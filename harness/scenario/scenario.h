@@ -37,6 +37,7 @@ struct sc_kernel {
     uint32_t blocks;        /* grid size (thread blocks) */
     uint32_t stream;        /* stream index of the task (one channel each) */
     uint32_t repeat;        /* consecutive launches of this kernel */
+    uint32_t shared_kb;     /* footprint: shared memory per block (KiB), what a context save must store */
 };
 
 struct sc_task {

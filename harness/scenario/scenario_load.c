@@ -502,7 +502,7 @@ static int load_arrival(struct ld *L, const struct ynode *n, struct sc_task *t)
 
 static int load_kernel(struct ld *L, const struct ynode *n, struct sc_kernel *k)
 {
-    static const char *const keys[] = {"duration", "blocks", "stream", "repeat", NULL};
+    static const char *const keys[] = {"duration", "blocks", "stream", "repeat", "shared_kb", NULL};
     if (want(L, n, YNODE_MAP, "kernel") || check_keys(L, n, "kernel", keys))
         return -1;
     const struct ynode *v = required(L, n, "duration", "kernel");
@@ -515,6 +515,9 @@ static int load_kernel(struct ld *L, const struct ynode *n, struct sc_kernel *k)
     if ((v = ydoc_get(n, "stream")) && get_u32(L, v, "kernel.stream", 0, SC_MAX_STREAMS - 1, &k->stream))
         return -1;
     if ((v = ydoc_get(n, "repeat")) && get_u32(L, v, "kernel.repeat", 1, 100000, &k->repeat))
+        return -1;
+    /* 227 KiB: the most shared memory one block may have on Hopper (Volta: 96) */
+    if ((v = ydoc_get(n, "shared_kb")) && get_u32(L, v, "kernel.shared_kb", 0, 227, &k->shared_kb))
         return -1;
     return 0;
 }

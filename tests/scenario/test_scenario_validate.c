@@ -78,6 +78,9 @@ static const struct bad_case bad_cases[] = {
     {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
           "    request: {kernels: [{duration: 5us, stream: 9}]}\n",
      "t.yaml:7:49:", "kernel.stream must be between 0 and 7"},
+    {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
+          "    request: {kernels: [{duration: 5us, shared_kb: 228}]}\n",
+     "t.yaml:7:52:", "kernel.shared_kb must be between 0 and 227"},
     {HEAD TASK "expect:\n  - trace_digest: abc\n", "t.yaml:9:19:", "fnv1a64:"},
     {HEAD TASK "clock: wallclock\n", "t.yaml:8:8:", "clock must be one of virtual|realtime"},
     {HEAD TASK "a: &x 1\nb: *x\n", "t.yaml:9:4:", "aliases are not allowed"},

@@ -1,0 +1,237 @@
+#include "compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+/* results.json files are small; anything bigger is not one. */
+#define MAX_RESULTS_BYTES (64u << 20)
+
+static char *slurp(const char *path, char *err, size_t errlen)
+{
+    char file[1024];
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(file, sizeof(file), "%s/results.json", path);
+    else
+        snprintf(file, sizeof(file), "%s", path);
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", file, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 1 == cap) {
+            if (cap >= MAX_RESULTS_BYTES) {
+                free(buf);
+                fclose(f);
+                snprintf(err, errlen, "%s: larger than %u MiB, not a results.json", file, MAX_RESULTS_BYTES >> 20);
+                return NULL;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    if (!buf) {
+        snprintf(err, errlen, "%s: out of memory", file);
+        return NULL;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* A number at a path of object keys, or NAN. */
+static double num(const cJSON *o, const char *k1, const char *k2)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k1);
+    if (v && k2)
+        v = cJSON_GetObjectItemCaseSensitive(v, k2);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const cJSON *find_named(const cJSON *arr, const char *name)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(it, "name");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+            return it;
+    }
+    return NULL;
+}
+
+static int add_row(struct cmp_result *r, size_t *cap, const char *owner, const char *what, double a, double b,
+                   bool headline)
+{
+    if (isnan(a) || isnan(b))
+        return 0;
+    if (r->count == *cap) {
+        size_t nc = *cap ? *cap * 2 : 32;
+        struct cmp_row *nr = realloc(r->rows, nc * sizeof(*nr));
+        if (!nr)
+            return -1;
+        r->rows = nr;
+        *cap = nc;
+    }
+    struct cmp_row *row = &r->rows[r->count++];
+    memset(row, 0, sizeof(*row));
+    snprintf(row->metric, sizeof(row->metric), "%.60s.%s", owner, what);
+    row->a = a;
+    row->b = b;
+    row->ratio = a == b ? 1.0 : a == 0 ? INFINITY : b / a;
+    row->headline = headline;
+    return 0;
+}
+
+static double ratio_of(double x, double alone)
+{
+    return isnan(x) || isnan(alone) || alone <= 0 ? NAN : x / alone;
+}
+
+static int task_rows(struct cmp_result *r, size_t *cap, const cJSON *ta, const cJSON *tb)
+{
+    const cJSON *cls = cJSON_GetObjectItemCaseSensitive(ta, "class");
+    bool lc = cJSON_IsString(cls) && strcmp(cls->valuestring, "LC") == 0;
+    const char *name = cJSON_GetObjectItemCaseSensitive(ta, "name")->valuestring;
+    static const char *const stats[] = {"p50", "p99", "max"};
+    int rc = 0;
+    for (int i = 0; i < 3; i++) {
+        char what[32], alone_key[16];
+        snprintf(what, sizeof(what), "%s_us", stats[i]);
+        rc |= add_row(r, cap, name, what, num(ta, "latency_us", stats[i]), num(tb, "latency_us", stats[i]), false);
+        snprintf(alone_key, sizeof(alone_key), "%s_us", stats[i]);
+        snprintf(what, sizeof(what), "%s_vs_alone", stats[i]);
+        rc |= add_row(r, cap, name, what, ratio_of(num(ta, "latency_us", stats[i]), num(ta, "alone", alone_key)),
+                      ratio_of(num(tb, "latency_us", stats[i]), num(tb, "alone", alone_key)), lc && i < 2);
+    }
+    rc |= add_row(r, cap, name, "throughput_rps", num(ta, "throughput_rps", NULL), num(tb, "throughput_rps", NULL),
+                  !lc);
+    rc |= add_row(r, cap, name, "throughput_vs_alone",
+                  ratio_of(num(ta, "throughput_rps", NULL), num(ta, "alone", "throughput_rps")),
+                  ratio_of(num(tb, "throughput_rps", NULL), num(tb, "alone", "throughput_rps")), false);
+    return rc;
+}
+
+static void side_name(const cJSON *root, const char *fallback, char *out, size_t len)
+{
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(root, "scenario");
+    const cJSON *be = cJSON_GetObjectItemCaseSensitive(root, "backend");
+    snprintf(out, len, "%.48s (%.32s)", cJSON_IsString(sc) ? sc->valuestring : fallback,
+             cJSON_IsString(be) ? be->valuestring : "emulator");
+}
+
+int cmp_texts(const char *text_a, const char *name_a, const char *text_b, const char *name_b, double tolerance,
+              bool headline_only, struct cmp_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    cJSON *ja = cJSON_Parse(text_a), *jb = cJSON_Parse(text_b);
+    const cJSON *tasks_a = cJSON_GetObjectItemCaseSensitive(ja, "tasks");
+    const cJSON *tasks_b = cJSON_GetObjectItemCaseSensitive(jb, "tasks");
+    int rc = -1;
+    if (!cJSON_IsArray(tasks_a) || !cJSON_IsArray(tasks_b)) {
+        snprintf(err, errlen, "%s: not a scenario results.json (no 'tasks' array)",
+                 cJSON_IsArray(tasks_a) ? name_b : name_a);
+        goto done;
+    }
+    side_name(ja, name_a, out->name_a, sizeof(out->name_a));
+    side_name(jb, name_b, out->name_b, sizeof(out->name_b));
+    size_t cap = 0;
+    const cJSON *ta;
+    cJSON_ArrayForEach(ta, tasks_a) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(ta, "name");
+        const cJSON *tb = cJSON_IsString(n) ? find_named(tasks_b, n->valuestring) : NULL;
+        if (tb && task_rows(out, &cap, ta, tb)) {
+            snprintf(err, errlen, "out of memory");
+            goto done;
+        }
+    }
+    const cJSON *ea, *engines_b = cJSON_GetObjectItemCaseSensitive(jb, "engines");
+    cJSON_ArrayForEach(ea, cJSON_GetObjectItemCaseSensitive(ja, "engines")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(ea, "name");
+        const cJSON *eb = cJSON_IsString(n) ? find_named(engines_b, n->valuestring) : NULL;
+        if (eb && (add_row(out, &cap, n->valuestring, "switches", num(ea, "switches", NULL),
+                           num(eb, "switches", NULL), false) ||
+                   add_row(out, &cap, n->valuestring, "preemptions", num(ea, "preemptions", NULL),
+                           num(eb, "preemptions", NULL), false))) {
+            snprintf(err, errlen, "out of memory");
+            goto done;
+        }
+    }
+    if (out->count == 0) {
+        snprintf(err, errlen, "%s and %s share no metric (different scenarios?)", name_a, name_b);
+        goto done;
+    }
+    for (size_t i = 0; i < out->count; i++) {
+        struct cmp_row *row = &out->rows[i];
+        row->within = fabs(row->ratio - 1.0) <= tolerance + 1e-12;
+        if (headline_only && !row->headline)
+            continue;
+        out->checked++;
+        out->passed += row->within;
+    }
+    rc = 0;
+done:
+    cJSON_Delete(ja);
+    cJSON_Delete(jb);
+    if (rc)
+        cmp_result_free(out);
+    return rc;
+}
+
+int cmp_files(const char *a, const char *b, double tolerance, bool headline_only, struct cmp_result *out,
+              char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    char *ta = slurp(a, err, errlen);
+    if (!ta)
+        return -1;
+    char *tb = slurp(b, err, errlen);
+    if (!tb) {
+        free(ta);
+        return -1;
+    }
+    int rc = cmp_texts(ta, a, tb, b, tolerance, headline_only, out, err, errlen);
+    free(ta);
+    free(tb);
+    return rc;
+}
+
+void cmp_print(const struct cmp_result *r, double tolerance, bool headline_only, FILE *out)
+{
+    fprintf(out, "A: %s\nB: %s\n", r->name_a, r->name_b);
+    fprintf(out, "%-32s %14s %14s %9s\n", "metric", "A", "B", "B/A");
+    for (size_t i = 0; i < r->count; i++) {
+        const struct cmp_row *row = &r->rows[i];
+        bool judged = !headline_only || row->headline;
+        fprintf(out, "%-32s %14.4g %14.4g %9.3f  %s%s\n", row->metric, row->a, row->b, row->ratio,
+                !judged ? "" : row->within ? "ok" : "DIFF", row->headline ? " *" : "");
+    }
+    fprintf(out, "%zu of %zu %smetrics within %.0f%% (* = headline: LC p50/p99 vs alone, BE requests/s)\n",
+            r->passed, r->checked, headline_only ? "headline " : "", tolerance * 100);
+}
+
+void cmp_result_free(struct cmp_result *r)
+{
+    if (!r)
+        return;
+    free(r->rows);
+    r->rows = NULL;
+    r->count = r->checked = r->passed = 0;
+}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "cli.h"
 #include "bench_tables.h"
 
 static void usage(FILE *f)
@@ -31,7 +32,7 @@ int nvemu_cmd_bench(int argc, char **argv)
             filter = argv[++i];
         else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
             ctx.profile = argv[++i];
-        else if (strcmp(argv[i], "--help") == 0) {
+        else if (cli_is_help(argv[i])) {
             usage(stdout);
             return 0;
         } else {

@@ -10,7 +10,7 @@ static void daemon_usage(FILE *out)
 {
     fprintf(out, "usage: nvemu daemon (--mount DIR | --cuse) [options]\n"
                  "Serves nvidiactl, nvidia0..N-1 and nvidia-uvm from one emulator.\n\noptions:\n");
-    front_opts_usage(out);
+    front_opts_usage(out, true);
 }
 
 int nvemu_cmd_daemon(int argc, char **argv)

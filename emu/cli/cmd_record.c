@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,18 +14,14 @@
 #include <unistd.h>
 
 #include "core/log.h"
-
-#ifndef NVEMU_RECORD_INSTALL_PATH
-#define NVEMU_RECORD_INSTALL_PATH "/usr/local/lib/nvemu/libnvemu-record.so"
-#endif
+#include "core/paths.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: nvemu record [-o FILE] -- CMD [ARGS...]\n"
                "  Runs CMD with the ioctl recorder preloaded; writes the trace (shared line format) to FILE\n"
                "  (default nvemu-record.log; \"%%p\" in FILE gives one file per process). The library is\n"
-               "  found at $NVEMU_RECORD_LIB, next to the nvemu executable, or at\n"
-               "  " NVEMU_RECORD_INSTALL_PATH ".\n"
+               "  found at $NVEMU_RECORD_LIB, next to the nvemu executable, or in LIBDIR/nvemu of its install.\n"
                "  Statically linked programs (and Go binaries) bypass the preload and are not recorded.\n");
 }
 
@@ -38,15 +33,11 @@ static int find_library(char *out, size_t n)
         snprintf(out, n, "%s", env);
         return access(out, R_OK) == 0 ? 0 : -1;
     }
-    char exe[PATH_MAX];
-    ssize_t r = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (r > 0) {
-        exe[r] = '\0';
-        snprintf(out, n, "%s/libnvemu-record.so", dirname(exe));
-        if (access(out, R_OK) == 0)
-            return 0;
-    }
-    snprintf(out, n, "%s", NVEMU_RECORD_INSTALL_PATH);
+    snprintf(out, n, "%s/libnvemu-record.so", nvemu_exe_dir());
+    if (access(out, R_OK) == 0)
+        return 0;
+    if (nvemu_install_path("libnvemu-record.so", out, n) != 0)
+        return -1;
     return access(out, R_OK) == 0 ? 0 : -1;
 }
 

@@ -3,11 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "replay.h"
 
-static int usage(void)
+static int usage(FILE *out, int status)
 {
-    fprintf(stderr, "usage: nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose]\n"
+    fprintf(out, "usage: nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose]\n"
                     "                    [--mismatch-file PATH] TRACE\n"
                     "  Re-issues every RM alloc/control/free and OS escape of a recorded trace against a fresh\n"
                     "  emulator and compares results; exits 1 on any mismatch, 2 on usage/IO errors.\n"
@@ -17,7 +18,7 @@ static int usage(void)
                     "                    held the GPU (the driver then reports it in use, e.g. NV0000\n"
                     "                    GET_ID_INFO(_V2) gpuFlags bit 0, before the trace's own device exists).\n"
                     "  --mismatch-file also writes the mismatch lines (with owners) to PATH.\n");
-    return 2;
+    return status;
 }
 
 int nvemu_cmd_replay(int argc, char **argv)
@@ -33,13 +34,15 @@ int nvemu_cmd_replay(int argc, char **argv)
             opts.verbose = true;
         else if (!strcmp(argv[i], "--mismatch-file") && i + 1 < argc)
             mfile = argv[++i];
+        else if (cli_is_help(argv[i]))
+            return usage(stdout, 0);
         else if (argv[i][0] == '-' || trace)
-            return usage();
+            return usage(stderr, 2);
         else
             trace = argv[i];
     }
     if (!trace)
-        return usage();
+        return usage(stderr, 2);
     /* Mismatch lines go to a memory stream first so they can be copied to --mismatch-file too. */
     char *text = NULL;
     size_t len = 0;

@@ -33,7 +33,7 @@ static void run_usage(FILE *out)
                  "Runs CMD with /dev/nvidiactl, /dev/nvidia0.., /dev/nvidia-uvm served by a private emulator\n"
                  "(needs root: a private mount namespace; without root use LD_PRELOAD=libnvemu-preload.so).\n\n"
                  "daemon options:\n");
-    front_opts_usage(out);
+    front_opts_usage(out, false);
 }
 
 static int make_dirs(struct run_dirs *d)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "compare.h"
 #include "report.h"
 #include "runner.h"
@@ -39,6 +40,10 @@ static void usage(FILE *f)
 
 static int check(int argc, char **argv)
 {
+    if (argc == 2 && cli_is_help(argv[1])) {
+        usage(stdout);
+        return 0;
+    }
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -118,7 +123,7 @@ static int run(int argc, char **argv)
     bool quiet = false, csv_wanted = false, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:o:j:qp:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:o:j:qp:h", longopts, NULL)) != -1) {
         switch (c) {
         case 's': {
             char *end = NULL;
@@ -242,7 +247,7 @@ static int compare(int argc, char **argv)
 
 int nvemu_cmd_scenario(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    if (argc < 2 || cli_is_help(argv[1])) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "front/ctlsock.h"
 
 static double num(const cJSON *o, const char *k)
@@ -49,8 +50,10 @@ int nvemu_cmd_status(int argc, char **argv)
         } else if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc) {
             sock = argv[++i];
         } else {
-            fprintf(stderr, "usage: nvemu status [--json] [--socket PATH]   (default: $NVEMU_SOCKET)\n");
-            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+            bool help = cli_is_help(argv[i]);
+            fprintf(help ? stdout : stderr, "usage: nvemu status [--json] [--socket PATH]   (default: $NVEMU_SOCKET)\n"
+                                            "  --json    the daemon's whole state document as JSON\n");
+            return help ? 0 : 2;
         }
     }
     if (!sock || !*sock) {

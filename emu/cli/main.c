@@ -21,10 +21,17 @@ static const struct command commands[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: nvemu COMMAND [ARGS...]\n\ncommands:\n");
+    fprintf(out, "usage: nvemu COMMAND [ARGS...]\n       nvemu --version\n\ncommands:\n");
     for (const struct command *c = commands; c->name; c++)
         fprintf(out, "  %-10s %s\n", c->name, c->summary);
     fprintf(out, "\n`nvemu COMMAND --help` describes each command.\n");
+}
+
+/* One command name per line: the man page and the shell completion are generated from it. */
+static void list_commands(void)
+{
+    for (const struct command *c = commands; c->name; c++)
+        printf("%s\t%s\n", c->name, c->summary);
 }
 
 int main(int argc, char **argv)
@@ -35,6 +42,14 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("nvemu %s\n", NVEMU_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "--list-commands") == 0) {
+        list_commands();
         return 0;
     }
     for (const struct command *c = commands; c->name; c++)

@@ -35,8 +35,11 @@ void front_opts_init(struct front_opts *o);
  */
 int front_opts_parse(struct front_opts *o, int argc, char **argv, int *i);
 
-/* The option list, one per line, for --help texts. */
-void front_opts_usage(FILE *out);
+/*
+ * The option list, one per line, for --help texts; serving = false leaves out
+ * what `nvemu run` chooses itself (--mount, --cuse, --socket, --log-file, --foreground).
+ */
+void front_opts_usage(FILE *out, bool serving);
 
 /*
  * Serves until SIGTERM/SIGINT/SIGHUP or until the mount is taken away.

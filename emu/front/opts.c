@@ -13,20 +13,24 @@ void front_opts_init(struct front_opts *o)
     o->ready_fd = -1;
 }
 
-void front_opts_usage(FILE *out)
+void front_opts_usage(FILE *out, bool serving)
 {
+    if (serving)
+        fprintf(out,
+                "  --mount DIR            FUSE: create the nodes as files in DIR\n"
+                "  --cuse                 CUSE: create /dev/nvidiactl, /dev/nvidiaN, /dev/nvidia-uvm (needs /dev/cuse)\n");
     fprintf(out,
-            "  --mount DIR            FUSE: create the nodes as files in DIR\n"
-            "  --cuse                 CUSE: create /dev/nvidiactl, /dev/nvidiaN, /dev/nvidia-uvm (needs /dev/cuse)\n"
             "  --profile NAME|FILE    GPU profile (default h200)\n"
             "  --gpreempt-compat      emulate GPreempt's patched driver (escape 0x60, relaxed control fd check)\n"
-            "  --policy FILE.so       attach a scheduling policy plugin\n"
+            "  --policy NAME|FILE     attach a scheduling policy (a bundled name or a plugin file)\n"
             "  --policy-arg K=V       argument for the policy (repeatable)\n"
             "  --clock virtual|realtime, --seed N, --trace FILE.csv\n"
-            "  --socket PATH          control socket (default ${XDG_RUNTIME_DIR:-/tmp}/nvemu-PID.sock)\n"
-            "  --log-level LEVEL      error|warn|info|debug|trace\n"
-            "  --log-file FILE        log lines go to FILE (a detached daemon has no stderr)\n"
-            "  --foreground, -f       do not detach\n");
+            "  --log-level LEVEL      error|warn|info|debug|trace\n");
+    if (serving)
+        fprintf(out,
+                "  --socket PATH          control socket (default ${XDG_RUNTIME_DIR:-/tmp}/nvemu-PID.sock)\n"
+                "  --log-file FILE        log lines go to FILE (a detached daemon has no stderr)\n"
+                "  --foreground, -f       do not detach\n");
 }
 
 /* "--name VALUE" or "--name=VALUE": returns the value or NULL (not this option / missing value). */

@@ -13,8 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/nv_engine.h"
 #include "core/log.h"
 #include "hooks/policy_api.h"
+
+/* The public plugin header names the driver's numbers itself: they must stay the same. */
+_Static_assert(NVEMU_ENGINE_GR0 == NV2080_ENGINE_TYPE_GR0 && NVEMU_ENGINE_GR7 == NV2080_ENGINE_TYPE_GR7 &&
+                   NVEMU_ENGINE_COPY0 == NV2080_ENGINE_TYPE_COPY0 && NVEMU_ENGINE_COPY9 == NV2080_ENGINE_TYPE_COPY9 &&
+                   NVEMU_ENGINE_NVDEC0 == NV2080_ENGINE_TYPE_NVDEC0 && NVEMU_ENGINE_NVENC0 == NV2080_ENGINE_TYPE_NVENC0 &&
+                   NVEMU_ENGINE_SW == NV2080_ENGINE_TYPE_SW,
+               "nvemu/policy.h engine numbers differ from emu/abi/nv_engine.h");
 
 #define COMP "hooks"
 
@@ -299,6 +307,10 @@ int hooks_load_policy(struct hooks *h, const char *path, const char *const *args
         snprintf(err, errlen, "no policy path given");
         return -1;
     }
+    char found[1024];
+    if (hooks_find_policy(path, found, sizeof found, err, errlen) != 0)
+        return -1;
+    path = found;
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
         const char *why = dlerror();

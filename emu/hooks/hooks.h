@@ -13,27 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nvemu/policy.h"
 #include "profile/profile.h"
 
 struct hooks;
-
-/* Read-only snapshot of a channel group handed to policies. */
-struct hook_task {
-    uint32_t gpu;                 /* GPU index */
-    uint64_t tsg_id;              /* hardware TSG id (grpID) */
-    uint32_t runlist_id;
-    uint32_t engine_type;
-    uint32_t hclient, htsg;       /* RM handles */
-    int32_t pid, tid;             /* creator */
-    uint32_t uid;
-    char comm[16];                /* creator's process name */
-    uint64_t timeslice_us;        /* current (or default, at task_init) */
-    uint32_t interleave;          /* 0 LOW, 1 MEDIUM, 2 HIGH */
-    uint32_t channel_count;
-};
-
-/* Where a work_submit hook fired: the emulator sees every submission; the real driver only token requests. */
-enum hook_submit_kind { HOOK_SUBMIT_TOKEN_REQUEST = 0, HOOK_SUBMIT_WORK = 1 };
 
 /* How the framework reaches the rest of the emulator (wired by the emulator at create time). */
 struct hooks_env {
@@ -55,7 +38,18 @@ struct hooks *hooks_create(const struct hooks_env *env);
 void hooks_destroy(struct hooks *h);
 
 /*
- * Loads a policy plugin (shared object) with key=value arguments. Returns 0,
+ * Where a policy named on a command line or in a scenario is, the same for every
+ * command: a path (contains '/', or an existing file) is taken as is; a bare
+ * name is a bundled policy, NAME, NAME.so or NAME.bpf.o in $NVEMU_POLICY_DIR,
+ * then <dir of the nvemu executable>/policies (build tree), then
+ * <bindir>/../lib/nvemu/policies (installed tree). Writes the path to out and
+ * returns 0, or -1 with a one-line reason in err. The caller dispatches on the
+ * file type (a shared object, or an eBPF object ending in .bpf.o).
+ */
+int hooks_find_policy(const char *name, char *out, size_t len, char *err, size_t errlen);
+
+/*
+ * Loads a policy plugin (shared object, found by hooks_find_policy) with key=value arguments. Returns 0,
  * or -1 with a one-line reason in err (missing file, missing symbol, wrong API
  * version, init refused). At most one policy at a time, like gpu_ext's struct_ops.
  */

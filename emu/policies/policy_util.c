@@ -138,7 +138,7 @@ int pu_engines_parse(const char *value, bool *gr_only, char *err, size_t errlen)
 bool pu_engine_selected(bool gr_only, uint32_t engine_type)
 {
     /* RM engine types: GR0..GR7 are 1..8. */
-    return !gr_only || (engine_type >= 1 && engine_type <= 8);
+    return !gr_only || (engine_type >= NVEMU_ENGINE_GR0 && engine_type <= NVEMU_ENGINE_GR7);
 }
 
 int pu_classifier_init(struct pu_classifier *k, const char *lc, const char *be, const char *def,

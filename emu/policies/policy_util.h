@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hooks/policy_api.h"
+#include "nvemu/policy.h"
 
 /* ---- arguments ---- */
 

@@ -18,6 +18,7 @@
 #include "abi/nv_escape.h"
 #include "core/emulator.h"
 #include "core/log.h"
+#include "core/paths.h"
 #include "fifo/workload.h"
 #include "front/front.h"
 #include "results.h"
@@ -99,7 +100,10 @@ static int runner_escape(struct run_proc *p, unsigned long request, void *arg, c
 
 #define ESC(nr, type) _IOWR(NV_IOCTL_MAGIC, nr, type)
 
-/* binary as given when it has a slash, else the first executable of that name in $PATH. */
+/*
+ * binary as given when it has a slash, else the first executable of that name in $PATH, else the
+ * one next to the nvemu executable (nvemu-ext-task is installed beside nvemu).
+ */
 static int find_binary(const char *name, char *out, size_t len)
 {
     if (strchr(name, '/')) {
@@ -114,7 +118,8 @@ static int find_binary(const char *name, char *out, size_t len)
             return 0;
         d += n + (d[n] == ':');
     }
-    return -1;
+    int w = snprintf(out, len, "%s/%s", nvemu_exe_dir(), name);
+    return w > 0 && (size_t)w < len && access(out, X_OK) == 0 ? 0 : -1;
 }
 
 static const char *const protocol_vars[] = {"NVEMU_MOUNT=", "NVEMU_SCENARIO_INSTANCE=", "NVEMU_SCENARIO_END_NS=",
@@ -170,7 +175,7 @@ static int spawn(struct run_proc *p, uint32_t ti, uint32_t replica, char *err, s
     char path[512];
     if (find_binary(t->process, path, sizeof(path))) {
         snprintf(err, errlen, "task '%s': process binary '%s' not found or not executable%s", t->name, t->process,
-                 strchr(t->process, '/') ? "" : " in $PATH");
+                 strchr(t->process, '/') ? "" : " in $PATH or beside nvemu");
         return -1;
     }
     int fds[2];

@@ -26,17 +26,11 @@
 #include "fifo/workload.h"
 #include "front/inproc.h"
 #include "gpu_overlay.h"
+#include "hooks/hooks.h"
 #include "run_ctx.h"
 #include "run_proc.h"
 #include "run_sched.h"
 #include "sim/sim.h"
-
-#ifndef NVEMU_POLICY_DIR
-#define NVEMU_POLICY_DIR ""
-#endif
-#ifndef NVEMU_POLICY_INSTALL_DIR
-#define NVEMU_POLICY_INSTALL_DIR ""
-#endif
 
 struct run;
 
@@ -352,27 +346,6 @@ static int arm_faults(struct run *R)
 
 /* ---- setup ---- */
 
-static int resolve_policy(const struct sc_policy *p, char *out, size_t len, char *err, size_t errlen)
-{
-    if (strchr(p->plugin, '/')) {
-        snprintf(out, len, "%s", p->plugin);
-        return 0;
-    }
-    const char *env = getenv("NVEMU_POLICY_DIR");
-    const char *dirs[] = {env, NVEMU_POLICY_DIR, NVEMU_POLICY_INSTALL_DIR};
-    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-        if (!dirs[i] || !dirs[i][0])
-            continue;
-        int w = snprintf(out, len, "%s/%s.so", dirs[i], p->plugin);
-        if (w > 0 && (size_t)w < len && access(out, R_OK) == 0)
-            return 0;
-    }
-    if (snprintf(err, errlen, "policy '%.64s': no such plugin in $NVEMU_POLICY_DIR, %s or %s", p->plugin,
-                 NVEMU_POLICY_DIR, NVEMU_POLICY_INSTALL_DIR) < 0)
-        err[0] = '\0';
-    return -1;
-}
-
 static uint64_t wall_ns(void)
 {
     struct timespec ts;
@@ -481,7 +454,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
         cfg.profile = profile_path;
     }
     if (sc->policy.plugin[0]) {
-        if (resolve_policy(&sc->policy, policy_path, sizeof(policy_path), R.err, sizeof(R.err)))
+        if (hooks_find_policy(sc->policy.plugin, policy_path, sizeof(policy_path), R.err, sizeof(R.err)))
             goto done;
         cfg.policy_path = policy_path;
         cfg.policy_args = (const char *const *)sc->policy.args;

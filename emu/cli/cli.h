@@ -1,0 +1,14 @@
+/* What the nvemu subcommands share. */
+#ifndef NVEMU_CLI_H
+#define NVEMU_CLI_H
+
+#include <stdbool.h>
+#include <string.h>
+
+/* True for -h and --help: every subcommand prints its usage on stdout and exits 0 for them. */
+static inline bool cli_is_help(const char *arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+#endif

@@ -212,7 +212,7 @@ static int compare(int argc, char **argv)
     bool headline = false;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "t:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:h", longopts, NULL)) != -1) {
         switch (c) {
         case 't': {
             char *end = NULL;

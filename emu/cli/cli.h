@@ -11,4 +11,8 @@ static inline bool cli_is_help(const char *arg)
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
+/* `nvemu scenario sweep` and `sweep-merge` (cmd_scenario_sweep.c); argv[0] is the subcommand. */
+int nvemu_scenario_sweep(int argc, char **argv);
+int nvemu_scenario_sweep_merge(int argc, char **argv);
+
 #endif

@@ -25,7 +25,9 @@ static void usage(FILE *f)
             "usage: nvemu scenario run FILE [--seed N] [--profile NAME|FILE] [--out DIR] [--csv] [--junit FILE]\n"
             "                           [--quiet] [--no-color]\n"
             "       nvemu scenario check FILE...\n"
-            "       nvemu scenario compare A B [--tolerance FRACTION] [--headline]\n\n"
+            "       nvemu scenario compare A B [--tolerance FRACTION] [--headline]\n"
+            "       nvemu scenario sweep FILE --set PATH=V1,V2,... [--seeds N] --out DIR   (sweep --help)\n"
+            "       nvemu scenario sweep-merge --out DIR SHARD_DIR...\n\n"
             "run    runs a scenario in an in-process emulator, prints a summary and exits 1 when an\n"
             "       expectation fails. --profile runs it on another GPU profile than the file's gpu.profile.\n"
             "       --out DIR writes results.json, junit.xml, trace.json\n"
@@ -257,6 +259,10 @@ int nvemu_cmd_scenario(int argc, char **argv)
         return check(argc - 1, argv + 1);
     if (strcmp(argv[1], "compare") == 0)
         return compare(argc - 1, argv + 1);
+    if (strcmp(argv[1], "sweep") == 0)
+        return nvemu_scenario_sweep(argc - 1, argv + 1);
+    if (strcmp(argv[1], "sweep-merge") == 0)
+        return nvemu_scenario_sweep_merge(argc - 1, argv + 1);
     fprintf(stderr, "nvemu scenario: unknown subcommand '%s'\n", argv[1]);
     usage(stderr);
     return 2;

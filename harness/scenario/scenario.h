@@ -175,6 +175,10 @@ struct scenario {
  */
 struct scenario *scenario_load(const char *path, char *err, size_t errlen);
 
+/* scenario_load with keys[i] (dotted paths, yoverride.h) set to values[i] before validation. */
+struct scenario *scenario_load_overridden(const char *path, const char *const *keys, const char *const *values,
+                                          size_t n, char *err, size_t errlen);
+
 /* Same from memory (`name` appears in messages and resolves relative paths against ".") */
 struct scenario *scenario_load_string(const char *name, const char *text, char *err, size_t errlen);
 

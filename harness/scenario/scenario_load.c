@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ydoc.h"
+#include "yoverride.h"
 
 struct ld {
     const char *file;
@@ -1005,6 +1006,22 @@ struct scenario *scenario_load(const char *path, char *err, size_t errlen)
     if (slash)
         snprintf(L.dir, sizeof(L.dir), "%.*s", (int)(slash - path), path);
     return finish(&L, ydoc_load_file(path, err, errlen), path);
+}
+
+struct scenario *scenario_load_overridden(const char *path, const char *const *keys, const char *const *values,
+                                          size_t n, char *err, size_t errlen)
+{
+    struct ld L = {.file = path, .err = err, .errlen = errlen};
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(L.dir, sizeof(L.dir), "%.*s", (int)(slash - path), path);
+    struct ynode *root = ydoc_load_file(path, err, errlen);
+    for (size_t i = 0; root && i < n; i++)
+        if (ydoc_override(root, keys[i], values[i], err, errlen) != 0) {
+            ydoc_free(root);
+            return NULL;
+        }
+    return finish(&L, root, path);
 }
 
 struct scenario *scenario_load_string(const char *name, const char *text, char *err, size_t errlen)

@@ -1,0 +1,545 @@
+/*
+ * BPF maps with the kernel's semantics (Linux kernel/bpf/arraymap.c, hashtab.c, ringbuf.c).
+ *
+ * Hash-family maps preallocate max_entries elements in one pool, chained into buckets by index;
+ * a deleted element goes back to a free list and its slot is reused, as the kernel's preallocated
+ * hash maps do, so every value pointer ever handed out stays inside live memory. Iteration
+ * (get_next_key) follows insertion order, which keeps dumps deterministic.
+ */
+#include "bpf/bpf_map.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ENOTSUPP_KERNEL 524          /* the kernel's internal ENOTSUPP, what bpf() returns */
+#define KMALLOC_MAX_SIZE (1u << 22)  /* x86-64, 4 KiB pages, MAX_PAGE_ORDER 10 */
+#define PCPU_MIN_UNIT_SIZE (32u << 10)
+#define HTAB_ELEM_OVERHEAD 48u       /* sizeof(struct htab_elem) on x86-64 */
+#define MAP_MEMORY_LIMIT (1ull << 30) /* what one map may allocate here: past it, -ENOMEM */
+#define RB_HDR 8u
+#define RB_BUSY (1u << 31)
+#define RB_DISCARD (1u << 30)
+#define NIL UINT32_MAX
+
+#define ACCESS_FLAGS (BPF_F_RDONLY | BPF_F_WRONLY | BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG)
+#define ARRAY_FLAGS (BPF_F_NUMA_NODE | BPF_F_MMAPABLE | ACCESS_FLAGS | BPF_F_PRESERVE_ELEMS | BPF_F_INNER_MAP)
+#define HTAB_FLAGS (BPF_F_NO_PREALLOC | BPF_F_NO_COMMON_LRU | BPF_F_NUMA_NODE | ACCESS_FLAGS | BPF_F_ZERO_SEED)
+
+struct helem {
+    uint32_t next;      /* bucket chain */
+    uint32_t older;     /* insertion order, both ways */
+    uint32_t newer;
+    uint32_t hash;
+    uint64_t used_at;   /* LRU: tick of the last lookup or update */
+    bool live;
+};
+
+struct bpf_map {
+    struct bpf_map_def def;
+    char name[64];
+    uint32_t stride;             /* value bytes per element, rounded up to 8 */
+    uint8_t *values;             /* ARRAY / HASH: max_entries * stride */
+    /* hash family */
+    uint8_t *keys;               /* max_entries * key_size */
+    struct helem *elems;
+    uint32_t *buckets;
+    uint32_t nbuckets;           /* power of two */
+    uint32_t free_head;          /* chained through helem.next */
+    uint32_t count;
+    uint32_t oldest, newest;
+    uint64_t tick;
+    /* ringbuf */
+    uint8_t *ring;
+    uint64_t cons, prod;
+};
+
+static bool is_hash(uint32_t t)
+{
+    return t == BPF_MAP_TYPE_HASH || t == BPF_MAP_TYPE_PERCPU_HASH || t == BPF_MAP_TYPE_LRU_HASH;
+}
+
+static bool is_array(uint32_t t)
+{
+    return t == BPF_MAP_TYPE_ARRAY || t == BPF_MAP_TYPE_PERCPU_ARRAY;
+}
+
+static bool access_ok(uint32_t f)
+{
+    return !((f & BPF_F_RDONLY) && (f & BPF_F_WRONLY)) && !((f & BPF_F_RDONLY_PROG) && (f & BPF_F_WRONLY_PROG));
+}
+
+static int refuse(const struct bpf_map_def *def, int e, char *err, size_t errlen, const char *why)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "map '%s': %s (%s)", def->name ? def->name : "", why,
+                 e == EINVAL ? "EINVAL" : e == E2BIG ? "E2BIG" : e == ENOMEM ? "ENOMEM" : "ENOTSUPP");
+    return e;
+}
+
+/* The kernel's map_alloc_check for each type: 0 or the positive errno. */
+static int validate(const struct bpf_map_def *d, char *err, size_t errlen)
+{
+    uint32_t t = d->type;
+    if (is_array(t)) {
+        if (d->max_entries == 0 || d->key_size != 4 || d->value_size == 0 || (d->map_flags & ~ARRAY_FLAGS) ||
+            !access_ok(d->map_flags))
+            return refuse(d, EINVAL, err, errlen, "ARRAY needs key_size 4, value_size and max_entries > 0, known flags");
+        if (d->value_size > INT32_MAX)
+            return refuse(d, E2BIG, err, errlen, "value_size too large");
+        if (t == BPF_MAP_TYPE_PERCPU_ARRAY && ((d->value_size + 7u) & ~7u) > PCPU_MIN_UNIT_SIZE)
+            return refuse(d, E2BIG, err, errlen, "per-CPU value_size too large");
+        return 0;
+    }
+    if (is_hash(t)) {
+        bool lru = t == BPF_MAP_TYPE_LRU_HASH;
+        if ((d->map_flags & ~HTAB_FLAGS) || !access_ok(d->map_flags))
+            return refuse(d, EINVAL, err, errlen, "unknown flags");
+        if (!lru && (d->map_flags & BPF_F_NO_COMMON_LRU))
+            return refuse(d, EINVAL, err, errlen, "BPF_F_NO_COMMON_LRU on a non-LRU map");
+        if (lru && (d->map_flags & BPF_F_NO_PREALLOC))
+            return refuse(d, ENOTSUPP_KERNEL, err, errlen, "LRU maps are always preallocated");
+        if (d->max_entries == 0 || d->key_size == 0 || d->value_size == 0)
+            return refuse(d, EINVAL, err, errlen, "key_size, value_size and max_entries must be > 0");
+        /* An element (header, key, value) must fit one kmalloc. */
+        if ((uint64_t)d->key_size + d->value_size >= KMALLOC_MAX_SIZE - HTAB_ELEM_OVERHEAD)
+            return refuse(d, E2BIG, err, errlen, "key_size + value_size too large");
+        if (t == BPF_MAP_TYPE_PERCPU_HASH && ((d->value_size + 7u) & ~7u) > PCPU_MIN_UNIT_SIZE)
+            return refuse(d, E2BIG, err, errlen, "per-CPU value_size too large");
+        return 0;
+    }
+    if (t == BPF_MAP_TYPE_RINGBUF) {
+        if (d->map_flags & ~BPF_F_NUMA_NODE)
+            return refuse(d, EINVAL, err, errlen, "unknown flags");
+        if (d->key_size || d->value_size || d->max_entries < 4096 || (d->max_entries & (d->max_entries - 1)) ||
+            (d->max_entries & 4095))
+            return refuse(d, EINVAL, err, errlen, "RINGBUF needs key/value size 0 and a page-aligned power-of-two size");
+        return 0;
+    }
+    return refuse(d, EINVAL, err, errlen, "unsupported map type");
+}
+
+struct bpf_map *bpf_map_create_errno(const struct bpf_map_def *def, int *err_no, char *err, size_t errlen)
+{
+    int e = validate(def, err, errlen);
+    if (err_no)
+        *err_no = e;
+    if (e)
+        return NULL;
+    struct bpf_map *m = calloc(1, sizeof *m);
+    if (!m)
+        goto nomem;
+    m->def = *def;
+    snprintf(m->name, sizeof m->name, "%s", def->name ? def->name : "");
+    m->def.name = m->name;
+    m->stride = (def->value_size + 7u) & ~7u;
+    uint64_t total = (uint64_t)def->max_entries * m->stride;
+    if (is_hash(def->type))
+        total += (uint64_t)def->max_entries * (def->key_size + sizeof(struct helem) + 2 * sizeof(uint32_t));
+    if (def->type == BPF_MAP_TYPE_RINGBUF)
+        total = def->max_entries;
+    if (total > MAP_MEMORY_LIMIT) {
+        free(m);
+        goto nomem;
+    }
+    if (def->type == BPF_MAP_TYPE_RINGBUF) {
+        m->ring = calloc(1, def->max_entries);
+        if (!m->ring)
+            goto fail;
+        return m;
+    }
+    m->values = calloc(def->max_entries, m->stride);
+    if (!m->values)
+        goto fail;
+    if (is_hash(def->type)) {
+        m->nbuckets = 1;
+        while (m->nbuckets < def->max_entries)
+            m->nbuckets <<= 1;
+        m->keys = calloc(def->max_entries, def->key_size);
+        m->elems = calloc(def->max_entries, sizeof *m->elems);
+        m->buckets = malloc((size_t)m->nbuckets * sizeof *m->buckets);
+        if (!m->keys || !m->elems || !m->buckets)
+            goto fail;
+        memset(m->buckets, 0xff, (size_t)m->nbuckets * sizeof *m->buckets);
+        for (uint32_t i = 0; i < def->max_entries; i++)
+            m->elems[i].next = i + 1 < def->max_entries ? i + 1 : NIL;
+        m->free_head = 0;
+        m->oldest = m->newest = NIL;
+    }
+    return m;
+fail:
+    bpf_map_destroy(m);
+nomem:
+    if (err_no)
+        *err_no = ENOMEM;
+    refuse(def, ENOMEM, err, errlen, "too large to allocate");
+    return NULL;
+}
+
+struct bpf_map *bpf_map_create(const struct bpf_map_def *def, char *err, size_t errlen)
+{
+    return bpf_map_create_errno(def, NULL, err, errlen);
+}
+
+void bpf_map_destroy(struct bpf_map *map)
+{
+    if (!map)
+        return;
+    free(map->values);
+    free(map->keys);
+    free(map->elems);
+    free(map->buckets);
+    free(map->ring);
+    free(map);
+}
+
+const struct bpf_map_def *bpf_map_definition(const struct bpf_map *map)
+{
+    return &map->def;
+}
+
+bool bpf_map_prog_readonly(const struct bpf_map *map)
+{
+    return (map->def.map_flags & BPF_F_RDONLY_PROG) != 0;
+}
+
+/* --- hash family --- */
+
+static uint32_t hash_key(const void *key, uint32_t len)
+{
+    const uint8_t *p = key;
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h ^ (h >> 15);
+}
+
+static uint8_t *elem_key(const struct bpf_map *m, uint32_t i)
+{
+    return m->keys + (size_t)i * m->def.key_size;
+}
+
+static uint8_t *elem_value(const struct bpf_map *m, uint32_t i)
+{
+    return m->values + (size_t)i * m->stride;
+}
+
+static uint32_t htab_find(const struct bpf_map *m, const void *key, uint32_t h)
+{
+    for (uint32_t i = m->buckets[h & (m->nbuckets - 1)]; i != NIL; i = m->elems[i].next)
+        if (m->elems[i].hash == h && memcmp(elem_key(m, i), key, m->def.key_size) == 0)
+            return i;
+    return NIL;
+}
+
+static void htab_unlink(struct bpf_map *m, uint32_t i)
+{
+    struct helem *e = &m->elems[i];
+    uint32_t *pp = &m->buckets[e->hash & (m->nbuckets - 1)];
+    while (*pp != i)
+        pp = &m->elems[*pp].next;
+    *pp = e->next;
+    if (e->older != NIL)
+        m->elems[e->older].newer = e->newer;
+    else
+        m->oldest = e->newer;
+    if (e->newer != NIL)
+        m->elems[e->newer].older = e->older;
+    else
+        m->newest = e->older;
+    e->live = false;
+    e->next = m->free_head;
+    m->free_head = i;
+    m->count--;
+}
+
+/* The least recently used element: LRU maps evict it when full. */
+static uint32_t lru_victim(const struct bpf_map *m)
+{
+    uint32_t best = NIL;
+    for (uint32_t i = m->oldest; i != NIL; i = m->elems[i].newer)
+        if (best == NIL || m->elems[i].used_at < m->elems[best].used_at)
+            best = i;
+    return best;
+}
+
+static int htab_update(struct bpf_map *m, const void *key, const void *value, uint64_t flags)
+{
+    uint32_t h = hash_key(key, m->def.key_size);
+    uint32_t i = htab_find(m, key, h);
+    if (i != NIL && flags == BPF_NOEXIST)
+        return -EEXIST;
+    if (i == NIL && flags == BPF_EXIST)
+        return -ENOENT;
+    if (i == NIL) {
+        if (m->free_head == NIL) {
+            if (m->def.type != BPF_MAP_TYPE_LRU_HASH)
+                return -E2BIG;
+            htab_unlink(m, lru_victim(m));
+        }
+        i = m->free_head;
+        struct helem *e = &m->elems[i];
+        m->free_head = e->next;
+        e->hash = h;
+        e->live = true;
+        e->next = m->buckets[h & (m->nbuckets - 1)];
+        m->buckets[h & (m->nbuckets - 1)] = i;
+        e->older = m->newest;
+        e->newer = NIL;
+        if (m->newest != NIL)
+            m->elems[m->newest].newer = i;
+        else
+            m->oldest = i;
+        m->newest = i;
+        m->count++;
+        memcpy(elem_key(m, i), key, m->def.key_size);
+        memset(elem_value(m, i), 0, m->stride);
+    }
+    m->elems[i].used_at = ++m->tick;
+    memcpy(elem_value(m, i), value, m->def.value_size);
+    return 0;
+}
+
+/* --- the operations --- */
+
+void *bpf_map_lookup(struct bpf_map *map, const void *key)
+{
+    if (is_array(map->def.type)) {
+        uint32_t idx;
+        memcpy(&idx, key, sizeof idx);
+        return idx < map->def.max_entries ? elem_value(map, idx) : NULL;
+    }
+    if (is_hash(map->def.type)) {
+        uint32_t i = htab_find(map, key, hash_key(key, map->def.key_size));
+        if (i == NIL)
+            return NULL;
+        map->elems[i].used_at = ++map->tick;
+        return elem_value(map, i);
+    }
+    return NULL;
+}
+
+int bpf_map_update(struct bpf_map *map, const void *key, const void *value, uint64_t flags)
+{
+    if (map->def.type == BPF_MAP_TYPE_RINGBUF)
+        return -ENOTSUPP_KERNEL;
+    /* BPF_F_LOCK needs a bpf_spin_lock in the value, which these maps never have. */
+    if (flags > BPF_EXIST)
+        return -EINVAL;
+    if (is_array(map->def.type)) {
+        uint32_t idx;
+        memcpy(&idx, key, sizeof idx);
+        if (idx >= map->def.max_entries)
+            return -E2BIG;
+        if (flags == BPF_NOEXIST)
+            return -EEXIST;
+        memcpy(elem_value(map, idx), value, map->def.value_size);
+        return 0;
+    }
+    return htab_update(map, key, value, flags);
+}
+
+int bpf_map_delete(struct bpf_map *map, const void *key)
+{
+    if (is_array(map->def.type))
+        return -EINVAL;
+    if (!is_hash(map->def.type))
+        return -ENOTSUPP_KERNEL;
+    uint32_t i = htab_find(map, key, hash_key(key, map->def.key_size));
+    if (i == NIL)
+        return -ENOENT;
+    htab_unlink(map, i);
+    return 0;
+}
+
+int bpf_map_get_next_key(struct bpf_map *map, const void *key, void *next)
+{
+    if (is_array(map->def.type)) {
+        uint32_t idx = 0, n;
+        if (key)
+            memcpy(&idx, key, sizeof idx);
+        if (!key || idx >= map->def.max_entries)
+            n = 0;
+        else if (idx == map->def.max_entries - 1)
+            return -ENOENT;
+        else
+            n = idx + 1;
+        memcpy(next, &n, sizeof n);
+        return 0;
+    }
+    if (!is_hash(map->def.type))
+        return -ENOTSUPP_KERNEL;
+    uint32_t i = key ? htab_find(map, key, hash_key(key, map->def.key_size)) : NIL;
+    uint32_t n = i == NIL ? map->oldest : map->elems[i].newer;
+    if (n == NIL)
+        return -ENOENT;
+    memcpy(next, elem_key(map, n), map->def.key_size);
+    return 0;
+}
+
+int bpf_map_initial_value(struct bpf_map *map, const void *data, size_t len)
+{
+    if (map->def.type != BPF_MAP_TYPE_ARRAY || map->def.max_entries != 1 || len > map->def.value_size)
+        return -EINVAL;
+    memcpy(map->values, data, len);
+    return 0;
+}
+
+void *bpf_map_value_base(struct bpf_map *map, uint32_t *size)
+{
+    if (!is_array(map->def.type))
+        return NULL;
+    if (size)
+        *size = map->def.value_size;
+    return map->values;
+}
+
+bool bpf_map_value_containing(struct bpf_map *map, uintptr_t addr, uintptr_t *base, uint32_t *size)
+{
+    if (!map->values)
+        return false;
+    uintptr_t lo = (uintptr_t)map->values;
+    if (addr < lo || addr - lo >= (uintptr_t)map->def.max_entries * map->stride)
+        return false;
+    uint32_t i = (uint32_t)((addr - lo) / map->stride);
+    uintptr_t b = lo + (uintptr_t)i * map->stride;
+    if (addr - b >= map->def.value_size)
+        return false;
+    if (is_hash(map->def.type) && !map->elems[i].live)
+        return false;
+    *base = b;
+    *size = map->def.value_size;
+    return true;
+}
+
+/* --- ringbuf ---
+ * Records are 8-byte headers (length | BUSY | DISCARD) followed by the data, rounded to 8 bytes,
+ * at monotonically increasing positions. A record never wraps: when it would, the rest of the ring
+ * becomes a discarded filler record (the kernel maps its ring twice instead; the capacity rule,
+ * "outstanding bytes <= size", is the same). */
+
+static uint32_t rb_len(uint64_t data_len)
+{
+    return (uint32_t)((data_len + RB_HDR + 7) & ~7ull);
+}
+
+static uint32_t rb_hdr(const struct bpf_map *m, uint64_t pos)
+{
+    uint32_t h;
+    memcpy(&h, m->ring + (pos & (m->def.max_entries - 1)), sizeof h);
+    return h;
+}
+
+static void rb_set_hdr(struct bpf_map *m, uint64_t pos, uint32_t h)
+{
+    memcpy(m->ring + (pos & (m->def.max_entries - 1)), &h, sizeof h);
+}
+
+void *bpf_map_ringbuf_reserve(struct bpf_map *map, uint64_t size, uint64_t flags)
+{
+    if (map->def.type != BPF_MAP_TYPE_RINGBUF || flags || size > map->def.max_entries - RB_HDR)
+        return NULL;
+    uint64_t cap = map->def.max_entries;
+    uint32_t len = rb_len(size);
+    uint64_t off = map->prod & (cap - 1);
+    uint64_t pad = off + len > cap ? cap - off : 0;
+    if (map->prod + pad + len - map->cons > cap)
+        return NULL;
+    if (pad) {
+        rb_set_hdr(map, map->prod, (uint32_t)(pad - RB_HDR) | RB_DISCARD);
+        map->prod += pad;
+    }
+    uint64_t pos = map->prod;
+    rb_set_hdr(map, pos, (uint32_t)size | RB_BUSY);
+    map->prod += len;
+    uint8_t *rec = map->ring + (pos & (cap - 1)) + RB_HDR;
+    memset(rec, 0, len - RB_HDR);
+    return rec;
+}
+
+/* Position of the outstanding record whose data starts at rec, or UINT64_MAX. */
+static uint64_t rb_find(const struct bpf_map *m, const void *rec)
+{
+    if (m->def.type != BPF_MAP_TYPE_RINGBUF)
+        return UINT64_MAX;
+    for (uint64_t pos = m->cons; pos < m->prod; pos += rb_len(rb_hdr(m, pos) & ~(RB_BUSY | RB_DISCARD))) {
+        uint32_t h = rb_hdr(m, pos);
+        if ((h & RB_BUSY) && m->ring + (pos & (m->def.max_entries - 1)) + RB_HDR == (const uint8_t *)rec)
+            return pos;
+    }
+    return UINT64_MAX;
+}
+
+static int rb_commit(struct bpf_map *m, void *rec, bool discard)
+{
+    uint64_t pos = rb_find(m, rec);
+    if (pos == UINT64_MAX)
+        return -EINVAL;
+    uint32_t h = rb_hdr(m, pos) & ~RB_BUSY;
+    rb_set_hdr(m, pos, discard ? h | RB_DISCARD : h);
+    return 0;
+}
+
+int bpf_map_ringbuf_submit(struct bpf_map *map, void *rec, uint64_t flags)
+{
+    (void)flags;
+    return rb_commit(map, rec, false);
+}
+
+int bpf_map_ringbuf_discard(struct bpf_map *map, void *rec, uint64_t flags)
+{
+    (void)flags;
+    return rb_commit(map, rec, true);
+}
+
+int bpf_map_ringbuf_output(struct bpf_map *map, const void *data, uint64_t size, uint64_t flags)
+{
+    if (flags & ~(uint64_t)(BPF_RB_NO_WAKEUP | BPF_RB_FORCE_WAKEUP))
+        return -EINVAL;
+    void *rec = bpf_map_ringbuf_reserve(map, size, 0);
+    if (!rec)
+        return -EAGAIN;
+    memcpy(rec, data, size);
+    return rb_commit(map, rec, false);
+}
+
+uint32_t bpf_map_ringbuf_record_size(const struct bpf_map *map, const void *rec)
+{
+    uint64_t pos = rb_find(map, rec);
+    return pos == UINT64_MAX ? 0 : rb_hdr(map, pos) & ~(RB_BUSY | RB_DISCARD);
+}
+
+uint64_t bpf_map_ringbuf_query(const struct bpf_map *map, uint64_t flags)
+{
+    if (map->def.type != BPF_MAP_TYPE_RINGBUF)
+        return 0;
+    switch (flags) {
+    case BPF_RB_AVAIL_DATA: return map->prod - map->cons;
+    case BPF_RB_RING_SIZE: return map->def.max_entries;
+    case BPF_RB_CONS_POS: return map->cons;
+    case BPF_RB_PROD_POS: return map->prod;
+    default: return 0;
+    }
+}
+
+int bpf_map_ringbuf_drain(struct bpf_map *map, bpf_ringbuf_drain_fn fn, void *arg)
+{
+    int n = 0;
+    if (map->def.type != BPF_MAP_TYPE_RINGBUF)
+        return 0;
+    while (map->cons < map->prod) {
+        uint32_t h = rb_hdr(map, map->cons);
+        if (h & RB_BUSY)
+            break;
+        uint32_t len = h & ~(RB_BUSY | RB_DISCARD);
+        const uint8_t *data = map->ring + (map->cons & (map->def.max_entries - 1)) + RB_HDR;
+        map->cons += rb_len(len);
+        if (h & RB_DISCARD)
+            continue;
+        n++;
+        if (fn && fn(arg, data, len))
+            break;
+    }
+    return n;
+}

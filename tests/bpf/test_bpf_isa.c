@@ -82,7 +82,13 @@ struct prog_case {
 #define MAP_PLACEHOLDER 0x4d41504d41504d41ull
 #define DATA_PLACEHOLDER 0x4441544144415441ull
 
-static const struct prog_case prog_cases[] = {
+/* The table lives in a function: gcc accepts the instruction builders (compound literals) only in
+ * automatic initializers. */
+typedef void (*prog_case_fn)(const struct prog_case *c, void *arg);
+
+static void for_each_prog_case(prog_case_fn fn, void *arg)
+{
+    const struct prog_case prog_cases[] = {
     PROG("ld_imm64 constant", 0x123456789abcdef0ull, LD64(0, 0x123456789abcdef0ull), EXIT()),
     PROG("ja forward", 1, MOV64_IMM(0, 1), JA(1), MOV64_IMM(0, 2), EXIT()),
     PROG("ja backward loop", 10, MOV64_IMM(0, 0), MOV64_IMM(1, 10), ALU64_IMM(BPF_ADD, 0, 1),
@@ -109,7 +115,10 @@ static const struct prog_case prog_cases[] = {
          ALU64_REG(BPF_ADD, 0, 1), EXIT(), LDX(BPF_DW, 3, 2, 0), ALU64_IMM(BPF_ADD, 3, 10), STX(BPF_DW, 2, 3, 0),
          MOV64_IMM(0, 0), EXIT()),
     PROG("exit returns r0", 7, MOV64_IMM(0, 7), EXIT()),
-};
+    };
+    for (size_t c = 0; c < sizeof prog_cases / sizeof prog_cases[0]; c++)
+        fn(&prog_cases[c], arg);
+}
 
 static void patch(struct bpf_insn *p, uint32_t n, uint64_t from, uint64_t to)
 {
@@ -120,50 +129,54 @@ static void patch(struct bpf_insn *p, uint32_t n, uint64_t from, uint64_t to)
         }
 }
 
+struct prog_env {
+    struct bpf_map *maps[2];
+    struct bpf_vm_env env;
+};
+
+static void run_prog_case(const struct prog_case *c, void *arg)
+{
+    struct prog_env *pe = arg;
+    struct bpf_insn p[24];
+    memcpy(p, c->insns, sizeof p);
+    patch(p, c->n, MAP_PLACEHOLDER, (uint64_t)(uintptr_t)pe->maps[0]);
+    patch(p, c->n, DATA_PLACEHOLDER, (uint64_t)(uintptr_t)bpf_map_value_base(pe->maps[1], NULL));
+    uint64_t r0 = 0;
+    struct bpf_fault f;
+    char buf[512];
+    if (run_prog(p, c->n, &pe->env, pe->maps, 2, NULL, 0, &r0, &f))
+        fail_msg("%s: %s", c->name, bpf_fault_format(&f, buf, sizeof buf));
+    if (r0 != c->expect)
+        fail_msg("%s: r0 %llu, want %llu", c->name, (unsigned long long)r0, (unsigned long long)c->expect);
+}
+
 static void test_programs(void **state)
 {
     (void)state;
     struct bpf_map_def hd = {"counts", BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0};
     struct bpf_map_def dd = {".rodata", BPF_MAP_TYPE_ARRAY, 4, 16, 1, BPF_F_RDONLY_PROG};
-    struct bpf_map *maps[2] = {bpf_map_create(&hd, NULL, 0), bpf_map_create(&dd, NULL, 0)};
-    assert_non_null(maps[0]);
-    assert_non_null(maps[1]);
+    struct prog_env pe = {.maps = {bpf_map_create(&hd, NULL, 0), bpf_map_create(&dd, NULL, 0)},
+                          .env = {.kfuncs = kfuncs, .n_kfuncs = 1, .cpu = 3}};
+    assert_non_null(pe.maps[0]);
+    assert_non_null(pe.maps[1]);
     uint32_t k = 0;
     uint64_t one = 1;
-    assert_int_equal(bpf_map_update(maps[0], &k, &one, BPF_ANY), 0);
+    assert_int_equal(bpf_map_update(pe.maps[0], &k, &one, BPF_ANY), 0);
     uint8_t data[16] = {0x55};
-    assert_int_equal(bpf_map_initial_value(maps[1], data, sizeof data), 0);
-    struct bpf_vm_env env = {.kfuncs = kfuncs, .n_kfuncs = 1, .cpu = 3};
-    for (size_t c = 0; c < sizeof prog_cases / sizeof prog_cases[0]; c++) {
-        struct bpf_insn p[24];
-        memcpy(p, prog_cases[c].insns, sizeof p);
-        patch(p, prog_cases[c].n, MAP_PLACEHOLDER, (uint64_t)(uintptr_t)maps[0]);
-        patch(p, prog_cases[c].n, DATA_PLACEHOLDER, (uint64_t)(uintptr_t)bpf_map_value_base(maps[1], NULL));
-        uint64_t r0 = 0;
-        struct bpf_fault f;
-        char buf[512];
-        int rc = run_prog(p, prog_cases[c].n, &env, maps, 2, NULL, 0, &r0, &f);
-        if (rc)
-            fail_msg("%s: %s", prog_cases[c].name, bpf_fault_format(&f, buf, sizeof buf));
-        if (r0 != prog_cases[c].expect)
-            fail_msg("%s: r0 %llu, want %llu", prog_cases[c].name, (unsigned long long)r0,
-                     (unsigned long long)prog_cases[c].expect);
-    }
-    bpf_map_destroy(maps[0]);
-    bpf_map_destroy(maps[1]);
+    assert_int_equal(bpf_map_initial_value(pe.maps[1], data, sizeof data), 0);
+    for_each_prog_case(run_prog_case, &pe);
+    bpf_map_destroy(pe.maps[0]);
+    bpf_map_destroy(pe.maps[1]);
 }
 
 /* LD_IMM64 forms RFC 9669 defines that a loader must resolve before the program can run. */
-static const struct bpf_insn unrelocated[][3] = {
-    {LD64_SRC(0, 3, 0), EXIT()},
-    {LD64_SRC(0, 5, 0), EXIT()},
-    {LD64_SRC(0, 6, 0), EXIT()},
-};
+#define UNRELOCATED {{LD64_SRC(0, 3, 0), EXIT()}, {LD64_SRC(0, 5, 0), EXIT()}, {LD64_SRC(0, 6, 0), EXIT()}}
 
 static void test_unrelocated_forms_refused(void **state)
 {
     (void)state;
     struct bpf_vm_env env = {0};
+    const struct bpf_insn unrelocated[][3] = UNRELOCATED;
     for (size_t i = 0; i < sizeof unrelocated / sizeof unrelocated[0]; i++) {
         struct bpf_prog p = {.name = "unrelocated", .insns = unrelocated[i], .n = 3};
         struct bpf_fault f;
@@ -226,6 +239,11 @@ static void add_prog(struct keyset *s, const struct bpf_insn *p, uint32_t n)
     }
 }
 
+static void add_prog_case(const struct prog_case *c, void *arg)
+{
+    add_prog(arg, c->insns, c->n);
+}
+
 static void test_every_opcode_has_a_test(void **state)
 {
     (void)state;
@@ -236,8 +254,8 @@ static void test_every_opcode_has_a_test(void **state)
             struct bpf_insn p[CASE_MAX_INSNS];
             add_prog(&tested, p, isa_build(&isa_groups[g], i, p));
         }
-    for (size_t c = 0; c < sizeof prog_cases / sizeof prog_cases[0]; c++)
-        add_prog(&tested, prog_cases[c].insns, prog_cases[c].n);
+    for_each_prog_case(add_prog_case, &tested);
+    const struct bpf_insn unrelocated[][3] = UNRELOCATED;
     for (size_t i = 0; i < sizeof unrelocated / sizeof unrelocated[0]; i++)
         add_prog(&tested, unrelocated[i], 3);
 

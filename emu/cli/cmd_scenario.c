@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "hw_run.h"
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
@@ -23,13 +24,15 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: nvemu scenario run FILE [--seed N] [--profile NAME|FILE] [--out DIR] [--csv] [--junit FILE]\n"
-            "                           [--quiet] [--no-color]\n"
+            "                           [--quiet] [--no-color] [--hw]\n"
             "       nvemu scenario check FILE...\n"
             "       nvemu scenario compare A B [--tolerance FRACTION] [--headline]\n"
             "       nvemu scenario sweep FILE --set PATH=V1,V2,... [--seeds N] --out DIR   (sweep --help)\n"
             "       nvemu scenario sweep-merge --out DIR SHARD_DIR...\n\n"
             "run    runs a scenario in an in-process emulator, prints a summary and exits 1 when an\n"
             "       expectation fails. --profile runs it on another GPU profile than the file's gpu.profile.\n"
+            "       --hw runs the tasks as processes on the real NVIDIA GPU 0 instead (libcuda, Volta+;\n"
+            "       results marked backend hw; decisions it cannot apply are listed in results.json).\n"
             "       --out DIR writes results.json, junit.xml, trace.json\n"
             "       (Chrome trace / Perfetto) and report.html; --csv adds trace.csv, the raw event\n"
             "       trace (large: ~1.8 MB per virtual second of a busy GPU).\n"
@@ -118,11 +121,12 @@ static int run(int argc, char **argv)
         {"profile", required_argument, NULL, 'p'},
         {"junit", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
         {"no-color", no_argument, NULL, 'n'}, {"csv", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
+        {"hw", no_argument, NULL, 'w'},
         {NULL, 0, NULL, 0},
     };
     struct sc_run_opts opts = {0};
     const char *out_dir = NULL, *junit = NULL, *profile = NULL;
-    bool quiet = false, csv_wanted = false, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    bool quiet = false, csv_wanted = false, hw = false, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "s:o:j:qp:h", longopts, NULL)) != -1) {
@@ -144,6 +148,7 @@ static int run(int argc, char **argv)
         case 'q': quiet = true; break;
         case 'n': color = false; break;
         case 'c': csv_wanted = true; break;
+        case 'w': hw = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -183,7 +188,7 @@ static int run(int argc, char **argv)
     if (!quiet)
         opts.progress = stderr;
     struct sc_results res;
-    int rc = sc_run(s, &opts, &res, err, sizeof(err));
+    int rc = hw ? sc_run_hw(s, &opts, &res, err, sizeof(err)) : sc_run(s, &opts, &res, err, sizeof(err));
     if (rc != 0 && !res.sc) {
         fprintf(stderr, "nvemu scenario: %s\n", err);
         scenario_free(s);

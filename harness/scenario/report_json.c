@@ -58,6 +58,29 @@ static cJSON *task_json(const struct sc_results *r, uint32_t t)
     return o;
 }
 
+static void report_json_hw(cJSON *root, const struct sc_hw_info *h)
+{
+    cJSON *o = cJSON_AddObjectToObject(root, "hw");
+    cJSON_AddStringToObject(o, "gpu", h->gpu);
+    cJSON_AddStringToObject(o, "driver", h->driver);
+    cJSON_AddNumberToObject(o, "cuda_driver_version", h->cuda_driver_version);
+    char cc[16];
+    snprintf(cc, sizeof(cc), "%d.%d", h->cc_major, h->cc_minor);
+    cJSON_AddStringToObject(o, "compute_capability", cc);
+    cJSON_AddNumberToObject(o, "sm_count", h->sm_count);
+    cJSON *c = cJSON_AddObjectToObject(o, "calibration");
+    cJSON_AddNumberToObject(c, "ns_per_round", h->ns_per_iter);
+    cJSON_AddNumberToObject(c, "launch_fixed_us", h->launch_fixed_ns / 1e3);
+    cJSON_AddNumberToObject(c, "threads_per_block", h->threads_per_block);
+    cJSON_AddNumberToObject(c, "registers_per_thread", h->regs_per_thread);
+    cJSON_AddNumberToObject(c, "blocks_per_sm_unpadded", h->blocks_per_sm);
+    cJSON_AddNumberToObject(c, "occupancy_pad_kb", h->occupancy_pad_kb);
+    cJSON_AddNumberToObject(c, "shared_kb_per_sm", h->smem_per_sm_kb);
+    cJSON *n = cJSON_AddArrayToObject(o, "not_applied");
+    for (uint32_t i = 0; i < h->note_count; i++)
+        cJSON_AddItemToArray(n, cJSON_CreateString(h->notes[i]));
+}
+
 int report_json(const struct sc_results *r, const char *path, char *err, size_t errlen)
 {
     const struct scenario *s = r->sc;
@@ -67,6 +90,9 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     cJSON_AddStringToObject(root, "file", s->path);
     cJSON_AddNumberToObject(root, "seed", (double)r->seed);
     cJSON_AddStringToObject(root, "profile", s->gpu.profile);
+    cJSON_AddStringToObject(root, "backend", r->hw.used ? "hw" : "emulator");
+    if (r->hw.used)
+        report_json_hw(root, &r->hw);
     cJSON_AddStringToObject(root, "policy", s->policy.plugin[0] ? s->policy.plugin : "none");
     cJSON_AddStringToObject(root, "clock", s->clock == SC_CLOCK_VIRTUAL ? "virtual" : "realtime");
     cJSON_AddNumberToObject(root, "virtual_seconds", (double)r->virtual_ns / 1e9);
@@ -91,7 +117,8 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
         cJSON_AddItemToArray(tasks, task_json(r, t));
     cJSON *engines = cJSON_AddArrayToObject(root, "engines");
     double vt = r->virtual_ns ? (double)r->virtual_ns : 1;
-    for (uint32_t i = 0; i < r->engine_count; i++) {
+    /* the hardware gives no engine counters: none rather than zeros that would compare */
+    for (uint32_t i = 0; !r->hw.used && i < r->engine_count; i++) {
         const struct sc_engine_result *e = &r->engines[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", e->name);

@@ -95,8 +95,23 @@ struct sc_expect_outcome {
     char label[160];
 };
 
+/* A run on a real GPU (`nvemu scenario run --hw`, harness/hw): what ran it and how work was sized. */
+#define SC_HW_MAX_NOTES 16
+struct sc_hw_info {
+    bool used;                           /* false: the emulator ran the scenario */
+    char gpu[96], driver[48];            /* device name, kernel module version */
+    int cuda_driver_version, cc_major, cc_minor;
+    uint32_t sm_count, smem_per_sm_kb, regs_per_thread, threads_per_block, blocks_per_sm;
+    uint32_t occupancy_pad_kb;           /* shared memory added so that one block fills an SM (0: none needed) */
+    double ns_per_iter;                  /* calibrated cost of one round of the work loop, one block per SM */
+    double launch_fixed_ns;              /* fixed cost of a launch + completion seen from the host */
+    uint32_t note_count;                 /* scenario decisions that could not be applied on the hardware, why */
+    char notes[SC_HW_MAX_NOTES][200];
+};
+
 struct sc_results {
     const struct scenario *sc;
+    struct sc_hw_info hw;
     uint64_t seed;
     uint64_t virtual_ns, wall_ns;
     uint64_t events;

@@ -1,0 +1,17 @@
+#!/bin/sh
+# fake_driver.sh NVEMU FAKEDRV_DIR SCENARIO OUT: `scenario run --hw` against the stand-in libcuda.so.1.
+# The run must pass its expectations, be marked hw, see exactly the emulator's LC arrivals (same seed),
+# and say that it found no channel group to apply the policy to (the stand-in has no RM behind it).
+set -u
+nvemu=$1 drv=$2 sc=$3 out=$4
+rm -rf "$out" && mkdir -p "$out"
+LD_LIBRARY_PATH="$drv" "$nvemu" scenario run "$sc" --hw --quiet --out "$out/hw" || { echo "hw run failed"; exit 1; }
+"$nvemu" scenario run "$sc" --quiet --out "$out/emu" >/dev/null 2>&1
+grep -q '"backend":[[:space:]]*"hw"' "$out/hw/results.json" || { echo "not marked hw"; exit 1; }
+grep -q '"gpu":[[:space:]]*"Fake GPU' "$out/hw/results.json" || { echo "no GPU name"; exit 1; }
+grep -q 'compute channel group was not seen' "$out/hw/results.json" || { echo "no not-applied note"; exit 1; }
+req() { tr -d '\t\n ' < "$1" | sed 's/.*"name":"lc","class":"LC","replicas":1,"arrival":"poisson","requests":\([0-9]*\).*/\1/'; }
+a=$(req "$out/hw/results.json") b=$(req "$out/emu/results.json")
+[ -n "$a" ] && [ "$a" = "$b" ] || { echo "LC arrivals differ: hw $a, emulator $b"; exit 1; }
+"$nvemu" scenario compare "$out/emu" "$out/hw" --tolerance 10 > "$out/compare.txt" || { cat "$out/compare.txt"; exit 1; }
+echo "ok: $a LC arrivals in both"

@@ -330,9 +330,9 @@ struct count_ctx {
     uint32_t n;
 };
 
-static void count_tree(struct count_ctx *cc, struct rm_object *o)
+static void count_tree(struct count_ctx *cc, struct rm_object *top)
 {
-    for (struct rm_object *ch = o->first_child; ch; ch = ch->next_sibling) {
+    for (struct rm_object *ch = top; (ch = rm_object_next_preorder(top, ch));) {
         uint32_t i = 0;
         while (i < cc->n && cc->v[i].hclass != ch->hclass)
             i++;
@@ -340,7 +340,6 @@ static void count_tree(struct count_ctx *cc, struct rm_object *o)
             cc->v[cc->n++] = (struct class_count){ch->hclass, 0};
         if (i < cc->n)
             cc->v[i].count++;
-        count_tree(cc, ch);
     }
 }
 

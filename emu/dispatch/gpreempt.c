@@ -57,18 +57,15 @@ static uint32_t channel_children(struct rm_object *tsg, uint32_t *out)
     return n;
 }
 
-static bool search_tree(struct query *q, struct rm_object *o)
+static bool search_tree(struct query *q, struct rm_object *top)
 {
-    for (struct rm_object *ch = o->first_child; ch; ch = ch->next_sibling) {
+    for (struct rm_object *ch = top; (ch = rm_object_next_preorder(top, ch));)
         if (ch->family == RM_FAM_TSG && !ch->lost && ch->priv && !ch->dup_src &&
             fifo_tsg_creator_tid(ch->priv) == q->tid &&
             channel_children(ch, q->channels) == GPREEMPT_GROUP_CHANNELS) {
             q->tsg = ch;
             return true;
         }
-        if (search_tree(q, ch))
-            return true;
-    }
     return false;
 }
 

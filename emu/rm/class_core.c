@@ -117,11 +117,31 @@ static NV_STATUS engine_object_construct(struct rm_call *c, struct rm_object *ob
     return NV_OK;
 }
 
+/*
+ * eventInit (src/nvidia/src/kernel/rmapi/event.c, 580.x): the notifier named
+ * by (hParentClient, hSrcResource) must exist and be able to notify; an event
+ * cannot (NV_ERR_INVALID_OBJECT), so events do not nest through their notifier.
+ */
+static NV_STATUS event_construct(struct rm_call *c, struct rm_object *obj, void *params)
+{
+    const NV0005_ALLOC_PARAMETERS *p = params;
+    struct rm_client *ncl = p->hParentClient ? rm_client_lookup(c->emu->rm, p->hParentClient) : obj->client;
+    if (!ncl)
+        return NV_ERR_INVALID_CLIENT;
+    struct rm_object *src = rm_client_find(ncl, p->hSrcResource);
+    if (!src || src->family == RM_FAM_EVENT || src == obj) {
+        LOG_DEBUG("rm", "event 0x%08x: notifier 0x%08x of client 0x%08x is not a notifier", obj->handle,
+                  p->hSrcResource, ncl->handle);
+        return NV_ERR_INVALID_OBJECT;
+    }
+    return NV_OK;
+}
+
 #define P RM_FREE_PRIO_DEFAULT
 #define ROOT_ROW(id, nm) \
     {id, nm, NV0000_ALLOC_COPY_SIZE, RM_PARAMS_OPTIONAL, 0, RM_FAM_CLIENT, true, false, false, false, true, P, NULL, NULL}
 #define EVENT_ROW(id, nm) \
-    {id, nm, sizeof(NV0005_ALLOC_PARAMETERS), RM_PARAMS_REQUIRED, RM_FAM_ANY, RM_FAM_EVENT, false, false, true, false, false, P, NULL, NULL}
+    {id, nm, sizeof(NV0005_ALLOC_PARAMETERS), RM_PARAMS_REQUIRED, RM_FAM_ANY, RM_FAM_EVENT, false, false, true, false, false, P, event_construct, NULL}
 #define COMPUTE_ROW(id, nm) \
     {id, nm, sizeof(NV_GR_ALLOCATION_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CHANNEL, RM_FAM_ENGINE_OBJ, false, true, false, false, false, P, engine_object_construct, NULL}
 #define COPY_ROW(id, nm) \

@@ -261,6 +261,16 @@ bool rm_object_is_ancestor(const struct rm_object *anc, const struct rm_object *
     return false;
 }
 
+struct rm_object *rm_object_next_preorder(const struct rm_object *top, const struct rm_object *x)
+{
+    if (x->first_child)
+        return x->first_child;
+    for (; x && x != top; x = x->parent)
+        if (x->next_sibling)
+            return x->next_sibling;
+    return NULL;
+}
+
 static bool ptr_push(struct rm_object ***arr, uint32_t *n, uint32_t *cap, struct rm_object *o)
 {
     if (*n == *cap) {
@@ -392,21 +402,51 @@ static bool set_push(struct free_set *s, struct rm_object *o)
     return true;
 }
 
-/* Collects o, its descendants and dependants (transitively) once each. */
+/*
+ * Collects o, its descendants and dependants (transitively) once each, in the
+ * preorder a recursive walk would give (children in creation order, then
+ * dependants). An explicit stack: a client may build chains far deeper than a
+ * thread's stack.
+ */
 static bool collect(struct free_set *s, struct rm_object *o, uint32_t pass)
 {
-    if (o->free_mark == pass)
-        return true;
-    o->free_mark = pass;
-    if (!set_push(s, o))
-        return false;
-    for (struct rm_object *ch = o->first_child; ch; ch = ch->next_sibling)
-        if (!collect(s, ch, pass))
-            return false;
-    for (uint32_t i = 0; i < o->ndependants; i++)
-        if (!collect(s, o->dependants[i], pass))
-            return false;
-    return true;
+    struct rm_object **stack = NULL;
+    uint32_t n = 0, cap = 0;
+    bool ok = ptr_push(&stack, &n, &cap, o);
+    while (ok && n > 0) {
+        struct rm_object *x = stack[--n];
+        if (x->free_mark == pass)
+            continue;
+        x->free_mark = pass;
+        x->free_subtree = FREE_SUBTREE_UNKNOWN;
+        ok = set_push(s, x);
+        for (uint32_t i = x->ndependants; ok && i-- > 0;)
+            ok = ptr_push(&stack, &n, &cap, x->dependants[i]);
+        for (struct rm_object *ch = x->last_child; ok && ch; ch = ch->prev_sibling)
+            ok = ptr_push(&stack, &n, &cap, ch);
+    }
+    free(stack);
+    return ok;
+}
+
+/*
+ * Whether x (collected in this pass) is o or one of o's descendants: those
+ * are destroyed, the other collected objects only invalidated. Answers are
+ * kept on the path walked, so a whole pass costs O(n) however deep the tree.
+ */
+static bool in_subtree(struct rm_object *o, struct rm_object *x, uint32_t pass)
+{
+    struct rm_object *p = x;
+    uint8_t ans = FREE_SUBTREE_NO;
+    for (; p && p->free_mark == pass; p = p->parent) {
+        if (p == o || p->free_subtree != FREE_SUBTREE_UNKNOWN) {
+            ans = p == o ? FREE_SUBTREE_YES : p->free_subtree;
+            break;
+        }
+    }
+    for (struct rm_object *q = x; q != p; q = q->parent)
+        q->free_subtree = ans;
+    return ans == FREE_SUBTREE_YES;
 }
 
 /* Ready objects of a free pass: a binary heap ordered by (free_priority, later-collected first). */
@@ -561,7 +601,7 @@ static void free_tree_pass(struct rm_call *c, struct rm_object *o)
             release_blocker(&h, x->depends_on[i], pass);
         if (x == cl->root)
             free_client_root(rs, cl);
-        else if (x == o || rm_object_is_ancestor(o, x))
+        else if (in_subtree(o, x, pass))
             object_destroy(c, x);
         else
             object_invalidate(c, x);

@@ -15,6 +15,8 @@
 #define RM_UNIQUE_HANDLE_BASE   0xCAF00000u
 #define RM_UNIQUE_HANDLE_RANGE  0x00080000u
 
+enum { FREE_SUBTREE_UNKNOWN, FREE_SUBTREE_YES, FREE_SUBTREE_NO };
+
 struct rm_object {
     uint32_t handle;
     uint32_t hclass;
@@ -34,6 +36,7 @@ struct rm_object {
     uint32_t free_mark;                     /* free pass bookkeeping */
     uint32_t free_blockers;
     uint32_t free_index;                    /* position in the free pass's set */
+    uint8_t free_subtree;                   /* FREE_SUBTREE_*: in the freed object's subtree */
     bool constructed;                       /* destructor runs only for constructed objects */
     uint32_t map_flags;                     /* NVOS33 flag bits RM_MAP_MEMORY reports for this object */
     bool free_later;                        /* queued by rm_free_later */
@@ -122,6 +125,12 @@ void rm_object_free_tree(struct rm_call *c, struct rm_object *o);
 /* Next unused generated handle of a client, 0 when the range is exhausted. */
 uint32_t rm_client_generate_handle(struct rm_client *cl);
 bool rm_object_is_ancestor(const struct rm_object *anc, const struct rm_object *o);
+/*
+ * The object after x in a preorder walk of top's subtree (children in
+ * creation order), or NULL after the last; x == top starts the walk below top.
+ * Needs no stack, so any depth is safe.
+ */
+struct rm_object *rm_object_next_preorder(const struct rm_object *top, const struct rm_object *x);
 void rm_object_set_gpu(struct rm_object *o, struct gpu *g);
 
 #endif

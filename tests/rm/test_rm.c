@@ -325,6 +325,7 @@ static void register_fd_rules(void **state)
     NV0005_ALLOC_PARAMETERS ev;
     memset(&ev, 0, sizeof(ev));
     ev.hParentClient = hc;
+    ev.hSrcResource = HSUB;
     ev.hClass = NV01_EVENT_OS_EVENT;
     uint32_t he = 0x600;
     assert_int_equal(talloc(e, dev, hc, HSUB, &he, NV01_EVENT_OS_EVENT, &ev), NV_OK);

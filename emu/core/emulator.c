@@ -159,10 +159,7 @@ static void free_opener(nvemu *emu, nvemu_opener *op)
     if (op->next)
         op->next->prev = op->prev;
     emu->opener_count--;
-    for (struct os_event *e = op->events, *n; e; e = n) {
-        n = e->next;
-        free(e);
-    }
+    nvemu_os_event_drop_opener(emu, op);
     free(op);
 }
 
@@ -174,6 +171,8 @@ void nvemu_destroy(nvemu *emu)
     rm_server_destroy(emu->rm);
     while (emu->openers)
         free_opener(emu, emu->openers);
+    free(emu->os_events.pair);
+    free(emu->os_events.cl);
     workload_destroy(emu->wl);
     for (uint32_t i = 0; emu->gpus && i < emu->gpu_count; i++) {
         fifo_destroy(emu->gpus[i].fifo);

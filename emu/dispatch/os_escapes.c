@@ -68,48 +68,29 @@ static int register_fd(struct esc_ctx *x)
     return 0;
 }
 
-/*
- * The driver keeps one OS-event list for the whole machine: a (hClient, fd)
- * pair is unique across all fds, and FREE_OS_EVENT finds it from any fd. Each
- * entry still belongs to the fd that registered it (freed with it).
- */
-static struct os_event **find_os_event(nvemu *emu, uint32_t hclient, uint32_t fd)
-{
-    for (nvemu_opener *op = emu->openers; op; op = op->next)
-        for (struct os_event **pp = &op->events; *pp; pp = &(*pp)->next)
-            if ((*pp)->hclient == hclient && (*pp)->fd == fd)
-                return pp;
-    return NULL;
-}
-
+/* The (hClient, fd) pair is unique machine-wide; an entry belongs to the fd that registered it. */
 static int alloc_os_event(struct esc_ctx *x)
 {
     nv_ioctl_alloc_os_event_t *p = x->arg;
-    struct os_event *e = find_os_event(x->emu, p->hClient, p->fd) ? NULL : calloc(1, sizeof(*e));
-    if (!e) {
+    if (nvemu_os_event_find(x->emu, p->hClient, p->fd) ||
+        !nvemu_os_event_add(x->emu, x->op, p->hClient, p->hDevice, p->fd)) {
         p->Status = x->st = NV_ERR_INSUFFICIENT_RESOURCES;
         return 0;
     }
-    e->hclient = p->hClient;
-    e->hdevice = p->hDevice;
-    e->fd = p->fd;
-    e->next = x->op->events;
-    x->op->events = e;
     p->Status = NV_OK;
     return 0;
 }
 
+/* FREE_OS_EVENT finds the pair from any fd (the stock driver's one list). */
 static int free_os_event(struct esc_ctx *x)
 {
     nv_ioctl_free_os_event_t *p = x->arg;
-    struct os_event **pp = find_os_event(x->emu, p->hClient, p->fd);
-    if (!pp) {
+    struct os_event *e = nvemu_os_event_find(x->emu, p->hClient, p->fd);
+    if (!e) {
         p->Status = x->st = NV_ERR_INVALID_EVENT;
         return 0;
     }
-    struct os_event *e = *pp;
-    *pp = e->next;
-    free(e);
+    nvemu_os_event_remove(x->emu, e);
     p->Status = NV_OK;
     return 0;
 }

@@ -24,21 +24,6 @@ static bool is_event_class(uint32_t hclass)
            hclass == NV01_EVENT_KERNEL_CALLBACK_EX;
 }
 
-/* RmIoctl frees a client's OS events together with the client. */
-static void free_client_events(nvemu *emu, uint32_t hclient)
-{
-    for (nvemu_opener *op = emu->openers; op; op = op->next)
-        for (struct os_event **pp = &op->events; *pp;) {
-            if ((*pp)->hclient == hclient) {
-                struct os_event *e = *pp;
-                *pp = e->next;
-                free(e);
-            } else {
-                pp = &(*pp)->next;
-            }
-        }
-}
-
 /* NV_ESC_RM_ALLOC: NVOS21 (32 bytes) or NVOS64 (48), told apart by size only. */
 static int esc_alloc(struct esc_ctx *x)
 {
@@ -86,7 +71,7 @@ static int esc_free(struct esc_ctx *x)
     struct rm_call c = call_of(x);
     NV_STATUS st = rm_free(&c, p->hRoot, p->hObjectOld);
     if (st == NV_OK && p->hObjectOld == p->hRoot)
-        free_client_events(x->emu, p->hRoot);
+        nvemu_os_event_drop_client(x->emu, p->hRoot); /* RmIoctl frees them with the client */
     p->status = x->st = st;
     return 0;
 }

@@ -286,26 +286,52 @@ NV_STATUS rm_dup(struct rm_call *c, NVOS55_PARAMETERS *p)
     return NV_OK;
 }
 
-static bool find_owned(struct rm_client *cl, void *arg)
+struct owned {
+    nvemu_opener *op;
+    uint32_t *handles;
+    uint32_t n, cap;
+    bool oom;
+};
+
+static bool collect_owned(struct rm_client *cl, void *arg)
 {
-    void **io = arg;
-    if (cl->owner == io[0]) {
-        io[1] = cl;
-        return false;
+    struct owned *w = arg;
+    if (cl->owner != w->op)
+        return true;
+    if (w->n == w->cap) {
+        uint32_t nc = w->cap ? w->cap * 2 : 16;
+        uint32_t *nh = realloc(w->handles, nc * sizeof(*nh));
+        if (!nh) {
+            w->oom = true;
+            return false;
+        }
+        w->handles = nh;
+        w->cap = nc;
     }
+    w->handles[w->n++] = cl->handle;
     return true;
 }
 
+/*
+ * One pass collects the owned clients' handles, then each is freed by
+ * handle (a free may take other objects with it): linear in the clients,
+ * where a rescan per client was quadratic under the core lock.
+ */
 void rm_opener_gone(struct rm_server *rs, nvemu_opener *op)
 {
     struct rm_call c = {.emu = rs->emu, .op = op, .acc = &nvemu_access_inproc};
     for (;;) {
-        void *io[2] = {op, NULL};
-        rm_for_each_client(rs, find_owned, io);
-        if (!io[1])
+        struct owned w = {.op = op};
+        rm_for_each_client(rs, collect_owned, &w);
+        for (uint32_t i = 0; i < w.n; i++) {
+            struct rm_client *cl = rm_client_lookup(rs, w.handles[i]);
+            if (cl && cl->owner == op) {
+                c.client = cl;
+                rm_object_free_tree(&c, cl->root);
+            }
+        }
+        free(w.handles);
+        if (!w.oom || w.n == 0)
             break;
-        struct rm_client *cl = io[1];
-        c.client = cl;
-        rm_object_free_tree(&c, cl->root);
     }
 }

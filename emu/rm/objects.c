@@ -34,27 +34,18 @@ struct rm_server *rm_server_create(nvemu *emu)
     return rs;
 }
 
-static bool collect_client(struct rm_client *cl, void *arg)
-{
-    struct rm_client **first = arg;
-    if (!*first)
-        *first = cl;
-    return false;
-}
-
 void rm_server_destroy(struct rm_server *rs)
 {
     if (!rs)
         return;
     struct rm_call c = {.emu = rs->emu};
-    for (;;) {
-        struct rm_client *cl = NULL;
-        rm_for_each_client(rs, collect_client, &cl);
-        if (!cl)
-            break;
-        c.client = cl;
-        rm_object_free_tree(&c, cl->root);
-    }
+    for (uint32_t b = 0; b < rs->nbuckets; b++)
+        while (rs->buckets[b]) {
+            c.client = rs->buckets[b];
+            rm_object_free_tree(&c, c.client->root);
+            if (rs->buckets[b] == c.client)
+                break; /* kept (logged): out of memory */
+        }
     free(rs->later);
     free(rs->buckets);
     free(rs);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "core/emulator.h"
+#include "core/emulator_internal.h"
 #include "rm_test_util.h"
 
 #define HDEV 0x5C000002u
@@ -84,11 +85,67 @@ static void deep_event_chain(void **state)
     assert_int_equal(st.clients, 0);
 }
 
+static uint32_t os_event(struct tenv *e, int fd, uint32_t nr, uint32_t hclient, uint32_t efd)
+{
+    nv_ioctl_alloc_os_event_t p = {hclient, 0, efd, 0xFFFFFFFFu};
+    return tio(e, fd, nr, &p, sizeof(p)) == 0 ? p.Status : 0xDEADu;
+}
+
+/*
+ * OS events: one machine-wide namespace of (hClient, fd) pairs (FREE from
+ * any fd), freed with their client and their fd, and bounded per fd so one
+ * user cannot grow the daemon without limit.
+ */
+static void os_events_bounded(void **state)
+{
+    struct tenv *e = *state;
+    int other = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
+    assert_int_equal(os_event(e, e->ctl, NV_ESC_ALLOC_OS_EVENT, 0x1000, 7), NV_OK);
+    assert_int_equal(os_event(e, other, NV_ESC_ALLOC_OS_EVENT, 0x1000, 7), NV_ERR_INSUFFICIENT_RESOURCES);
+    assert_int_equal(os_event(e, other, NV_ESC_FREE_OS_EVENT, 0x1000, 7), NV_OK);
+    assert_int_equal(os_event(e, e->ctl, NV_ESC_FREE_OS_EVENT, 0x1000, 7), NV_ERR_INVALID_EVENT);
+    for (uint32_t i = 0; i < NVEMU_OS_EVENTS_PER_FD; i++)
+        assert_int_equal(os_event(e, other, NV_ESC_ALLOC_OS_EVENT, 0x2000 + (i & 7), i), NV_OK);
+    assert_int_equal(os_event(e, other, NV_ESC_ALLOC_OS_EVENT, 0x3000, 1), NV_ERR_INSUFFICIENT_RESOURCES);
+    assert_int_equal(os_event(e, e->ctl, NV_ESC_ALLOC_OS_EVENT, 0x3000, 1), NV_OK);
+    /* a freed client takes its pairs with it, whichever fd registered them */
+    uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
+    assert_int_not_equal(hc, 0);
+    assert_int_equal(os_event(e, other, NV_ESC_ALLOC_OS_EVENT, hc, 1), NV_ERR_INSUFFICIENT_RESOURCES);
+    assert_int_equal(os_event(e, other, NV_ESC_FREE_OS_EVENT, 0x2000, 0), NV_OK);
+    assert_int_equal(os_event(e, other, NV_ESC_ALLOC_OS_EVENT, hc, 1), NV_OK);
+    assert_int_equal(os_event(e, e->ctl, NV_ESC_ALLOC_OS_EVENT, hc, 2), NV_OK);
+    assert_int_equal(tfree(e, e->ctl, hc, hc), NV_OK);
+    assert_int_equal(os_event(e, e->ctl, NV_ESC_FREE_OS_EVENT, hc, 1), NV_ERR_INVALID_EVENT);
+    assert_int_equal(os_event(e, e->ctl, NV_ESC_FREE_OS_EVENT, hc, 2), NV_ERR_INVALID_EVENT);
+    /* a closed fd takes the pairs it registered */
+    assert_int_equal(nvemu_fdtable_close(e->t, other), 0);
+    assert_int_equal(os_event(e, e->ctl, NV_ESC_FREE_OS_EVENT, 0x2001, 1), NV_ERR_INVALID_EVENT);
+    assert_int_equal(os_event(e, e->ctl, NV_ESC_FREE_OS_EVENT, 0x3000, 1), NV_OK);
+}
+
+/* An fd that owns many clients frees them all on close (one pass, not a rescan per client). */
+static void close_many_clients(void **state)
+{
+    struct tenv *e = *state;
+    int fd = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
+    for (uint32_t i = 0; i < 20000; i++) {
+        uint32_t hc = 0;
+        assert_int_equal(talloc(e, fd, 0, 0, &hc, NV01_ROOT_CLIENT, NULL), NV_OK);
+    }
+    nvemu_stats st;
+    nvemu_get_stats(e->emu, &st);
+    assert_int_equal(st.clients, 20000);
+    assert_int_equal(nvemu_fdtable_close(e->t, fd), 0);
+    nvemu_get_stats(e->emu, &st);
+    assert_int_equal(st.clients, 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(deep_event_chain),
+        T(deep_event_chain), T(os_events_bounded), T(close_many_clients),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

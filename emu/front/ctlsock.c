@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/log.h"
@@ -74,52 +75,110 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
-static void serve_one(struct ctlsock *s, int c)
-{
-    set_timeouts(c);
+/* Connections waiting for their request line; an idle one is dropped at its deadline or when full. */
+#define MAX_PENDING 32
+
+struct pending {
+    int fd;
+    size_t got;
+    struct timespec deadline;
     char req[128];
-    size_t got = 0;
-    while (got < sizeof(req) - 1) {
-        ssize_t r = recv(c, req + got, sizeof(req) - 1 - got, 0);
-        if (r <= 0)
-            break;
-        got += (size_t)r;
-        if (memchr(req, '\n', got))
-            break;
-    }
-    req[got] = '\0';
-    req[strcspn(req, "\r\n")] = '\0';
-    if (strcmp(req, "status") == 0) {
+};
+
+static void answer(struct ctlsock *s, struct pending *c)
+{
+    c->req[c->got] = '\0';
+    c->req[strcspn(c->req, "\r\n")] = '\0';
+    if (strcmp(c->req, "status") == 0) {
         char *json = front_status_json(s->f, s->transport, s->where);
         if (json) {
-            write_all(c, json, strlen(json));
-            write_all(c, "\n", 1);
+            write_all(c->fd, json, strlen(json));
+            write_all(c->fd, "\n", 1);
             free(json);
         }
     } else {
-        LOG_WARN("front", "control socket: unknown request '%s'", req);
-        write_all(c, "{\"error\":\"unknown request\"}\n", 28);
+        LOG_WARN("front", "control socket: unknown request '%s'", c->req);
+        write_all(c->fd, "{\"error\":\"unknown request\"}\n", 28);
     }
 }
 
+static void drop(struct pending *v, uint32_t *n, uint32_t i)
+{
+    close(v[i].fd);
+    v[i] = v[--*n];
+}
+
+static bool past(const struct timespec *now, const struct timespec *t)
+{
+    return now->tv_sec > t->tv_sec || (now->tv_sec == t->tv_sec && now->tv_nsec >= t->tv_nsec);
+}
+
+/* Reads what a connection sent; true when it is finished (answered, closed by the peer, or failed). */
+static bool read_request(struct ctlsock *s, struct pending *c)
+{
+    for (;;) {
+        ssize_t r = recv(c->fd, c->req + c->got, sizeof(c->req) - 1 - c->got, MSG_DONTWAIT);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return false;
+        if (r > 0)
+            c->got += (size_t)r;
+        if (r <= 0 && c->got == 0)
+            return true; /* closed or failed without a request */
+        if (r <= 0 || memchr(c->req, '\n', c->got) || c->got == sizeof(c->req) - 1) {
+            answer(s, c);
+            return true;
+        }
+    }
+}
+
+/*
+ * One thread serves every connection: requests are read as they arrive, so a
+ * user holding connections open without a request delays nobody.
+ */
 static void *ctl_thread(void *arg)
 {
     struct ctlsock *s = arg;
+    struct pending v[MAX_PENDING];
+    uint32_t n = 0;
     for (;;) {
-        struct pollfd p[2] = {{.fd = s->fd, .events = POLLIN}, {.fd = s->stop_pipe[0], .events = POLLIN}};
-        if (poll(p, 2, -1) < 0) {
+        struct pollfd p[2 + MAX_PENDING] = {{.fd = s->fd, .events = POLLIN}, {.fd = s->stop_pipe[0], .events = POLLIN}};
+        for (uint32_t i = 0; i < n; i++)
+            p[2 + i] = (struct pollfd){.fd = v[i].fd, .events = POLLIN};
+        if (poll(p, 2 + n, n ? 200 : -1) < 0) {
             if (errno == EINTR)
                 continue;
             break;
         }
         if (p[1].revents)
             break;
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        for (uint32_t i = n; i-- > 0;)
+            if ((p[2 + i].revents && read_request(s, &v[i])) || past(&now, &v[i].deadline))
+                drop(v, &n, i);
+        if (!(p[0].revents & POLLIN))
+            continue;
         int c = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC);
         if (c < 0)
             continue;
-        serve_one(s, c);
-        close(c);
+        set_timeouts(c);
+        if (n == MAX_PENDING) {
+            uint32_t oldest = 0;
+            for (uint32_t i = 1; i < n; i++)
+                if (past(&v[oldest].deadline, &v[i].deadline))
+                    oldest = i;
+            drop(v, &n, oldest);
+        }
+        v[n] = (struct pending){.fd = c, .deadline = {now.tv_sec + IO_TIMEOUT_S, now.tv_nsec}};
+        if (read_request(s, &v[n]))
+            close(c);
+        else
+            n++;
     }
+    while (n > 0)
+        drop(v, &n, n - 1);
     return NULL;
 }
 

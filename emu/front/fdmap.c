@@ -41,8 +41,9 @@ static bool is_our_file(const struct front *f, int fd)
     return f->cuse_major != 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == f->cuse_major;
 }
 
-nvemu_opener *fdmap_resolve(struct front *f, pid_t tid, int fd)
+nvemu_opener *fdmap_resolve(struct front *f, pid_t tid, int fd, int *hold)
 {
+    *hold = -1;
     if (fd < 0)
         return NULL;
     pid_t tgid = fdmap_tgid(tid);
@@ -63,8 +64,11 @@ nvemu_opener *fdmap_resolve(struct front *f, pid_t tid, int fd)
     }
     nvemu_opener *op = NULL;
     uint64_t who = is_our_file(f, mine) ? fdprobe_ask(&f->probe, mine) : 0;
-    if (who != 0)
+    if (who != 0) {
         op = ((struct front_file *)(uintptr_t)who)->op;
-    close(mine);
+        *hold = mine;
+    } else {
+        close(mine);
+    }
     return op;
 }

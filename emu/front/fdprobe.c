@@ -50,12 +50,12 @@ static void helper(int sock, uint64_t token)
     }
 }
 
-int fdprobe_start(struct fdprobe *p, uint64_t token)
+/* Forks a helper on a fresh socketpair (p->sock, p->pid; both -1 on failure). */
+static int spawn(struct fdprobe *p)
 {
     int sv[2];
     p->sock = -1;
     p->pid = -1;
-    pthread_mutex_init(&p->lock, NULL);
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
         return -1;
     p->pid = fork();
@@ -65,7 +65,7 @@ int fdprobe_start(struct fdprobe *p, uint64_t token)
         if (keep > 0)
             close_range(0, (unsigned)keep - 1, 0);
         close_range((unsigned)keep + 1, ~0u, 0);
-        helper(keep, token);
+        helper(keep, p->token);
     }
     close(sv[1]);
     if (p->pid < 0) {
@@ -74,6 +74,26 @@ int fdprobe_start(struct fdprobe *p, uint64_t token)
     }
     p->sock = sv[0];
     return 0;
+}
+
+static void retire(struct fdprobe *p)
+{
+    if (p->sock >= 0)
+        close(p->sock);
+    p->sock = -1;
+    if (p->pid > 0) {
+        kill(p->pid, SIGKILL);
+        waitpid(p->pid, NULL, 0);
+    }
+    p->pid = -1;
+}
+
+int fdprobe_start(struct fdprobe *p, uint64_t token)
+{
+    p->token = token;
+    atomic_init(&p->waiting, 0);
+    pthread_mutex_init(&p->lock, NULL);
+    return spawn(p);
 }
 
 uint64_t fdprobe_ask(struct fdprobe *p, int fd)
@@ -94,6 +114,11 @@ uint64_t fdprobe_ask(struct fdprobe *p, int fd)
     c->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(c), &fd, sizeof(fd));
     uint64_t v = 0;
+    if (atomic_fetch_add(&p->waiting, 1) >= FDPROBE_MAX_WAITING) {
+        atomic_fetch_sub(&p->waiting, 1);
+        LOG_INFO("front", "fd probe: %d questions already waiting; fd not resolved", FDPROBE_MAX_WAITING);
+        return 0;
+    }
     pthread_mutex_lock(&p->lock);
     if (sendmsg(p->sock, &m, MSG_NOSIGNAL) == 1) {
         struct pollfd pf = {.fd = p->sock, .events = POLLIN};
@@ -101,25 +126,20 @@ uint64_t fdprobe_ask(struct fdprobe *p, int fd)
             if (recv(p->sock, &v, sizeof(v), 0) != sizeof(v))
                 v = 0;
         } else {
-            /* An answer arriving later would be taken for the next question: retire this helper. */
-            LOG_ERROR("front", "fd probe helper did not answer in %d ms; fd resolution disabled", ANSWER_TIMEOUT_MS);
-            close(p->sock);
-            p->sock = -1;
+            /* An answer arriving later would be taken for the next question: a fresh helper instead. */
+            LOG_WARN("front", "fd probe helper did not answer in %d ms; replacing it", ANSWER_TIMEOUT_MS);
+            retire(p);
+            if (spawn(p) != 0)
+                LOG_ERROR("front", "cannot restart the fd probe helper: REGISTER_FD cannot resolve fds");
         }
     }
     pthread_mutex_unlock(&p->lock);
+    atomic_fetch_sub(&p->waiting, 1);
     return v;
 }
 
 void fdprobe_stop(struct fdprobe *p)
 {
-    if (p->sock >= 0)
-        close(p->sock);
-    p->sock = -1;
-    if (p->pid > 0) {
-        kill(p->pid, SIGKILL);
-        waitpid(p->pid, NULL, 0);
-    }
-    p->pid = -1;
+    retire(p);
     pthread_mutex_destroy(&p->lock);
 }

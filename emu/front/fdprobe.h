@@ -13,19 +13,30 @@
 #define NVEMU_FRONT_FDPROBE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 struct fdprobe {
     int sock;                 /* daemon's end; -1 when no helper */
     pid_t pid;
+    uint64_t token;
     pthread_mutex_t lock;     /* one question at a time */
+    atomic_uint waiting;      /* callers asking or queued for the lock */
 };
 
 /* Forks the helper; token is what WHOAMI must carry to be answered. Returns 0 or -1. */
 int fdprobe_start(struct fdprobe *p, uint64_t token);
 
-/* Asks the helper about fd (one of our files). Returns the answer (a front_file) or 0. */
+/*
+ * Asks the helper about fd (one of our files). Returns the answer (a
+ * front_file) or 0. A helper that does not answer in time is replaced by a
+ * fresh one, so one stalled question never disables resolution for later
+ * callers. At most FDPROBE_MAX_WAITING callers wait at once (the others get 0
+ * at once): waiting callers hold session threads, and the answer itself
+ * needs a free one.
+ */
+#define FDPROBE_MAX_WAITING 8
 uint64_t fdprobe_ask(struct fdprobe *p, int fd);
 
 /* Ends the helper and reaps it. */

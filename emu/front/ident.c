@@ -2,9 +2,21 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* Whether thread tid is in the same user namespace as this process (ns inode and device compared). */
+static bool same_user_ns(pid_t tid)
+{
+    char path[64];
+    struct stat mine, theirs;
+    snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)tid);
+    return stat("/proc/self/ns/user", &mine) == 0 && stat(path, &theirs) == 0 && mine.st_ino == theirs.st_ino &&
+           mine.st_dev == theirs.st_dev;
+}
 
 int ident_read(pid_t tid, nvemu_identity *id, pid_t *tgid)
 {
@@ -41,6 +53,8 @@ int ident_read(pid_t tid, nvemu_identity *id, pid_t *tgid)
     fclose(fp);
     if (seen != 15)
         return -ESRCH;
+    if (id->caps && !same_user_ns(tid))
+        id->caps = 0;
     *tgid = id->pid;
     return 0;
 }

@@ -7,9 +7,12 @@
 #include "nvemu/nvemu.h"
 
 /*
- * Fills *id (pid = thread group, tid, effective uid, CapEff, comm) for
+ * Fills *id (pid = thread group, tid, effective uid, capabilities, comm) for
  * thread tid and stores its thread group in *tgid. Returns 0, or -ESRCH when
- * the thread is gone or its status cannot be parsed.
+ * the thread is gone or its status cannot be parsed. Capabilities count only
+ * in the daemon's own user namespace (the initial one on a host), as the
+ * driver's capable() checks them in the initial namespace: a thread in
+ * another user namespace (unshare -U) has none here, whatever its CapEff.
  */
 int ident_read(pid_t tid, nvemu_identity *id, pid_t *tgid);
 

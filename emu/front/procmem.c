@@ -49,9 +49,7 @@ static int acc_write(void *ctx, uint64_t addr, const void *src, size_t len)
 static nvemu_opener *acc_resolve_fd(void *ctx, int fd)
 {
     const struct procmem_ctx *c = ctx;
-    if (c->pre_fd >= 0 && fd == c->pre_fd)
-        return c->pre_op;
-    return fdmap_resolve(c->f, c->tid, fd);
+    return c->pre_fd >= 0 && fd == c->pre_fd ? c->pre_op : NULL;
 }
 
 /* CapEff of the calling thread now; a thread that vanished has no rights. */

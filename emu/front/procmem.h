@@ -18,7 +18,8 @@ struct procmem_ctx {
     struct front *f;
     pid_t tid;                   /* calling thread */
     int pre_fd;                  /* fd resolved before the core lock was taken (-1: none) */
-    nvemu_opener *pre_op;
+    nvemu_opener *pre_op;        /* valid while pre_hold is open */
+    int pre_hold;                /* the daemon's reference to pre_fd's file (-1: none) */
 };
 
 /* Fills *acc so that the core reads/writes thread c->tid's memory. c must outlive the call. */

@@ -124,7 +124,7 @@ static void pre_resolve(struct front *f, struct procmem_ctx *c, uint32_t nr, uin
         return;
     memcpy(&ctl_fd, buf, sizeof(ctl_fd));
     c->pre_fd = ctl_fd;
-    c->pre_op = fdmap_resolve(f, c->tid, ctl_fd);
+    c->pre_op = fdmap_resolve(f, c->tid, ctl_fd, &c->pre_hold);
 }
 
 int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd, uint64_t arg,
@@ -148,12 +148,15 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         atomic_fetch_add(&f->front_errors, 1);
         return -EFAULT;
     }
-    struct procmem_ctx c = {.f = f, .tid = tid, .pre_fd = -1, .pre_op = NULL};
+    struct procmem_ctx c = {.f = f, .tid = tid, .pre_fd = -1, .pre_op = NULL, .pre_hold = -1};
     uint32_t nr = _IOC_NR(cmd);
     pre_resolve(f, &c, nr, size, buf);
     nvemu_access acc;
     procmem_access(&c, &acc);
     int rc = nvemu_ioctl(f->emu, ff->op, nr, size, buf, &acc);
+    /* only now may the file behind REGISTER_FD's ctl_fd be released (and its opener freed) */
+    if (c.pre_hold >= 0)
+        close(c.pre_hold);
     if (rc == -EFAULT)
         return rc;
     uint32_t by_kernel = rc == 0 ? (out_cap < size ? out_cap : size) : 0;

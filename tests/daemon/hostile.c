@@ -1,0 +1,242 @@
+/*
+ * A local user attacking the daemon, with nothing but libc and <sys/ioctl.h>
+ * (like rawclient.c). One mode per run; exit 0 when the daemon held up:
+ *   regfd-race SECONDS  threads close nvidiactl fds while others REGISTER_FD them
+ *   regfd-flood         100 threads REGISTER_FD at once; afterwards one must still work
+ *   userns              (run inside unshare -Ur as a user) GPU-wide controls must be refused
+ *   status-idle         40 idle connections to $NVEMU_SOCKET; a status request must still be answered
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+struct nvos21 { uint32_t hRoot, hObjectParent, hObjectNew, hClass; uint64_t pAllocParms; uint32_t paramsSize, status; };
+struct nvos54 { uint32_t hClient, hObject, cmd, flags; uint64_t params; uint32_t paramsSize, status; };
+struct nvos00 { uint32_t hRoot, hObjectParent, hObjectOld, status; };
+struct nv0080_alloc { uint32_t deviceId, hClientShare, hTargetClient, hTargetDevice, flags, pad;
+                      uint64_t vaSpaceSize, vaStartInternal, vaLimitInternal; uint32_t vaMode, pad2; };
+struct tsg_alloc { uint32_t hObjectError, hObjectEccError, hVASpace, engineType; uint8_t bVgpu; };
+_Static_assert(sizeof(struct nvos21) == 32 && sizeof(struct nvos54) == 32 && sizeof(struct nvos00) == 16, "rm");
+_Static_assert(sizeof(struct nv0080_alloc) == 56 && sizeof(struct tsg_alloc) == 20, "alloc params");
+
+#define REQ(nr, size) (0xC0000000u | ((unsigned)(size) << 16) | 0x4600u | (nr))
+#define REGISTER_FD REQ(201, sizeof(int))
+#define H_DEVICE 0xD0000001u
+#define H_TSG 0xD0000003u
+#define NV_ERR_INSUFFICIENT_PERMISSIONS 0x1Bu
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint32_t alloc(int fd, uint32_t root, uint32_t parent, uint32_t *h, uint32_t cls, void *p, uint32_t n)
+{
+    struct nvos21 a = {root, parent, *h, cls, (uint64_t)(uintptr_t)p, n, 0xFFFFFFFFu};
+    if (ioctl(fd, REQ(0x2B, sizeof(a)), &a) != 0)
+        return 0xDEADu;
+    *h = a.hObjectNew;
+    return a.status;
+}
+
+static uint32_t control(int fd, uint32_t client, uint32_t obj, uint32_t cmd, void *p, uint32_t n)
+{
+    struct nvos54 c = {client, obj, cmd, 0, (uint64_t)(uintptr_t)p, n, 0xFFFFFFFFu};
+    return ioctl(fd, REQ(0x2A, sizeof(c)), &c) == 0 ? c.status : 0xDEADu;
+}
+
+/* Client + device + channel group on ctl; returns the client handle or 0. */
+static uint32_t build(int ctl)
+{
+    uint32_t client = 0, root_param = 0, h = H_DEVICE;
+    struct nv0080_alloc dev;
+    memset(&dev, 0, sizeof(dev));
+    struct tsg_alloc tsg;
+    memset(&tsg, 0, sizeof(tsg));
+    tsg.engineType = 1;
+    if (alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) != 0 || alloc(ctl, client, client, &h, 0x80, &dev, 56) != 0)
+        return 0;
+    h = H_TSG;
+    return alloc(ctl, client, H_DEVICE, &h, 0xA06C, &tsg, sizeof(tsg)) == 0 ? client : 0;
+}
+
+/* The daemon still serves: a fresh client with a channel group, then freed. */
+static int still_serving(const char *mode)
+{
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC), gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+    uint32_t client = ctl >= 0 && gpu >= 0 ? build(ctl) : 0;
+    struct nvos00 fr = {client, 0, client, 0xFFFFFFFFu};
+    int ok = client != 0 && ioctl(ctl, REQ(0x29, sizeof(fr)), &fr) == 0 && fr.status == 0;
+    int ctl_fd = ctl;
+    ok = ok && ioctl(gpu, REGISTER_FD, &ctl_fd) == 0;
+    close(gpu);
+    close(ctl);
+    printf("hostile %s: daemon %s\n", mode, ok ? "still serving" : "NOT serving");
+    return ok ? 0 : 1;
+}
+
+static atomic_int shared_fd = -1;
+static atomic_bool stop;
+
+static void *closer(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&stop)) {
+        int fd = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        atomic_store(&shared_fd, fd);
+        usleep((useconds_t)(rand() % 2000)); /* closes land anywhere inside a REGISTER_FD */
+        atomic_store(&shared_fd, -1);
+        close(fd);
+    }
+    return NULL;
+}
+
+static void *registrar(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&stop)) {
+        int gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+        int fd = atomic_load(&shared_fd);
+        if (fd >= 0)
+            ioctl(gpu, REGISTER_FD, &fd);
+        close(gpu);
+    }
+    return NULL;
+}
+
+static int regfd_race(double seconds)
+{
+    enum { PAIRS = 8 };
+    pthread_t t[2 * PAIRS];
+    for (int i = 0; i < PAIRS; i++) {
+        pthread_create(&t[2 * i], NULL, closer, NULL);
+        pthread_create(&t[2 * i + 1], NULL, registrar, NULL);
+    }
+    double end = now() + seconds;
+    while (now() < end)
+        usleep(100000);
+    atomic_store(&stop, true);
+    for (int i = 0; i < 2 * PAIRS; i++)
+        pthread_join(t[i], NULL);
+    return still_serving("regfd-race");
+}
+
+static int flood_ctl = -1;
+
+static void *flooder(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&stop)) {
+        int gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+        int fd = flood_ctl;
+        ioctl(gpu, REGISTER_FD, &fd);
+        close(gpu);
+    }
+    return NULL;
+}
+
+static int regfd_flood(void)
+{
+    enum { THREADS = 100 };
+    flood_ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&t[i], NULL, flooder, NULL);
+    sleep(8); /* longer than the daemon's probe timeout */
+    atomic_store(&stop, true);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(t[i], NULL);
+    close(flood_ctl);
+    return still_serving("regfd-flood");
+}
+
+static int userns(void)
+{
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC), gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+    uint32_t client = ctl >= 0 && gpu >= 0 ? build(ctl) : 0;
+    if (!client) {
+        fprintf(stderr, "hostile userns: cannot build a channel group: %s\n", strerror(errno));
+        return 1;
+    }
+    uint32_t level = 3; /* NVA06C_CTRL_CMD_SET_INTERLEAVE_LEVEL: HIGH */
+    uint32_t st = control(ctl, client, H_TSG, 0xA06C0107u, &level, sizeof(level));
+    printf("hostile userns: SET_INTERLEAVE_LEVEL from a user namespace -> 0x%x\n", st);
+    return st == NV_ERR_INSUFFICIENT_PERMISSIONS ? 0 : 1;
+}
+
+static int connect_socket(const char *path)
+{
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof(a));
+    a.sun_family = AF_UNIX;
+    snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int status_idle(void)
+{
+    const char *path = getenv("NVEMU_SOCKET");
+    if (!path) {
+        fprintf(stderr, "hostile status-idle: NVEMU_SOCKET is not set\n");
+        return 1;
+    }
+    enum { IDLE = 40 };
+    int idle[IDLE];
+    for (int i = 0; i < IDLE; i++)
+        idle[i] = connect_socket(path);
+    double t0 = now();
+    int fd = connect_socket(path);
+    char buf[256] = "";
+    ssize_t n = -1;
+    if (fd >= 0 && send(fd, "status\n", 7, MSG_NOSIGNAL) == 7) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, 3000) == 1)
+            n = recv(fd, buf, sizeof(buf) - 1, 0);
+    }
+    double waited = now() - t0;
+    for (int i = 0; i < IDLE; i++)
+        if (idle[i] >= 0)
+            close(idle[i]);
+    if (fd >= 0)
+        close(fd);
+    printf("hostile status-idle: status with %d idle connections: %s after %.3f s\n", IDLE,
+           n > 0 && buf[0] == '{' ? "answered" : "NOT answered", waited);
+    return n > 0 && buf[0] == '{' ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "regfd-race") == 0)
+        return regfd_race(argc > 2 ? atof(argv[2]) : 30);
+    if (strcmp(mode, "regfd-flood") == 0)
+        return regfd_flood();
+    if (strcmp(mode, "userns") == 0)
+        return userns();
+    if (strcmp(mode, "status-idle") == 0)
+        return status_idle();
+    fprintf(stderr, "usage: hostile regfd-race SECONDS | regfd-flood | userns | status-idle\n");
+    return 2;
+}

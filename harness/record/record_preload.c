@@ -12,6 +12,12 @@
  * Only fds whose path starts with $NVEMU_RECORD_MATCH (default "/dev/nvidia") are recorded.
  * Memory of the traced process is read with process_vm_readv, so a bad pointer passed by the
  * program is recorded as absent instead of crashing it.
+ *
+ * /dev/nvidia-uvm requests are plain integers, not _IOC words, so the request does not say how many
+ * bytes the parameters take: for those the line carries " UVM op=NAME rmStatus=0x..." and the
+ * parameter block before and after the call as pin/pout, sized from the layout table below
+ * (open-gpu-kernel-modules 580.x, kernel-open/nvidia-uvm/uvm_ioctl.h, x86-64). A request missing
+ * from the table is recorded without parameter bytes (op=0xNR).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +44,55 @@ static const struct {
     {0xc5c0, 16},  {0xc6c0, 16},  {0xc7c0, 16},  {0xc9c0, 16},  {0xcbc0, 16},  {0xcdc0, 16},  {0xcec0, 16},
     {0x003e, 128}, {0x0040, 128}, {0x0070, 24},  {0xc661, 2},   {0xc761, 2},   {0x0005, 24},  {0x0079, 24},
     {0x0078, 24},  {0x007e, 24},
+};
+
+/* UVM request -> parameter block size and where its rmStatus lies. */
+static const struct {
+    uint32_t cmd, size, status_off;
+    const char *name;
+} uvm_layouts[] = {
+    {0x17, 16, 8, "CREATE_RANGE_GROUP"},
+    {0x18, 16, 8, "DESTROY_RANGE_GROUP"},
+    {0x19, 32, 28, "REGISTER_GPU_VASPACE"},
+    {0x1a, 20, 16, "UNREGISTER_GPU_VASPACE"},
+    {0x1b, 56, 48, "REGISTER_CHANNEL"},
+    {0x1c, 28, 24, "UNREGISTER_CHANNEL"},
+    {0x1d, 36, 32, "ENABLE_PEER_ACCESS"},
+    {0x1e, 36, 32, "DISABLE_PEER_ACCESS"},
+    {0x1f, 32, 24, "SET_RANGE_GROUP"},
+    {0x21, 9264, 9260, "MAP_EXTERNAL_ALLOCATION"},
+    {0x22, 24, 16, "FREE"},
+    {0x25, 40, 36, "REGISTER_GPU"},
+    {0x26, 20, 16, "UNREGISTER_GPU"},
+    {0x27, 8, 4, "PAGEABLE_MEM_ACCESS"},
+    {0x28, 272, 264, "PREVENT_MIGRATION_RANGE_GROUPS"},
+    {0x29, 272, 264, "ALLOW_MIGRATION_RANGE_GROUPS"},
+    {0x2a, 40, 36, "SET_PREFERRED_LOCATION"},
+    {0x2b, 24, 16, "UNSET_PREFERRED_LOCATION"},
+    {0x2c, 24, 16, "ENABLE_READ_DUPLICATION"},
+    {0x2d, 24, 16, "DISABLE_READ_DUPLICATION"},
+    {0x2e, 40, 32, "SET_ACCESSED_BY"},
+    {0x2f, 40, 32, "UNSET_ACCESSED_BY"},
+    {0x30000001, 16, 8, "INITIALIZE"},
+    {0x33, 80, 72, "MIGRATE"},
+    {0x35, 32, 24, "MIGRATE_RANGE_GROUP"},
+    {0x36, 20, 16, "ENABLE_SYSTEM_WIDE_ATOMICS"},
+    {0x37, 20, 16, "DISABLE_SYSTEM_WIDE_ATOMICS"},
+    {0x3e, 40, 32, "TOOLS_READ_PROCESS_MEMORY"},
+    {0x3f, 40, 32, "TOOLS_WRITE_PROCESS_MEMORY"},
+    {0x41, 40, 32, "MAP_DYNAMIC_PARALLELISM_REGION"},
+    {0x42, 40, 32, "UNMAP_EXTERNAL"},
+    {0x43, 4, 0, "TOOLS_FLUSH_EVENTS"},
+    {0x44, 9248, 9240, "ALLOC_SEMAPHORE_POOL"},
+    {0x45, 4, 0, "CLEAN_UP_ZOMBIE_RESOURCES"},
+    {0x46, 24, 20, "PAGEABLE_MEM_ACCESS_ON_GPU"},
+    {0x47, 24, 20, "POPULATE_PAGEABLE"},
+    {0x48, 24, 16, "VALIDATE_VA_RANGE"},
+    {0x49, 24, 16, "CREATE_EXTERNAL_RANGE"},
+    {0x4a, 40, 32, "MAP_EXTERNAL_SPARSE"},
+    {0x4b, 8, 4, "MM_INITIALIZE"},
+    {0x4e, 56, 52, "ALLOC_DEVICE_P2P"},
+    {0x4f, 4, 0, "CLEAR_ALL_ACCESS_COUNTERS"},
 };
 
 static int out_fd = -1;
@@ -133,6 +188,15 @@ static uint64_t u64_at(const uint8_t *p, size_t off)
     return v;
 }
 
+/* The UVM layout row of cmd, or -1. */
+static int uvm_layout(uint32_t cmd)
+{
+    for (size_t i = 0; i < sizeof uvm_layouts / sizeof uvm_layouts[0]; i++)
+        if (uvm_layouts[i].cmd == cmd)
+            return (int)i;
+    return -1;
+}
+
 static int fd_path(int fd, char *buf, size_t n)
 {
     char link[64];
@@ -216,6 +280,14 @@ int ioctl(int fd, unsigned long req, ...)
         if (pptr && psize && psize <= PARAMS_CAP && (pin = malloc(psize)))
             npin = safe_read(pptr, pin, psize);
     }
+    bool uvm = strcmp(path, "/dev/nvidia-uvm") == 0;
+    int urow = uvm ? uvm_layout((uint32_t)req) : -1;
+    if (urow >= 0) {
+        pptr = (uint64_t)(uintptr_t)arg;
+        psize = uvm_layouts[urow].size;
+        if (pptr && (pin = malloc(psize)))
+            npin = safe_read(pptr, pin, psize);
+    }
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -234,8 +306,15 @@ int ioctl(int fd, unsigned long req, ...)
     if (r < 0)
         put(&l, " errno=%d", saved);
     put(&l, " us=%.1f", us);
-    if (nout == size && size > 0)
+    if (nout == size && size > 0 && !uvm)
         decode(&l, nr, size, out);
+    if (uvm && urow < 0)
+        put(&l, " UVM op=0x%lx", req);
+    if (urow >= 0) {
+        uint32_t st = 0;
+        safe_read(pptr + uvm_layouts[urow].status_off, &st, sizeof st);
+        put(&l, " UVM op=%s rmStatus=0x%x", uvm_layouts[urow].name, st);
+    }
     if (nin)
         put_hex(&l, "in", in, nin);
     if (nout)

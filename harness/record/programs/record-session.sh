@@ -38,7 +38,7 @@ REC=$W/libnvemu-record.so
 rec() {
   local name=$1; shift
   local t0=$(date +%s.%N)
-  (cd "$W" && NVEMU_RECORD_FILE="$R/trace-$name-%p.log" LD_PRELOAD=$REC timeout 150 "$@") > "$R/$name.txt" 2>&1
+  (cd "$W" && NVEMU_RECORD_FILE="$R/trace-$name-%p.log" LD_PRELOAD=$REC timeout ${TMO:-60} "$@") > "$R/$name.txt" 2>&1
   local rc=$?
   echo "rc=$rc seconds=$(echo "$(date +%s.%N) - $t0" | bc 2>/dev/null)" >> "$R/$name.txt"
   local i=0 f
@@ -59,7 +59,7 @@ rec memory env LD_LIBRARY_PATH=$CUDALIB ./memory
 rec gemm env LD_LIBRARY_PATH=$CUDALIB ./gemm
 rec peer-ipc env LD_LIBRARY_PATH=$CUDALIB ./peer_ipc
 rec profiler env LD_LIBRARY_PATH=$CUDALIB ./profiler
-rec torch python3 torch_step.py
+TMO=120 rec torch python3 torch_step.py
 for f in "$R"/*.txt; do echo "== $f"; tail -5 "$f"; done
 du -sh "$R"; gzip -9 "$R"/trace-*.log
 tar -C "$W" -czf "$OUT/traces.tar.gz" out

@@ -37,13 +37,13 @@ REC=$W/libnvemu-record.so
 # rec NAME CMD...: one program under the recorder, one trace per process (trace-NAME[-pN].log)
 rec() {
   local name=$1; shift
-  local t0=$(date +%s.%N)
   (cd "$W" && NVEMU_RECORD_FILE="$R/trace-$name-%p.log" LD_PRELOAD=$REC timeout ${TMO:-60} "$@") > "$R/$name.txt" 2>&1
   local rc=$?
-  echo "rc=$rc seconds=$(echo "$(date +%s.%N) - $t0" | bc 2>/dev/null)" >> "$R/$name.txt"
-  local i=0 f
-  for f in $(ls -tr "$R"/trace-$name-[0-9]*.log 2>/dev/null); do
-    if [ "$(ls "$R"/trace-$name-[0-9]*.log | wc -l)" = 1 ]; then mv "$f" "$R/trace-$name.log"; else mv "$f" "$R/trace-$name-p$i.log"; fi
+  echo "rc=$rc" >> "$R/$name.txt"
+  local files i=0 f
+  files=$(ls -tr "$R"/trace-$name-[0-9]*.log 2>/dev/null)
+  for f in $files; do
+    if [ "$(echo "$files" | wc -w)" = 1 ]; then mv "$f" "$R/trace-$name.log"; else mv "$f" "$R/trace-$name-p$i.log"; fi
     i=$((i+1))
   done
   printf '%-12s rc=%s lines=%s\n' "$name" "$rc" "$(cat "$R"/trace-$name*.log 2>/dev/null | wc -l)"

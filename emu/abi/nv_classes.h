@@ -74,6 +74,14 @@
 #define HOPPER_USERMODE_A               0x0000C661u
 #define BLACKWELL_USERMODE_A            0x0000C761u
 
+/* monitoring and diagnostics (class/clc639.h, clc640.h, cl90e7.h, cl208f.h, cl90cc.h, cl0073.h) */
+#define AMPERE_SMC_CONFIG_SESSION       0x0000C639u
+#define AMPERE_SMC_MONITOR_SESSION      0x0000C640u
+#define GF100_SUBDEVICE_INFOROM         0x000090E7u
+#define NV20_SUBDEVICE_DIAG             0x0000208Fu
+#define GF100_PROFILER                  0x000090CCu
+#define NV04_DISPLAY_COMMON             0x00000073u
+
 /* The class part of a control command word (cmd = class << 16 | category << 8 | index). */
 #define NV_CTRL_CMD_CLASS(cmd)          (((uint32_t)(cmd) >> 16) & 0xFFFFu)
 

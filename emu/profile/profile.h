@@ -14,7 +14,7 @@
 #define PROFILE_MAX_CLASSES   256
 #define PROFILE_MAX_ENGINES   64
 #define PROFILE_MAX_INFO      128
-#define PROFILE_MAX_CANNED    128
+#define PROFILE_MAX_CANNED    512
 
 /* One engine and the runlist that serves it (from the device-info table). */
 struct profile_engine {
@@ -43,6 +43,7 @@ struct profile_canned_ctrl {
      * input params equal these in_size bytes (controls answering per input). */
     uint8_t *in;
     uint32_t in_size;
+    uint32_t status;    /* NV_STATUS the driver answered (0: NV_OK, out copied; else out is not written) */
 };
 
 /*

@@ -441,6 +441,7 @@ static const struct field canned_fields[] = {
     {"size", F_U32, offsetof(struct canned_tmp, ctrl.size), 0, 1, CANNED_MAX_BYTES, false, NULL, NULL},
     {"in", F_CUSTOM, 0, 0, 0, 0, false, NULL, parse_canned_in},
     {"out", F_CUSTOM, 0, 0, 0, 0, true, NULL, parse_canned_out},
+    {"status", F_U32, offsetof(struct canned_tmp, ctrl.status), 0, 0, 0xFFFFu, false, NULL, NULL},
     {NULL, 0, 0, 0, 0, 0, false, NULL, NULL},
 };
 
@@ -470,8 +471,16 @@ static bool parse_canned(struct pctx *c, yaml_node_t *n, void *base)
             memset(grown + tmp.out_len, 0, k->size - tmp.out_len);
             k->out = grown;
         }
-        if (k->in && k->in_size != k->size)
+        if (k->in && k->in_size > k->size)
             return fail(c, v, "'in' holds %u bytes but 'out' holds %u", k->in_size, k->size);
+        if (k->in && k->in_size < k->size) {
+            uint8_t *grown = realloc(k->in, k->size);
+            if (!grown)
+                return fail(c, v, "out of memory");
+            memset(grown + k->in_size, 0, k->size - k->in_size);
+            k->in = grown;
+            k->in_size = k->size;
+        }
         for (uint32_t i = 0; i + 1 < p->canned_count; i++) {
             const struct profile_canned_ctrl *o = &p->canned[i];
             if (o->cmd != k->cmd)

@@ -146,6 +146,10 @@ static NV_STATUS event_construct(struct rm_call *c, struct rm_object *obj, void 
     {id, nm, sizeof(NV_GR_ALLOCATION_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CHANNEL, RM_FAM_ENGINE_OBJ, false, true, false, false, false, P, engine_object_construct, NULL}
 #define COPY_ROW(id, nm) \
     {id, nm, sizeof(NVB0B5_ALLOCATION_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CHANNEL, RM_FAM_ENGINE_OBJ, false, true, false, false, false, P, engine_object_construct, NULL}
+/* A GPU class accepted without behaviour and without parameters, under `parent`. */
+#define ACCEPTED_ROW(sym, parent)                                                                        \
+    {.hclass = sym, .name = #sym, .param_size = 0, .params = RM_PARAMS_NONE, .parents = parent,              \
+     .family = RM_FAM_OTHER, .gpu_class = true, .modelled = false, .free_priority = P}
 #define USERMODE_ROW(id, nm, size, req) \
     {id, nm, size, req, RM_FAM_SUBDEVICE, RM_FAM_USERMODE, false, true, false, false, false, P, usermode_construct, NULL}
 
@@ -221,5 +225,15 @@ const struct rm_class_row rm_class_rows_core[] = {
      RM_FAM_OTHER, false, false, false, false, false, P, NULL, NULL},
     {NV_CONFIDENTIAL_COMPUTE, "NV_CONFIDENTIAL_COMPUTE", sizeof(NV_CONFIDENTIAL_COMPUTE_ALLOC_PARAMS),
      RM_PARAMS_OPTIONAL, RM_FAM_CLIENT, RM_FAM_OTHER, false, false, false, false, false, P, NULL, NULL},
+
+    /* monitoring and diagnostics (NVML, nvidia-smi, profilers): objects whose controls answer from the
+     * profile's recorded data; no parameters. NV04_DISPLAY_COMMON is in no compute profile's class list,
+     * so it answers NV_ERR_NOT_SUPPORTED as the driver does on a GPU without display. */
+    ACCEPTED_ROW(AMPERE_SMC_CONFIG_SESSION, RM_FAM_CLIENT),
+    ACCEPTED_ROW(AMPERE_SMC_MONITOR_SESSION, RM_FAM_CLIENT),
+    ACCEPTED_ROW(GF100_SUBDEVICE_INFOROM, RM_FAM_SUBDEVICE),
+    ACCEPTED_ROW(NV20_SUBDEVICE_DIAG, RM_FAM_SUBDEVICE),
+    ACCEPTED_ROW(GF100_PROFILER, RM_FAM_SUBDEVICE),
+    ACCEPTED_ROW(NV04_DISPLAY_COMMON, RM_FAM_DEVICE),
     {0, NULL, 0, RM_PARAMS_NONE, 0, 0, false, false, false, false, false, 0, NULL, NULL},
 };

@@ -32,6 +32,8 @@ NV_STATUS rm_ctrl_canned(struct rm_call *c, void *params, uint32_t size)
         /* the loader makes in_size equal size */
         if (k->in && memcmp(k->in, params, size) != 0)
             continue;
+        if (k->status != NV_OK)
+            return k->status;
         memcpy(params, k->out, size);
         return NV_OK;
     }

@@ -60,6 +60,7 @@ static void build_index(void)
     add_ctrls(rm_ctrl_rows_core, "rm_ctrl_rows_core");
     add_ctrls(rm_ctrl_rows_discovery, "rm_ctrl_rows_discovery");
     add_ctrls(rm_ctrl_rows_fifo, "rm_ctrl_rows_fifo");
+    add_ctrls(rm_ctrl_rows_monitoring, "rm_ctrl_rows_monitoring");
 }
 
 const struct rm_class_row *rm_class_lookup(uint32_t hclass)

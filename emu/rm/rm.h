@@ -120,6 +120,7 @@ extern const struct rm_class_row rm_class_rows_fifo[];
 extern const struct rm_ctrl_row rm_ctrl_rows_core[];
 extern const struct rm_ctrl_row rm_ctrl_rows_discovery[];
 extern const struct rm_ctrl_row rm_ctrl_rows_fifo[];
+extern const struct rm_ctrl_row rm_ctrl_rows_monitoring[];
 
 /* The registered row of a class / control (from every row table), or NULL when there is none. */
 const struct rm_class_row *rm_class_lookup(uint32_t hclass);
@@ -132,7 +133,8 @@ const struct profile *rm_call_profile(const struct rm_call *c);
  * Handler of RM_CTRL_CANNED rows: answers c->cmd with the recorded bytes of the
  * target GPU's profile (the client-level emulator profile for client
  * controls) — the first entry of that cmd and size whose `in` bytes, if any,
- * equal the caller's input. No such entry -> NV_ERR_NOT_SUPPORTED and a log line.
+ * equal the caller's input; an entry with a status answers that status and writes nothing.
+ * No such entry -> NV_ERR_NOT_SUPPORTED and a log line.
  */
 NV_STATUS rm_ctrl_canned(struct rm_call *c, void *params, uint32_t size);
 

@@ -17,6 +17,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/log.h"
 #include "front/inproc.h"
@@ -439,10 +441,61 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     buf_free(&bufs);
 }
 
+/*
+ * Opens a trace for reading; a gzip-compressed one (magic 1f 8b) is read through `gzip -dc` in a
+ * child process (*child set; 0 otherwise). NULL with errno set when the file cannot be opened.
+ */
+static FILE *open_trace(const char *path, pid_t *child)
+{
+    *child = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    int b0 = fgetc(f), b1 = fgetc(f);
+    if (b0 != 0x1f || b1 != 0x8b) {
+        rewind(f);
+        return f;
+    }
+    int fds[2];
+    if (pipe(fds) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        rewind(f);
+        dup2(fileno(f), STDIN_FILENO);
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execlp("gzip", "gzip", "-dc", (char *)NULL);
+        _exit(127);
+    }
+    fclose(f);
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        return NULL;
+    }
+    *child = pid;
+    return fdopen(fds[0], "r");
+}
+
+/* Closes what open_trace opened; -1 when the decompressor failed (a truncated or corrupt .gz). */
+static int close_trace(FILE *f, pid_t child)
+{
+    fclose(f);
+    int st = 0;
+    if (child > 0 && (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st) != 0))
+        return -1;
+    return 0;
+}
+
 int replay_file(const char *path, const struct replay_opts *opts, FILE *report, struct replay_result *res)
 {
     memset(res, 0, sizeof *res);
-    FILE *f = fopen(path, "r");
+    pid_t unzip = 0;
+    FILE *f = open_trace(path, &unzip);
     if (!f) {
         fprintf(report, "replay: %s: %s\n", path, strerror(errno));
         return -1;
@@ -459,7 +512,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         if (r && r->emu)
             nvemu_destroy(r->emu);
         free(r);
-        fclose(f);
+        close_trace(f, unzip);
         return -1;
     }
     if (opts->other_client_on_gpu && !(r->other = replay_other_client_hold(r->emu, 0, err, sizeof err))) {
@@ -467,7 +520,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         nvemu_fdtable_destroy(r->fds);
         nvemu_destroy(r->emu);
         free(r);
-        fclose(f);
+        close_trace(f, unzip);
         return -1;
     }
     nvemu_identity_self(&r->who);
@@ -501,7 +554,10 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         trace_call_free(&tc);
     }
     free(line);
-    fclose(f);
+    if (close_trace(f, unzip) != 0) {
+        fprintf(report, "replay: %s: gzip could not decompress it whole\n", path);
+        res->mismatches++;
+    }
     nvemu_fdtable_destroy(r->fds);
     replay_other_client_release(r->other);
     nvemu_destroy(r->emu);

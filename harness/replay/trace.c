@@ -147,6 +147,9 @@ int trace_parse_line(const char *s, int lineno, struct trace_call *tc, char *err
         snprintf(err, errlen, "req 0x%08x does not encode nr 0x%x size %u", tc->req, tc->nr, tc->size);
         return -1;
     }
+    /* UVM requests are plain integers: `size` decoded from one means nothing, parameters are in pin/pout */
+    if (!strcmp(tc->path, "/dev/nvidia-uvm"))
+        return 0;
     uint32_t want = tc->size < TRACE_MAX_BLOCK ? tc->size : TRACE_MAX_BLOCK;
     if (tc->size && (!tc->in.present || !tc->out.present)) {
         snprintf(err, errlen, "missing field '%s'", tc->in.present ? "out" : "in");

@@ -1,0 +1,141 @@
+/*
+ * Control commands of the monitoring and profiling paths (NVML, nvidia-smi, CUPTI, PyTorch start-up) that
+ * emu/rm/ctrl_monitoring.c answers from the GPU profile's recorded data, and their parameter sizes (CMD_PARAMS_SIZE).
+ * Names and values: open-gpu-kernel-modules 580.x, src/common/sdk/nvidia/inc/ctrl/ (the file is named per
+ * group below). Commands the published headers do not define are named *_UNPUBLISHED_<low 16 bits>; their
+ * sizes are the paramsSize the 580.159.04 driver accepted in the fixtures/hw/ recordings (the driver
+ * rejects any other size with NV_ERR_INVALID_ARGUMENT, so the recorded size is the registered one).
+ */
+#ifndef NVEMU_ABI_NV_CTRL_MONITORING_H
+#define NVEMU_ABI_NV_CTRL_MONITORING_H
+
+/* ctrl0000/ctrl0000gpu.h */
+#define NV0000_CTRL_CMD_GPU_DETACH_IDS                               0x00000216u
+#define NV0000_CTRL_CMD_GPU_DETACH_IDS_PARAMS_SIZE                   128u
+#define NV0000_CTRL_CMD_GPU_GET_PCI_INFO                             0x0000021Bu
+#define NV0000_CTRL_CMD_GPU_GET_PCI_INFO_PARAMS_SIZE                 12u
+#define NV0000_CTRL_CMD_GPU_QUERY_DRAIN_STATE                        0x00000279u
+#define NV0000_CTRL_CMD_GPU_QUERY_DRAIN_STATE_PARAMS_SIZE            12u
+#define NV0000_CTRL_CMD_GPU_ASYNC_ATTACH_ID                          0x00000289u
+#define NV0000_CTRL_CMD_GPU_ASYNC_ATTACH_ID_PARAMS_SIZE              4u
+/* ctrl0000/ctrl0000gpuacct.h */
+#define NV0000_CTRL_CMD_GPUACCT_GET_ACCOUNTING_STATE                 0x00000B02u
+#define NV0000_CTRL_CMD_GPUACCT_GET_ACCOUNTING_STATE_PARAMS_SIZE     12u
+/* ctrl0080/ctrl0080gpu.h */
+#define NV0080_CTRL_CMD_GPU_QUERY_SW_STATE_PERSISTENCE               0x00800288u
+#define NV0080_CTRL_CMD_GPU_QUERY_SW_STATE_PERSISTENCE_PARAMS_SIZE   4u
+/* ctrl00de.h */
+#define NV00DE_CTRL_CMD_REQUEST_DATA_POLL                            0x00DE0001u
+#define NV00DE_CTRL_CMD_REQUEST_DATA_POLL_PARAMS_SIZE                8u
+/* ctrl2080/ctrl2080gpu.h */
+#define NV2080_CTRL_CMD_GPU_QUERY_ECC_CONFIGURATION                  0x20800133u
+#define NV2080_CTRL_CMD_GPU_QUERY_ECC_CONFIGURATION_PARAMS_SIZE      8u
+#define NV2080_CTRL_CMD_GPU_GET_OEM_BOARD_INFO                       0x2080013Fu
+#define NV2080_CTRL_CMD_GPU_GET_OEM_BOARD_INFO_PARAMS_SIZE           136u
+#define NV2080_CTRL_CMD_GPU_GET_INFOROM_OBJECT_VERSION               0x2080014Bu
+#define NV2080_CTRL_CMD_GPU_GET_INFOROM_OBJECT_VERSION_PARAMS_SIZE   5u
+#define NV2080_CTRL_CMD_GPU_GET_INFOROM_IMAGE_VERSION                0x20800156u
+#define NV2080_CTRL_CMD_GPU_GET_INFOROM_IMAGE_VERSION_PARAMS_SIZE    16u
+/* (not in the published headers) */
+#define NV2080_CTRL_CMD_UNPUBLISHED_016D                             0x2080016Du
+#define NV2080_CTRL_CMD_UNPUBLISHED_016D_PARAMS_SIZE                 12u
+#define NV2080_CTRL_CMD_UNPUBLISHED_017B                             0x2080017Bu
+#define NV2080_CTRL_CMD_UNPUBLISHED_017B_PARAMS_SIZE                 12u
+/* ctrl2080/ctrl2080gpu.h */
+#define NV2080_CTRL_CMD_GPU_GET_PIDS                                 0x2080018Du
+#define NV2080_CTRL_CMD_GPU_GET_PIDS_PARAMS_SIZE                     3812u
+#define NV2080_CTRL_CMD_GPU_GET_CHIP_DETAILS                         0x208001A4u
+#define NV2080_CTRL_CMD_GPU_GET_CHIP_DETAILS_PARAMS_SIZE             16u
+#define NV2080_CTRL_CMD_GPU_GET_RECOVERY_ACTION                      0x208001B2u
+#define NV2080_CTRL_CMD_GPU_GET_RECOVERY_ACTION_PARAMS_SIZE          4u
+/* ctrl2080/ctrl2080tmr.h */
+#define NV2080_CTRL_CMD_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO      0x20800406u
+#define NV2080_CTRL_CMD_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO_PARAMS_SIZE 264u
+/* ctrl2080/ctrl2080bios.h */
+#define NV2080_CTRL_CMD_BIOS_GET_INFO                                0x20800802u
+#define NV2080_CTRL_CMD_BIOS_GET_INFO_PARAMS_SIZE                    16u
+/* ctrl2080/ctrl2080bus.h */
+#define NV2080_CTRL_CMD_BUS_GET_INFO                                 0x20801802u
+#define NV2080_CTRL_CMD_BUS_GET_INFO_PARAMS_SIZE                     16u
+#define NV2080_CTRL_CMD_BUS_GET_PEX_COUNTERS                         0x20801813u
+#define NV2080_CTRL_CMD_BUS_GET_PEX_COUNTERS_PARAMS_SIZE             76u
+#define NV2080_CTRL_CMD_BUS_GET_PEX_UTIL_COUNTERS                    0x20801819u
+#define NV2080_CTRL_CMD_BUS_GET_PEX_UTIL_COUNTERS_PARAMS_SIZE        32u
+#define NV2080_CTRL_CMD_BUS_GET_PCIE_REQ_ATOMICS_CAPS                0x20801829u
+#define NV2080_CTRL_CMD_BUS_GET_PCIE_REQ_ATOMICS_CAPS_PARAMS_SIZE    12u
+#define NV2080_CTRL_CMD_BUS_GET_PCIE_CPL_ATOMICS_CAPS                0x20801830u
+#define NV2080_CTRL_CMD_BUS_GET_PCIE_CPL_ATOMICS_CAPS_PARAMS_SIZE    4u
+/* ctrl2080/ctrl2080perf.h */
+#define NV2080_CTRL_CMD_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2      0x20802096u
+#define NV2080_CTRL_CMD_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS_SIZE 55888u
+/* ctrl2080/ctrl2080nvlink.h */
+#define NV2080_CTRL_CMD_NVLINK_GET_PLATFORM_INFO                     0x20803083u
+#define NV2080_CTRL_CMD_NVLINK_GET_PLATFORM_INFO_PARAMS_SIZE         39u
+/* ctrl2080/ctrl2080ecc.h */
+#define NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS                        0x20803404u
+#define NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS_PARAMS_SIZE            2u
+/* (not in the published headers) */
+#define NV2080_CTRL_CMD_UNPUBLISHED_3406                             0x20803406u
+#define NV2080_CTRL_CMD_UNPUBLISHED_3406_PARAMS_SIZE                 1u
+#define NV2080_CTRL_CMD_UNPUBLISHED_852A                             0x2080852Au
+#define NV2080_CTRL_CMD_UNPUBLISHED_852A_PARAMS_SIZE                 1784u
+#define NV2080_CTRL_CMD_UNPUBLISHED_852B                             0x2080852Bu
+#define NV2080_CTRL_CMD_UNPUBLISHED_852B_PARAMS_SIZE                 2836u
+#define NV2080_CTRL_CMD_UNPUBLISHED_852E                             0x2080852Eu
+#define NV2080_CTRL_CMD_UNPUBLISHED_852E_PARAMS_SIZE                 528u
+#define NV2080_CTRL_CMD_UNPUBLISHED_8536                             0x20808536u
+#define NV2080_CTRL_CMD_UNPUBLISHED_8536_PARAMS_SIZE                 1812u
+#define NV2080_CTRL_CMD_UNPUBLISHED_853A                             0x2080853Au
+#define NV2080_CTRL_CMD_UNPUBLISHED_853A_PARAMS_SIZE                 1456u
+#define NV2080_CTRL_CMD_UNPUBLISHED_8542                             0x20808542u
+#define NV2080_CTRL_CMD_UNPUBLISHED_8542_PARAMS_SIZE                 504u
+#define NV2080_CTRL_CMD_UNPUBLISHED_8546                             0x20808546u
+#define NV2080_CTRL_CMD_UNPUBLISHED_8546_PARAMS_SIZE                 24u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9001                             0x20809001u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9001_PARAMS_SIZE                 8u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9004                             0x20809004u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9004_PARAMS_SIZE                 1544u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9009                             0x20809009u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9009_PARAMS_SIZE                 8u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9019                             0x20809019u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9019_PARAMS_SIZE                 10800u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9064                             0x20809064u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9064_PARAMS_SIZE                 520u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A026                             0x2080A026u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A026_PARAMS_SIZE                 532u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A060                             0x2080A060u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A060_PARAMS_SIZE                 28u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A06E                             0x2080A06Eu
+#define NV2080_CTRL_CMD_UNPUBLISHED_A06E_PARAMS_SIZE                 1u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A06F                             0x2080A06Fu
+#define NV2080_CTRL_CMD_UNPUBLISHED_A06F_PARAMS_SIZE                 4u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A080                             0x2080A080u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A080_PARAMS_SIZE                 52u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A084                             0x2080A084u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A084_PARAMS_SIZE                 4u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A0A4                             0x2080A0A4u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A0A4_PARAMS_SIZE                 67396u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A0A6                             0x2080A0A6u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A0A6_PARAMS_SIZE                 34720u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A0A7                             0x2080A0A7u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A0A7_PARAMS_SIZE                 14988u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A0A8                             0x2080A0A8u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A0A8_PARAMS_SIZE                 19724u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A612                             0x2080A612u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A612_PARAMS_SIZE                 11680u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A618                             0x2080A618u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A618_PARAMS_SIZE                 8620u
+#define NV2080_CTRL_CMD_UNPUBLISHED_A61D                             0x2080A61Du
+#define NV2080_CTRL_CMD_UNPUBLISHED_A61D_PARAMS_SIZE                 12u
+#define NV2081_CTRL_CMD_UNPUBLISHED_0110                             0x20810110u
+#define NV2081_CTRL_CMD_UNPUBLISHED_0110_PARAMS_SIZE                 1u
+#define NV2081_CTRL_CMD_UNPUBLISHED_0111                             0x20810111u
+#define NV2081_CTRL_CMD_UNPUBLISHED_0111_PARAMS_SIZE                 4u
+/* ctrl208f/ctrl208fgpu.h */
+#define NV208F_CTRL_CMD_GPU_VERIFY_INFOROM                           0x208F1105u
+#define NV208F_CTRL_CMD_GPU_VERIFY_INFOROM_PARAMS_SIZE               8u
+/* ctrl90e7/ctrl90e7bbx.h */
+#define NV90E7_CTRL_CMD_BBX_GET_LAST_FLUSH_TIME                      0x90E70113u
+#define NV90E7_CTRL_CMD_BBX_GET_LAST_FLUSH_TIME_PARAMS_SIZE          16u
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * Controls of the monitoring and profiling paths (NVML, nvidia-smi, CUPTI, framework start-up) whose
+ * semantics the emulator does not model: each answers, for its input, what the target GPU's profile
+ * recorded (rm_ctrl_canned: the profile's `canned:` entries, derived from fixtures/hw recordings by
+ * harness/replay/tools/derive_canned.py), and NV_ERR_NOT_SUPPORTED with a log line for an input the
+ * profile has no answer for. Privilege: every row was issued by root in the recordings, so whether the
+ * driver requires a capability for it is not known; they are exported as non-privileged.
+ */
+#include "abi/nv_classes.h"
+#include "abi/nv_ctrl_monitoring.h"
+#include "rm/rm.h"
+
+/* Controls of classes below a subdevice (RM_FAM_OTHER spans several): only the command's own class answers. */
+static NV_STATUS canned_on_class(struct rm_call *c, void *params, uint32_t size)
+{
+    if (rm_object_class(c->obj) != NV_CTRL_CMD_CLASS(c->cmd))
+        return NV_ERR_NOT_SUPPORTED;
+    return rm_ctrl_canned(c, params, size);
+}
+
+/* One row: name from the symbol, size from its _PARAMS_SIZE companion (emu/abi/nv_ctrl_monitoring.h). */
+#define RECORDED_ROW(sym, fam, fn)                                                                          \
+    {.cmd = sym, .name = #sym, .param_size = sym##_PARAMS_SIZE, .families = fam,                             \
+     .flags = RM_CTRL_NON_PRIVILEGED | RM_CTRL_CANNED, .handler = fn}
+
+const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
+    RECORDED_ROW(NV0000_CTRL_CMD_GPU_DETACH_IDS, RM_FAM_CLIENT, rm_ctrl_canned),
+    RECORDED_ROW(NV0000_CTRL_CMD_GPU_GET_PCI_INFO, RM_FAM_CLIENT, rm_ctrl_canned),
+    RECORDED_ROW(NV0000_CTRL_CMD_GPU_QUERY_DRAIN_STATE, RM_FAM_CLIENT, rm_ctrl_canned),
+    RECORDED_ROW(NV0000_CTRL_CMD_GPU_ASYNC_ATTACH_ID, RM_FAM_CLIENT, rm_ctrl_canned),
+    RECORDED_ROW(NV0000_CTRL_CMD_GPUACCT_GET_ACCOUNTING_STATE, RM_FAM_CLIENT, rm_ctrl_canned),
+    RECORDED_ROW(NV0080_CTRL_CMD_GPU_QUERY_SW_STATE_PERSISTENCE, RM_FAM_DEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV00DE_CTRL_CMD_REQUEST_DATA_POLL, RM_FAM_OTHER, canned_on_class),
+    RECORDED_ROW(NV2080_CTRL_CMD_GPU_QUERY_ECC_CONFIGURATION, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_GPU_GET_OEM_BOARD_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_GPU_GET_INFOROM_OBJECT_VERSION, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_GPU_GET_INFOROM_IMAGE_VERSION, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_016D, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_017B, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_GPU_GET_PIDS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_GPU_GET_CHIP_DETAILS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_GPU_GET_RECOVERY_ACTION, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_BIOS_GET_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_BUS_GET_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_BUS_GET_PEX_COUNTERS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_BUS_GET_PEX_UTIL_COUNTERS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_BUS_GET_PCIE_REQ_ATOMICS_CAPS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_BUS_GET_PCIE_CPL_ATOMICS_CAPS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_NVLINK_GET_PLATFORM_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_3406, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_852A, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_852B, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_852E, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_8536, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_853A, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_8542, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_8546, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_9001, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_9004, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_9009, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_9019, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_9064, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A026, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A060, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A06E, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A06F, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A080, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A084, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A0A4, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A0A6, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A0A7, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A0A8, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A612, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A618, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2080_CTRL_CMD_UNPUBLISHED_A61D, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_ROW(NV2081_CTRL_CMD_UNPUBLISHED_0110, RM_FAM_OTHER, canned_on_class),
+    RECORDED_ROW(NV2081_CTRL_CMD_UNPUBLISHED_0111, RM_FAM_OTHER, canned_on_class),
+    RECORDED_ROW(NV208F_CTRL_CMD_GPU_VERIFY_INFOROM, RM_FAM_OTHER, canned_on_class),
+    RECORDED_ROW(NV90E7_CTRL_CMD_BBX_GET_LAST_FLUSH_TIME, RM_FAM_OTHER, canned_on_class),
+    {.name = NULL},
+};

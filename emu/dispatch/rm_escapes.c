@@ -192,13 +192,23 @@ static int esc_get_event_data(struct esc_ctx *x)
     return 0;
 }
 
+/*
+ * RM_SHARE: the object must exist in a client the caller may use; the share policy is accepted but not
+ * enforced (DUP_OBJECT does not consult policies), so the answer is the lookup's status.
+ */
+static int esc_share(struct esc_ctx *x)
+{
+    NVOS57_PARAMETERS *p = x->arg;
+    p->status = x->st = check_object(x, p->hClient, p->hObject, RM_FAM_ANY, NULL);
+    return 0;
+}
+
 /* Escapes the emulator does not model: status NV_ERR_NOT_SUPPORTED at the struct's status offset. */
 struct unsupported_row {
     uint32_t nr;
     uint32_t status_offset;
 };
 static const struct unsupported_row unsupported_rows[] = {
-    {NV_ESC_RM_SHARE, offsetof(NVOS57_PARAMETERS, status)},
     {NV_ESC_RM_I2C_ACCESS, offsetof(NVOS_I2C_ACCESS_PARAMS, status)},
     {NV_ESC_RM_IDLE_CHANNELS, offsetof(NVOS30_PARAMETERS, status)},
     {NV_ESC_RM_VID_HEAP_CONTROL, offsetof(NVOS32_HEADER, status)},
@@ -239,7 +249,7 @@ const struct esc_row esc_rows_rm[] = {
     {NV_ESC_RM_CONTROL, "RM_CONTROL", sizeof(NVOS54_PARAMETERS), ESC_CTL, esc_control},
     {NV_ESC_RM_ALLOC, "RM_ALLOC", 0, ESC_ANY, esc_alloc},
     {NV_ESC_RM_DUP_OBJECT, "RM_DUP_OBJECT", sizeof(NVOS55_PARAMETERS), ESC_CTL, esc_dup},
-    {NV_ESC_RM_SHARE, "RM_SHARE", sizeof(NVOS57_PARAMETERS), ESC_CTL, esc_unsupported},
+    {NV_ESC_RM_SHARE, "RM_SHARE", sizeof(NVOS57_PARAMETERS), ESC_CTL, esc_share},
     {NV_ESC_RM_I2C_ACCESS, "RM_I2C_ACCESS", sizeof(NVOS_I2C_ACCESS_PARAMS), ESC_DEV, esc_unsupported},
     {NV_ESC_RM_IDLE_CHANNELS, "RM_IDLE_CHANNELS", sizeof(NVOS30_PARAMETERS), ESC_CTL, esc_unsupported},
     {NV_ESC_RM_VID_HEAP_CONTROL, "RM_VID_HEAP_CONTROL", sizeof(NVOS32_PARAMETERS), ESC_CTL, esc_unsupported},

@@ -492,7 +492,14 @@ out:
     return st;
 }
 
-#define ROW(cmd, name, type, fam, flags, fn) {cmd, name, sizeof(type), fam, flags, fn}
+/* The token carries the channel's ChID, which the driver allocates for the whole GPU. */
+static const struct rm_ctrl_volatile work_submit_token_volatile[] = {
+    {.off = 0, .len = 4, .relative = true, .why = "work submit token: the ChID, counted over every process's channels"},
+    {.why = NULL},
+};
+
+#define ROW(cmd_, name_, type, fam, flags_, fn) \
+    {.cmd = cmd_, .name = name_, .param_size = sizeof(type), .families = fam, .flags = flags_, .handler = fn}
 
 const struct rm_ctrl_row rm_ctrl_rows_fifo[] = {
     ROW(NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, "NVA06C_CTRL_CMD_GPFIFO_SCHEDULE", NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS,
@@ -536,8 +543,9 @@ const struct rm_ctrl_row rm_ctrl_rows_fifo[] = {
         NVA06F_CTRL_STOP_CHANNEL_PARAMS, RM_FAM_CHANNEL, INTERNAL, chan_stop),
     ROW(NVA06F_CTRL_CMD_INTERNAL_GPFIFO_SCHEDULE, "NVA06F_CTRL_CMD_INTERNAL_GPFIFO_SCHEDULE",
         NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS, RM_FAM_CHANNEL, INTERNAL, chan_schedule),
-    ROW(NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, "NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN",
-        NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS, RM_FAM_CHANNEL, NP, chan_work_submit_token),
+    {.cmd = NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, .name = "NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN",
+     .param_size = sizeof(NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS), .families = RM_FAM_CHANNEL,
+     .flags = NP, .handler = chan_work_submit_token, .volatile_out = work_submit_token_volatile},
     ROW(NVC36F_CTRL_CMD_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX,
         "NVC36F_CTRL_CMD_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX",
         NVC36F_CTRL_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX_PARAMS, RM_FAM_CHANNEL, NP, chan_token_notif_index),
@@ -555,5 +563,5 @@ const struct rm_ctrl_row rm_ctrl_rows_fifo[] = {
 
     ROW(NV0080_CTRL_CMD_FIFO_GET_CHANNELLIST, "NV0080_CTRL_CMD_FIFO_GET_CHANNELLIST",
         NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS, RM_FAM_DEVICE, NP, get_channellist),
-    {0, NULL, 0, 0, 0, NULL},
+    {.name = NULL},
 };

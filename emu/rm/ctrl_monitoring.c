@@ -18,12 +18,43 @@ static NV_STATUS canned_on_class(struct rm_call *c, void *params, uint32_t size)
     return rm_ctrl_canned(c, params, size);
 }
 
-/* One row: name from the symbol, size from its _PARAMS_SIZE companion (emu/abi/nv_ctrl_monitoring.h). */
+/*
+ * GPU_QUERY_INFOROM_ECC_SUPPORT has no parameters: its status is the answer. Every recorded board
+ * (H200, H100: ECC-capable inforom) answered NV_OK.
+ */
+static NV_STATUS inforom_ecc_support(struct rm_call *c, void *params, uint32_t size)
+{
+    (void)c;
+    (void)params;
+    (void)size;
+    return NV_OK;
+}
+
+/* One row: name from the symbol, size from its _PARAMS_SIZE companion (emu/abi/nv_ctrl_monitoring.h).
+ * RM_CTRL_CANNED marks the answer as recorded data; the no-parameter row above is flagged the same way
+ * because its status is recorded data too. */
 #define RECORDED_ROW(sym, fam, fn)                                                                          \
     {.cmd = sym, .name = #sym, .param_size = sym##_PARAMS_SIZE, .families = fam,                             \
      .flags = RM_CTRL_NON_PRIVILEGED | RM_CTRL_CANNED, .handler = fn}
 
+/* NV2080_CTRL_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO_PARAMS: cpuClkId, sampleCount, then 16 x {gpuTime, cpuTime}. */
+static const struct rm_ctrl_volatile time_correlation_volatile[] = {
+    {.off = 8, .len = 256, .why = "GPU and CPU timestamps sampled during the call"},
+    {.why = NULL},
+};
+/* NV2080_CTRL_BUS_GET_PEX_UTIL_COUNTERS_PARAMS: pexCounterMask, then the counters. */
+static const struct rm_ctrl_volatile pex_util_volatile[] = {
+    {.off = 4, .len = 28, .why = "PCIe traffic counters read at the time of the call"},
+    {.why = NULL},
+};
+
+/* A row whose answer also carries values of the moment (`vol`). */
+#define RECORDED_VOLATILE_ROW(sym, fam, fn, vol)                                                            \
+    {.cmd = sym, .name = #sym, .param_size = sym##_PARAMS_SIZE, .families = fam,                             \
+     .flags = RM_CTRL_NON_PRIVILEGED | RM_CTRL_CANNED, .handler = fn, .volatile_out = vol}
+
 const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
+    RECORDED_ROW(NV2080_CTRL_CMD_GPU_QUERY_INFOROM_ECC_SUPPORT, RM_FAM_SUBDEVICE, inforom_ecc_support),
     RECORDED_ROW(NV0000_CTRL_CMD_GPU_DETACH_IDS, RM_FAM_CLIENT, rm_ctrl_canned),
     RECORDED_ROW(NV0000_CTRL_CMD_GPU_GET_PCI_INFO, RM_FAM_CLIENT, rm_ctrl_canned),
     RECORDED_ROW(NV0000_CTRL_CMD_GPU_QUERY_DRAIN_STATE, RM_FAM_CLIENT, rm_ctrl_canned),
@@ -40,11 +71,13 @@ const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RECORDED_ROW(NV2080_CTRL_CMD_GPU_GET_PIDS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RECORDED_ROW(NV2080_CTRL_CMD_GPU_GET_CHIP_DETAILS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RECORDED_ROW(NV2080_CTRL_CMD_GPU_GET_RECOVERY_ACTION, RM_FAM_SUBDEVICE, rm_ctrl_canned),
-    RECORDED_ROW(NV2080_CTRL_CMD_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_VOLATILE_ROW(NV2080_CTRL_CMD_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned,
+                          time_correlation_volatile),
     RECORDED_ROW(NV2080_CTRL_CMD_BIOS_GET_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RECORDED_ROW(NV2080_CTRL_CMD_BUS_GET_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RECORDED_ROW(NV2080_CTRL_CMD_BUS_GET_PEX_COUNTERS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
-    RECORDED_ROW(NV2080_CTRL_CMD_BUS_GET_PEX_UTIL_COUNTERS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RECORDED_VOLATILE_ROW(NV2080_CTRL_CMD_BUS_GET_PEX_UTIL_COUNTERS, RM_FAM_SUBDEVICE, rm_ctrl_canned,
+                          pex_util_volatile),
     RECORDED_ROW(NV2080_CTRL_CMD_BUS_GET_PCIE_REQ_ATOMICS_CAPS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RECORDED_ROW(NV2080_CTRL_CMD_BUS_GET_PCIE_CPL_ATOMICS_CAPS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RECORDED_ROW(NV2080_CTRL_CMD_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2, RM_FAM_SUBDEVICE, rm_ctrl_canned),

@@ -105,6 +105,21 @@ enum rm_ctrl_flags {
  * (unless RM_CTRL_COPYOUT_ON_ERROR). */
 typedef NV_STATUS (*rm_ctrl_fn)(struct rm_call *c, void *params, uint32_t size);
 
+/*
+ * Output bytes of a control that the driver fills from the moment of the call (timestamps, counters,
+ * free memory), so two answers to the same call differ on the GPU too. Either the range
+ * [off, off + len) of the params, or, when `info_index` is set, the data word of every entry of a
+ * {NvU32 listSize; {NvU32 index; NvU32 data}[]} list (at `off`) whose index is info_index - 1.
+ * `relative`: the NvU32 at off is a count the driver keeps for the whole GPU (ChIDs): two answers differ
+ * by the same amount on the GPU and in the emulator, whatever other processes took before.
+ */
+struct rm_ctrl_volatile {
+    uint32_t off, len;
+    uint32_t info_index;
+    bool relative;
+    const char *why;
+};
+
 struct rm_ctrl_row {
     uint32_t cmd;
     const char *name;
@@ -112,6 +127,7 @@ struct rm_ctrl_row {
     uint32_t families;            /* RM_FAM_* the command is exported on */
     uint32_t flags;               /* RM_CTRL_* */
     rm_ctrl_fn handler;
+    const struct rm_ctrl_volatile *volatile_out;  /* NULL-terminated by why == NULL; NULL: none */
 };
 
 /* Row arrays, each terminated by a row with cmd/hclass 0 and name NULL. */

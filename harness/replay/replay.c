@@ -23,11 +23,13 @@
 #include "core/log.h"
 #include "front/inproc.h"
 #include "nvemu/nvemu.h"
+#include "allowlist.h"
 #include "other_client.h"
 #include "rm/rm.h"
 #include "trace.h"
 #include "volatile.h"
 
+#define NR_REGISTER_FD 0xC9u
 #define NR_FREE 0x29u
 #define NR_CONTROL 0x2Au
 #define NR_ALLOC 0x2Bu
@@ -47,12 +49,27 @@ struct replay {
     struct replay_other_client *other;   /* opts.other_client_on_gpu: the other program's objects */
     nvemu_identity who;
     char fd_path[1024][64];       /* path each recorded fd was opened on ("" = not open) */
+    bool fd_registered[1024];     /* REGISTER_FD succeeded on it since it was opened */
     struct pair64 *handles;       /* recorded -> emulated auto/generated handles */
     uint32_t nhandles, caphandles;
     struct pair64 *addrs;         /* recorded -> emulated mapping addresses */
     bool rel_set[REPLAY_RELATIVE_COUNTERS];  /* base of each relative counter (volatile.h) */
     uint32_t rel_rec[REPLAY_RELATIVE_COUNTERS], rel_emu[REPLAY_RELATIVE_COUNTERS];
     uint32_t naddrs, capaddrs;
+    struct ctrl_base {
+        uint32_t cmd, off, rec, emu;
+    } ctrl_base[16];              /* first answer of each relative control field (replay_relative_ctrl) */
+    uint32_t nctrl_base;
+    struct seen {
+        uint32_t id;              /* control command, or class | SEEN_CLASS */
+        bool inexact;             /* some call of it differed beyond the allow-list */
+    } *seen;
+    uint32_t nseen, capseen;
+    uint32_t cur_id;              /* what the call being replayed exercises (0: an escape of its own) */
+    uint32_t clients[256];        /* client handles the trace allocated (the allow-list asks) */
+    uint32_t nclients;
+    const struct replay_allowed *used[8];  /* allow-list entries that covered a difference */
+    uint32_t nused, allowed;
     FILE *report;
     struct replay_result *res;
     bool verbose;
@@ -155,6 +172,34 @@ static const char *ctrl_owner(uint32_t cmd)
 static void mismatch(struct replay *r, const struct trace_call *tc, const char *owner, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+#define SEEN_CLASS 0x80000000u
+
+static bool own_client(void *ctx, uint32_t hclient)
+{
+    const struct replay *r = ctx;
+    for (uint32_t i = 0; i < r->nclients; i++)
+        if (r->clients[i] == hclient)
+            return true;
+    return false;
+}
+
+static struct seen *seen_entry(struct replay *r, uint32_t id)
+{
+    for (uint32_t i = 0; i < r->nseen; i++)
+        if (r->seen[i].id == id)
+            return &r->seen[i];
+    if (r->nseen == r->capseen) {
+        uint32_t cap = r->capseen ? 2 * r->capseen : 64;
+        struct seen *n = realloc(r->seen, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        r->seen = n;
+        r->capseen = cap;
+    }
+    r->seen[r->nseen] = (struct seen){id, false};
+    return &r->seen[r->nseen++];
+}
+
 static void mismatch(struct replay *r, const struct trace_call *tc, const char *owner, const char *fmt, ...)
 {
     char msg[512];
@@ -162,8 +207,23 @@ static void mismatch(struct replay *r, const struct trace_call *tc, const char *
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    struct replay_allow_ctx ax = {own_client, r};
+    const struct replay_allowed *a = replay_allowed_for(tc, &ax);
+    if (a) {
+        fprintf(r->report, "line %d: allowed (%s): %s\n", tc->line, a->name, msg);
+        r->allowed++;
+        uint32_t i = 0;
+        while (i < r->nused && r->used[i] != a)
+            i++;
+        if (i == r->nused && r->nused < sizeof r->used / sizeof r->used[0])
+            r->used[r->nused++] = a;
+        return;
+    }
     fprintf(r->report, "line %d: %s [owner %s]\n", tc->line, msg, owner);
     r->res->mismatches++;
+    struct seen *e = r->cur_id ? seen_entry(r, r->cur_id) : NULL;
+    if (e)
+        e->inexact = true;
 }
 
 /*
@@ -226,8 +286,14 @@ static int ensure_fd(struct replay *r, const struct trace_call *tc)
     if (tc->fd < 0 || tc->fd >= (int)(sizeof r->fd_path / sizeof r->fd_path[0]))
         return -1;
     char *known = r->fd_path[tc->fd];
-    if (known[0] && !strcmp(known, tc->path))
+    /*
+     * The trace holds no open/close: a second REGISTER_FD on one fd number means the program closed it
+     * and opened the node again (the driver refuses to register an open file twice), so reopen it.
+     */
+    bool reopened = tc->nr == NR_REGISTER_FD && r->fd_registered[tc->fd];
+    if (known[0] && !strcmp(known, tc->path) && !reopened)
         return 0;
+    r->fd_registered[tc->fd] = false;
     if (known[0])
         nvemu_fdtable_close(r->fds, tc->fd);
     known[0] = 0;
@@ -235,6 +301,39 @@ static int ensure_fd(struct replay *r, const struct trace_call *tc)
         return -1;
     snprintf(known, sizeof r->fd_path[0], "%s", tc->path);
     return 0;
+}
+
+/*
+ * Relative control fields (replay_relative_ctrl): each must have moved from the control's first answer by
+ * as much as in the recording; then the recorded value is put in so the rest of the block compares.
+ * False after reporting a mismatch.
+ */
+static bool relative_ctrl_fields(struct replay *r, const struct trace_call *tc, const char *owner, uint32_t cmd,
+                                 uint8_t *params)
+{
+    uint32_t offs[4];
+    const char *why[4];
+    uint32_t n = replay_relative_ctrl(cmd, offs, why, 4);
+    for (uint32_t i = 0; i < n; i++) {
+        if (offs[i] + 4 > tc->pout.len)
+            continue;
+        uint32_t rec = rd32(tc->pout.data + offs[i]), got = rd32(params + offs[i]);
+        struct ctrl_base *b = NULL;
+        for (uint32_t k = 0; k < r->nctrl_base && !b; k++)
+            if (r->ctrl_base[k].cmd == cmd && r->ctrl_base[k].off == offs[i])
+                b = &r->ctrl_base[k];
+        if (!b && r->nctrl_base < sizeof r->ctrl_base / sizeof r->ctrl_base[0]) {
+            b = &r->ctrl_base[r->nctrl_base++];
+            *b = (struct ctrl_base){cmd, offs[i], rec, got};
+        }
+        if (b && rec - b->rec != got - b->emu) {
+            mismatch(r, tc, owner, "control 0x%08x params @%u: +%u from the first answer, recorded +%u (%s)", cmd,
+                     offs[i], got - b->emu, rec - b->rec, why[i]);
+            return false;
+        }
+        wr32(params + offs[i], rec);
+    }
+    return true;
 }
 
 /* ---- one call ---- */
@@ -277,6 +376,13 @@ static uint32_t status_offset(uint32_t nr, uint32_t size)
 
 static void replay_call(struct replay *r, const struct trace_call *tc)
 {
+    r->cur_id = 0;
+    if (tc->nr == NR_CONTROL && tc->size == 32)
+        r->cur_id = rd32(tc->in.data + 8);
+    else if (tc->nr == NR_ALLOC && (tc->size == 32 || tc->size == 48))
+        r->cur_id = rd32(tc->in.data + 12) | SEEN_CLASS;
+    if (r->cur_id)
+        seen_entry(r, r->cur_id);
     struct buffers bufs = {0};
     const char *owner = "A";
     uint32_t size = tc->size;
@@ -385,6 +491,11 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
         bad = true;
     }
     /* Learn the handle the emulator chose before comparing (it is mapped, not volatile). */
+    if (tc->nr == NR_REGISTER_FD && rc == 0)
+        r->fd_registered[tc->fd] = true;
+    if (tc->nr == NR_ALLOC && rc == 0 && (hclass == 0 || hclass == 1 || hclass == 0x41) &&
+        r->nclients < sizeof r->clients / sizeof r->clients[0])
+        r->clients[r->nclients++] = rd32(tc->out.data + 8);
     if (tc->nr == NR_ALLOC && auto_handle && rc == 0)
         pair_add(&r->handles, &r->nhandles, &r->caphandles, rd32(tc->out.data + 8), rd32(arg + 8));
     if (tc->nr == NR_MAP_MEMORY && size == 56 && rc == 0)
@@ -398,9 +509,11 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
             bad = true;
         }
     }
+    if (!bad && tc->nr == NR_CONTROL && params && tc->pout.present && rd32(arg + 28) == 0 && tc->pout.len == plen)
+        bad = !relative_ctrl_fields(r, tc, owner, rd32(arg + 8), params);
     if (!bad && tc->nr == NR_CONTROL && params && tc->pout.present && rd32(arg + 28) == 0) {
-        const struct replay_volatile *v;
-        uint32_t nv = replay_volatile_ctrl(rd32(arg + 8), &v);
+        struct replay_volatile v[16];
+        uint32_t nv = replay_volatile_ctrl(rd32(arg + 8), tc->pout.data, tc->pout.len, v, 16);
         long off = tc->pout.len == plen ? compare_block(r, params, tc->pout.data, plen, v, nv, emb, nemb) : 0;
         if (off >= 0) {
             char what[64];
@@ -554,6 +667,20 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         trace_call_free(&tc);
     }
     free(line);
+    uint32_t nctrl = 0, nctrl_ok = 0, ncls = 0, ncls_ok = 0;
+    for (uint32_t i = 0; i < r->nseen; i++) {
+        bool cls = r->seen[i].id & SEEN_CLASS;
+        nctrl += !cls;
+        ncls += cls;
+        nctrl_ok += !cls && !r->seen[i].inexact;
+        ncls_ok += cls && !r->seen[i].inexact;
+    }
+    fprintf(report, "coverage: %u of %u distinct controls and %u of %u classes answered exactly\n", nctrl_ok, nctrl,
+            ncls_ok, ncls);
+    if (r->allowed)
+        fprintf(report, "allow-list: %u differences allowed\n", r->allowed);
+    for (uint32_t i = 0; i < r->nused; i++)
+        fprintf(report, "allow-list: %s: %s\n", r->used[i]->name, r->used[i]->why);
     if (close_trace(f, unzip) != 0) {
         fprintf(report, "replay: %s: gzip could not decompress it whole\n", path);
         res->mismatches++;
@@ -563,6 +690,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
     nvemu_destroy(r->emu);
     free(r->handles);
     free(r->addrs);
+    free(r->seen);
     free(r);
     return 0;
 }

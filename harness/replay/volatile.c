@@ -8,6 +8,9 @@
 #include "volatile.h"
 
 #include <stddef.h>
+#include <string.h>
+
+#include "rm/rm.h"
 
 #define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
@@ -56,31 +59,44 @@ uint32_t replay_volatile_escape(uint32_t nr, uint32_t size, const struct replay_
     return 0;
 }
 
-/* ---- control params ---- */
+/* ---- control params: the control table's volatile_out column (emu/rm/rm.h) ---- */
 
-static const struct replay_volatile v_id_info[] = {
-    {16, 8, "GPU_GET_ID_INFO.szName: unused pointer, passed through as recorded"},
-};
-
-struct ctrl_row {
-    uint32_t cmd;
-    const struct replay_volatile *v;
-    uint32_t n;
-};
-
-static const struct ctrl_row ctrl_rows[] = {
-    {0x00000202, v_id_info, N(v_id_info)},
-};
-
-uint32_t replay_volatile_ctrl(uint32_t cmd, const struct replay_volatile **out)
+uint32_t replay_volatile_ctrl(uint32_t cmd, const uint8_t *recorded, uint32_t len, struct replay_volatile *out,
+                              uint32_t cap)
 {
-    for (uint32_t i = 0; i < N(ctrl_rows); i++)
-        if (ctrl_rows[i].cmd == cmd) {
-            *out = ctrl_rows[i].v;
-            return ctrl_rows[i].n;
+    const struct rm_ctrl_row *row = rm_ctrl_lookup(cmd);
+    uint32_t n = 0;
+    for (const struct rm_ctrl_volatile *v = row ? row->volatile_out : NULL; v && v->why && n < cap; v++) {
+        if (v->relative)
+            continue;
+        if (!v->info_index) {
+            out[n++] = (struct replay_volatile){v->off, v->len, v->why};
+            continue;
         }
-    *out = NULL;
-    return 0;
+        if (v->off + 4 > len)
+            continue;
+        uint32_t count;
+        memcpy(&count, recorded + v->off, 4);
+        for (uint32_t i = 0; i < count && v->off + 12 + 8 * i <= len && n < cap; i++) {
+            uint32_t index;
+            memcpy(&index, recorded + v->off + 4 + 8 * i, 4);
+            if (index == v->info_index - 1)
+                out[n++] = (struct replay_volatile){v->off + 8 + 8 * i, 4, v->why};
+        }
+    }
+    return n;
+}
+
+uint32_t replay_relative_ctrl(uint32_t cmd, uint32_t *offs, const char **why, uint32_t cap)
+{
+    const struct rm_ctrl_row *row = rm_ctrl_lookup(cmd);
+    uint32_t n = 0;
+    for (const struct rm_ctrl_volatile *v = row ? row->volatile_out : NULL; v && v->why && n < cap; v++)
+        if (v->relative) {
+            offs[n] = v->off;
+            why[n++] = v->why;
+        }
+    return n;
 }
 
 /* ---- relative fields of alloc params ---- */

@@ -29,8 +29,13 @@ struct replay_embedded {
 
 /* Volatile ranges of the top-level argument block of escape nr with size `size`; returns the count. */
 uint32_t replay_volatile_escape(uint32_t nr, uint32_t size, const struct replay_volatile **out);
-/* Volatile ranges of a control's params (besides its rebuilt embedded pointers). */
-uint32_t replay_volatile_ctrl(uint32_t cmd, const struct replay_volatile **out);
+/*
+ * Volatile ranges of a control's recorded params `recorded` (len bytes), besides its rebuilt embedded
+ * pointers, as the control's table row declares them (rm_ctrl_row.volatile_out); at most cap written to
+ * out, the count returned.
+ */
+uint32_t replay_volatile_ctrl(uint32_t cmd, const uint8_t *recorded, uint32_t len, struct replay_volatile *out,
+                              uint32_t cap);
 /*
  * A field of a class's alloc params compared relative to its first occurrence
  * in the trace: (recorded - first recorded) must equal (replayed - first
@@ -44,6 +49,12 @@ struct replay_relative {
     const char *why;
 };
 #define REPLAY_RELATIVE_COUNTERS 1
+
+/*
+ * NvU32 fields of a control's params compared relative to the control's first answer in the trace, as
+ * its table row declares them (rm_ctrl_volatile.relative): offsets and reasons, at most cap, the count returned.
+ */
+uint32_t replay_relative_ctrl(uint32_t cmd, uint32_t *offs, const char **why, uint32_t cap);
 
 /* Relative fields of a class's alloc params; returns the count. */
 uint32_t replay_relative_alloc(uint32_t hclass, const struct replay_relative **out);

@@ -543,7 +543,14 @@ static void unmodelled_escapes(void **state)
     NVOS57_PARAMETERS sh;
     memset(&sh, 0, sizeof(sh));
     assert_int_equal(tio(e, e->ctl, NV_ESC_RM_SHARE, &sh, sizeof(sh)), 0);
-    assert_int_equal(sh.status, NV_ERR_NOT_SUPPORTED);
+    assert_int_not_equal(sh.status, NV_OK); /* no such client */
+    sh.hClient = hc;
+    sh.hObject = 0x5c0dead;
+    assert_int_equal(tio(e, e->ctl, NV_ESC_RM_SHARE, &sh, sizeof(sh)), 0);
+    assert_int_equal(sh.status, NV_ERR_OBJECT_NOT_FOUND);
+    sh.hObject = HDEV; /* an existing object: the policy is accepted (as the H200 did in peer_ipc's parent) */
+    assert_int_equal(tio(e, e->ctl, NV_ESC_RM_SHARE, &sh, sizeof(sh)), 0);
+    assert_int_equal(sh.status, NV_OK);
     NVOS32_PARAMETERS vh;
     memset(&vh, 0, sizeof(vh));
     assert_int_equal(tio(e, e->ctl, NV_ESC_RM_VID_HEAP_CONTROL, &vh, sizeof(vh)), 0);

@@ -1,0 +1,77 @@
+/*
+ * Walks every class and control table: ids are unique across all tables, every row has a name, a
+ * handler and a family, sizes are within what the driver copies, the registry answers each id with
+ * its own row, and each volatile-output declaration lies inside the control's parameters.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "abi/nv_escape.h"
+#include "rm/rm.h"
+
+static const struct rm_ctrl_row *const *ctrl_tables(size_t *n)
+{
+    static const struct rm_ctrl_row *const t[] = {rm_ctrl_rows_core, rm_ctrl_rows_discovery, rm_ctrl_rows_fifo,
+                                                  rm_ctrl_rows_monitoring};
+    *n = sizeof t / sizeof t[0];
+    return t;
+}
+
+static void controls_unique_and_sane(void **state)
+{
+    (void)state;
+    size_t nt, rows = 0;
+    const struct rm_ctrl_row *const *t = ctrl_tables(&nt);
+    for (size_t i = 0; i < nt; i++)
+        for (const struct rm_ctrl_row *r = t[i]; r->name; r++, rows++) {
+            assert_int_not_equal(r->cmd & 0xFFFFu, 0); /* cmd 0 / index 0 are the NULL command */
+            assert_non_null(r->handler);
+            assert_int_not_equal(r->families, 0);
+            assert_true(r->param_size <= RMAPI_PARAM_COPY_MAX_PARAMS_SIZE);
+            assert_true(r->flags & (RM_CTRL_NON_PRIVILEGED | RM_CTRL_PRIVILEGED | RM_CTRL_INTERNAL));
+            assert_ptr_equal(rm_ctrl_lookup(r->cmd), r); /* a duplicate would be answered by the other row */
+            for (size_t j = 0; j < nt; j++)
+                for (const struct rm_ctrl_row *o = t[j]; o->name; o++)
+                    if (o != r && o->cmd == r->cmd)
+                        fail_msg("control 0x%08x is in two rows (%s, %s)", r->cmd, r->name, o->name);
+            for (const struct rm_ctrl_volatile *v = r->volatile_out; v && v->why; v++) {
+                assert_true(v->off + (v->info_index ? 4u : v->len) <= r->param_size);
+                assert_true(v->info_index || v->len > 0);
+            }
+        }
+    assert_true(rows > 100);
+}
+
+static void classes_unique_and_sane(void **state)
+{
+    (void)state;
+    const struct rm_class_row *const t[] = {rm_class_rows_core, rm_class_rows_fifo};
+    size_t rows = 0;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        for (const struct rm_class_row *r = t[i]; r->name; r++, rows++) {
+            assert_true(r->param_size <= RMAPI_PARAM_COPY_MAX_PARAMS_SIZE);
+            /* a class that requires parameters must know how many bytes to copy */
+            assert_true(r->params != RM_PARAMS_REQUIRED || r->param_size > 0);
+            assert_true(r->params != RM_PARAMS_NONE || r->param_size == 0);
+            assert_int_not_equal(r->family, 0);
+            assert_ptr_equal(rm_class_lookup(r->hclass), r);
+            for (size_t j = 0; j < sizeof t / sizeof t[0]; j++)
+                for (const struct rm_class_row *o = t[j]; o->name; o++)
+                    if (o != r && o->hclass == r->hclass)
+                        fail_msg("class 0x%04x is in two rows (%s, %s)", r->hclass, r->name, o->name);
+        }
+    assert_true(rows > 50);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(controls_unique_and_sane),
+        cmocka_unit_test(classes_unique_and_sane),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

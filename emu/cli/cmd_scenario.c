@@ -43,6 +43,33 @@ static void usage(FILE *f)
             "The scenario format is described in scenarios/README.md.\n");
 }
 
+/* A scenario without expectations passes whatever the policy does: say so. */
+static void warn_no_expectations(const struct scenario *s)
+{
+    if (!s->expect_count)
+        fprintf(stderr, "%s: warning: no expectations ('expect:'): the run passes whenever it can start\n", s->path);
+}
+
+/* A file that does not load still gets a JUnit report: one failing testcase carrying the message. */
+static void junit_load_error(const char *file, const char *junit, const char *msg)
+{
+    struct scenario *s = calloc(1, sizeof(*s));
+    struct sc_results *r = calloc(1, sizeof(*r));
+    char err[512];
+    if (s && r) {
+        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        size_t n = strcspn(base, ".");
+        snprintf(s->name, sizeof(s->name), "%.*s", (int)(n ? n : strlen(base)), base);
+        s->path = (char *)file;
+        r->sc = s;
+        snprintf(r->error, sizeof(r->error), "%s", msg);
+        if (report_junit(r, junit, err, sizeof(err)) != 0)
+            fprintf(stderr, "nvemu scenario: %s\n", err);
+    }
+    free(r);
+    free(s);
+}
+
 static int check(int argc, char **argv)
 {
     if (argc == 2 && cli_is_help(argv[1])) {
@@ -62,6 +89,13 @@ static int check(int argc, char **argv)
             rc = 2;
             continue;
         }
+        if (sc_check_deps(s, err, sizeof(err)) != 0) {
+            fprintf(stderr, "%s\n", err);
+            rc = 2;
+            scenario_free(s);
+            continue;
+        }
+        warn_no_expectations(s);
         printf("%s: ok (%u tasks, %u faults, %u expectations)\n", argv[i], s->task_count, s->fault_count,
                s->expect_count);
         scenario_free(s);
@@ -161,8 +195,11 @@ static int run(int argc, char **argv)
     struct scenario *s = scenario_load(argv[optind], err, sizeof(err));
     if (!s) {
         fprintf(stderr, "%s\n", err);
+        if (junit)
+            junit_load_error(argv[optind], junit, err);
         return 2;
     }
+    warn_no_expectations(s);
     if (profile) {
         if (strlen(profile) >= sizeof(s->gpu.profile)) {
             fprintf(stderr, "nvemu scenario: --profile name too long\n");

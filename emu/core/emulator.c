@@ -53,6 +53,9 @@ static bool copy_config(nvemu *emu, const nvemu_config *cfg)
     emu->cfg.policy_path = emu->cfg_policy_path;
     emu->cfg.policy_args = (const char *const *)emu->cfg_policy_args;
     emu->cfg.policy_nargs = cfg->policy_nargs > 0 ? cfg->policy_nargs : 0;
+    /* Only read while the profile loads, inside nvemu_create: no copy needed. */
+    emu->cfg.profile_set = NULL;
+    emu->cfg.profile_nset = 0;
     return true;
 }
 
@@ -79,8 +82,9 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
         fail(errbuf, errlen, "%s", "out of memory");
         goto err;
     }
-    char perr[256] = "";
-    emu->profile = profile_load(emu->cfg.profile, perr, sizeof(perr));
+    char perr[512] = "";
+    emu->profile = profile_load_set(emu->cfg.profile, cfg_in->profile_set,
+                                    cfg_in->profile_nset > 0 ? cfg_in->profile_nset : 0, perr, sizeof(perr));
     if (!emu->profile) {
         fail(errbuf, errlen, "%s", perr[0] ? perr : "cannot load profile");
         goto err;

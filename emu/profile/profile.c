@@ -4,7 +4,6 @@
  */
 #include "profile/profile.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +11,9 @@
 #include "core/log.h"
 #include "profile/profile_builtin.h"
 #include "profile/profile_yaml.h"
+#include "yaml/ytree.h"
 
-/* Larger profile files are a mistake, not a GPU. */
-#define PROFILE_FILE_MAX (4u << 20)
+const char *const profile_preempt_mode_names[] = {"wfi", "cta", "cilp", NULL};
 
 static const struct profile_builtin *builtin_find(const char *name)
 {
@@ -29,28 +28,8 @@ const char *const *profile_builtin_names(void)
     return profile_builtin_name_list;
 }
 
-static struct profile *load_file(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *buf = malloc(PROFILE_FILE_MAX + 1);
-    size_t n = buf ? fread(buf, 1, PROFILE_FILE_MAX + 1, f) : 0;
-    bool bad = !buf || ferror(f);
-    fclose(f);
-    if (bad || n > PROFILE_FILE_MAX) {
-        snprintf(err, errlen, "%s: %s", path, bad ? "read error" : "file larger than 4 MiB");
-        free(buf);
-        return NULL;
-    }
-    struct profile *p = profile_parse_yaml(path, buf, n, err, errlen);
-    free(buf);
-    return p;
-}
-
-struct profile *profile_load(const char *name_or_path, char *err, size_t errlen)
+struct profile *profile_load_set(const char *name_or_path, const char *const *set, int nset, char *err,
+                                 size_t errlen)
 {
     char scratch[8];
     if (!err) {
@@ -61,11 +40,16 @@ struct profile *profile_load(const char *name_or_path, char *err, size_t errlen)
         name_or_path = "h200";
     const struct profile_builtin *b = builtin_find(name_or_path);
     struct profile *p;
-    if (b)
-        p = profile_parse_yaml(b->file, b->text, b->len, err, errlen);
-    else if (strchr(name_or_path, '/') || strstr(name_or_path, ".yaml") || strstr(name_or_path, ".yml"))
-        p = load_file(name_or_path, err, errlen);
-    else {
+    if (b) {
+        p = profile_parse_yaml_set(b->file, b->text, b->len, set, nset, err, errlen);
+    } else if (strchr(name_or_path, '/') || strstr(name_or_path, ".yaml") || strstr(name_or_path, ".yml")) {
+        size_t len = 0;
+        char *text = ytree_read_file(name_or_path, PROFILE_FILE_MAX, &len, err, errlen);
+        if (!text)
+            return NULL;
+        p = profile_parse_yaml_set(name_or_path, text, len, set, nset, err, errlen);
+        free(text);
+    } else {
         snprintf(err, errlen, "unknown profile %s", name_or_path);
         return NULL;
     }
@@ -73,6 +57,11 @@ struct profile *profile_load(const char *name_or_path, char *err, size_t errlen)
         LOG_DEBUG("profile", "loaded %s (%s, %u classes, %u engines)", p->name, p->chip, p->class_count,
                   p->engine_count);
     return p;
+}
+
+struct profile *profile_load(const char *name_or_path, char *err, size_t errlen)
+{
+    return profile_load_set(name_or_path, NULL, 0, err, errlen);
 }
 
 void profile_free(struct profile *p)

@@ -150,6 +150,20 @@ const struct profile_info_table *profile_info_table(const struct profile *p, uin
  */
 struct profile *profile_load(const char *name_or_path, char *err, size_t errlen);
 
+/*
+ * profile_load with overrides: each of set[0..nset) is "path=value" in the
+ * profile's own keys (e.g. "fifo.default_timeslice=2048us",
+ * "timing.ctxsw=30us", "fifo.default_compute_preempt_mode=cta"), applied to
+ * the document before it is validated, so an override gets the same checks
+ * and messages as the file's value and wins over the file's spelling of
+ * that key (an older "_us" key included).
+ */
+struct profile *profile_load_set(const char *name_or_path, const char *const *set, int nset, char *err,
+                                 size_t errlen);
+
+/* Names of default_compute_preempt_mode values (index = mode: 0 WFI, 1 CTA, 2 CILP), NULL-terminated. */
+extern const char *const profile_preempt_mode_names[];
+
 /* Frees a loaded profile and its canned blobs; NULL is a no-op. */
 void profile_free(struct profile *p);
 

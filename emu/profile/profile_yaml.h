@@ -17,4 +17,11 @@
 struct profile *profile_parse_yaml(const char *file, const char *text, size_t len,
                                    char *err, size_t errlen);
 
+/* Same, after applying the "path=value" overrides in set[0..nset) to the document (see profile_load_set). */
+struct profile *profile_parse_yaml_set(const char *file, const char *text, size_t len, const char *const *set,
+                                       int nset, char *err, size_t errlen);
+
+/* Larger profile files are a mistake, not a GPU. */
+#define PROFILE_FILE_MAX (4u << 20)
+
 #endif

@@ -32,4 +32,14 @@ struct sc_run_opts {
  */
 int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_results *out, char *err, size_t errlen);
 
+/*
+ * Everything sc_run needs from outside the file, checked without running:
+ * the GPU profile loads with the scenario's gpu overrides, the policy plugin
+ * is found, loads and accepts its arguments (an emulator is created and
+ * destroyed), the scheduler binary and process binaries given as paths are
+ * executable files, and the task mix is one this build runs. 0, or -1 with
+ * "file:line:column: message" in err.
+ */
+int sc_check_deps(const struct scenario *s, char *err, size_t errlen);
+
 #endif

@@ -19,13 +19,39 @@
 #define SC_MAX_FAULTS 32
 #define SC_MAX_EXPECT 64
 
-enum sc_class { SC_LC = 0, SC_BE = 1 };
-enum sc_clock { SC_CLOCK_VIRTUAL = 0, SC_CLOCK_REALTIME = 1 };
-enum sc_arrival { SC_ARRIVAL_PERIODIC, SC_ARRIVAL_POISSON, SC_ARRIVAL_CLOSED, SC_ARRIVAL_TRACE };
-enum sc_context { SC_CONTEXT_CUDA = 0, SC_CONTEXT_BARE = 1 };
+/*
+ * Each enum and its YAML names come from one list: X(ENUMERATOR, "name"). The
+ * loader reads the names, the reports print them; nothing repeats them.
+ */
+#define SC_ENUM_ID(id, name) id,
+#define SC_ENUM_NAME(id, name) name,
+#define SC_CLASS_LIST(X) X(SC_LC, "LC") X(SC_BE, "BE")
+#define SC_CLOCK_LIST(X) X(SC_CLOCK_VIRTUAL, "virtual") X(SC_CLOCK_REALTIME, "realtime")
+#define SC_ARRIVAL_LIST(X) \
+    X(SC_ARRIVAL_PERIODIC, "periodic") X(SC_ARRIVAL_POISSON, "poisson") X(SC_ARRIVAL_CLOSED, "closed") \
+    X(SC_ARRIVAL_TRACE, "trace")
+#define SC_CONTEXT_LIST(X) X(SC_CONTEXT_CUDA, "cuda") X(SC_CONTEXT_BARE, "bare")
+#define SC_SCHED_KIND_LIST(X) X(SC_SCHED_NONE, "none") X(SC_SCHED_GPREEMPT, "gpreempt") X(SC_SCHED_PROCESS, "process")
+#define SC_SCHED_ACTION_LIST(X) X(SC_SCHED_TIMESLICE, "timeslice") X(SC_SCHED_PREEMPT, "preempt") X(SC_SCHED_DISABLE, "disable")
+
+enum sc_class { SC_CLASS_LIST(SC_ENUM_ID) };
+enum sc_clock { SC_CLOCK_LIST(SC_ENUM_ID) };
+enum sc_arrival { SC_ARRIVAL_LIST(SC_ENUM_ID) };
+enum sc_context { SC_CONTEXT_LIST(SC_ENUM_ID) };
+/* Values are the profile's default_compute_preempt_mode (profile_preempt_mode_names); -1 keeps the profile's. */
 enum sc_preempt_mode { SC_PREEMPT_PROFILE = -1, SC_PREEMPT_WFI = 0, SC_PREEMPT_CTA = 1, SC_PREEMPT_CILP = 2 };
-enum sc_scheduler_kind { SC_SCHED_NONE = 0, SC_SCHED_GPREEMPT = 1, SC_SCHED_PROCESS = 2 };
-enum sc_sched_action { SC_SCHED_TIMESLICE = 0, SC_SCHED_PREEMPT = 1, SC_SCHED_DISABLE = 2 };
+enum sc_scheduler_kind { SC_SCHED_KIND_LIST(SC_ENUM_ID) };
+enum sc_sched_action { SC_SCHED_ACTION_LIST(SC_ENUM_ID) };
+
+/* The YAML names of each enum, indexed by value and NULL-terminated. */
+extern const char *const sc_class_names[], *const sc_clock_names[], *const sc_arrival_names[],
+    *const sc_context_names[], *const sc_sched_kind_names[], *const sc_sched_action_names[],
+    *const sc_fault_kind_names[], *const sc_expect_kind_names[], *const sc_stat_names[];
+
+/* Bounds a scenario must stay within, so that `check` refuses what `run` could not finish. */
+#define SC_MAX_LAUNCHES 20000000ull    /* kernel launches the run would make (estimated from rates) */
+#define SC_TRACE_FILE_MAX (16u << 20)  /* bytes of an arrival trace file */
+#define SC_TRACE_MAX_ARRIVALS 1000000u /* arrivals in one trace file */
 
 /* Where a value was written, for messages about it after loading. */
 struct sc_pos {
@@ -64,13 +90,17 @@ struct sc_task {
     struct sc_pos pos;
 };
 
-enum sc_fault_kind {
-    SC_FAULT_PREEMPT_TIMEOUT,   /* preempts of `task` do not complete: the wait times out */
-    SC_FAULT_GPU_LOST,          /* GPU 0 (every task's) falls off the bus at `at`, for good */
-    SC_FAULT_BUSY_RETRY,        /* the scheduler's control (PREEMPT or DISABLE_CHANNELS) answers
-                                   BUSY_RETRY from `at` for `duration`; the scheduler retries */
-    SC_FAULT_CLIENT_KILL,       /* `task`'s replica `replica` is killed (fd closed) at `at` */
-};
+/*
+ * preempt_timeout: preempts of `task` do not complete: the wait times out.
+ * gpu_lost: GPU 0 (every task's) falls off the bus at `at`, for good.
+ * busy_retry: the scheduler's control (PREEMPT or DISABLE_CHANNELS) answers BUSY_RETRY from `at` for
+ *   `duration`; the scheduler retries.
+ * client_kill: `task`'s replica `replica` is killed (fd closed) at `at`.
+ */
+#define SC_FAULT_KIND_LIST(X) \
+    X(SC_FAULT_PREEMPT_TIMEOUT, "preempt_timeout") X(SC_FAULT_GPU_LOST, "gpu_lost") \
+    X(SC_FAULT_BUSY_RETRY, "busy_retry") X(SC_FAULT_CLIENT_KILL, "client_kill")
+enum sc_fault_kind { SC_FAULT_KIND_LIST(SC_ENUM_ID) };
 
 struct sc_fault {
     enum sc_fault_kind kind;
@@ -81,21 +111,25 @@ struct sc_fault {
     struct sc_pos pos;
 };
 
-enum sc_expect_kind {
-    SC_EXPECT_LATENCY,        /* a task's request latency statistic within bounds */
-    SC_EXPECT_THROUGHPUT,     /* a task's completed requests/s within bounds */
-    SC_EXPECT_PREEMPTIONS,    /* preemptions on an engine within [min, max] */
-    SC_EXPECT_SWITCHES,       /* context switches on an engine within [min, max] */
-    SC_EXPECT_PREEMPT_TIMEOUTS, /* waiting PREEMPTs that timed out on an engine within [min, max] */
-    SC_EXPECT_NO_STARVATION,  /* every replica completes requests, no gap over max_gap */
-    SC_EXPECT_DECISION,       /* hook decision records matching hook/field/result within [min, max] */
-    SC_EXPECT_LOST,           /* requests neither completed nor reported failed: at most max */
-    SC_EXPECT_FAULTS,         /* requests reported failed (fault seen) within [min, max] */
-    SC_EXPECT_TRACE_DIGEST,   /* the event trace digest equals a value */
-    SC_EXPECT_BUSY_RETRIES,   /* scheduler controls answered BUSY_RETRY (and retried) within [min, max] */
-};
+/*
+ * latency: a task's request latency statistic within bounds. throughput: a task's completed requests/s
+ * within bounds. preemptions / switches / preempt_timeouts: preemptions, context switches or waiting
+ * PREEMPTs that timed out on an engine within [min, max]. no_starvation: every replica completes
+ * requests, no gap over max_gap. decision: hook decision records matching hook/field/result within
+ * [min, max]. lost: requests neither completed nor reported failed: at most max. faults: requests
+ * reported failed (fault seen) within [min, max]. trace_digest: the event trace digest equals a value.
+ * busy_retries: scheduler controls answered BUSY_RETRY (and retried) within [min, max].
+ */
+#define SC_EXPECT_KIND_LIST(X) \
+    X(SC_EXPECT_LATENCY, "latency") X(SC_EXPECT_THROUGHPUT, "throughput") \
+    X(SC_EXPECT_PREEMPTIONS, "preemptions") X(SC_EXPECT_SWITCHES, "switches") \
+    X(SC_EXPECT_PREEMPT_TIMEOUTS, "preempt_timeouts") X(SC_EXPECT_NO_STARVATION, "no_starvation") \
+    X(SC_EXPECT_DECISION, "decision") X(SC_EXPECT_LOST, "lost") X(SC_EXPECT_FAULTS, "faults") \
+    X(SC_EXPECT_TRACE_DIGEST, "trace_digest") X(SC_EXPECT_BUSY_RETRIES, "busy_retries")
+enum sc_expect_kind { SC_EXPECT_KIND_LIST(SC_ENUM_ID) };
 
-enum sc_stat { SC_STAT_P50, SC_STAT_P99, SC_STAT_MAX, SC_STAT_MEAN };
+#define SC_STAT_LIST(X) X(SC_STAT_P50, "p50") X(SC_STAT_P99, "p99") X(SC_STAT_MAX, "max") X(SC_STAT_MEAN, "mean")
+enum sc_stat { SC_STAT_LIST(SC_ENUM_ID) };
 
 struct sc_expect {
     enum sc_expect_kind kind;
@@ -118,11 +152,11 @@ struct sc_timing_override {
     uint64_t value_ns;
 };
 
-/* Index into sc_gpu.timing[]; names match the YAML keys under gpu.timing. */
-enum sc_timing_field {
-    SC_T_CTXSW, SC_T_RUNLIST_UPDATE, SC_T_WFI_OVERHEAD, SC_T_CTA_OVERHEAD, SC_T_CILP_SAVE,
-    SC_T_PREEMPT_TIMEOUT, SC_T_COUNT
-};
+/* Index into sc_gpu.timing[]; names are the YAML keys under gpu.timing and the profile's timing keys. */
+#define SC_TIMING_LIST(X) \
+    X(SC_T_CTXSW, "ctxsw") X(SC_T_RUNLIST_UPDATE, "runlist_update") X(SC_T_WFI_OVERHEAD, "wfi_overhead") \
+    X(SC_T_CTA_OVERHEAD, "cta_overhead") X(SC_T_CILP_SAVE, "cilp_save") X(SC_T_PREEMPT_TIMEOUT, "preempt_timeout")
+enum sc_timing_field { SC_TIMING_LIST(SC_ENUM_ID) SC_T_COUNT };
 
 struct sc_gpu {
     char profile[256];                  /* built-in name or path (default "h200") */
@@ -130,12 +164,14 @@ struct sc_gpu {
     enum sc_preempt_mode preempt_mode;
     struct sc_timing_override timing[SC_T_COUNT];
     bool inject_latency;                /* add measured control-path latencies */
+    struct sc_pos pos;                  /* of gpu.profile (or the gpu section) */
 };
 
 struct sc_policy {
     char plugin[256];                   /* "" = native scheduling */
     char *args[SC_MAX_ARGS];            /* "key=value" */
     int nargs;
+    struct sc_pos pos;                  /* of policy.plugin */
 };
 
 struct sc_scheduler {
@@ -146,6 +182,7 @@ struct sc_scheduler {
     char *binary;                       /* SC_SCHED_PROCESS */
     char *args[SC_MAX_ARGS];
     int nargs;
+    struct sc_pos pos;                  /* of scheduler.binary */
 };
 
 struct scenario {
@@ -175,12 +212,21 @@ struct scenario {
  */
 struct scenario *scenario_load(const char *path, char *err, size_t errlen);
 
-/* scenario_load with keys[i] (dotted paths, yoverride.h) set to values[i] before validation. */
+/* scenario_load_set with "keys[i]=values[i]" (dotted paths, ytree_set_path in emu/yaml/ytree.h). */
 struct scenario *scenario_load_overridden(const char *path, const char *const *keys, const char *const *values,
                                           size_t n, char *err, size_t errlen);
 
 /* Same from memory (`name` appears in messages and resolves relative paths against ".") */
 struct scenario *scenario_load_string(const char *name, const char *text, char *err, size_t errlen);
+
+/*
+ * scenario_load with overrides: each of set[0..nset) is "dotted.path=value" applied to the document
+ * before it is validated (ytree_set_path in emu/yaml/ytree.h: "tasks.be.count=4",
+ * "policy.args.be_us=200", "gpu.timeslice=2ms"), so an override gets the same checks as the file's
+ * value. text may be NULL (read path; "-" is standard input) or `len` bytes already in memory.
+ */
+struct scenario *scenario_load_set(const char *path, const char *text, size_t len, const char *const *set,
+                                   int nset, char *err, size_t errlen);
 
 /* Frees a loaded scenario and everything it owns; NULL is a no-op. */
 void scenario_free(struct scenario *s);
@@ -195,8 +241,17 @@ void scenario_expect_label(const struct scenario *s, const struct sc_expect *e, 
 const char *sc_class_name(enum sc_class c);
 const char *sc_arrival_name(enum sc_arrival a);
 const char *sc_stat_name(enum sc_stat st);
-/* gpu.timing keys, indexed by enum sc_timing_field and NULL-terminated (a check_keys list). */
+/* gpu.timing keys, indexed by enum sc_timing_field and NULL-terminated. */
 extern const char *const sc_timing_names[SC_T_COUNT + 1];
+
+/*
+ * The scenario's gpu overrides as profile overrides ("fifo.default_timeslice=2048us", ...; see
+ * profile_load_set): at most SC_GPU_MAX_SET strings of SC_GPU_SET_LEN bytes written into set; returns
+ * how many.
+ */
+#define SC_GPU_MAX_SET (2 + SC_T_COUNT)
+#define SC_GPU_SET_LEN 96
+int sc_gpu_profile_set(const struct sc_gpu *g, char set[][SC_GPU_SET_LEN]);
 
 /* Formats ns as "1.234 ms" / "56.7 us" / "2.000 s" into buf. */
 const char *sc_fmt_ns(double ns, char *buf, size_t len);

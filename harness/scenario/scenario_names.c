@@ -14,24 +14,18 @@ int scenario_find_task(const struct scenario *s, const char *name)
 
 const char *sc_class_name(enum sc_class c)
 {
-    return c == SC_LC ? "LC" : "BE";
+    return sc_class_names[c];
 }
 
 const char *sc_arrival_name(enum sc_arrival a)
 {
-    static const char *const names[] = {"periodic", "poisson", "closed", "trace"};
-    return names[a];
+    return sc_arrival_names[a];
 }
 
 const char *sc_stat_name(enum sc_stat st)
 {
-    static const char *const names[] = {"p50", "p99", "max", "mean"};
-    return names[st];
+    return sc_stat_names[st];
 }
-
-const char *const sc_timing_names[SC_T_COUNT + 1] = {
-    "ctxsw", "runlist_update", "wfi_overhead", "cta_overhead", "cilp_save", "preempt_timeout", NULL,
-};
 
 const char *sc_fmt_ns(double ns, char *buf, size_t len)
 {

@@ -1,6 +1,6 @@
 /*
  * Parameter sweeps (`nvemu scenario sweep`): a grid of dotted-path overrides
- * (yoverride.h) times seeds, every point a full scenario run in its own worker
+ * (ytree_set_path, emu/yaml/ytree.h) times seeds, every point a full scenario run in its own worker
  * process, one table row per point. A point's row depends only on the
  * scenario, its parameter values and its seed, so any split of the grid
  * (--shard I/N, in any order, on any machine) merges back into the table the

@@ -78,6 +78,10 @@ typedef struct nvemu_config {
     const char *policy_path;  /* policy plugin (.so) to attach; NULL = native scheduling */
     const char *const *policy_args; /* "key=value" strings for the policy's init */
     int policy_nargs;
+    /* "path=value" overrides of profile keys (e.g. "fifo.default_timeslice=2048us"), validated like the
+       profile file's own values; see profile_load_set in emu/profile/profile.h */
+    const char *const *profile_set;
+    int profile_nset;
 } nvemu_config;
 
 /* Fills *cfg with defaults (h200, virtual clock, seed 1). */

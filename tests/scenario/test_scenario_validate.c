@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "gpu_overlay.h"
 #include "profile/profile.h"
 #include "scenario.h"
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define HEAD "name: t\nduration: 1s\n"
@@ -74,7 +74,7 @@ static const struct bad_case bad_cases[] = {
      "t.yaml:6:35:", "'rate' is only for periodic and poisson"},
     {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
           "    request: {kernels: []}\n",
-     "t.yaml:7:24:", "at least one kernel"},
+     "t.yaml:7:24:", "request.kernels must list at least 1 item"},
     {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
           "    request: {kernels: [{duration: 5us, stream: 9}]}\n",
      "t.yaml:7:49:", "kernel.stream must be between 0 and 7"},
@@ -83,7 +83,26 @@ static const struct bad_case bad_cases[] = {
      "t.yaml:7:52:", "kernel.shared_kb must be between 0 and 227"},
     {HEAD TASK "expect:\n  - trace_digest: abc\n", "t.yaml:9:19:", "fnv1a64:"},
     {HEAD TASK "clock: wallclock\n", "t.yaml:8:8:", "clock must be one of virtual|realtime"},
-    {HEAD TASK "a: &x 1\nb: *x\n", "t.yaml:9:4:", "aliases are not allowed"},
+    {HEAD TASK "a: &x 1\nb: *x\n", "t.yaml:8:4:", "anchors (&x) are not allowed"},
+    /* Tags, aliases and a second document are refused where they are written (they were accepted once). */
+    {HEAD TASK "b: *x\n", "t.yaml:8:4:", "aliases are not allowed"},
+    {HEAD TASK "seed: !!int 3\n", "t.yaml:8:7:", "tags (tag:yaml.org,2002:int) are not allowed"},
+    {HEAD TASK "---\nname: other\n", "t.yaml:8:1:", "one YAML document"},
+    /* A task name the 15-byte process name would cut is refused unless comm says what to match. */
+    {HEAD "tasks:\n  - name: inference-server-lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
+          "    request: {kernels: [{duration: 5us}]}\n",
+     "t.yaml:4:11:", "longer than the 15-byte process name"},
+    /* A run that would never finish (or fill memory) is refused by check already. */
+    {"name: t\nduration: 1000s\ntasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 1e7}\n"
+     "    request: {kernels: [{duration: 1us}]}\n",
+     "t.yaml:2:11:", "the run would launch about 1e+10 kernels"},
+    {"name: t\nduration: 1000s\ntasks:\n  - name: be\n    class: BE\n    count: 256\n"
+     "    arrival: {type: closed}\n    request: {kernels: [{duration: 1us, repeat: 100}]}\n",
+     "t.yaml:2:11:", "kernels (rates x duration x count)"},
+    /* One duration grammar: exact decimals, sub-ns precision refused. */
+    {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
+          "    request: {kernels: [{duration: 1.0001us}]}\n",
+     "t.yaml:7:36:", "is finer than 1 ns"},
     {HEAD "tasks: [\n", "t.yaml:4:1:", ""},
 };
 
@@ -196,8 +215,8 @@ static void test_missing_file(void **state)
     assert_non_null(strstr(err, "/nonexistent/x.yaml"));
 }
 
-/* gpu overrides reach the emulator as a profile the normal loader accepts, with only those values changed. */
-static void test_gpu_overlay(void **state)
+/* gpu overrides reach the profile loader as overrides of its own keys, checked like the file's values. */
+static void test_gpu_overrides(void **state)
 {
     (void)state;
     char err[512] = "";
@@ -207,11 +226,13 @@ static void test_gpu_overlay(void **state)
     if (!s)
         print_error("%s\n", err);
     assert_non_null(s);
-    assert_true(gpu_overlay_needed(&s->gpu));
-    char path[512];
-    assert_int_equal(gpu_overlay_write(&s->gpu, "/tmp", path, sizeof(path), err, sizeof(err)), 0);
-    struct profile *p = profile_load(path, err, sizeof(err));
-    unlink(path);
+    char set[SC_GPU_MAX_SET][SC_GPU_SET_LEN];
+    const char *ptr[SC_GPU_MAX_SET];
+    int n = sc_gpu_profile_set(&s->gpu, set);
+    assert_int_equal(n, 4);
+    for (int i = 0; i < n; i++)
+        ptr[i] = set[i];
+    struct profile *p = profile_load_set(s->gpu.profile, ptr, n, err, sizeof(err));
     if (!p)
         print_error("%s\n", err);
     assert_non_null(p);
@@ -228,11 +249,11 @@ static void test_gpu_overlay(void **state)
     profile_free(p);
     scenario_free(s);
 
+    /* Nothing to override: no strings; an unknown profile is named in the message. */
     s = scenario_load_string("g.yaml", HEAD TASK "gpu: {profile: nosuch}\n", err, sizeof(err));
     assert_non_null(s);
-    assert_int_equal(gpu_overlay_needed(&s->gpu), false);
-    s->gpu.timeslice_us = 10;
-    assert_int_equal(gpu_overlay_write(&s->gpu, "/tmp", path, sizeof(path), err, sizeof(err)), -1);
+    assert_int_equal(sc_gpu_profile_set(&s->gpu, set), 0);
+    assert_null(profile_load_set(s->gpu.profile, NULL, 0, err, sizeof(err)));
     assert_non_null(strstr(err, "nosuch"));
     scenario_free(s);
 }
@@ -285,14 +306,142 @@ static void test_trace_arrivals(void **state)
     rmdir(dir);
 }
 
+/* Text of n copies of `unit` between head and tail. */
+static char *repeat(const char *head, const char *unit, size_t n, const char *tail)
+{
+    size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail);
+    char *t = malloc(hl + ul * n + tl + 1);
+    assert_non_null(t);
+    memcpy(t, head, hl);
+    for (size_t i = 0; i < n; i++)
+        memcpy(t + hl + i * ul, unit, ul);
+    memcpy(t + hl + ul * n, tail, tl + 1);
+    return t;
+}
+
+static void expect_refused(const char *text, const char *want)
+{
+    char err[512] = "";
+    struct scenario *s = scenario_load_string("h.yaml", text, err, sizeof(err));
+    if (s || !strstr(err, want))
+        print_error("expected '%s', got '%s'\n", want, err);
+    assert_null(s);
+    assert_non_null(strstr(err, want));
+}
+
+/*
+ * Hostile documents: 50,000 levels of flow or block nesting (once a stack
+ * overflow, and quadratic in libyaml's scanner), a mapping of 100,000 keys
+ * (200,000 once took 91 s of duplicate checks) are refused at the first level or key past
+ * the limit, with its position.
+ */
+static void test_hostile_documents(void **state)
+{
+    (void)state;
+    char *t = repeat("name: [", "[", 50000, "");
+    expect_refused(t, "h.yaml:1:38: nested deeper than 32 levels");
+    free(t);
+    t = repeat("name: ", "{a: ", 50000, "");
+    expect_refused(t, "nested deeper than 32 levels");
+    free(t);
+    size_t n = 50000;
+    char *block = malloc(n * (n < 100 ? n : 100) + 64);
+    assert_non_null(block);
+    size_t off = 0;
+    for (size_t i = 0; i < 100; i++) {
+        memset(block + off, ' ', i);
+        off += i;
+        off += (size_t)sprintf(block + off, "k:\n");
+    }
+    block[off] = 0;
+    expect_refused(block, "nested deeper than 32 levels");
+    free(block);
+    char *keys = malloc(100000 * 16 + 1);
+    assert_non_null(keys);
+    off = 0;
+    for (int i = 0; i < 100000; i++)
+        off += (size_t)sprintf(keys + off, "k%d: 1\n", i);
+    expect_refused(keys, "h.yaml:1025:1: more than 1024 keys in one mapping");
+    free(keys);
+}
+
+/* What FILE may be: a directory, a FIFO and an oversized file are refused without reading them. */
+static void test_file_kinds(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nvemu-sc-kinds-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[300], err[512];
+    assert_null(scenario_load(dir, err, sizeof(err)));
+    assert_non_null(strstr(err, "is a directory"));
+    snprintf(path, sizeof(path), "%s/fifo.yaml", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_null(scenario_load(path, err, sizeof(err)));
+    assert_non_null(strstr(err, "is a FIFO"));
+    unlink(path);
+    /* 106 MB, sparse: refused from its size, not read */
+    snprintf(path, sizeof(path), "%s/big.yaml", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(ftruncate(fileno(f), 106 << 20), 0);
+    fclose(f);
+    assert_null(scenario_load(path, err, sizeof(err)));
+    assert_non_null(strstr(err, "111149056 bytes; a data file may hold at most 1048576"));
+    unlink(path);
+    rmdir(dir);
+}
+
+/* An arrival trace that is a device or a FIFO is refused (/dev/zero once looped forever). */
+static void test_trace_not_regular(void **state)
+{
+    (void)state;
+    char err[512];
+    assert_null(scenario_load_string("z.yaml",
+                                     HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: trace, file: "
+                                          "/dev/zero}\n    request: {kernels: [{duration: 1ms}]}\n",
+                                     err, sizeof(err)));
+    assert_non_null(strstr(err, "z.yaml:6:34: cannot open arrival trace /dev/zero: is not a regular file"));
+}
+
+/* Overrides reach the tree before validation and are checked like the file's values. */
+static void test_overrides(void **state)
+{
+    (void)state;
+    char err[512];
+    const char *text = HEAD "tasks:\n" TASK_ITEM "  - name: be\n    class: BE\n    arrival: {type: closed}\n"
+                            "    request: {kernels: [{duration: 1ms}]}\n"
+                            "policy: {plugin: lc_be_timeslice, args: {lc: lc}}\n";
+    const char *set[] = {"tasks.be.count=4", "policy.args.be_us=200", "tasks.0.arrival.rate=50", "duration=2s"};
+    struct scenario *s = scenario_load_set("o.yaml", text, strlen(text), set, 4, err, sizeof(err));
+    if (!s)
+        print_error("%s\n", err);
+    assert_non_null(s);
+    assert_int_equal(s->tasks[1].count, 4);
+    assert_int_equal(s->policy.nargs, 2);
+    assert_string_equal(s->policy.args[1], "be_us=200");
+    assert_true(s->tasks[0].rate == 50);
+    assert_int_equal(s->duration_ns, 2000000000ull);
+    scenario_free(s);
+    const char *bad[] = {"tasks.be.count=0"};
+    assert_null(scenario_load_set("o.yaml", text, strlen(text), bad, 1, err, sizeof(err)));
+    assert_non_null(strstr(err, "o.yaml:8:5: task.count must be between 1 and 256, not 0 (value set by an override)"));
+    const char *missing[] = {"tasks.nobody.count=2"};
+    assert_null(scenario_load_set("o.yaml", text, strlen(text), missing, 1, err, sizeof(err)));
+    assert_non_null(strstr(err, "no 'nobody'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_good_input),
         cmocka_unit_test(test_missing_file),
-        cmocka_unit_test(test_gpu_overlay),
+        cmocka_unit_test(test_gpu_overrides),
         cmocka_unit_test(test_trace_arrivals),
+        cmocka_unit_test(test_hostile_documents),
+        cmocka_unit_test(test_file_kinds),
+        cmocka_unit_test(test_trace_not_regular),
+        cmocka_unit_test(test_overrides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,25 @@
+/*
+ * libFuzzer target over the GPU profile loader: each input is a profile
+ * document parsed and validated from memory, through the shared YAML layer
+ * and the profile schema (canned hex blobs, info tables, durations).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/log.h"
+#include "profile/profile.h"
+#include "profile/profile_yaml.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static int quiet;
+    if (!quiet) {
+        nvemu_log_set_level(NVEMU_LOG_ERROR);
+        quiet = 1;
+    }
+    char err[512];
+    profile_free(profile_parse_yaml("fuzz.yaml", (const char *)data, size, err, sizeof(err)));
+    return 0;
+}

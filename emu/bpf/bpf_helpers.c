@@ -40,6 +40,11 @@ static void *arg_mem(struct vm *vm, int reg, uint64_t len, bool write, const cha
 {
     if (len == 0 && vm->t[reg].kind == R_SCALAR && vm->r[reg] == 0)
         return NULL;
+    if (vm_region_ok(&vm->t[reg], vm->r[reg], len, write)) {
+        if (write)
+            vm_stack_written(vm, &vm->t[reg], vm->r[reg], len);
+        return (void *)(uintptr_t)vm->r[reg];
+    }
     char what[64];
     snprintf(what, sizeof what, "argument %d of %s", reg, helper);
     void *p = vm_region_access(vm, &vm->t[reg], vm->r[reg], len, write, what);

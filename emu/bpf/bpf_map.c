@@ -206,13 +206,23 @@ bool bpf_map_prog_readonly(const struct bpf_map *map)
 
 /* --- hash family --- */
 
+/* Word-at-a-time multiplicative hash: keys are often char[16] process names. */
 static uint32_t hash_key(const void *key, uint32_t len)
 {
     const uint8_t *p = key;
-    uint32_t h = 2166136261u;
-    for (uint32_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 16777619u;
-    return h ^ (h >> 15);
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
+    for (; len >= 8; p += 8, len -= 8) {
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    if (len) {
+        w = 0;
+        memcpy(&w, p, len);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+    }
+    h ^= h >> 29;
+    return (uint32_t)h;
 }
 
 static uint8_t *elem_key(const struct bpf_map *m, uint32_t i)

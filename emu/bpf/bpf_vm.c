@@ -273,16 +273,18 @@ static int call_kfunc(struct vm *vm, int32_t idx)
             continue;
         if (s->nullable && t->kind == R_SCALAR && v == 0)
             continue;
-        char what[96];
-        snprintf(what, sizeof what, "argument %d of %s", a + 1, k->name);
         if (s->kind == BPF_ARG_CTX) {
             if (t->kind != R_CTX || v != (uint64_t)(uintptr_t)vm->ctx)
-                return vm_fault(vm, BPF_FAULT_POINTER, "%s must be the program's ctx", what);
+                return vm_fault(vm, BPF_FAULT_POINTER, "argument %d of %s must be the program's ctx", a + 1, k->name);
             continue;
         }
         bool w = s->kind == BPF_ARG_MEM_RW;
-        if (!vm_region_access(vm, t, v, s->size, w, what))
+        if (!vm_region_ok(t, v, s->size, w)) {
+            char what[96];
+            snprintf(what, sizeof what, "argument %d of %s", a + 1, k->name);
+            vm_region_access(vm, t, v, s->size, w, what);
             return -1;
+        }
         if (w)
             vm_stack_written(vm, t, v, s->size);
     }
@@ -418,11 +420,12 @@ static int atomic_op(struct vm *vm, const struct bpf_insn *i)
     if (addr & (sz - 1))
         return vm_fault(vm, BPF_FAULT_MEMORY, "misaligned atomic access at 0x%llx", (unsigned long long)addr);
     /* An atomic both reads and writes: the region must allow both. */
-    if (!vm_region_access(vm, t, addr, sz, false, "atomic"))
+    if (!vm_region_ok(t, addr, sz, false) || !vm_region_ok(t, addr, sz, true)) {
+        if (vm_region_access(vm, t, addr, sz, false, "atomic"))
+            vm_region_access(vm, t, addr, sz, true, "atomic");
         return -1;
-    uint8_t *p = vm_region_access(vm, t, addr, sz, true, "atomic");
-    if (!p)
-        return -1;
+    }
+    uint8_t *p = (uint8_t *)(uintptr_t)addr;
     vm_stack_written(vm, t, addr, sz);
     uint64_t old = 0, v = vm->r[i->src_reg], nv;
     memcpy(&old, p, sz);
@@ -491,9 +494,11 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
             return vm_fault(vm, BPF_FAULT_INSN, "execution ran past the end of the program");
         }
         vm->pc = pc;
-        if (UNLIKELY(++vm->executed > vm->budget))
+        if (UNLIKELY(vm->executed++ >= vm->budget)) {
+            vm->executed--;
             return vm_fault(vm, BPF_FAULT_BUDGET, "instruction budget of %llu exhausted",
                             (unsigned long long)vm->budget);
+        }
         const struct bpf_insn *i = &insns[pc];
         const unsigned dst = i->dst_reg, src = i->src_reg;
         const uint8_t cls = BPF_CLASS(i->code);
@@ -502,7 +507,8 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
             return vm_fault(vm, BPF_FAULT_INSN, "invalid register r%u/r%u for instruction 0x%02x", dst, src, i->code);
         const uint64_t imm = (uint64_t)(int64_t)i->imm;
         const uint32_t imm32 = (uint32_t)i->imm;
-        const uint32_t d32 = (uint32_t)r[dst], s32 = (uint32_t)r[src];
+#define d32 ((uint32_t)r[dst])
+#define s32 ((uint32_t)r[src])
         switch (i->code) {
         /* ALU64 */
         case BPF_ALU64 | BPF_ADD | BPF_K:
@@ -747,6 +753,9 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
     }
 }
 
+#undef d32
+#undef s32
+
 int vm_call_subprog(struct vm *vm, uint32_t target, uint64_t r1, uint64_t r2, const struct tag *t2, uint64_t *r0)
 {
     uint64_t saved[NREG_SLOTS];
@@ -803,8 +812,11 @@ int bpf_vm_run(const struct bpf_vm_env *env, const struct bpf_prog *prog, void *
     vm->ctx_readonly = ctx_readonly;
     vm->failed = false;
     vm->fault = fault;
-    if (fault)
-        memset(fault, 0, sizeof *fault);
+    if (fault) {
+        fault->kind = BPF_FAULT_NONE;
+        fault->insn = 0;
+        fault->prog[0] = fault->where[0] = fault->reason[0] = '\0';
+    }
     memset(vm->r, 0, sizeof vm->r);
     memset(vm->t, 0, sizeof vm->t);
     enter_frame(vm, 0);

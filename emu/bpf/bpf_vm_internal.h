@@ -65,6 +65,14 @@ int vm_fault(struct vm *vm, enum bpf_fault_kind kind, const char *fmt, ...) __at
 /* Fills prog, insn and where (source line from the program's line table) of a fault. */
 void vm_locate(const struct bpf_prog *prog, uint32_t insn, struct bpf_fault *f);
 
+/* True when len bytes at addr lie inside the region t describes with the access it allows. */
+static inline bool vm_region_ok(const struct tag *t, uint64_t addr, uint64_t len, bool write)
+{
+    uint64_t rel = addr - (uint64_t)t->base;
+    return t->kind != R_SCALAR && t->kind <= R_LAST_MEMORY && rel <= t->size && len <= t->size - rel &&
+           (t->flags & (write ? T_WRITE : T_READ));
+}
+
 /* Checks len bytes at addr against the region t describes; returns the host pointer or NULL with
  * the fault set. what names the access in the fault ("load", "argument 2 of map_update_elem"). */
 void *vm_region_access(struct vm *vm, const struct tag *t, uint64_t addr, uint64_t len, bool write, const char *what);

@@ -445,9 +445,10 @@ static int our_op(struct bpf_map *m, const struct map_step *s, uint64_t *val)
     case UPDATE: return bpf_map_update(m, &s->key, &s->value, s->flags);
     case DELETE: return bpf_map_delete(m, &s->key);
     default: {
-        /* count keys by walking from the start */
-        uint32_t k, prev;
-        int count = 0, rc = bpf_map_get_next_key(m, NULL, &k);
+        /* count keys by walking from the start (a key not in the map starts the walk, as NULL does;
+         * valgrind does not know NULL is allowed there) */
+        uint32_t k, prev = UINT32_MAX;
+        int count = 0, rc = bpf_map_get_next_key(m, &prev, &k);
         while (rc == 0 && count < 100) {
             count++;
             prev = k;
@@ -475,8 +476,8 @@ static int kernel_op(int fd, const struct map_step *s, uint64_t *val)
     }
     case DELETE: return kmap_op(BPF_MAP_DELETE_ELEM, fd, &s->key, NULL, 0);
     default: {
-        uint32_t k, prev;
-        int count = 0, rc = kmap_op(BPF_MAP_GET_NEXT_KEY, fd, NULL, &k, 0);
+        uint32_t k, prev = UINT32_MAX;
+        int count = 0, rc = kmap_op(BPF_MAP_GET_NEXT_KEY, fd, &prev, &k, 0);
         while (rc == 0 && count < 100) {
             count++;
             prev = k;

@@ -138,93 +138,103 @@ static NV_STATUS event_construct(struct rm_call *c, struct rm_object *obj, void 
 }
 
 #define P RM_FREE_PRIO_DEFAULT
-#define ROOT_ROW(id, nm) \
-    {id, nm, NV0000_ALLOC_COPY_SIZE, RM_PARAMS_OPTIONAL, 0, RM_FAM_CLIENT, true, false, false, false, true, P, NULL, NULL}
-#define EVENT_ROW(id, nm) \
-    {id, nm, sizeof(NV0005_ALLOC_PARAMETERS), RM_PARAMS_REQUIRED, RM_FAM_ANY, RM_FAM_EVENT, false, false, true, false, false, P, event_construct, NULL}
-#define COMPUTE_ROW(id, nm) \
-    {id, nm, sizeof(NV_GR_ALLOCATION_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CHANNEL, RM_FAM_ENGINE_OBJ, false, true, false, false, false, P, engine_object_construct, NULL}
-#define COPY_ROW(id, nm) \
-    {id, nm, sizeof(NVB0B5_ALLOCATION_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CHANNEL, RM_FAM_ENGINE_OBJ, false, true, false, false, false, P, engine_object_construct, NULL}
+/* Row families: the columns they share, the symbol (and for USERMODE the params type) per row. */
+#define ROOT_ROW(sym)                                                                                        \
+    {.hclass = (sym), .name = #sym, .param_size = NV0000_ALLOC_COPY_SIZE, .params = RM_PARAMS_OPTIONAL,     \
+     .family = RM_FAM_CLIENT, .single_instance = true, .modelled = true, .free_priority = P}
+#define EVENT_ROW(sym)                                                                                       \
+    {.hclass = (sym), .name = #sym, .param_size = sizeof(NV0005_ALLOC_PARAMETERS), .params = RM_PARAMS_REQUIRED, \
+     .parents = RM_FAM_ANY, .family = RM_FAM_EVENT, .any_node = true, .free_priority = P,                      \
+     .construct = event_construct}
+#define COMPUTE_ROW(sym)                                                                                     \
+    {.hclass = (sym), .name = #sym, .param_size = sizeof(NV_GR_ALLOCATION_PARAMETERS),                        \
+     .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_CHANNEL, .family = RM_FAM_ENGINE_OBJ, .gpu_class = true,  \
+     .free_priority = P, .construct = engine_object_construct}
+#define COPY_ROW(sym)                                                                                        \
+    {.hclass = (sym), .name = #sym, .param_size = sizeof(NVB0B5_ALLOCATION_PARAMETERS),                       \
+     .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_CHANNEL, .family = RM_FAM_ENGINE_OBJ, .gpu_class = true,  \
+     .free_priority = P, .construct = engine_object_construct}
 /* A GPU class accepted without behaviour and without parameters, under `parent`. */
-#define ACCEPTED_ROW(sym, parent)                                                                        \
-    {.hclass = sym, .name = #sym, .param_size = 0, .params = RM_PARAMS_NONE, .parents = parent,              \
-     .family = RM_FAM_OTHER, .gpu_class = true, .modelled = false, .free_priority = P}
-#define USERMODE_ROW(id, nm, size, req) \
-    {id, nm, size, req, RM_FAM_SUBDEVICE, RM_FAM_USERMODE, false, true, false, false, false, P, usermode_construct, NULL}
+#define ACCEPTED_ROW(sym, parent)                                                                            \
+    {.hclass = (sym), .name = #sym, .params = RM_PARAMS_NONE, .parents = parent, .family = RM_FAM_OTHER,       \
+     .gpu_class = true, .free_priority = P}
+#define USERMODE_ROW(sym, ...)                                                                               \
+    {.hclass = (sym), .name = #sym, .parents = RM_FAM_SUBDEVICE, .family = RM_FAM_USERMODE, .gpu_class = true, \
+     .free_priority = P, .construct = usermode_construct, __VA_ARGS__}
 
 /*
- * Columns: id, name, param_size, params, parents, family, single_instance,
- * gpu_class, any_node, internal_only, modelled, free_priority, construct, destruct.
+ * Columns (struct rm_class_row): params, parents, family, single_instance, gpu_class, any_node,
+ * internal_only, modelled, free_priority, construct, destruct; those left out are false / NULL.
  * VOLTA_COMPUTE_A (0xC3C0) has no row: the 580 driver has no RS_ENTRY for it (NV_ERR_INVALID_CLASS).
  */
 const struct rm_class_row rm_class_rows_core[] = {
-    ROOT_ROW(NV01_ROOT, "NV01_ROOT"),
-    ROOT_ROW(NV01_ROOT_NON_PRIV, "NV01_ROOT_NON_PRIV"),
-    ROOT_ROW(NV01_ROOT_CLIENT, "NV01_ROOT_CLIENT"),
-    {NV01_DEVICE_0, "NV01_DEVICE_0", sizeof(NV0080_ALLOC_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_CLIENT,
-     RM_FAM_DEVICE, false, false, false, false, true, P, device_construct, NULL},
-    {NV20_SUBDEVICE_0, "NV20_SUBDEVICE_0", sizeof(NV2080_ALLOC_PARAMETERS), RM_PARAMS_OPTIONAL, RM_FAM_DEVICE,
-     RM_FAM_SUBDEVICE, false, false, false, false, true, P, subdevice_construct, NULL},
-    {FERMI_VASPACE_A, "FERMI_VASPACE_A", sizeof(NV_VASPACE_ALLOCATION_PARAMETERS), RM_PARAMS_REQUIRED,
-     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_VASPACE, false, false, false, false, true, P, NULL, NULL},
-    {KERNEL_GRAPHICS_CONTEXT, "KERNEL_GRAPHICS_CONTEXT", 0, RM_PARAMS_NONE, RM_FAM_TSG | RM_FAM_CHANNEL,
-     RM_FAM_OTHER, false, false, false, true, true, P, NULL, NULL},
+    ROOT_ROW(NV01_ROOT),
+    ROOT_ROW(NV01_ROOT_NON_PRIV),
+    ROOT_ROW(NV01_ROOT_CLIENT),
+    RM_CLASS(NV01_DEVICE_0, NV0080_ALLOC_PARAMETERS, .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_CLIENT,
+     .family = RM_FAM_DEVICE, .modelled = true, .free_priority = P, .construct = device_construct),
+    RM_CLASS(NV20_SUBDEVICE_0, NV2080_ALLOC_PARAMETERS, .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_DEVICE,
+     .family = RM_FAM_SUBDEVICE, .modelled = true, .free_priority = P, .construct = subdevice_construct),
+    RM_CLASS(FERMI_VASPACE_A, NV_VASPACE_ALLOCATION_PARAMETERS, .params = RM_PARAMS_REQUIRED,
+     .parents = RM_FAM_DEVICE | RM_FAM_SUBDEVICE, .family = RM_FAM_VASPACE, .modelled = true, .free_priority = P),
+    RM_CLASS_NO_PARAMS(KERNEL_GRAPHICS_CONTEXT, .parents = RM_FAM_TSG | RM_FAM_CHANNEL, .family = RM_FAM_OTHER,
+     .internal_only = true, .modelled = true, .free_priority = P),
 
     /* memory: handles only, no backing store (accepted without behaviour) */
-    {NV01_MEMORY_SYSTEM, "NV01_MEMORY_SYSTEM", sizeof(NV_MEMORY_ALLOCATION_PARAMS), RM_PARAMS_REQUIRED,
-     RM_FAM_DEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, sysmem_construct, NULL},
-    {NV01_MEMORY_LOCAL_USER, "NV01_MEMORY_LOCAL_USER", sizeof(NV_MEMORY_ALLOCATION_PARAMS), RM_PARAMS_REQUIRED,
-     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, vidmem_construct, NULL},
-    {NV01_MEMORY_VIRTUAL, "NV01_MEMORY_VIRTUAL", sizeof(NV_MEMORY_VIRTUAL_ALLOCATION_PARAMS), RM_PARAMS_REQUIRED,
-     RM_FAM_DEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, NULL, NULL},
-    {NV50_MEMORY_VIRTUAL, "NV50_MEMORY_VIRTUAL", sizeof(NV_MEMORY_ALLOCATION_PARAMS), RM_PARAMS_REQUIRED,
-     RM_FAM_DEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, NULL, NULL},
+    RM_CLASS(NV01_MEMORY_SYSTEM, NV_MEMORY_ALLOCATION_PARAMS, .params = RM_PARAMS_REQUIRED, .parents = RM_FAM_DEVICE,
+     .family = RM_FAM_MEMORY, .free_priority = P, .construct = sysmem_construct),
+    RM_CLASS(NV01_MEMORY_LOCAL_USER, NV_MEMORY_ALLOCATION_PARAMS, .params = RM_PARAMS_REQUIRED,
+     .parents = RM_FAM_DEVICE | RM_FAM_SUBDEVICE, .family = RM_FAM_MEMORY, .free_priority = P,
+     .construct = vidmem_construct),
+    RM_CLASS(NV01_MEMORY_VIRTUAL, NV_MEMORY_VIRTUAL_ALLOCATION_PARAMS, .params = RM_PARAMS_REQUIRED,
+     .parents = RM_FAM_DEVICE, .family = RM_FAM_MEMORY, .free_priority = P),
+    RM_CLASS(NV50_MEMORY_VIRTUAL, NV_MEMORY_ALLOCATION_PARAMS, .params = RM_PARAMS_REQUIRED, .parents = RM_FAM_DEVICE,
+     .family = RM_FAM_MEMORY, .free_priority = P),
     /* created by NV_ESC_RM_ALLOC_MEMORY (NVOS02), which carries no param struct */
-    {NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, "NV01_MEMORY_SYSTEM_OS_DESCRIPTOR", 0, RM_PARAMS_NONE,
-     RM_FAM_DEVICE | RM_FAM_SUBDEVICE, RM_FAM_MEMORY, false, false, false, false, false, P, sysmem_construct, NULL},
+    RM_CLASS_NO_PARAMS(NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, .parents = RM_FAM_DEVICE | RM_FAM_SUBDEVICE,
+     .family = RM_FAM_MEMORY, .free_priority = P, .construct = sysmem_construct),
 
-    USERMODE_ROW(VOLTA_USERMODE_A, "VOLTA_USERMODE_A", 0, RM_PARAMS_NONE),
-    USERMODE_ROW(TURING_USERMODE_A, "TURING_USERMODE_A", 0, RM_PARAMS_NONE),
-    USERMODE_ROW(AMPERE_USERMODE_A, "AMPERE_USERMODE_A", 0, RM_PARAMS_NONE),
-    USERMODE_ROW(HOPPER_USERMODE_A, "HOPPER_USERMODE_A", sizeof(NV_HOPPER_USERMODE_A_PARAMS), RM_PARAMS_OPTIONAL),
-    USERMODE_ROW(BLACKWELL_USERMODE_A, "BLACKWELL_USERMODE_A", sizeof(NV_HOPPER_USERMODE_A_PARAMS),
-                 RM_PARAMS_OPTIONAL),
+    USERMODE_ROW(VOLTA_USERMODE_A, .params = RM_PARAMS_NONE),
+    USERMODE_ROW(TURING_USERMODE_A, .params = RM_PARAMS_NONE),
+    USERMODE_ROW(AMPERE_USERMODE_A, .params = RM_PARAMS_NONE),
+    USERMODE_ROW(HOPPER_USERMODE_A, .param_size = sizeof(NV_HOPPER_USERMODE_A_PARAMS),
+                 .params = RM_PARAMS_OPTIONAL),
+    USERMODE_ROW(BLACKWELL_USERMODE_A, .param_size = sizeof(NV_HOPPER_USERMODE_A_PARAMS),
+                 .params = RM_PARAMS_OPTIONAL),
 
-    EVENT_ROW(NV01_EVENT, "NV01_EVENT"),
-    EVENT_ROW(NV01_EVENT_OS_EVENT, "NV01_EVENT_OS_EVENT"),
-    EVENT_ROW(NV01_EVENT_KERNEL_CALLBACK, "NV01_EVENT_KERNEL_CALLBACK"),
-    EVENT_ROW(NV01_EVENT_KERNEL_CALLBACK_EX, "NV01_EVENT_KERNEL_CALLBACK_EX"),
+    EVENT_ROW(NV01_EVENT),
+    EVENT_ROW(NV01_EVENT_OS_EVENT),
+    EVENT_ROW(NV01_EVENT_KERNEL_CALLBACK),
+    EVENT_ROW(NV01_EVENT_KERNEL_CALLBACK_EX),
 
-    COMPUTE_ROW(TURING_COMPUTE_A, "TURING_COMPUTE_A"),
-    COMPUTE_ROW(AMPERE_COMPUTE_A, "AMPERE_COMPUTE_A"),
-    COMPUTE_ROW(AMPERE_COMPUTE_B, "AMPERE_COMPUTE_B"),
-    COMPUTE_ROW(ADA_COMPUTE_A, "ADA_COMPUTE_A"),
-    COMPUTE_ROW(HOPPER_COMPUTE_A, "HOPPER_COMPUTE_A"),
-    COMPUTE_ROW(BLACKWELL_COMPUTE_A, "BLACKWELL_COMPUTE_A"),
-    COMPUTE_ROW(BLACKWELL_COMPUTE_B, "BLACKWELL_COMPUTE_B"),
+    COMPUTE_ROW(TURING_COMPUTE_A),
+    COMPUTE_ROW(AMPERE_COMPUTE_A),
+    COMPUTE_ROW(AMPERE_COMPUTE_B),
+    COMPUTE_ROW(ADA_COMPUTE_A),
+    COMPUTE_ROW(HOPPER_COMPUTE_A),
+    COMPUTE_ROW(BLACKWELL_COMPUTE_A),
+    COMPUTE_ROW(BLACKWELL_COMPUTE_B),
 
-    COPY_ROW(VOLTA_DMA_COPY_A, "VOLTA_DMA_COPY_A"),
-    COPY_ROW(TURING_DMA_COPY_A, "TURING_DMA_COPY_A"),
-    COPY_ROW(AMPERE_DMA_COPY_A, "AMPERE_DMA_COPY_A"),
-    COPY_ROW(AMPERE_DMA_COPY_B, "AMPERE_DMA_COPY_B"),
-    COPY_ROW(HOPPER_DMA_COPY_A, "HOPPER_DMA_COPY_A"),
-    COPY_ROW(BLACKWELL_DMA_COPY_A, "BLACKWELL_DMA_COPY_A"),
-    COPY_ROW(BLACKWELL_DMA_COPY_B, "BLACKWELL_DMA_COPY_B"),
+    COPY_ROW(VOLTA_DMA_COPY_A),
+    COPY_ROW(TURING_DMA_COPY_A),
+    COPY_ROW(AMPERE_DMA_COPY_A),
+    COPY_ROW(AMPERE_DMA_COPY_B),
+    COPY_ROW(HOPPER_DMA_COPY_A),
+    COPY_ROW(BLACKWELL_DMA_COPY_A),
+    COPY_ROW(BLACKWELL_DMA_COPY_B),
 
     /* accepted without behaviour (libcuda allocates them during context creation) */
-    {NV2081_BINAPI, "NV2081_BINAPI", 0, RM_PARAMS_NONE, RM_FAM_SUBDEVICE, RM_FAM_OTHER, false, false, false,
-     false, false, P, NULL, NULL},
-    {GF100_SUBDEVICE_MASTER, "GF100_SUBDEVICE_MASTER", 0, RM_PARAMS_NONE, RM_FAM_SUBDEVICE, RM_FAM_OTHER, false,
-     false, false, false, false, P, NULL, NULL},
-    {RM_USER_SHARED_DATA, "RM_USER_SHARED_DATA", sizeof(NV00DE_ALLOC_PARAMETERS), RM_PARAMS_OPTIONAL,
-     RM_FAM_SUBDEVICE, RM_FAM_OTHER, false, false, false, false, false, P, sysmem_construct, NULL},
-    {NV50_THIRD_PARTY_P2P, "NV50_THIRD_PARTY_P2P", sizeof(NV503C_ALLOC_PARAMETERS), RM_PARAMS_OPTIONAL,
-     RM_FAM_SUBDEVICE, RM_FAM_OTHER, false, false, false, false, false, P, NULL, NULL},
-    {GT200_DEBUGGER, "GT200_DEBUGGER", sizeof(NV83DE_ALLOC_PARAMETERS), RM_PARAMS_REQUIRED, RM_FAM_DEVICE,
-     RM_FAM_OTHER, false, false, false, false, false, P, NULL, NULL},
-    {NV_CONFIDENTIAL_COMPUTE, "NV_CONFIDENTIAL_COMPUTE", sizeof(NV_CONFIDENTIAL_COMPUTE_ALLOC_PARAMS),
-     RM_PARAMS_OPTIONAL, RM_FAM_CLIENT, RM_FAM_OTHER, false, false, false, false, false, P, NULL, NULL},
+    RM_CLASS_NO_PARAMS(NV2081_BINAPI, .parents = RM_FAM_SUBDEVICE, .family = RM_FAM_OTHER, .free_priority = P),
+    RM_CLASS_NO_PARAMS(GF100_SUBDEVICE_MASTER, .parents = RM_FAM_SUBDEVICE, .family = RM_FAM_OTHER,
+     .free_priority = P),
+    RM_CLASS(RM_USER_SHARED_DATA, NV00DE_ALLOC_PARAMETERS, .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_SUBDEVICE,
+     .family = RM_FAM_OTHER, .free_priority = P, .construct = sysmem_construct),
+    RM_CLASS(NV50_THIRD_PARTY_P2P, NV503C_ALLOC_PARAMETERS, .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_SUBDEVICE,
+     .family = RM_FAM_OTHER, .free_priority = P),
+    RM_CLASS(GT200_DEBUGGER, NV83DE_ALLOC_PARAMETERS, .params = RM_PARAMS_REQUIRED, .parents = RM_FAM_DEVICE,
+     .family = RM_FAM_OTHER, .free_priority = P),
+    RM_CLASS(NV_CONFIDENTIAL_COMPUTE, NV_CONFIDENTIAL_COMPUTE_ALLOC_PARAMS, .params = RM_PARAMS_OPTIONAL,
+     .parents = RM_FAM_CLIENT, .family = RM_FAM_OTHER, .free_priority = P),
 
     /* monitoring and diagnostics (NVML, nvidia-smi, profilers): objects whose controls answer from the
      * profile's recorded data; no parameters. NV04_DISPLAY_COMMON is in no compute profile's class list,
@@ -235,5 +245,5 @@ const struct rm_class_row rm_class_rows_core[] = {
     ACCEPTED_ROW(NV20_SUBDEVICE_DIAG, RM_FAM_SUBDEVICE),
     ACCEPTED_ROW(GF100_PROFILER, RM_FAM_SUBDEVICE),
     ACCEPTED_ROW(NV04_DISPLAY_COMMON, RM_FAM_DEVICE),
-    {0, NULL, 0, RM_PARAMS_NONE, 0, 0, false, false, false, false, false, 0, NULL, NULL},
+    {.name = NULL},
 };

@@ -316,17 +316,17 @@ static void channel_destruct(struct rm_call *c, struct rm_object *obj)
      false, true, false, false, true, RM_FREE_PRIO_HIGH, channel_construct, channel_destruct}
 
 const struct rm_class_row rm_class_rows_fifo[] = {
-    {KEPLER_CHANNEL_GROUP_A, "KEPLER_CHANNEL_GROUP_A", sizeof(NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS),
-     RM_PARAMS_REQUIRED, RM_FAM_DEVICE, RM_FAM_TSG, false, true, false, false, true, RM_FREE_PRIO_TSG,
-     tsg_construct, tsg_destruct},
-    {FERMI_CONTEXT_SHARE_A, "FERMI_CONTEXT_SHARE_A", sizeof(NV_CTXSHARE_ALLOCATION_PARAMETERS), RM_PARAMS_REQUIRED,
-     RM_FAM_TSG, RM_FAM_CTXSHARE, false, true, false, false, true, RM_FREE_PRIO_DEFAULT, ctxshare_construct,
-     ctxshare_destruct},
+    RM_CLASS(KEPLER_CHANNEL_GROUP_A, NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS, .params = RM_PARAMS_REQUIRED,
+     .parents = RM_FAM_DEVICE, .family = RM_FAM_TSG, .gpu_class = true, .modelled = true,
+     .free_priority = RM_FREE_PRIO_TSG, .construct = tsg_construct, .destruct = tsg_destruct),
+    RM_CLASS(FERMI_CONTEXT_SHARE_A, NV_CTXSHARE_ALLOCATION_PARAMETERS, .params = RM_PARAMS_REQUIRED,
+     .parents = RM_FAM_TSG, .family = RM_FAM_CTXSHARE, .gpu_class = true, .modelled = true,
+     .free_priority = RM_FREE_PRIO_DEFAULT, .construct = ctxshare_construct, .destruct = ctxshare_destruct),
     CHANNEL_ROW(VOLTA_CHANNEL_GPFIFO_A, "VOLTA_CHANNEL_GPFIFO_A"),
     CHANNEL_ROW(TURING_CHANNEL_GPFIFO_A, "TURING_CHANNEL_GPFIFO_A"),
     CHANNEL_ROW(AMPERE_CHANNEL_GPFIFO_A, "AMPERE_CHANNEL_GPFIFO_A"),
     CHANNEL_ROW(HOPPER_CHANNEL_GPFIFO_A, "HOPPER_CHANNEL_GPFIFO_A"),
     CHANNEL_ROW(BLACKWELL_CHANNEL_GPFIFO_A, "BLACKWELL_CHANNEL_GPFIFO_A"),
     CHANNEL_ROW(BLACKWELL_CHANNEL_GPFIFO_B, "BLACKWELL_CHANNEL_GPFIFO_B"),
-    {0, NULL, 0, RM_PARAMS_NONE, 0, 0, false, false, false, false, false, 0, NULL, NULL},
+    {.name = NULL},
 };

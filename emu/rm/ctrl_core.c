@@ -8,6 +8,7 @@
 
 #include "abi/nv_classes.h"
 #include "core/log.h"
+#include "abi/nv_ctrl_monitoring.h"
 #include "rm/rm_internal.h"
 
 static bool class_matches(struct rm_call *c, uint32_t cmd)
@@ -108,12 +109,19 @@ static NV_STATUS debugger_set_exception_mask(struct rm_call *c, void *params, ui
 
 #define NP RM_CTRL_NON_PRIVILEGED
 const struct rm_ctrl_row rm_ctrl_rows_core[] = {
-    {.cmd = 0xCB330101u, .name = "NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES", .param_size = 6, .families = RM_FAM_OTHER, .flags = NP | RM_CTRL_CANNED, .handler = canned_on_class},
-    {.cmd = 0x90E60102u, .name = "NV90E6_CTRL_CMD_MASTER_GET_VIRTUAL_FUNCTION_ERROR_CONT_INTR_MASK", .param_size = 8, .families = RM_FAM_OTHER, .flags = NP | RM_CTRL_CANNED, .handler = canned_on_class},
-    {.cmd = 0x503C0102u, .name = "NV503C_CTRL_CMD_REGISTER_VA_SPACE", .param_size = 16, .families = RM_FAM_OTHER, .flags = NP, .handler = p2p_register_va_space},
-    {.cmd = 0x503C0104u, .name = "NV503C_CTRL_CMD_REGISTER_VIDMEM", .param_size = 32, .families = RM_FAM_OTHER, .flags = NP, .handler = p2p_register_vidmem},
-    {.cmd = 0x503C0105u, .name = "NV503C_CTRL_CMD_UNREGISTER_VIDMEM", .param_size = 4, .families = RM_FAM_OTHER, .flags = NP, .handler = p2p_unregister_vidmem},
-    {.cmd = 0x83DE0309u, .name = "NV83DE_CTRL_CMD_DEBUG_SET_EXCEPTION_MASK", .param_size = 4, .families = RM_FAM_OTHER, .flags = NP, .handler = debugger_set_exception_mask},
-    {.cmd = 0x20810108u, .name = "NV2081_CTRL_CMD_BINAPI (0x0108)", .param_size = 992, .families = RM_FAM_OTHER, .flags = NP | RM_CTRL_CANNED, .handler = canned_on_class},
+    {.cmd = 0xCB330101u, .name = "NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES", .param_size = 6,
+        .families = RM_FAM_OTHER, .flags = NP | RM_CTRL_CANNED, .handler = canned_on_class},
+    {.cmd = 0x90E60102u, .name = "NV90E6_CTRL_CMD_MASTER_GET_VIRTUAL_FUNCTION_ERROR_CONT_INTR_MASK", .param_size = 8,
+        .families = RM_FAM_OTHER, .flags = NP | RM_CTRL_CANNED, .handler = canned_on_class},
+    {.cmd = 0x503C0102u, .name = "NV503C_CTRL_CMD_REGISTER_VA_SPACE", .param_size = 16, .families = RM_FAM_OTHER,
+        .flags = NP, .handler = p2p_register_va_space},
+    {.cmd = 0x503C0104u, .name = "NV503C_CTRL_CMD_REGISTER_VIDMEM", .param_size = 32, .families = RM_FAM_OTHER,
+        .flags = NP, .handler = p2p_register_vidmem},
+    {.cmd = 0x503C0105u, .name = "NV503C_CTRL_CMD_UNREGISTER_VIDMEM", .param_size = 4, .families = RM_FAM_OTHER,
+        .flags = NP, .handler = p2p_unregister_vidmem},
+    {.cmd = 0x83DE0309u, .name = "NV83DE_CTRL_CMD_DEBUG_SET_EXCEPTION_MASK", .param_size = 4,
+        .families = RM_FAM_OTHER, .flags = NP, .handler = debugger_set_exception_mask},
+    {.cmd = 0x20810108u, .name = "NV2081_CTRL_CMD_BINAPI (0x0108)", .param_size = 992, .families = RM_FAM_OTHER,
+        .flags = NP | RM_CTRL_CANNED, .handler = canned_on_class},
     {.name = NULL},
 };

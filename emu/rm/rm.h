@@ -90,6 +90,15 @@ struct rm_class_row {
     rm_destruct_fn destruct;
 };
 
+/*
+ * One class row: name from the symbol, parameter size from sizeof the params type, every other column a
+ * designated initialiser (columns left out are false / NULL / 0).
+ */
+#define RM_CLASS(sym, type, ...) {.hclass = (sym), .name = #sym, .param_size = sizeof(type), __VA_ARGS__}
+/* A class whose allocation takes no parameters. */
+#define RM_CLASS_NO_PARAMS(sym, ...) \
+    {.hclass = (sym), .name = #sym, .param_size = 0, .params = RM_PARAMS_NONE, __VA_ARGS__}
+
 /* ---- control registry ---- */
 
 enum rm_ctrl_flags {
@@ -129,6 +138,18 @@ struct rm_ctrl_row {
     rm_ctrl_fn handler;
     const struct rm_ctrl_volatile *volatile_out;  /* NULL-terminated by why == NULL; NULL: none */
 };
+
+/*
+ * One control row: name from the command's symbol, size from sizeof its params type; privilege flags,
+ * handler and any further column (volatile_out) as designated initialisers.
+ */
+#define RM_CTRL(sym, type, fam, flags_, fn, ...) \
+    {.cmd = (sym), .name = #sym, .param_size = sizeof(type), .families = (fam), .flags = (flags_), .handler = (fn), \
+     __VA_ARGS__}
+/* A control whose params are opaque to the emulator: the registered size is given in bytes. */
+#define RM_CTRL_SIZED(sym, size, fam, flags_, fn, ...) \
+    {.cmd = (sym), .name = #sym, .param_size = (size), .families = (fam), .flags = (flags_), .handler = (fn), \
+     __VA_ARGS__}
 
 /* Row arrays, each terminated by a row with cmd/hclass 0 and name NULL. */
 extern const struct rm_class_row rm_class_rows_core[];

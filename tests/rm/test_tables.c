@@ -29,6 +29,7 @@ static void controls_unique_and_sane(void **state)
     for (size_t i = 0; i < nt; i++)
         for (const struct rm_ctrl_row *r = t[i]; r->name; r++, rows++) {
             assert_int_not_equal(r->cmd & 0xFFFFu, 0); /* cmd 0 / index 0 are the NULL command */
+            assert_true((r->name[0] >= 'A' && r->name[0] <= 'Z')); /* a symbol, not an expanded number */
             assert_non_null(r->handler);
             assert_int_not_equal(r->families, 0);
             assert_true(r->param_size <= RMAPI_PARAM_COPY_MAX_PARAMS_SIZE);
@@ -54,6 +55,7 @@ static void classes_unique_and_sane(void **state)
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         for (const struct rm_class_row *r = t[i]; r->name; r++, rows++) {
             assert_true(r->param_size <= RMAPI_PARAM_COPY_MAX_PARAMS_SIZE);
+            assert_true((r->name[0] >= 'A' && r->name[0] <= 'Z')); /* a symbol, not an expanded number */
             /* a class that requires parameters must know how many bytes to copy */
             assert_true(r->params != RM_PARAMS_REQUIRED || r->param_size > 0);
             assert_true(r->params != RM_PARAMS_NONE || r->param_size == 0);

@@ -333,6 +333,11 @@ struct ynode *ytree_parse(const char *name, const char *text, size_t len, const 
     return b.root;
 }
 
+static void too_big(const char *path, size_t max_bytes, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s:1:1: more than %zu bytes; a data file may hold at most that", path, max_bytes);
+}
+
 char *ytree_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen)
 {
     if (!max_bytes)
@@ -359,7 +364,7 @@ char *ytree_read_file(const char *path, size_t max_bytes, size_t *len, char *err
             return NULL;
         }
         if ((uint64_t)st.st_size > max_bytes) {
-            snprintf(err, errlen, "%s: %lld bytes; a data file may hold at most %zu", path, (long long)st.st_size,
+            snprintf(err, errlen, "%s:1:1: %lld bytes; a data file may hold at most %zu", path, (long long)st.st_size,
                      max_bytes);
             close(fd);
             return NULL;
@@ -377,7 +382,7 @@ char *ytree_read_file(const char *path, size_t max_bytes, size_t *len, char *err
         }
         if (n == cap) {
             if (cap > max_bytes) {
-                snprintf(err, errlen, "%s: more than %zu bytes; a data file may hold at most that", path, max_bytes);
+                too_big(path, max_bytes, err, errlen);
                 break;
             }
             size_t ncap = cap * 2 > max_bytes + 1 ? max_bytes + 1 : cap * 2;
@@ -400,7 +405,7 @@ char *ytree_read_file(const char *path, size_t max_bytes, size_t *len, char *err
             if (!is_stdin)
                 close(fd);
             if (n > max_bytes) {
-                snprintf(err, errlen, "%s: more than %zu bytes; a data file may hold at most that", path, max_bytes);
+                too_big(path, max_bytes, err, errlen);
                 free(buf);
                 return NULL;
             }
@@ -522,8 +527,8 @@ int ytree_set_path(struct ynode *root, const char *assignment, char *err, size_t
         } else if (node->kind == YNODE_SEQ) {
             long idx = seq_index(node, seg, seglen);
             if (idx < 0) {
-                snprintf(err, errlen, "override '%s': no '%.*s' in the sequence at line %u (an index or an item's name)",
-                         assignment, (int)seglen, seg, node->line);
+                snprintf(err, errlen, "override '%s': no '%.*s' in the sequence at line %u (give an index or "
+                         "an item's name)", assignment, (int)seglen, seg, node->line);
                 return -1;
             }
             slot = &node->items[idx];

@@ -353,6 +353,15 @@ static void test_hostile_profiles(void **state)
     assert_null(profile_parse_yaml("deep.yaml", t, strlen(t), err, sizeof err));
     assert_string_equal(err, "deep.yaml:1:70: nested deeper than 64 levels");
     free(t);
+    /* 200,000 keys in one mapping (once 91 s of duplicate checks): refused at the first key past the limit */
+    char *keys = malloc(200000 * 16 + 16);
+    assert_non_null(keys);
+    size_t off = (size_t)sprintf(keys, "gpu_info:\n");
+    for (int i = 0; i < 200000; i++)
+        off += (size_t)sprintf(keys + off, "  %d: 1\n", i);
+    assert_null(profile_parse_yaml("keys.yaml", keys, off, err, sizeof err));
+    assert_string_equal(err, "keys.yaml:4098:3: more than 4096 keys in one mapping");
+    free(keys);
     char dir[] = "/tmp/nvemu-prof-XXXXXX";
     assert_non_null(mkdtemp(dir));
     assert_null(profile_load(dir, err, sizeof err));

@@ -386,7 +386,7 @@ static void test_file_kinds(void **state)
     assert_int_equal(ftruncate(fileno(f), 106 << 20), 0);
     fclose(f);
     assert_null(scenario_load(path, err, sizeof(err)));
-    assert_non_null(strstr(err, "111149056 bytes; a data file may hold at most 1048576"));
+    assert_non_null(strstr(err, "big.yaml:1:1: 111149056 bytes; a data file may hold at most 1048576"));
     unlink(path);
     rmdir(dir);
 }

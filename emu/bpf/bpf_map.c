@@ -334,19 +334,24 @@ int bpf_map_update(struct bpf_map *map, const void *key, const void *value, uint
 {
     if (map->def.type == BPF_MAP_TYPE_RINGBUF)
         return -ENOTSUPP_KERNEL;
-    /* BPF_F_LOCK needs a bpf_spin_lock in the value, which these maps never have. */
-    if (flags > BPF_EXIST)
+    if ((flags & ~(uint64_t)BPF_F_LOCK) > BPF_EXIST)
         return -EINVAL;
+    /* BPF_F_LOCK needs a bpf_spin_lock in the value, which these maps never have; the array
+     * checks it last, the hash first (the order of arraymap.c and hashtab.c). */
     if (is_array(map->def.type)) {
         uint32_t idx;
         memcpy(&idx, key, sizeof idx);
         if (idx >= map->def.max_entries)
             return -E2BIG;
-        if (flags == BPF_NOEXIST)
+        if (flags & BPF_NOEXIST)
             return -EEXIST;
+        if (flags & BPF_F_LOCK)
+            return -EINVAL;
         memcpy(elem_value(map, idx), value, map->def.value_size);
         return 0;
     }
+    if (flags & BPF_F_LOCK)
+        return -EINVAL;
     return htab_update(map, key, value, flags);
 }
 

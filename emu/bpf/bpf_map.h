@@ -67,7 +67,9 @@ const struct bpf_map_def *bpf_map_definition(const struct bpf_map *map);
  * for the map's life; for LRU_HASH a lookup marks the key recently used. */
 void *bpf_map_lookup(struct bpf_map *map, const void *key);
 
-/* Inserts or replaces key's value under flags (BPF_ANY/BPF_NOEXIST/BPF_EXIST). 0 or -errno. */
+/* Inserts or replaces key's value under flags (BPF_ANY/BPF_NOEXIST/BPF_EXIST). 0 or -errno, with
+ * the map's own rules, i.e. what the map_update_elem helper returns (BPF_F_LOCK: -EINVAL, after
+ * -E2BIG/-EEXIST for arrays). The bpf() syscall refuses BPF_F_LOCK before reaching the map. */
 int bpf_map_update(struct bpf_map *map, const void *key, const void *value, uint64_t flags);
 
 /* Removes key. 0, -ENOENT (missing), -EINVAL (ARRAY: elements cannot be deleted). */

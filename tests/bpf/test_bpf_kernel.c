@@ -522,6 +522,167 @@ static void test_map_op_errnos_match_kernel(void **state)
     assert_int_equal(mismatches, 0);
 }
 
+/* --- helpers inside programs: the same calls on a kernel map and on ours give the same r0 --- */
+
+struct helper_step {
+    int32_t helper;                   /* map_update_elem, map_delete_elem, map_lookup_elem */
+    uint32_t key;
+    int32_t value;
+    int32_t flags;
+};
+
+static const struct helper_step helper_steps[] = {
+    {BPF_FUNC_map_update_elem, 1, 10, BPF_EXIST},   {BPF_FUNC_map_update_elem, 1, 11, BPF_NOEXIST},
+    {BPF_FUNC_map_update_elem, 1, 12, BPF_NOEXIST}, {BPF_FUNC_map_update_elem, 1, 13, 5},
+    {BPF_FUNC_map_update_elem, 0, 20, BPF_ANY},     {BPF_FUNC_map_update_elem, 3, 30, BPF_ANY},
+    {BPF_FUNC_map_delete_elem, 7, 0, 0},            {BPF_FUNC_map_delete_elem, 1, 0, 0},
+    {BPF_FUNC_map_lookup_elem, 0, 0, 0},            {BPF_FUNC_map_lookup_elem, 1, 0, 0},
+    {BPF_FUNC_map_update_elem, 1, 14, BPF_ANY},     {BPF_FUNC_map_lookup_elem, 1, 0, 0},
+};
+#define N_HELPER_STEPS (sizeof helper_steps / sizeof helper_steps[0])
+
+/* Each step's r0 (a lookup gives the value read, or -1 for NULL) into ctx[step]. */
+static uint32_t helper_prog(uint64_t map, struct bpf_insn *p)
+{
+    uint32_t n = 0;
+    p[n++] = MOV64_REG(6, 1);
+    for (uint32_t i = 0; i < N_HELPER_STEPS; i++) {
+        const struct helper_step *st = &helper_steps[i];
+        p[n++] = ST(BPF_W, 10, -4, (int32_t)st->key);
+        p[n++] = ST(BPF_DW, 10, -16, st->value);
+        p[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, (int32_t)(uint32_t)map);
+        p[n++] = INSN(0, 0, 0, 0, (int32_t)(uint32_t)(map >> 32));
+        p[n++] = MOV64_REG(2, 10);
+        p[n++] = ALU64_IMM(BPF_ADD, 2, -4);
+        if (st->helper == BPF_FUNC_map_update_elem) {
+            p[n++] = MOV64_REG(3, 10);
+            p[n++] = ALU64_IMM(BPF_ADD, 3, -16);
+            p[n++] = MOV64_IMM(4, st->flags);
+        }
+        p[n++] = CALL(st->helper);
+        if (st->helper == BPF_FUNC_map_lookup_elem) {
+            p[n++] = JMP_IMM(BPF_JEQ, 0, 0, 2);
+            p[n++] = LDX(BPF_DW, 0, 0, 0);
+            p[n++] = JA(1);
+            p[n++] = MOV64_IMM(0, -1);
+        }
+        p[n++] = STX(BPF_DW, 6, 0, (int16_t)(8 * i));
+    }
+    p[n++] = MOV64_IMM(0, 0);
+    p[n++] = EXIT();
+    return n;
+}
+
+static void test_map_helpers_in_programs_match_kernel(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_KERNEL();
+    static const uint32_t types[] = {BPF_MAP_TYPE_HASH, BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_LRU_HASH,
+                                     BPF_MAP_TYPE_PERCPU_HASH, BPF_MAP_TYPE_PERCPU_ARRAY};
+    static char log[1 << 16];
+    unsigned mismatches = 0;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        struct bpf_map_def d = {"m", types[t], 4, 8, types[t] == BPF_MAP_TYPE_LRU_HASH ? 64 : 2, 0};
+        int fd = kmap_create(&d);
+        assert_true(fd >= 0);
+        struct bpf_map *m = bpf_map_create(&d, NULL, 0);
+        assert_non_null(m);
+        struct bpf_insn kp[MAX_PROG], vp[MAX_PROG];
+        uint32_t n = helper_prog((uint64_t)fd, kp);
+        helper_prog((uint64_t)(uintptr_t)m, vp);
+        uint64_t in[CTX_WORDS] = {0};
+        struct outcome k, v;
+        run_kernel(kp, n, in, &k, log, sizeof log);
+        if (k.rc)
+            fail_msg("kernel refused the helper program for map type %u: %s\n%s", types[t], strerror(-k.rc), log);
+        struct bpf_vm_env env = {0};
+        struct bpf_prog prog = {.name = "helpers", .insns = vp, .n = n, .maps = &m, .n_maps = 1};
+        struct bpf_fault f;
+        char err[512];
+        uint64_t r0;
+        memcpy(v.ctx, in, sizeof in);
+        if (bpf_vm_check(&env, &prog, false, &f) || bpf_vm_run(&env, &prog, v.ctx, sizeof v.ctx, false, &r0, &f))
+            fail_msg("%s", bpf_fault_format(&f, err, sizeof err));
+        for (uint32_t i = 0; i < N_HELPER_STEPS; i++)
+            if (k.ctx[i] != v.ctx[i]) {
+                printf("MISMATCH map type %u step %u (helper %d key %u flags %d): kernel %lld, ours %lld\n", types[t],
+                       i, helper_steps[i].helper, helper_steps[i].key, helper_steps[i].flags, (long long)k.ctx[i],
+                       (long long)v.ctx[i]);
+                mismatches++;
+            }
+        close(fd);
+        bpf_map_destroy(m);
+    }
+    printf("%zu helper calls on 5 map types: %zu agree with the kernel\n", 5 * N_HELPER_STEPS,
+           5 * N_HELPER_STEPS - mismatches);
+    assert_int_equal(mismatches, 0);
+}
+
+/* ringbuf_output/reserve/submit/query on a kernel ringbuf and on ours. */
+static uint32_t ringbuf_prog(uint64_t map, struct bpf_insn *p)
+{
+    uint32_t n = 0;
+#define RB_MAP() INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, (int32_t)(uint32_t)map), \
+                 INSN(0, 0, 0, 0, (int32_t)(uint32_t)(map >> 32))
+    const struct bpf_insn body[] = {
+        MOV64_REG(6, 1), ST(BPF_DW, 10, -8, 0x1234),
+        RB_MAP(), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), MOV64_IMM(3, 8), MOV64_IMM(4, 0),
+        CALL(BPF_FUNC_ringbuf_output), STX(BPF_DW, 6, 0, 0),
+        RB_MAP(), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), MOV64_IMM(3, 8), MOV64_IMM(4, 4),
+        CALL(BPF_FUNC_ringbuf_output), STX(BPF_DW, 6, 0, 8),
+        RB_MAP(), MOV64_IMM(2, BPF_RB_AVAIL_DATA), CALL(BPF_FUNC_ringbuf_query), STX(BPF_DW, 6, 0, 16),
+        RB_MAP(), MOV64_IMM(2, BPF_RB_RING_SIZE), CALL(BPF_FUNC_ringbuf_query), STX(BPF_DW, 6, 0, 24),
+        RB_MAP(), MOV64_IMM(2, 8000), MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 4),
+        MOV64_REG(1, 0), MOV64_IMM(2, 0), CALL(BPF_FUNC_ringbuf_discard), ST(BPF_DW, 6, 32, 1),
+        RB_MAP(), MOV64_IMM(2, 100), MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 5),
+        ST(BPF_DW, 0, 0, 7), MOV64_REG(1, 0), MOV64_IMM(2, 0), CALL(BPF_FUNC_ringbuf_submit), ST(BPF_DW, 6, 40, 1),
+        RB_MAP(), MOV64_IMM(2, BPF_RB_AVAIL_DATA), CALL(BPF_FUNC_ringbuf_query), STX(BPF_DW, 6, 0, 48),
+        RB_MAP(), MOV64_IMM(2, BPF_RB_PROD_POS), CALL(BPF_FUNC_ringbuf_query), STX(BPF_DW, 6, 0, 56),
+        MOV64_IMM(0, 0), EXIT(),
+    };
+#undef RB_MAP
+    memcpy(p, body, sizeof body);
+    n = NINSN(body);
+    return n;
+}
+
+static void test_ringbuf_helpers_match_kernel(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_KERNEL();
+    struct bpf_map_def d = {"rb", BPF_MAP_TYPE_RINGBUF, 0, 0, 4096, 0};
+    int fd = kmap_create(&d);
+    assert_true(fd >= 0);
+    struct bpf_map *m = bpf_map_create(&d, NULL, 0);
+    static char log[1 << 16];
+    struct bpf_insn kp[MAX_PROG], vp[MAX_PROG];
+    uint32_t n = ringbuf_prog((uint64_t)fd, kp);
+    ringbuf_prog((uint64_t)(uintptr_t)m, vp);
+    uint64_t in[CTX_WORDS] = {0};
+    struct outcome k, v;
+    run_kernel(kp, n, in, &k, log, sizeof log);
+    if (k.rc)
+        fail_msg("kernel refused the ringbuf program: %s\n%s", strerror(-k.rc), log);
+    struct bpf_vm_env env = {0};
+    struct bpf_prog prog = {.name = "ringbuf", .insns = vp, .n = n, .maps = &m, .n_maps = 1};
+    struct bpf_fault f;
+    char err[512];
+    uint64_t r0;
+    memcpy(v.ctx, in, sizeof in);
+    if (bpf_vm_check(&env, &prog, false, &f) || bpf_vm_run(&env, &prog, v.ctx, sizeof v.ctx, false, &r0, &f))
+        fail_msg("%s", bpf_fault_format(&f, err, sizeof err));
+    unsigned mismatches = 0;
+    for (int i = 0; i < 8; i++)
+        if (k.ctx[i] != v.ctx[i]) {
+            printf("MISMATCH ringbuf word %d: kernel %lld, ours %lld\n", i, (long long)k.ctx[i], (long long)v.ctx[i]);
+            mismatches++;
+        }
+    close(fd);
+    bpf_map_destroy(m);
+    printf("8 ringbuf results: %u agree with the kernel\n", 8 - mismatches);
+    assert_int_equal(mismatches, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -529,6 +690,8 @@ int main(void)
         cmocka_unit_test(test_generated_programs_match_kernel),
         cmocka_unit_test(test_map_create_errnos_match_kernel),
         cmocka_unit_test(test_map_op_errnos_match_kernel),
+        cmocka_unit_test(test_map_helpers_in_programs_match_kernel),
+        cmocka_unit_test(test_ringbuf_helpers_match_kernel),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

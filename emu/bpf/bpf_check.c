@@ -302,6 +302,52 @@ static int check_ctx_stores(struct checker *c)
     return rc;
 }
 
+/* Every instruction must be reachable from the entry or a subprogram entry (the kernel's check_cfg
+ * refuses dead code; clang never emits it). */
+static int check_reachable(struct checker *c)
+{
+    const struct bpf_prog *p = c->prog;
+    uint32_t *stack = malloc(p->n * sizeof *stack);
+    uint8_t *seen = calloc(p->n, 1);
+    int rc = 0;
+    if (!stack || !seen) {
+        rc = refuse(c, 0, "out of memory");
+        goto out;
+    }
+    uint32_t top = 0;
+    for (uint32_t pc = 0; pc < p->n; pc++)
+        if (pc == 0 || c->entry[pc]) {
+            seen[pc] = 1;
+            stack[top++] = pc;
+        }
+    while (top) {
+        uint32_t pc = stack[--top];
+        const struct bpf_insn *i = &p->insns[pc];
+        uint32_t succ[2];
+        int ns = 0;
+        uint32_t next = pc + (BPF_CLASS(i->code) == BPF_LD ? 2 : 1);
+        if (is_jump(i->code)) {
+            succ[ns++] = (uint32_t)jump_target(i, pc);
+            if (BPF_OP(i->code) != BPF_JA)
+                succ[ns++] = next;
+        } else if (i->code != (BPF_JMP | BPF_EXIT)) {
+            succ[ns++] = next;
+        }
+        for (int s = 0; s < ns; s++)
+            if (succ[s] < p->n && !seen[succ[s]]) {
+                seen[succ[s]] = 1;
+                stack[top++] = succ[s];
+            }
+    }
+    for (uint32_t pc = 0; pc < p->n && !rc; pc++)
+        if (!seen[pc] && !c->wide2[pc])
+            rc = refuse(c, pc, "unreachable instruction");
+out:
+    free(stack);
+    free(seen);
+    return rc;
+}
+
 int bpf_vm_check(const struct bpf_vm_env *env, const struct bpf_prog *prog, bool ctx_readonly,
                  struct bpf_fault *why)
 {
@@ -332,6 +378,8 @@ int bpf_vm_check(const struct bpf_vm_env *env, const struct bpf_prog *prog, bool
                               prog->insns[last].code != (BPF_JMP32 | BPF_JA)))
             rc = refuse(&c, last, "last instruction is not an exit or a jump");
     }
+    if (!rc)
+        rc = check_reachable(&c);
     if (!rc && ctx_readonly)
         rc = check_ctx_stores(&c);
     free(c.wide2);

@@ -171,6 +171,7 @@ bool bpf_helper_supported(int32_t id);
 
 /* Refuses what the kernel's verifier obviously would: invalid opcodes or registers, writes to r10,
  * jumps or calls outside the program or into the second half of LD_IMM64, falling off the end,
+ * unreachable instructions,
  * an unknown or unsupported helper (or one whose env callback is missing), kfunc indexes outside
  * env->kfuncs, a sleepable kfunc in a non-sleepable program, LD_IMM64 map pointers or addresses
  * not in prog->maps, and (ctx_readonly) stores through a register that still holds the ctx

@@ -233,6 +233,48 @@ static const struct atomic_case atomic32[] = {
     {"cmpxchg32 different keeps", AT_W, BPF_CMPXCHG, 0x2222222200000007ull, 9, 8, 0x2222222200000007ull, 9, 7},
 };
 
+/* Brace initialisers (static tables cannot hold compound literals): {code, dst, src, off, imm}. */
+#define B(c, d, s, o, i) {(uint8_t)(c), d, s, (int16_t)(o), (int32_t)(i)}
+#define B_MOV(d, v) B(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, v)
+#define B_MOVR(d, s) B(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define B_EXIT() B(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#define B_CALL(rel) B(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, rel)
+#define PROGROW(name, expect, ...) {name, {__VA_ARGS__}, sizeof((struct bpf_insn[]){__VA_ARGS__}) / sizeof(struct bpf_insn), expect}
+
+static const struct prog_row control[] = {
+    PROGROW("ld_imm64", 0x123456789abcdef0ull, B(BPF_LD | BPF_IMM | BPF_DW, 0, 0, 0, 0x9abcdef0), B(0, 0, 0, 0, 0x12345678),
+            B_EXIT()),
+    /* no unreachable instruction (the kernel refuses those): the JA is reached by the fallthrough */
+    PROGROW("ja forward", 2, B_MOV(0, 2), B(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1, 1), B(BPF_JMP | BPF_JA, 0, 0, 1, 0),
+            B_MOV(0, 5), B_EXIT()),
+    PROGROW("ja backward (bounded loop)", 10, B_MOV(0, 0), B_MOV(1, 10), B(BPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, 1),
+            B(BPF_ALU64 | BPF_SUB | BPF_K, 1, 0, 0, 1), B(BPF_JMP | BPF_JNE | BPF_K, 1, 0, -3, 0), B_EXIT()),
+    PROGROW("gotol", 2, B_MOV(0, 2), B(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1, 1), B(BPF_JMP32 | BPF_JA, 0, 0, 0, 1),
+            B_MOV(0, 5), B_EXIT()),
+    PROGROW("call passes r1..r5, returns r0", 15, B_MOV(1, 1), B_MOV(2, 2), B_MOV(3, 3), B_MOV(4, 4), B_MOV(5, 5),
+            B_CALL(1), B_EXIT(), B_MOVR(0, 1), B(BPF_ALU64 | BPF_ADD | BPF_X, 0, 2, 0, 0),
+            B(BPF_ALU64 | BPF_ADD | BPF_X, 0, 3, 0, 0), B(BPF_ALU64 | BPF_ADD | BPF_X, 0, 4, 0, 0),
+            B(BPF_ALU64 | BPF_ADD | BPF_X, 0, 5, 0, 0), B_EXIT()),
+    PROGROW("r6-r9 are callee-saved", 30, B_MOV(6, 7), B_MOV(9, 20), B_CALL(3), B(BPF_ALU64 | BPF_ADD | BPF_X, 0, 6, 0, 0),
+            B(BPF_ALU64 | BPF_ADD | BPF_X, 0, 9, 0, 0), B_EXIT(), B_MOV(6, 100), B_MOV(9, 200), B_MOV(0, 3), B_EXIT()),
+    PROGROW("callee has its own stack", 5, B(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -8, 5), B_CALL(2),
+            B(BPF_LDX | BPF_MEM | BPF_DW, 0, 10, -8, 0), B_EXIT(), B(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -8, 9), B_MOV(0, 0),
+            B_EXIT()),
+    PROGROW("callee writes the caller's stack", 9, B(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -8, 5), B_MOVR(1, 10),
+            B(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -8), B_CALL(2), B(BPF_LDX | BPF_MEM | BPF_DW, 0, 10, -8, 0), B_EXIT(),
+            B(BPF_ST | BPF_MEM | BPF_DW, 1, 0, 0, 9), B_MOV(0, 0), B_EXIT()),
+    PROGROW("nested calls", 6, B_MOV(1, 1), B_CALL(1), B_EXIT(), B(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 2), B_CALL(1),
+            B_EXIT(), B(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 3), B_MOVR(0, 1), B_EXIT()),
+    /* bpf_loop(4, cb, &acc, 0) where cb adds 10 to *ctx: acc 40 plus the 4 iterations returned (the
+     * kernel wants BTF for a callback: the differential test leaves this one out) */
+    PROGROW("bpf_loop callback", 44, B(BPF_ST | BPF_MEM | BPF_DW, 10, 0, -8, 0), B_MOV(1, 4),
+            B(BPF_LD | BPF_IMM | BPF_DW, 2, BPF_PSEUDO_FUNC, 0, 8), B(0, 0, 0, 0, 0), B_MOVR(3, 10),
+            B(BPF_ALU64 | BPF_ADD | BPF_K, 3, 0, 0, -8), B_MOV(4, 0), B(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_loop),
+            B(BPF_LDX | BPF_MEM | BPF_DW, 1, 10, -8, 0), B(BPF_ALU64 | BPF_ADD | BPF_X, 0, 1, 0, 0), B_EXIT(),
+            B(BPF_LDX | BPF_MEM | BPF_DW, 3, 2, 0, 0), B(BPF_ALU64 | BPF_ADD | BPF_K, 3, 0, 0, 10),
+            B(BPF_STX | BPF_MEM | BPF_DW, 2, 3, 0, 0), B_MOV(0, 0), B_EXIT()),
+};
+
 #define GROUP(g, k, t) {g, k, t, sizeof(t) / sizeof((t)[0])}
 const struct case_group isa_groups[] = {
     GROUP("base64", G_ALU, base64_alu),
@@ -244,6 +286,7 @@ const struct case_group isa_groups[] = {
     GROUP("base32", G_MEM, base_mem),
     GROUP("atomic64", G_ATOMIC, atomic64),
     GROUP("atomic32", G_ATOMIC, atomic32),
+    GROUP("base64", G_PROG, control),
 };
 const uint32_t isa_ngroups = sizeof isa_groups / sizeof isa_groups[0];
 
@@ -282,6 +325,10 @@ uint32_t isa_build(const struct case_group *g, uint32_t i, struct bpf_insn *out)
         };
         return emit(out, p, NINSN(p));
     }
+    case G_PROG: {
+        const struct prog_row *c = (const struct prog_row *)g->rows + i;
+        return emit(out, c->insns, c->n);
+    }
     case G_ATOMIC: {
         const struct atomic_case *c = (const struct atomic_case *)g->rows + i;
         const struct bpf_insn p[] = {
@@ -310,6 +357,7 @@ const char *isa_row_name(const struct case_group *g, uint32_t i)
     case G_ALU: return ((const struct alu_case *)g->rows)[i].name;
     case G_JMP: return ((const struct jmp_case *)g->rows)[i].name;
     case G_MEM: return ((const struct mem_case *)g->rows)[i].name;
+    case G_PROG: return ((const struct prog_row *)g->rows)[i].name;
     default: return ((const struct atomic_case *)g->rows)[i].name;
     }
 }
@@ -320,6 +368,7 @@ uint64_t isa_expect_r0(const struct case_group *g, uint32_t i)
     case G_ALU: return ((const struct alu_case *)g->rows)[i].expect;
     case G_JMP: return ((const struct jmp_case *)g->rows)[i].taken;
     case G_MEM: return ((const struct mem_case *)g->rows)[i].expect;
+    case G_PROG: return ((const struct prog_row *)g->rows)[i].expect;
     default: return 0;
     }
 }

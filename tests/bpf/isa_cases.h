@@ -10,7 +10,7 @@
 
 #include "bpf/bpf_insn.h"
 
-#define CASE_MAX_INSNS 16
+#define CASE_MAX_INSNS 20
 
 /* ALU/ALU64 (base32, base64, divmul32, divmul64): r0 = a; r1 = b; r0 OP= r1 or imm; exit. */
 struct alu_case {
@@ -51,9 +51,18 @@ struct atomic_case {
     uint64_t expect_mem, expect_src, expect_r0;
 };
 
+/* Whole programs for control flow: jumps, BPF-to-BPF calls (arguments, callee-saved registers,
+ * separate stacks), bpf_loop with a callback reference, LD_IMM64 constants; r0 is checked. */
+struct prog_row {
+    const char *name;
+    struct bpf_insn insns[CASE_MAX_INSNS];
+    uint32_t n;
+    uint64_t expect;
+};
+
 struct case_group {
     const char *group;                /* RFC 9669 conformance group */
-    enum { G_ALU, G_JMP, G_MEM, G_ATOMIC } kind;
+    enum { G_ALU, G_JMP, G_MEM, G_ATOMIC, G_PROG } kind;
     const void *rows;
     uint32_t n;
 };

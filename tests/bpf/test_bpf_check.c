@@ -74,6 +74,9 @@ static void test_structure(void **state)
     REFUSED("division by zero", ALU64_IMM(BPF_DIV, 0, 0), EXIT());
     REFUSED("invalid shift 32", ALU32_IMM(BPF_LSH, 0, 32), EXIT());
     REFUSED("reserved field", INSN(BPF_ALU64 | BPF_ADD | BPF_X, 0, 1, 0, 5), EXIT());
+    REFUSED("unreachable instruction", MOV64_IMM(0, 0), JA(1), MOV64_IMM(0, 1), EXIT());
+    REFUSED("unreachable instruction", MOV64_IMM(0, 0), EXIT(), MOV64_IMM(0, 1), EXIT());
+    ACCEPTED(MOV64_IMM(0, 0), CALL_SUB(1), EXIT(), MOV64_IMM(0, 1), EXIT());
     ACCEPTED(MOV64_IMM(0, 0), JA(-2));
     ACCEPTED(ALU64_IMM(BPF_LSH, 0, 63), EXIT());
 }

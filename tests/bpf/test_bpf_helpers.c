@@ -236,9 +236,9 @@ static void test_ringbuf(void **state)
     (void)state;
     /* reserve 16, write, submit; reserve 8, discard; output 24 bytes of stack */
     const struct bpf_insn p[] = {
-        MAP(1, 1), MOV64_IMM(2, 16), MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 17),
+        MAP(1, 1), MOV64_IMM(2, 16), MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 21),
         ST(BPF_DW, 0, 0, 0x77), MOV64_REG(1, 0), MOV64_IMM(2, 0), CALL(BPF_FUNC_ringbuf_submit),
-        MAP(1, 1), MOV64_IMM(2, 8), MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 9),
+        MAP(1, 1), MOV64_IMM(2, 8), MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 11),
         MOV64_REG(1, 0), MOV64_IMM(2, 0), CALL(BPF_FUNC_ringbuf_discard),
         MAP(1, 1), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -24), MOV64_IMM(3, 24), MOV64_IMM(4, 0),
         CALL(BPF_FUNC_ringbuf_output), EXIT(),
@@ -305,9 +305,9 @@ static void test_loop(void **state)
     };
     assert_int_equal(run_ctx(p, NINSN(p), NULL, 0), (15 << 8) | 6);
     /* flags must be 0, nr at most 1 << 23 */
-    assert_int_equal(RUN(MOV64_IMM(1, 1), LD64_SRC(2, BPF_PSEUDO_FUNC, 4), MOV64_IMM(3, 0), MOV64_IMM(4, 1),
+    assert_int_equal(RUN(MOV64_IMM(1, 1), LD64_SRC(2, BPF_PSEUDO_FUNC, 5), MOV64_IMM(3, 0), MOV64_IMM(4, 1),
                          CALL(BPF_FUNC_loop), EXIT(), MOV64_IMM(0, 0), EXIT()), (uint64_t)-EINVAL);
-    assert_int_equal(RUN(LD64(1, (1u << 23) + 1), LD64_SRC(2, BPF_PSEUDO_FUNC, 4), MOV64_IMM(3, 0), MOV64_IMM(4, 0),
+    assert_int_equal(RUN(LD64(1, (1u << 23) + 1), LD64_SRC(2, BPF_PSEUDO_FUNC, 5), MOV64_IMM(3, 0), MOV64_IMM(4, 0),
                          CALL(BPF_FUNC_loop), EXIT(), MOV64_IMM(0, 0), EXIT()), (uint64_t)-E2BIG);
 }
 

@@ -89,19 +89,6 @@ typedef void (*prog_case_fn)(const struct prog_case *c, void *arg);
 static void for_each_prog_case(prog_case_fn fn, void *arg)
 {
     const struct prog_case prog_cases[] = {
-    PROG("ld_imm64 constant", 0x123456789abcdef0ull, LD64(0, 0x123456789abcdef0ull), EXIT()),
-    PROG("ja forward", 1, MOV64_IMM(0, 1), JA(1), MOV64_IMM(0, 2), EXIT()),
-    PROG("ja backward loop", 10, MOV64_IMM(0, 0), MOV64_IMM(1, 10), ALU64_IMM(BPF_ADD, 0, 1),
-         ALU64_IMM(BPF_SUB, 1, 1), JMP_IMM(BPF_JNE, 1, 0, -3), EXIT()),
-    PROG("gotol (ja32)", 1, MOV64_IMM(0, 1), INSN(BPF_JMP32 | BPF_JA, 0, 0, 0, 1), MOV64_IMM(0, 2), EXIT()),
-    PROG("bpf-to-bpf call passes r1, returns r0", 42, MOV64_IMM(1, 21), CALL_SUB(1), EXIT(),
-         MOV64_REG(0, 1), ALU64_IMM(BPF_MUL, 0, 2), EXIT()),
-    PROG("callee-saved r6-r9 survive a call", 8, MOV64_IMM(6, 7), CALL_SUB(2), ALU64_REG(BPF_ADD, 0, 6), EXIT(),
-         MOV64_IMM(6, 100), MOV64_IMM(0, 1), EXIT()),
-    PROG("callee gets its own stack", 5, ST(BPF_DW, 10, -8, 5), CALL_SUB(2), LDX(BPF_DW, 0, 10, -8), EXIT(),
-         ST(BPF_DW, 10, -8, 9), MOV64_IMM(0, 0), EXIT()),
-    PROG("caller stack pointer usable in callee", 9, ST(BPF_DW, 10, -8, 5), MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8),
-         CALL_SUB(2), LDX(BPF_DW, 0, 10, -8), EXIT(), ST(BPF_DW, 1, 0, 9), MOV64_IMM(0, 0), EXIT()),
     PROG("helper call (get_smp_processor_id)", 3, CALL(BPF_FUNC_get_smp_processor_id), EXIT()),
     PROG("kfunc call", 6, MOV64_IMM(1, 1), MOV64_IMM(2, 2), MOV64_IMM(3, 3), CALL_KFUNC(0), EXIT()),
     PROG("ld_imm64 map + lookup", 1, ST(BPF_W, 10, -4, 0), LD64_SRC(1, BPF_PSEUDO_MAP_FD, MAP_PLACEHOLDER),
@@ -109,11 +96,6 @@ static void for_each_prog_case(prog_case_fn fn, void *arg)
          LDX(BPF_DW, 0, 0, 0), EXIT(), MOV64_IMM(0, -1), EXIT()),
     PROG("ld_imm64 map value (global data)", 0x55, LD64_SRC(1, BPF_PSEUDO_MAP_VALUE, DATA_PLACEHOLDER),
          LDX(BPF_B, 0, 1, 0), EXIT()),
-    /* bpf_loop(4, cb, &counter, 0); cb adds 10 to *ctx each time: 40, plus the 4 it returns. */
-    PROG("ld_imm64 func + bpf_loop", 44, ST(BPF_DW, 10, -8, 0), MOV64_IMM(1, 4), LD64_SRC(2, BPF_PSEUDO_FUNC, 8),
-         MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -8), MOV64_IMM(4, 0), CALL(BPF_FUNC_loop), LDX(BPF_DW, 1, 10, -8),
-         ALU64_REG(BPF_ADD, 0, 1), EXIT(), LDX(BPF_DW, 3, 2, 0), ALU64_IMM(BPF_ADD, 3, 10), STX(BPF_DW, 2, 3, 0),
-         MOV64_IMM(0, 0), EXIT()),
     PROG("exit returns r0", 7, MOV64_IMM(0, 7), EXIT()),
     };
     for (size_t c = 0; c < sizeof prog_cases / sizeof prog_cases[0]; c++)

@@ -135,16 +135,30 @@ static void run_vm(const struct bpf_insn *p, uint32_t n, const uint64_t *ctx_in,
         bpf_fault_format(&f, err, errlen);
 }
 
+/* Callback references (bpf_loop) make the kernel ask for BTF func info, which hand-built programs lack. */
+static bool needs_btf(const struct bpf_insn *p, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (bpf_insn_is_wide(&p[i]) && p[i].src_reg == BPF_PSEUDO_FUNC)
+            return true;
+    return false;
+}
+
 static void test_isa_tables_match_kernel(void **state)
 {
     (void)state;
     SKIP_WITHOUT_KERNEL();
-    unsigned rows = 0, mismatches = 0;
+    unsigned rows = 0, mismatches = 0, without_btf = 0;
     static char log[65536];
     for (uint32_t g = 0; g < isa_ngroups; g++)
         for (uint32_t i = 0; i < isa_groups[g].n; i++, rows++) {
             struct bpf_insn body[CASE_MAX_INSNS], p[CASE_MAX_INSNS + 4];
-            uint32_t n = wrap(body, isa_build(&isa_groups[g], i, body), p);
+            uint32_t nb = isa_build(&isa_groups[g], i, body);
+            if (needs_btf(body, nb)) {
+                without_btf++;
+                continue;
+            }
+            uint32_t n = wrap(body, nb, p);
             uint64_t in[CTX_WORDS] = {0};
             struct outcome k, v;
             char err[512] = "";
@@ -155,13 +169,14 @@ static void test_isa_tables_match_kernel(void **state)
             bool table_ok = v.rc == 0 && v.ctx[RESULT_SLOT] == isa_expect_r0(&isa_groups[g], i) &&
                             memcmp(v.ctx, want, sizeof want) == 0;
             if (k.rc || v.rc || memcmp(k.ctx, v.ctx, sizeof k.ctx) || !table_ok) {
-                printf("MISMATCH %s/%s: kernel rc %d r0 0x%llx, vm rc %d r0 0x%llx %s\n%s", isa_groups[g].group,
+                printf("MISMATCH %s/%s: kernel rc %d r0 0x%llx, vm rc %d r0 0x%llx %s\n%.2000s\n", isa_groups[g].group,
                        isa_row_name(&isa_groups[g], i), k.rc, (unsigned long long)k.ctx[RESULT_SLOT], v.rc,
                        (unsigned long long)v.ctx[RESULT_SLOT], err, k.rc ? log : "");
                 mismatches++;
             }
         }
-    printf("%u table programs: kernel and interpreter agree on %u\n", rows, rows - mismatches);
+    printf("%u table programs: kernel and interpreter agree on %u (%u need BTF the kernel wants, not compared)\n",
+           rows - without_btf, rows - without_btf - mismatches, without_btf);
     assert_int_equal(mismatches, 0);
 }
 

@@ -232,7 +232,7 @@ static void test_budget_and_depth(void **state)
     fx.env.max_frames = 0;
     /* bpf_loop callbacks count against the budget too */
     fx.env.insn_budget = 1000;
-    EXPECT(BPF_FAULT_BUDGET, "budget of 1000", MOV64_IMM(1, 1000000), LD64_SRC(2, BPF_PSEUDO_FUNC, 4), MOV64_IMM(3, 0),
+    EXPECT(BPF_FAULT_BUDGET, "budget of 1000", MOV64_IMM(1, 1000000), LD64_SRC(2, BPF_PSEUDO_FUNC, 5), MOV64_IMM(3, 0),
            MOV64_IMM(4, 0), CALL(BPF_FUNC_loop), EXIT(), MOV64_IMM(0, 0), EXIT());
     fx.env.insn_budget = 0;
 }

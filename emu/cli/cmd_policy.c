@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bpf/bpf_policy.h"
+#include "bpf/bpf_report.h"
 #include "hooks/hooks.h"
 #include "hooks/policy_api.h"
 #include "profile/profile.h"
@@ -14,7 +16,9 @@
 static void policy_usage(FILE *out)
 {
     fprintf(out, "usage: nvemu policy FILE.so [KEY=VALUE...] [--profile NAME|FILE]\n"
-                 "  loads the plugin (policy API version %u) with the arguments and reports whether it is accepted\n",
+                 "       nvemu policy FILE.bpf.o\n"
+                 "  loads the plugin (policy API version %u) with the arguments and reports whether it is accepted;\n"
+                 "  for a gpu_ext struct_ops object: the ABI it was built for, callbacks, maps, kfuncs, helpers\n",
             NVEMU_POLICY_API_VERSION);
 }
 
@@ -43,7 +47,11 @@ int nvemu_cmd_policy(int argc, char **argv)
         policy_usage(stderr);
         return 2;
     }
-    char err[512];
+    char err[512], found[1024];
+    /* a struct_ops object without arguments: the full report (ABI, callbacks, maps, kfuncs, helpers) */
+    if (nargs == 0 && hooks_find_policy(path, found, sizeof found, err, sizeof err) == 0 &&
+        bpf_policy_is_object(found))
+        return bpf_report_check(found, stdout);
     struct profile *p = profile_load(profile_name, err, sizeof err);
     if (!p) {
         fprintf(stderr, "nvemu policy: profile: %s\n", err);

@@ -101,6 +101,7 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
     }
     struct hooks_env env;
     fifo_hooks_env_init(&env, emu->profile, emu->sim);
+    env.seed = emu->cfg.seed;
     emu->hooks = hooks_create(&env);
     if (!emu->hooks) {
         fail(errbuf, errlen, "%s", "cannot create the hook framework");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "abi/nv_engine.h"
+#include "bpf/bpf_policy.h"
 #include "core/log.h"
 #include "hooks/policy_api.h"
 
@@ -67,6 +68,8 @@ struct hooks {
     void *state;
     void *dl;
     char name[64];
+    bool failed;                  /* policy_host.fail was called: the policy is no longer called */
+    char error[1024];
 };
 
 static void trace(struct hooks *h, const char *hook, const struct hook_task *t, const char *field,
@@ -195,6 +198,24 @@ static void host_log(const struct policy_host *host, int level, const char *msg)
     nvemu_log((enum nvemu_log_level)level, "policy", "%s: %s", h->name, msg ? msg : "");
 }
 
+static void host_trace_note(const struct policy_host *host, const char *hook, const struct hook_task *t,
+                            const char *field, const char *text)
+{
+    struct hooks *h = host->host_ctx;
+    trace(h, hook ? hook : "policy", t, field ? field : "note", 0, "log", text ? text : "");
+}
+
+static void host_fail(const struct policy_host *host, const char *hook, const struct hook_task *t, const char *reason)
+{
+    struct hooks *h = host->host_ctx;
+    if (h->failed)
+        return;
+    h->failed = true;
+    snprintf(h->error, sizeof h->error, "%s", reason ? reason : "policy failed");
+    LOG_ERROR(COMP, "policy %s failed, native scheduling from now on: %s", h->name, h->error);
+    trace(h, hook ? hook : "policy", t, "policy", 0, "fault", h->error);
+}
+
 struct hooks *hooks_create(const struct hooks_env *env)
 {
     struct hooks *h = calloc(1, sizeof *h);
@@ -215,6 +236,9 @@ struct hooks *hooks_create(const struct hooks_env *env)
         .now_ns = host_now,
         .log = host_log,
         .host_ctx = h,
+        .seed = h->env.seed,
+        .trace_note = host_trace_note,
+        .fail = host_fail,
     };
     return h;
 }
@@ -226,6 +250,8 @@ static void detach(struct hooks *h)
     if (h->dl)
         dlclose(h->dl);
     h->attached = false;
+    h->failed = false;
+    h->error[0] = '\0';
     h->state = NULL;
     h->dl = NULL;
     memset(&h->ops, 0, sizeof h->ops);
@@ -311,6 +337,8 @@ int hooks_load_policy(struct hooks *h, const char *path, const char *const *args
     if (hooks_find_policy(path, found, sizeof found, err, errlen) != 0)
         return -1;
     path = found;
+    if (bpf_policy_is_object(path))
+        return bpf_policy_attach(h, path, args, nargs, err, errlen);
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
         const char *why = dlerror();
@@ -335,12 +363,22 @@ int hooks_load_policy(struct hooks *h, const char *path, const char *const *args
 
 bool hooks_active(const struct hooks *h)
 {
-    return h && h->attached;
+    return h && h->attached && !h->failed;
+}
+
+const char *hooks_policy_error(const struct hooks *h)
+{
+    return h && h->failed ? h->error : NULL;
+}
+
+char *hooks_policy_report(const struct hooks *h)
+{
+    return h && h->attached && h->ops.report_json ? h->ops.report_json(h->state) : NULL;
 }
 
 const char *hooks_policy_name(const struct hooks *h)
 {
-    return hooks_active(h) ? h->name : NULL;
+    return h && h->attached ? h->name : NULL;
 }
 
 static void ctx_init(struct policy_ctx *c, struct hooks *h, const char *hook, const struct hook_task *t,

@@ -31,6 +31,7 @@ struct hooks_env {
     void (*trace)(void *ctx, const char *hook, const struct hook_task *t, const char *field,
                   uint64_t value, const char *result, const char *reason);
     void *ctx;
+    uint64_t seed;                /* the run's seed, handed to policies (policy_host.seed) */
 };
 
 /* Creates the framework with no policy (native behaviour everywhere). */
@@ -49,9 +50,11 @@ void hooks_destroy(struct hooks *h);
 int hooks_find_policy(const char *name, char *out, size_t len, char *err, size_t errlen);
 
 /*
- * Loads a policy plugin (shared object, found by hooks_find_policy) with key=value arguments. Returns 0,
- * or -1 with a one-line reason in err (missing file, missing symbol, wrong API
- * version, init refused). At most one policy at a time, like gpu_ext's struct_ops.
+ * Loads a policy (found by hooks_find_policy) with key=value arguments: a
+ * plugin (shared object), or a gpu_ext struct_ops BPF object (an ELF for the
+ * BPF machine, run by emu/bpf). Returns 0, or -1 with a one-line reason in err
+ * (missing file, missing symbol, wrong API version, init refused). At most one
+ * policy at a time, like gpu_ext's struct_ops.
  */
 int hooks_load_policy(struct hooks *h, const char *path, const char *const *args, int nargs,
                       char *err, size_t errlen);
@@ -63,13 +66,19 @@ struct policy_ops;
 /*
  * Attaches a policy given as an ops table already in this process (tests,
  * built-in policies); same checks and errors as hooks_load_policy. The table
- * must outlive the attachment.
+ * and its name are copied.
  */
 int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *const *args, int nargs,
                      char *err, size_t errlen);
 
 /* Name of the attached policy, or NULL. */
 const char *hooks_policy_name(const struct hooks *h);
+
+/* Why the attached policy failed during the run (policy_host.fail), or NULL while it has not. */
+const char *hooks_policy_error(const struct hooks *h);
+
+/* The attached policy's report_json (malloc'd JSON object, caller frees), or NULL when it has none. */
+char *hooks_policy_report(const struct hooks *h);
 
 /*
  * task_init: after the defaults are set (id, engine, runlist, default timeslice,

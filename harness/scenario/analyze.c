@@ -395,5 +395,6 @@ void sc_results_free(struct sc_results *r)
     free(r->points);
     free(r->arrivals);
     free(r->decisions);
+    free(r->policy_maps);
     memset(r, 0, sizeof(*r));
 }

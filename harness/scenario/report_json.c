@@ -106,6 +106,11 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     cJSON *warnings = cJSON_AddArrayToObject(root, "warnings");
     for (uint32_t i = 0; i < r->warning_count; i++)
         cJSON_AddItemToArray(warnings, cJSON_CreateString(r->warnings[i]));
+    if (r->policy_maps) {
+        cJSON *maps = cJSON_Parse(r->policy_maps);
+        if (maps)
+            cJSON_AddItemToObject(root, "policy_maps", maps);
+    }
     cJSON *faults = cJSON_AddObjectToObject(root, "faults");
     if (r->gpu_lost)
         cJSON_AddNumberToObject(faults, "gpu_lost_at_s", (double)r->gpu_lost_ns / 1e9);

@@ -134,9 +134,10 @@ struct sc_results {
     struct sc_decision *decisions;
     struct sc_expect_outcome outcomes[SC_MAX_EXPECT];
     uint32_t passed, failed;
-    char error[256];                     /* a run-level failure (policy refused, ...) or "" */
+    char error[1024];                    /* a run-level failure (policy refused, policy fault, ...) or "" */
     uint32_t warning_count;              /* warnings about the run's outcome (sc_results_warn) */
     char warnings[SC_MAX_WARNINGS][200];
+    char *policy_maps;                   /* final contents of a BPF policy's maps (JSON object) or NULL */
 };
 
 struct sc_analyzer;

@@ -65,7 +65,7 @@ struct run {
     struct run_sched sched;
     uint64_t end_ns;
     bool gpu_lost;             /* gpu_lost fault fired: every request from then on fails */
-    char err[256];
+    char err[1024];
 };
 
 static void mark(struct run *R, const char *name, uint64_t a, uint64_t b)
@@ -540,6 +540,14 @@ finish:
     free(R.inst);
     if (R.fdt)
         nvemu_fdtable_destroy(R.fdt);
+    /* a policy that faulted fails the run; the reports are still written */
+    const char *perr = hooks_policy_error(nvemu_hooks(R.emu));
+    if (perr && rc == 0) {
+        snprintf(R.err, sizeof(R.err), "policy failed: %s", perr);
+        rc = -1;
+    }
+    if (outer)
+        out->policy_maps = hooks_policy_report(nvemu_hooks(R.emu));
     nvemu_destroy(R.emu);
 done:
     if (rc) {

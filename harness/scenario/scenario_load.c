@@ -165,24 +165,102 @@ static int policy_args(struct yctx *c, const struct ynode *n, void *base)
     return load_args_map(c, n, "policy.args", p->args, &p->nargs);
 }
 
+/* Appends one "fmt" argument to the policy's list. */
+__attribute__((format(printf, 4, 5))) static int policy_arg_add(struct yctx *c, const struct ynode *n,
+                                                               struct sc_policy *p, const char *fmt, ...)
+{
+    if (p->nargs >= SC_MAX_ARGS)
+        return yfail(c, n, "policy has more than %d arguments", SC_MAX_ARGS);
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vasprintf(&p->args[p->nargs], fmt, ap);
+    va_end(ap);
+    if (w < 0) {
+        p->args[p->nargs] = NULL;
+        return yfail(c, n, "out of memory");
+    }
+    p->nargs++;
+    return 0;
+}
+
+static bool scalar_ok(const struct ynode *n)
+{
+    return n->kind == YNODE_SCALAR && strlen(n->scalar) == n->len;
+}
+
+/* policy.rodata {knob: value}: the object's `const volatile` knobs, as "rodata:KNOB=VALUE" arguments. */
+static int policy_rodata(struct yctx *c, const struct ynode *n, void *base)
+{
+    if (yexpect(c, n, YNODE_MAP, "policy.rodata"))
+        return -1;
+    for (size_t i = 0; i < n->count; i++) {
+        const struct ynode *k = n->keys[i], *v = n->items[i];
+        if (!scalar_ok(k) || !scalar_ok(v))
+            return yfail(c, v, "policy.rodata.%s must be a scalar", k->scalar);
+        if (policy_arg_add(c, v, base, "rodata:%s=%s", k->scalar, v->scalar))
+            return -1;
+    }
+    return 0;
+}
+
+/* policy.maps {map: {key: value}}: elements written before attach, as "map:MAP[KEY]=VALUE" arguments. */
+static int policy_maps(struct yctx *c, const struct ynode *n, void *base)
+{
+    if (yexpect(c, n, YNODE_MAP, "policy.maps"))
+        return -1;
+    for (size_t i = 0; i < n->count; i++) {
+        const struct ynode *m = n->items[i];
+        const char *map = n->keys[i]->scalar;
+        if (yexpect(c, m, YNODE_MAP, "policy.maps entry ({key: value, ...})"))
+            return -1;
+        for (size_t k = 0; k < m->count; k++) {
+            const struct ynode *key = m->keys[k], *v = m->items[k];
+            if (!scalar_ok(key) || !scalar_ok(v))
+                return yfail(c, v, "policy.maps.%s values must be scalars", map);
+            if (strpbrk(key->scalar, "[]="))
+                return yfail(c, key, "policy.maps.%s: a key may not contain '[', ']' or '='", map);
+            if (policy_arg_add(c, v, base, "map:%s[%s]=%s", map, key->scalar, v->scalar))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+enum { POL_PLUGIN, POL_ARGS, POL_BPF, POL_RODATA, POL_MAPS };
+
 static int policy_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
 {
-    (void)map;
     struct sc_policy *p = base;
-    p->pos = pos_of(got[0]);
-    /* A bare name is a plugin built with nvemu; anything with a slash is a path. */
+    if (!got[POL_PLUGIN] == !got[POL_BPF])
+        return yfail(c, map, "policy needs exactly one of 'plugin' (a C plugin) or 'bpf' (a struct_ops object)");
+    if (!got[POL_BPF] && (got[POL_RODATA] || got[POL_MAPS]))
+        return yfail(c, map, "policy.rodata and policy.maps need policy.bpf");
+    const struct ynode *name = got[POL_PLUGIN] ? got[POL_PLUGIN] : got[POL_BPF];
+    p->pos = pos_of(name);
+    /* A bare name is a policy built with nvemu (NAME.so, NAME.bpf.o); anything with a slash is a path. */
     if (strchr(p->plugin, '/')) {
         char rel[sizeof(p->plugin)];
         memcpy(rel, p->plugin, sizeof(rel));
-        return resolve(c, got[0], rel, p->plugin, sizeof(p->plugin));
+        return resolve(c, name, rel, p->plugin, sizeof(p->plugin));
+    }
+    if (got[POL_BPF]) {
+        size_t len = strlen(p->plugin);
+        if (len + sizeof(".bpf.o") > sizeof(p->plugin))
+            return yfail(c, name, "policy.bpf name is too long");
+        memcpy(p->plugin + len, ".bpf.o", sizeof(".bpf.o"));
     }
     return 0;
 }
 
 static const struct yfield policy_fields[] = {
-    YFIELD("plugin", YF_STR, offsetof(struct sc_policy, plugin), .size = sizeof(((struct sc_policy *)0)->plugin),
-           .nonempty = true, .required = true),
-    YFIELD("args", YF_CUSTOM, 0, .custom = policy_args),
+    [POL_PLUGIN] = YFIELD("plugin", YF_STR, offsetof(struct sc_policy, plugin),
+                          .size = sizeof(((struct sc_policy *)0)->plugin), .nonempty = true),
+    [POL_ARGS] = YFIELD("args", YF_CUSTOM, 0, .custom = policy_args),
+    /* a gpu_ext struct_ops object run as compiled, its knobs and map elements set before attach */
+    [POL_BPF] = YFIELD("bpf", YF_STR, offsetof(struct sc_policy, plugin),
+                       .size = sizeof(((struct sc_policy *)0)->plugin), .nonempty = true),
+    [POL_RODATA] = YFIELD("rodata", YF_CUSTOM, 0, .custom = policy_rodata),
+    [POL_MAPS] = YFIELD("maps", YF_CUSTOM, 0, .custom = policy_maps),
     YFIELD_END,
 };
 static const struct ytable policy_table = {"policy", "policy", policy_fields, policy_check};

@@ -116,6 +116,17 @@ struct policy_host {
     /* One log line through the emulator's log module. */
     void (*log)(const struct policy_host *host, int level, const char *msg);
     void *host_ctx;                /* the host's; a plugin never touches it */
+    /* Appended after host_ctx (a plugin checks size before using them): */
+    uint64_t seed;                 /* the run's seed, for a policy's own PRNG (determinism) */
+    /* One informational record in the event trace (field e.g. "printk", result "log"). */
+    void (*trace_note)(const struct policy_host *host, const char *hook, const struct hook_task *t,
+                       const char *field, const char *text);
+    /*
+     * The policy cannot go on (a BPF program faulted): the host writes the
+     * reason to the log and the trace, stops calling the policy (native
+     * behaviour from now on) and reports the run as failed.
+     */
+    void (*fail)(const struct policy_host *host, const char *hook, const struct hook_task *t, const char *reason);
 };
 
 /* What a plugin exports under NVEMU_POLICY_SYMBOL. Any callback may be NULL. */
@@ -138,6 +149,8 @@ struct policy_ops {
     void (*on_runlist_update)(void *state, uint32_t gpu, uint32_t runlist_id, const uint64_t *entries, uint32_t n,
                               struct policy_ctx *c);
     void (*on_task_destroy)(void *state, const struct hook_task *t);
+    /* Appended (optional): the policy's state as one JSON object, malloc'd, for results.json. */
+    char *(*report_json)(void *state);
 };
 
 /* Oldest struct policy_ops layout the host accepts: everything up to on_task_destroy. */

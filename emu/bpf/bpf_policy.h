@@ -1,0 +1,64 @@
+/*
+ * A gpu_ext struct_ops object as an nvemu policy: the object's callbacks run
+ * at the hook framework's call sites through the same struct policy_ops /
+ * struct policy_host interface as a C plugin (emu/hooks/policy_api.h), so the
+ * hook points know nothing of BPF:
+ *   task_init     -> on_task_init          (ctx nv_gpu_task_init_ctx, 32 bytes)
+ *   bind          -> on_bind               (ctx nv_gpu_bind_ctx, allow preset to 1)
+ *   timeslice_set -> on_timeslice_control  (ctx nv_gpu_timeslice_control_ctx, phase 1)
+ *   task_destroy  -> on_task_destroy       (ctx nv_gpu_task_destroy_ctx)
+ * The ctx is read-only and exactly the ABI's size; decisions travel only
+ * through the kfuncs, which map onto the host's setters and return its
+ * APPLY/NOOP_REPEAT/NOOP_CONFLICT/REJECT_* codes; the host validates after the
+ * callback as for a C plugin. A fault ends the policy: the host is told (the
+ * run fails naming program, instruction and source line) and later hooks take
+ * the native path.
+ *
+ * Policy arguments (the `--policy-arg` / scenario strings), besides the object:
+ *   rodata:NAME=VALUE      sets a global variable (a `const volatile` knob) before the first run
+ *   map:NAME[KEY]=VALUE    writes one element of a map before the first run
+ *   budget=N               instructions per callback (default BPF_VM_DEFAULT_BUDGET)
+ */
+#ifndef NVEMU_BPF_POLICY_H
+#define NVEMU_BPF_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/bpf_vm.h"
+
+struct hooks;
+struct bpf_obj;
+
+/* The driver's kfuncs, in the index order a loader writes into CALL src=BPF_PSEUDO_KFUNC_CALL. */
+enum bpf_nv_kfunc {
+    BPF_NV_SET_TIMESLICE = 0,
+    BPF_NV_SET_INTERLEAVE,
+    BPF_NV_OVERRIDE_TIMESLICE,
+    BPF_NV_REJECT_BIND,
+    BPF_NV_PREEMPT_TSG,
+    BPF_NV_KFUNC_COUNT
+};
+extern const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT];
+
+/* True when the file at path is an ELF object for the BPF machine (what hooks_load_policy dispatches on). */
+bool bpf_policy_is_object(const char *path);
+
+/*
+ * Opens the object and attaches it to h as the policy (hooks_attach_ops), with
+ * the arguments above. Returns 0, or -1 with a reason (the loader's message,
+ * the load-time check naming program and instruction, a bad argument, another
+ * policy already attached).
+ */
+int bpf_policy_attach(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
+                      size_t errlen);
+
+/*
+ * Opens the object with the same checks as an attach (loader, ABI, load-time
+ * pass, kfunc/member pairing) without running anything. Returns the object or
+ * NULL with the reason in err. Close with bpf_obj_close.
+ */
+struct bpf_obj *bpf_policy_check(const char *path, char *err, size_t errlen);
+
+#endif

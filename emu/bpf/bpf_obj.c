@@ -526,8 +526,6 @@ static int load_programs(struct bpf_obj *obj)
         p->offset = sy->s.st_value;
         p->size = sy->s.st_size;
         p->member = -1;
-        p->prog.name = p->name;
-        p->prog.sleepable = p->sleepable;
     }
     return 0;
 }
@@ -1095,6 +1093,8 @@ static int link_program(struct bpf_obj *obj, struct bpf_obj_prog *p)
     if (!rc)
         rc = args_rewrite(&L);
     free(L.funcs);
+    p->prog.name = p->name;
+    p->prog.sleepable = p->sleepable;
     p->prog.insns = L.insns;
     p->prog.n = L.n;
     p->prog.lines = L.lines;

@@ -1,5 +1,5 @@
 /*
- * `nvemu scenario run FILE [--seed N] [--out DIR] [--junit FILE] [--quiet]`
+ * `nvemu scenario run FILE [--seed N] [--policy FILE [--policy-arg K=V]...] [--out DIR] [--junit FILE] [--quiet]`
  * `nvemu scenario check FILE...`
  * `nvemu scenario compare A B [--tolerance F] [--headline]`
  * Exit status: 0 all expectations met; 1 an expectation failed; 2 usage or
@@ -24,7 +24,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: nvemu scenario run FILE [--seed N] [--profile NAME|FILE] [--out DIR] [--csv] [--junit FILE]\n"
-            "                           [--quiet] [--no-color] [--hw]\n"
+            "                           [--policy FILE.so|FILE.bpf.o [--policy-arg K=V]...] [--quiet] [--no-color] [--hw]\n"
             "       nvemu scenario check FILE...\n"
             "       nvemu scenario compare A B [--tolerance FRACTION] [--headline]\n"
             "       nvemu scenario sweep FILE --set PATH=V1,V2,... [--seeds N] --out DIR   (sweep --help)\n"
@@ -33,6 +33,8 @@ static void usage(FILE *f)
             "       expectation fails. --profile runs it on another GPU profile than the file's gpu.profile.\n"
             "       --hw runs the tasks as processes on the real NVIDIA GPU 0 instead (libcuda, Volta+;\n"
             "       results marked backend hw; decisions it cannot apply are listed in results.json).\n"
+            "       --policy replaces the file's policy (a plugin or a gpu_ext struct_ops object; its\n"
+            "       arguments from --policy-arg: K=V for a plugin, rodata:NAME=V and map:NAME[KEY]=V for an object).\n"
             "       --out DIR writes results.json, junit.xml, trace.json\n"
             "       (Chrome trace / Perfetto) and report.html; --csv adds trace.csv, the raw event\n"
             "       trace (large: ~1.8 MB per virtual second of a busy GPU).\n"
@@ -156,10 +158,13 @@ static int run(int argc, char **argv)
         {"junit", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
         {"no-color", no_argument, NULL, 'n'}, {"csv", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
         {"hw", no_argument, NULL, 'w'},
+        {"policy", required_argument, NULL, 'P'}, {"policy-arg", required_argument, NULL, 'A'},
         {NULL, 0, NULL, 0},
     };
     struct sc_run_opts opts = {0};
-    const char *out_dir = NULL, *junit = NULL, *profile = NULL;
+    const char *out_dir = NULL, *junit = NULL, *profile = NULL, *policy = NULL;
+    const char *policy_args[SC_MAX_ARGS];
+    int policy_nargs = 0;
     bool quiet = false, csv_wanted = false, hw = false, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     int c;
     optind = 1;
@@ -183,6 +188,14 @@ static int run(int argc, char **argv)
         case 'n': color = false; break;
         case 'c': csv_wanted = true; break;
         case 'w': hw = true; break;
+        case 'P': policy = optarg; break;
+        case 'A':
+            if (!strchr(optarg, '=') || policy_nargs >= SC_MAX_ARGS) {
+                fprintf(stderr, "nvemu scenario: --policy-arg wants KEY=VALUE (at most %d)\n", SC_MAX_ARGS);
+                return 2;
+            }
+            policy_args[policy_nargs++] = optarg;
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -207,6 +220,16 @@ static int run(int argc, char **argv)
             return 2;
         }
         snprintf(s->gpu.profile, sizeof(s->gpu.profile), "%s", profile);
+    }
+    if (policy_nargs && !policy) {
+        fprintf(stderr, "nvemu scenario: --policy-arg needs --policy\n");
+        scenario_free(s);
+        return 2;
+    }
+    if (policy && scenario_set_policy(s, policy, policy_args, policy_nargs, err, sizeof(err))) {
+        fprintf(stderr, "nvemu scenario: %s\n", err);
+        scenario_free(s);
+        return 2;
     }
     char csv[1024];
     if (csv_wanted && !out_dir) {

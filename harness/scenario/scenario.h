@@ -228,6 +228,13 @@ struct scenario *scenario_load_string(const char *name, const char *text, char *
 struct scenario *scenario_load_set(const char *path, const char *text, size_t len, const char *const *set,
                                    int nset, char *err, size_t errlen);
 
+/*
+ * Replaces the scenario's policy by path (a plugin .so or a struct_ops
+ * .bpf.o, used as given) with "key=value" args. 0, or -1 with a reason.
+ */
+int scenario_set_policy(struct scenario *s, const char *path, const char *const *args, int nargs, char *err,
+                        size_t errlen);
+
 /* Frees a loaded scenario and everything it owns; NULL is a no-op. */
 void scenario_free(struct scenario *s);
 

@@ -275,6 +275,31 @@ static int load_policy(struct yctx *c, const struct ynode *n, void *base)
     return ywalk(c, n, &policy_table, &s->policy);
 }
 
+int scenario_set_policy(struct scenario *s, const char *path, const char *const *args, int nargs, char *err,
+                        size_t errlen)
+{
+    if (!path || !*path || strlen(path) >= sizeof(s->policy.plugin) || nargs < 0 || nargs > SC_MAX_ARGS) {
+        snprintf(err, errlen, "policy path empty or too long, or more than %d arguments", SC_MAX_ARGS);
+        return -1;
+    }
+    char *copy[SC_MAX_ARGS] = {NULL};
+    for (int a = 0; a < nargs; a++) {
+        if (!(copy[a] = strdup(args[a]))) {
+            for (int b = 0; b < a; b++)
+                free(copy[b]);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    for (int a = 0; a < s->policy.nargs; a++)
+        free(s->policy.args[a]);
+    /* a bare name would be looked up among the built policies: keep the user's file */
+    snprintf(s->policy.plugin, sizeof(s->policy.plugin), "%s%s", strchr(path, '/') ? "" : "./", path);
+    memcpy(s->policy.args, copy, sizeof(copy));
+    s->policy.nargs = nargs;
+    return 0;
+}
+
 static int sched_args(struct yctx *c, const struct ynode *n, void *base)
 {
     struct sc_scheduler *s = base;

@@ -81,9 +81,11 @@ int lcbe_timeslice_control(unsigned long long *args)
     if (!hold)
         return 0;
     struct task_key k = {.runlist_id = ctx->runlist_id, .tsg_id = ctx->tsg_id};
-    __u32 *cls = bpf_map_lookup_elem(&task_class, &k);
-    if (cls && (*cls == CLS_LC || *cls == CLS_BE))
-        bpf_nv_gpu_override_timeslice(ctx, *cls == CLS_LC ? lc_us : be_us);
+    __u32 *known = bpf_map_lookup_elem(&task_class, &k);
+    /* a group created before the policy was attached is classified now */
+    __u32 cls = known ? *known : classify(ctx->engine_type);
+    if (cls == CLS_LC || cls == CLS_BE)
+        bpf_nv_gpu_override_timeslice(ctx, cls == CLS_LC ? lc_us : be_us);
     return 0;
 }
 

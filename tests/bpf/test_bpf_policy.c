@@ -1,0 +1,555 @@
+/*
+ * BPF policy objects: the loader against libbpf's own reading of the same
+ * objects, the negative fixtures, the kfunc rules and the helpers'
+ * environment, faults, and the BPF twins against their C plugins on the same
+ * hook sequence (same outputs, same trace records).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+#include <cmocka.h>
+
+#include "bpf/bpf_obj.h"
+#include "bpf/bpf_policy.h"
+#include "hooks/hooks.h"
+#include "hooks_testenv.h"
+
+static const char *const variants[] = {"bpf", "v2.bpf", "clang19.bpf"};
+#define N_VARIANTS (HAVE_CLANG19 ? 3 : 2)
+
+static void object_path(char *buf, size_t len, const char *name, const char *variant)
+{
+    snprintf(buf, len, "%s/%s.%s.o", NVEMU_POLICY_DIR, name, variant);
+}
+
+static void fixture_path(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s.bpf.o", BPF_FIXTURE_DIR, name);
+}
+
+/* ---- loader ---- */
+
+struct expect_obj {
+    const char *name;
+    const char *members[BPF_ABI_MEMBER_COUNT]; /* bound program per member, NULL = none */
+    const char *maps[6];
+};
+
+static const struct expect_obj expected[] = {
+    {"lc_be_timeslice", {"lcbe_task_init", NULL, "lcbe_task_destroy", "lcbe_timeslice_control"},
+     {"process_class", "task_class", ".rodata", NULL}},
+    {"gpreempt", {"lcbe_task_init", NULL, "lcbe_task_destroy", "lcbe_timeslice_control"},
+     {"process_class", "task_class", ".rodata", NULL}},
+    {"admission", {NULL, "admission_bind", "admission_task_destroy", NULL},
+     {"process_class", "task_admitted", ".rodata", ".bss", NULL}},
+    {"gpu_ext_timeslice", {"gx_task_init", "gx_bind", "gx_task_destroy", "gx_timeslice_control"},
+     {"process_timeslice", "process_interleave", "stats", "result_count", "events", NULL}},
+};
+
+/* libbpf's reading of the object: same programs (name, section, instruction count) and map definitions. */
+static void cross_check_libbpf(const char *path, const struct bpf_obj *obj)
+{
+    struct bpf_object *lo = bpf_object__open_file(path, NULL);
+    if (libbpf_get_error(lo)) {
+        print_message("libbpf cannot open %s (libbpf 1.1 does not know .struct_ops.link): cross-check skipped\n",
+                      path);
+        return;
+    }
+    int nprogs = 0;
+    struct bpf_program *lp;
+    bpf_object__for_each_program(lp, lo) {
+        nprogs++;
+        const struct bpf_obj_prog *mine = NULL;
+        for (uint32_t i = 0; i < obj->n_progs; i++)
+            if (strcmp(obj->progs[i].name, bpf_program__name(lp)) == 0)
+                mine = &obj->progs[i];
+        assert_non_null(mine);
+        assert_string_equal(mine->section, bpf_program__section_name(lp));
+        assert_int_equal(mine->size / 8, bpf_program__insn_cnt(lp));
+    }
+    assert_int_equal(nprogs, obj->n_progs);
+    struct bpf_map *lm;
+    int nmaps = 0;
+    bpf_object__for_each_map(lm, lo) {
+        const char *ln = bpf_map__name(lm);
+        const struct bpf_obj_map *mine = NULL;
+        for (uint32_t i = 0; i < obj->n_maps; i++) {
+            const char *n = obj->maps[i].name;
+            size_t a = strlen(ln), b = strlen(n);
+            /* libbpf names global data "<object prefix>.rodata" */
+            if (strcmp(n, ln) == 0 || (n[0] == '.' && a >= b && strcmp(ln + a - b, n) == 0))
+                mine = &obj->maps[i];
+        }
+        if (bpf_map__type(lm) == BPF_MAP_TYPE_STRUCT_OPS)
+            continue;
+        nmaps++;
+        assert_non_null(mine);
+        assert_int_equal(mine->def.type, bpf_map__type(lm));
+        assert_int_equal(mine->def.key_size, bpf_map__key_size(lm));
+        assert_int_equal(mine->def.value_size, bpf_map__value_size(lm));
+        assert_int_equal(mine->def.max_entries, bpf_map__max_entries(lm));
+        if (mine->kind != BPF_OBJ_MAP_USER) {
+            size_t isz = 0;
+            const void *init = bpf_map__initial_value(lm, &isz);
+            uint32_t vsz = 0;
+            const void *val = bpf_map_value_base(mine->map, &vsz);
+            assert_int_equal(isz, vsz);
+            if (init && mine->kind != BPF_OBJ_MAP_BSS)
+                assert_memory_equal(init, val, isz);
+        }
+    }
+    assert_int_equal(nmaps, obj->n_maps);
+    bpf_object__close(lo);
+}
+
+static void test_reference_objects(void **state)
+{
+    (void)state;
+    for (size_t e = 0; e < sizeof expected / sizeof expected[0]; e++) {
+        for (int v = 0; v < N_VARIANTS; v++) {
+            char path[512], err[2048];
+            object_path(path, sizeof path, expected[e].name, variants[v]);
+            struct bpf_obj *obj = bpf_policy_check(path, err, sizeof err);
+            if (!obj)
+                fail_msg("%s refused: %s", path, err);
+            for (int m = 0; m < BPF_ABI_MEMBER_COUNT; m++) {
+                int pi = obj->member_prog[m];
+                if (!expected[e].members[m]) {
+                    assert_int_equal(pi, -1);
+                    continue;
+                }
+                assert_true(pi >= 0);
+                assert_string_equal(obj->progs[pi].name, expected[e].members[m]);
+                assert_int_equal(obj->progs[pi].member, m);
+                assert_true(obj->progs[pi].prog.n > 0);
+                assert_true(obj->progs[pi].prog.n_lines > 0);
+                assert_string_equal(obj->progs[pi].prog.name, expected[e].members[m]);
+            }
+            for (int k = 0; expected[e].maps[k]; k++)
+                assert_non_null(bpf_obj_find_map(obj, expected[e].maps[k]));
+            cross_check_libbpf(path, obj);
+            bpf_obj_close(obj);
+        }
+    }
+}
+
+static void test_gpu_ext_object_shape(void **state)
+{
+    (void)state;
+    char path[512], err[2048];
+    object_path(path, sizeof path, "gpu_ext_timeslice", "bpf");
+    struct bpf_obj *obj = bpf_policy_check(path, err, sizeof err);
+    assert_non_null(obj);
+    assert_string_equal(obj->ops_section, ".struct_ops.link");
+    assert_int_equal(obj->ops_abi, BPF_ABI_OPS_CURRENT);
+    struct bpf_obj_map *m = bpf_obj_find_map(obj, "process_timeslice");
+    assert_non_null(m);
+    assert_int_equal(m->def.type, BPF_MAP_TYPE_HASH);
+    assert_int_equal(m->def.key_size, 16);
+    assert_true(m->key_is_string);
+    assert_int_equal(m->def.value_size, 8);
+    m = bpf_obj_find_map(obj, "events");
+    assert_non_null(m);
+    assert_int_equal(m->def.type, BPF_MAP_TYPE_RINGBUF);
+    assert_int_equal(m->def.max_entries, 4096);
+    m = bpf_obj_find_map(obj, "stats");
+    assert_int_equal(m->def.type, BPF_MAP_TYPE_ARRAY);
+    /* the .rodata knob before load: set, read back through the map value */
+    assert_int_equal(bpf_obj_set_var(obj, "default_us", "300", err, sizeof err), 0);
+    assert_int_not_equal(bpf_obj_set_var(obj, "no_such_knob", "1", err, sizeof err), 0);
+    assert_non_null(strstr(err, "no global variable 'no_such_knob'"));
+    assert_int_not_equal(bpf_obj_set_var(obj, "verbose", "4294967296", err, sizeof err), 0);
+    assert_int_equal(bpf_obj_map_set(obj, "process_timeslice", "lc-server", "1000000", err, sizeof err), 0);
+    assert_int_not_equal(bpf_obj_map_set(obj, "process_timeslice", "a-name-of-16-chars", "1", err, sizeof err), 0);
+    char key[16] = "lc-server";
+    const uint64_t *v = bpf_map_lookup(bpf_obj_find_map(obj, "process_timeslice")->map, key);
+    assert_non_null(v);
+    assert_int_equal(*v, 1000000);
+    bpf_obj_close(obj);
+}
+
+/* ---- negative fixtures ---- */
+
+static void test_negative_fixtures(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fixture, *reason;
+    } cases[] = {
+        {"ctx_write", "store into the read-only ctx"},
+        {"ctx_store_past", "store into the read-only ctx"},
+        {"sleepable_kfunc", "sleepable kfunc bpf_nv_gpu_preempt_tsg"},
+        {"abi_old", "older 48-byte ABI"},
+        {"unknown_member", "unknown ops member 'on_runlist_update'"},
+        {"unknown_kfunc", "calls kfunc bpf_nv_gpu_set_priority, which the driver does not provide"},
+        {"unknown_helper", "unknown helper 999"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[512], err[2048] = "";
+        fixture_path(path, sizeof path, cases[i].fixture);
+        struct bpf_obj *obj = bpf_policy_check(path, err, sizeof err);
+        if (obj)
+            fail_msg("%s was accepted", cases[i].fixture);
+        if (!strstr(err, cases[i].reason))
+            fail_msg("%s: message '%s' lacks '%s'", cases[i].fixture, err, cases[i].reason);
+        /* the message names where: the program and its source line, or the ABI diff */
+        assert_non_null(strstr(err, cases[i].fixture));
+    }
+    /* the same refusal through the hook framework's loader */
+    struct testenv te;
+    te_init(&te, 1);
+    struct hooks *h = hooks_create(&te.env);
+    char path[512], err[2048];
+    fixture_path(path, sizeof path, "ctx_write");
+    assert_int_not_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    assert_non_null(strstr(err, "ctx_write.bpf.c:8"));
+    assert_false(hooks_active(h));
+    hooks_destroy(h);
+}
+
+static void test_three_member_ops_accepted(void **state)
+{
+    (void)state;
+    char path[512], err[2048];
+    fixture_path(path, sizeof path, "three_member");
+    struct bpf_obj *obj = bpf_policy_check(path, err, sizeof err);
+    if (!obj)
+        fail_msg("refused: %s", err);
+    assert_int_equal(obj->ops_abi, BPF_ABI_OPS_THREE_MEMBER);
+    bpf_obj_close(obj);
+    struct testenv te;
+    te_init(&te, 1);
+    struct hooks *h = hooks_create(&te.env);
+    assert_int_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    struct hook_task t = te_task(7, "x");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(h, &t, &ts, &il);
+    assert_int_equal(ts, 4096); /* the weak kfunc is present: the guarded call ran */
+    hooks_destroy(h);
+}
+
+/* ---- kfunc rules, helpers, faults ---- */
+
+static struct hooks *attach(struct testenv *te, const char *path, const char *const *args, int nargs)
+{
+    char err[2048];
+    struct hooks *h = hooks_create(&te->env);
+    assert_non_null(h);
+    if (hooks_load_policy(h, path, args, nargs, err, sizeof err) != 0)
+        fail_msg("%s: %s", path, err);
+    return h;
+}
+
+/* Value of key in map of the policy's report ("\"key\":value"), or -1. */
+static long long report_value(struct hooks *h, const char *map, const char *key)
+{
+    char *json = hooks_policy_report(h);
+    assert_non_null(json);
+    char pat[96];
+    snprintf(pat, sizeof pat, "\"%s\":{", map);
+    const char *m = strstr(json, pat);
+    long long v = -1;
+    if (m) {
+        const char *end = strchr(m + strlen(pat), '}');
+        snprintf(pat, sizeof pat, "\"%s\":", key);
+        const char *k = strstr(m, pat);
+        if (k && (!end || k < end))
+            v = strtoll(k + strlen(pat), NULL, 10);
+    }
+    free(json);
+    return v;
+}
+
+static void test_kfunc_rules_and_helpers(void **state)
+{
+    (void)state;
+    char path[512];
+    fixture_path(path, sizeof path, "rules");
+    struct testenv te;
+    te_init(&te, 100);
+    te.env.seed = 42;
+    te.now_ns = 123456789;
+    struct hooks *h = attach(&te, path, NULL, 0);
+    struct hook_task t = te_task(3, "proc");
+    t.pid = 4242;
+    t.uid = 1000;
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(h, &t, &ts, &il);
+    assert_int_equal(report_value(h, "codes", "0"), 0); /* APPLY */
+    assert_int_equal(report_value(h, "codes", "1"), 2); /* NOOP_REPEAT */
+    assert_int_equal(report_value(h, "codes", "2"), 4); /* NOOP_CONFLICT */
+    assert_int_equal(report_value(h, "codes", "3"), 6); /* interleave 5: REJECT_RANGE */
+    assert_int_equal(report_value(h, "codes", "4"), 7); /* NULL ctx: REJECT_IDENTITY */
+    assert_int_equal(report_value(h, "codes", "7"), 1); /* weak kfunc present */
+    assert_int_equal(report_value(h, "codes", "8"), 0); /* weak kfunc absent */
+    assert_int_equal(report_value(h, "codes", "9"), 123456789); /* ktime = virtual clock */
+    assert_int_equal(report_value(h, "codes", "10"), 4242);     /* tgid of the caller */
+    assert_int_equal(report_value(h, "codes", "11"), 1000);     /* uid */
+    /* the conflict keeps the native timeslice; the interleave decision is out of range */
+    assert_int_equal(ts, 1024);
+    assert_int_equal(il, 1);
+    assert_true(te_find(&te, "task_init", "timeslice", "noop") >= 0);
+    assert_true(te_find(&te, "task_init", "interleave", "reject") >= 0);
+
+    uint64_t req = 2048;
+    hooks_timeslice_set(h, &t, &req);
+    assert_int_equal(report_value(h, "codes", "5"), 6); /* 2,000,000 us: REJECT_RANGE */
+    assert_int_equal(report_value(h, "codes", "6"), 0); /* 700 us: APPLY */
+    assert_int_equal(report_value(h, "codes", "13"), 1); /* phase */
+    assert_int_equal(req, 700);
+    /* an incoming value outside 1..1,000,000 takes the native path without the program */
+    req = 2000000;
+    hooks_timeslice_set(h, &t, &req);
+    assert_int_equal(req, 2000000);
+    assert_string_equal(te.rec[te.nrec - 1].reason, "no decision");
+
+    assert_false(hooks_bind(h, &t)); /* reject_bind -> BUSY_RETRY */
+    assert_int_equal(report_value(h, "codes", "12"), 1); /* allow preset to 1 */
+
+    /* one ops instance at a time */
+    char err[512];
+    assert_int_not_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    assert_non_null(strstr(err, "already attached"));
+    hooks_destroy(h);
+}
+
+static void test_fault_fails_cleanly(void **state)
+{
+    (void)state;
+    char path[512];
+    fixture_path(path, sizeof path, "ctx_read_past");
+    struct testenv te;
+    te_init(&te, 1);
+    struct hooks *h = attach(&te, path, NULL, 0);
+    assert_null(hooks_policy_error(h));
+    struct hook_task t = te_task(9, "x");
+    hooks_task_destroy(h, &t);
+    const char *e = hooks_policy_error(h);
+    assert_non_null(e);
+    assert_non_null(strstr(e, "read_past_destroy"));
+    assert_non_null(strstr(e, "insn"));
+    assert_non_null(strstr(e, "ctx_read_past.bpf.c:10"));
+    assert_true(te_find(&te, "task_destroy", "policy", "fault") >= 0);
+    /* the policy is no longer called: native from now on */
+    assert_false(hooks_active(h));
+    hooks_destroy(h);
+}
+
+static void test_budget_and_bad_args(void **state)
+{
+    (void)state;
+    char path[512], err[2048];
+    object_path(path, sizeof path, "lc_be_timeslice", "bpf");
+    struct testenv te;
+    te_init(&te, 1);
+    struct hooks *h = hooks_create(&te.env);
+    const char *bad[] = {"lc=lc"};
+    assert_int_not_equal(hooks_load_policy(h, path, bad, 1, err, sizeof err), 0);
+    assert_non_null(strstr(err, "unknown argument 'lc=lc'"));
+    const char *badmap[] = {"map:nope[x]=1"};
+    assert_int_not_equal(hooks_load_policy(h, path, badmap, 1, err, sizeof err), 0);
+    assert_non_null(strstr(err, "no map 'nope'"));
+    /* a budget too small for the callback faults it */
+    const char *tiny[] = {"budget=5", "map:process_class[lc]=1"};
+    assert_int_equal(hooks_load_policy(h, path, tiny, 2, err, sizeof err), 0);
+    struct hook_task t = te_task(1, "lc");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(h, &t, &ts, &il);
+    assert_int_equal(ts, 1024);
+    assert_non_null(hooks_policy_error(h));
+    assert_non_null(strstr(hooks_policy_error(h), "budget"));
+    hooks_destroy(h);
+}
+
+/* ---- twins: C plugin vs BPF object on one hook sequence ---- */
+
+enum step_kind { S_INIT, S_TSC, S_BIND, S_DESTROY };
+struct step {
+    enum step_kind kind;
+    uint64_t tsg;
+    const char *comm;
+    uint32_t engine, runlist;
+    uint64_t value;
+};
+
+struct outcome {
+    uint64_t ts[16];
+    uint32_t il[16];
+    bool bound[16];
+    struct testenv te;
+};
+
+static void play(const char *path, const char *const *args, int nargs, const struct step *steps, int n,
+                 uint64_t min_us, struct outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    te_init(&o->te, min_us);
+    struct hooks *h = attach(&o->te, path, args, nargs);
+    for (int i = 0; i < n && i < 16; i++) {
+        struct hook_task t = te_task(steps[i].tsg, steps[i].comm);
+        t.engine_type = steps[i].engine;
+        t.runlist_id = steps[i].runlist;
+        o->ts[i] = steps[i].value;
+        o->il[i] = 1;
+        switch (steps[i].kind) {
+        case S_INIT: hooks_task_init(h, &t, &o->ts[i], &o->il[i]); break;
+        case S_TSC: hooks_timeslice_set(h, &t, &o->ts[i]); break;
+        case S_BIND: o->bound[i] = hooks_bind(h, &t); break;
+        case S_DESTROY: hooks_task_destroy(h, &t); break;
+        }
+    }
+    assert_null(hooks_policy_error(h));
+    hooks_destroy(h);
+}
+
+static void compare(const struct outcome *c, const struct outcome *b, const char *what)
+{
+    for (int i = 0; i < 16; i++)
+        if (c->ts[i] != b->ts[i] || c->il[i] != b->il[i] || c->bound[i] != b->bound[i])
+            fail_msg("%s: step %d: C timeslice %llu interleave %u bound %d, BPF %llu %u %d", what, i,
+                     (unsigned long long)c->ts[i], c->il[i], c->bound[i], (unsigned long long)b->ts[i], b->il[i],
+                     b->bound[i]);
+    if (c->te.nrec != b->te.nrec)
+        fail_msg("%s: %d trace records from the C plugin, %d from the object", what, c->te.nrec, b->te.nrec);
+    for (int i = 0; i < c->te.nrec; i++) {
+        const struct te_rec *x = &c->te.rec[i], *y = &b->te.rec[i];
+        if (strcmp(x->hook, y->hook) || strcmp(x->field, y->field) || strcmp(x->result, y->result) ||
+            strcmp(x->reason, y->reason) || x->value != y->value || x->tsg != y->tsg)
+            fail_msg("%s: trace record %d: C %s/%s/%s/%s %llu, BPF %s/%s/%s/%s %llu", what, i, x->hook, x->field,
+                     x->result, x->reason, (unsigned long long)x->value, y->hook, y->field, y->result, y->reason,
+                     (unsigned long long)y->value);
+    }
+    assert_true(c->te.nrec > 0);
+}
+
+static const struct step timeslice_steps[] = {
+    {S_INIT, 1, "lc", 1, 13, 1024},    {S_INIT, 2, "be", 1, 13, 1024},     {S_INIT, 3, "other", 1, 13, 1024},
+    {S_INIT, 4, "lc", 10, 2, 1024},    {S_TSC, 1, "lc", 1, 13, 2048},      {S_TSC, 2, "be", 1, 13, 2048},
+    {S_TSC, 3, "other", 1, 13, 2048},  {S_TSC, 4, "lc", 10, 2, 2048},      {S_BIND, 1, "lc", 1, 13, 0},
+    {S_DESTROY, 1, "lc", 1, 13, 0},    {S_TSC, 1, "lc", 1, 13, 2048},      {S_INIT, 1, "be", 1, 13, 1024},
+    {S_TSC, 1, "be", 1, 13, 4096},
+};
+
+static const struct step admission_steps[] = {
+    {S_BIND, 1, "lc", 1, 13, 0},       {S_BIND, 2, "lc", 1, 13, 0},        {S_BIND, 3, "be", 1, 13, 0},
+    {S_BIND, 4, "lc", 10, 2, 0},       {S_BIND, 1, "lc", 1, 13, 0},        {S_DESTROY, 1, "lc", 1, 13, 0},
+    {S_BIND, 2, "lc", 1, 13, 0},       {S_BIND, 5, "other", 1, 13, 0},     {S_DESTROY, 2, "lc", 1, 13, 0},
+    {S_DESTROY, 9, "lc", 1, 13, 0},    {S_BIND, 6, "lc", 1, 13, 0},
+};
+
+static void twin(const char *name, const char *const *c_args, int c_n, const char *const *b_args, int b_n,
+                 const struct step *steps, int n, uint64_t min_us)
+{
+    char so[512];
+    snprintf(so, sizeof so, "%s/%s.so", NVEMU_POLICY_DIR, name);
+    struct outcome *c = calloc(1, sizeof *c), *b = calloc(1, sizeof *b);
+    assert_non_null(c);
+    assert_non_null(b);
+    play(so, c_args, c_n, steps, n, min_us, c);
+    for (int v = 0; v < N_VARIANTS; v++) {
+        char obj[512], what[1100];
+        object_path(obj, sizeof obj, name, variants[v]);
+        snprintf(what, sizeof what, "%s vs %s", so, obj);
+        play(obj, b_args, b_n, steps, n, min_us, b);
+        compare(c, b, what);
+    }
+    free(c);
+    free(b);
+}
+
+static void test_twins(void **state)
+{
+    (void)state;
+    const int nts = (int)(sizeof timeslice_steps / sizeof timeslice_steps[0]);
+    const char *c1[] = {"lc=lc", "be=be"};
+    const char *b1[] = {"map:process_class[lc]=1", "map:process_class[be]=2"};
+    twin("lc_be_timeslice", c1, 2, b1, 2, timeslice_steps, nts, 1);
+    twin("gpreempt", c1, 2, b1, 2, timeslice_steps, nts, 1);
+    /* a profile whose minimum rejects gpreempt's 1 us: the same rejection on both */
+    twin("gpreempt", c1, 2, b1, 2, timeslice_steps, nts, 2);
+    const char *c2[] = {"lc=lc", "be=be", "lc_us=5000", "be_us=300", "lc_il=2", "be_il=0", "hold=0", "default=be"};
+    const char *b2[] = {"map:process_class[lc]=1", "map:process_class[be]=2", "rodata:lc_us=5000",
+                        "rodata:be_us=300", "rodata:lc_il=2", "rodata:be_il=0", "rodata:hold=0",
+                        "rodata:default_cls=2"};
+    twin("lc_be_timeslice", c2, 8, b2, 8, timeslice_steps, nts, 1);
+    const char *c3[] = {"max_lc=1", "lc=lc", "be=be"};
+    const char *b3[] = {"rodata:max_lc=1", "map:process_class[lc]=1", "map:process_class[be]=2",
+                        "rodata:gr_runlist=13"};
+    twin("admission", c3, 3, b3, 4, admission_steps, (int)(sizeof admission_steps / sizeof admission_steps[0]), 1);
+}
+
+/* ---- the gpu_ext-shaped object end to end at the hooks ---- */
+
+static void test_gpu_ext_object_decisions(void **state)
+{
+    (void)state;
+    char path[512];
+    object_path(path, sizeof path, "gpu_ext_timeslice", "bpf");
+    struct testenv te;
+    te_init(&te, 1);
+    const char *args[] = {"rodata:default_us=300", "map:process_timeslice[lc-server]=1000000",
+                          "map:process_interleave[lc-server]=2"};
+    struct hooks *h = attach(&te, path, args, 3);
+    struct hook_task lc = te_task(1, "lc-server"), be = te_task(2, "be-train"), ce = te_task(3, "be-train");
+    ce.engine_type = 10;
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(h, &lc, &ts, &il);
+    assert_int_equal(ts, 1000000);
+    assert_int_equal(il, 2);
+    ts = 1024;
+    il = 1;
+    hooks_task_init(h, &be, &ts, &il);
+    assert_int_equal(ts, 300);
+    assert_int_equal(il, 1);
+    ts = 1024;
+    hooks_task_init(h, &ce, &ts, &il);
+    assert_int_equal(ts, 1024);
+    uint64_t req = 2048;
+    hooks_timeslice_set(h, &lc, &req);
+    assert_int_equal(req, 1000000);
+    req = 2048;
+    hooks_timeslice_set(h, &be, &req);
+    assert_int_equal(req, 300);
+    assert_true(hooks_bind(h, &lc));
+    hooks_task_destroy(h, &lc);
+    /* bpf_printk lands in the trace */
+    int p = te_find(&te, "task_init", "printk", "log");
+    assert_true(p >= 0);
+    assert_non_null(strstr(te.rec[p].reason, "task_init tsg 1 lc-server: timeslice 1000000 us"));
+    /* statistics: 3 task_init, 2 applied, 2 overrides, 1 bind, 1 destroy */
+    assert_int_equal(report_value(h, "stats", "0"), 3);
+    assert_int_equal(report_value(h, "stats", "1"), 2);
+    assert_int_equal(report_value(h, "stats", "2"), 2);
+    assert_int_equal(report_value(h, "stats", "3"), 1);
+    assert_int_equal(report_value(h, "stats", "4"), 1);
+    assert_int_equal(report_value(h, "result_count", "0"), 4);
+    assert_int_equal(report_value(h, "process_timeslice", "lc-server"), 1000000);
+    hooks_destroy(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reference_objects),
+        cmocka_unit_test(test_gpu_ext_object_shape),
+        cmocka_unit_test(test_negative_fixtures),
+        cmocka_unit_test(test_three_member_ops_accepted),
+        cmocka_unit_test(test_kfunc_rules_and_helpers),
+        cmocka_unit_test(test_fault_fails_cleanly),
+        cmocka_unit_test(test_budget_and_bad_args),
+        cmocka_unit_test(test_twins),
+        cmocka_unit_test(test_gpu_ext_object_decisions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -150,6 +150,28 @@ void bpf_report_dump(const struct bpf_obj *obj, FILE *out)
     print_usage(obj, out);
 }
 
+/* "r1 = map[NAME]" / "r1 = map_value[.rodata+8]" instead of host addresses; 0 when insn is not such a load. */
+static int map_load_text(const struct bpf_obj *obj, const struct bpf_insn *in, uint32_t avail, char *buf, size_t len)
+{
+    if (avail < 2 || !bpf_insn_is_wide(in) || (in->src_reg != BPF_PSEUDO_MAP_FD && in->src_reg != BPF_PSEUDO_MAP_VALUE))
+        return 0;
+    uintptr_t addr = (uintptr_t)bpf_insn_imm64(in);
+    for (uint32_t i = 0; i < obj->n_maps; i++) {
+        const struct bpf_obj_map *m = &obj->maps[i];
+        if (in->src_reg == BPF_PSEUDO_MAP_FD && (uintptr_t)m->map == addr) {
+            snprintf(buf, len, "r%u = map[%s]", in->dst_reg, m->name);
+            return 2;
+        }
+        uint32_t size = 0;
+        uintptr_t base = (uintptr_t)bpf_map_value_base(m->map, &size);
+        if (in->src_reg == BPF_PSEUDO_MAP_VALUE && base && addr >= base && addr - base < size) {
+            snprintf(buf, len, "r%u = map_value[%s+%lu]", in->dst_reg, m->name, (unsigned long)(addr - base));
+            return 2;
+        }
+    }
+    return 0;
+}
+
 void bpf_report_disasm(const struct bpf_obj *obj, FILE *out)
 {
     for (int m = 0; m < BPF_ABI_MEMBER_COUNT; m++) {
@@ -158,14 +180,17 @@ void bpf_report_disasm(const struct bpf_obj *obj, FILE *out)
             continue;
         const struct bpf_obj_prog *p = &obj->progs[pi];
         fprintf(out, "%s: program %s (%s)\n", bpf_abi_member_name((enum bpf_abi_member)m), p->name, p->section);
-        const struct bpf_line *last = NULL;
+        uint32_t last_line = 0;
         for (uint32_t pc = 0; pc < p->prog.n;) {
             const struct bpf_line *l = bpf_obj_line(&p->prog, pc);
-            if (l && l != last && l->insn == pc)
+            if (l && l->insn == pc && l->line != last_line) {
                 fprintf(out, "; %s:%u: %s\n", l->file ? l->file : "?", l->line, l->src ? l->src : "");
-            last = l;
+                last_line = l->line;
+            }
             char text[128];
-            int used = bpf_disasm(&p->prog.insns[pc], p->prog.n - pc, text, sizeof text);
+            int used = map_load_text(obj, &p->prog.insns[pc], p->prog.n - pc, text, sizeof text);
+            if (!used)
+                used = bpf_disasm(&p->prog.insns[pc], p->prog.n - pc, text, sizeof text);
             const struct bpf_insn *in = &p->prog.insns[pc];
             const char *note = "";
             if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_KFUNC_CALL && in->imm >= 0 &&

@@ -456,8 +456,12 @@ static int atomic_op(struct vm *vm, const struct bpf_insn *i)
     return 0;
 }
 
-#define BAD() return vm_fault(vm, BPF_FAULT_INSN, "invalid instruction 0x%02x (src %u off %d imm %d)", \
-                              i->code, i->src_reg, i->off, i->imm)
+#define BAD()                                                                                            \
+    do {                                                                                                 \
+        vm_fault(vm, BPF_FAULT_INSN, "invalid instruction 0x%02x (src %u off %d imm %d)", i->code, i->src_reg, \
+                 i->off, i->imm);                                                                        \
+        goto fail;                                                                                       \
+    } while (0)
 #define ALU64(op, expr_k, expr_x) \
     case BPF_ALU64 | op | BPF_K: r[dst] = (expr_k); t[dst].kind = R_SCALAR; break; \
     case BPF_ALU64 | op | BPF_X: r[dst] = (expr_x); t[dst].kind = R_SCALAR; break;
@@ -473,12 +477,12 @@ static int atomic_op(struct vm *vm, const struct bpf_insn *i)
 #define LDX(mode_size, type, sz) \
     case BPF_LDX | mode_size: { \
         const void *p = load_addr(vm, src, i->off, sz); \
-        if (!p) return -1; \
+        if (!p) goto fail; \
         type v; memcpy(&v, p, sz); r[dst] = (uint64_t)v; t[dst].kind = R_SCALAR; break; }
 #define ST(size, type, sz, val) \
     case size: { \
         void *p = store_addr(vm, dst, i->off, sz); \
-        if (!p) return -1; \
+        if (!p) goto fail; \
         type v = (type)(val); memcpy(p, &v, sz); break; }
 
 /* Runs from pc until the EXIT of frame `base` (0 for the program, deeper for bpf_loop callbacks). */
@@ -488,23 +492,27 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
     const uint32_t n = vm->prog->n;
     uint64_t *r = vm->r;
     struct tag *t = vm->t;
+    /* Counted in a local; vm->executed is brought up to date around calls (bpf_loop callbacks run a
+     * nested exec) and when leaving. */
+    uint64_t executed = vm->executed;
+    const uint64_t budget = vm->budget;
     for (;; pc++) {
         if (UNLIKELY(pc >= n)) {
             vm->pc = pc ? pc - 1 : 0;
-            return vm_fault(vm, BPF_FAULT_INSN, "execution ran past the end of the program");
+            { vm_fault(vm, BPF_FAULT_INSN, "execution ran past the end of the program"); goto fail; }
         }
         vm->pc = pc;
-        if (UNLIKELY(vm->executed++ >= vm->budget)) {
-            vm->executed--;
-            return vm_fault(vm, BPF_FAULT_BUDGET, "instruction budget of %llu exhausted",
-                            (unsigned long long)vm->budget);
+        if (UNLIKELY(executed >= budget)) {
+            vm_fault(vm, BPF_FAULT_BUDGET, "instruction budget of %llu exhausted", (unsigned long long)budget);
+            goto fail;
         }
+        executed++;
         const struct bpf_insn *i = &insns[pc];
         const unsigned dst = i->dst_reg, src = i->src_reg;
         const uint8_t cls = BPF_CLASS(i->code);
         if (UNLIKELY(dst > 10 || src > 10 ||
                      (dst == BPF_REG_FP && (cls == BPF_ALU || cls == BPF_ALU64 || cls == BPF_LDX || cls == BPF_LD))))
-            return vm_fault(vm, BPF_FAULT_INSN, "invalid register r%u/r%u for instruction 0x%02x", dst, src, i->code);
+            { vm_fault(vm, BPF_FAULT_INSN, "invalid register r%u/r%u for instruction 0x%02x", dst, src, i->code); goto fail; }
         const uint64_t imm = (uint64_t)(int64_t)i->imm;
         const uint32_t imm32 = (uint32_t)i->imm;
 #define d32 ((uint32_t)r[dst])
@@ -659,30 +667,34 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
             if (src == BPF_PSEUDO_CALL) {
                 int64_t target = (int64_t)pc + i->imm + 1;
                 if (target < 0 || target >= n)
-                    return vm_fault(vm, BPF_FAULT_INSN, "call target %lld outside the program", (long long)target);
+                    { vm_fault(vm, BPF_FAULT_INSN, "call target %lld outside the program", (long long)target); goto fail; }
                 if (push_frame(vm, pc + 1))
-                    return -1;
+                    goto fail;
                 pc = (uint32_t)target - 1;
                 break;
             }
+            vm->executed = executed;
             if (src == BPF_PSEUDO_KFUNC_CALL ? call_kfunc(vm, i->imm) : src == 0 ? vm_call_helper(vm, i->imm) : -2) {
                 if (!vm->failed)
                     BAD();
-                return -1;
+                goto fail;
             }
+            executed = vm->executed;
             for (int a = 1; a <= 5; a++)
                 t[a].kind = R_SCALAR;
             break;
         case BPF_JMP | BPF_EXIT:
-            if (vm->depth == base)
+            if (vm->depth == base) {
+                vm->executed = executed;
                 return 0;
+            }
             pc = pop_frame(vm) - 1;
             break;
 
         /* loads and stores */
         case BPF_LD | BPF_IMM | BPF_DW:
             if (ld_imm64(vm, i, pc))
-                return -1;
+                goto fail;
             pc++;
             break;
         LDX(BPF_MEM | BPF_W, uint32_t, 4)
@@ -691,7 +703,7 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
         case BPF_LDX | BPF_MEM | BPF_DW: {
             const void *p = load_addr(vm, src, i->off, 8);
             if (!p)
-                return -1;
+                goto fail;
             uint64_t v;
             memcpy(&v, p, 8);
             fill(vm, src, i->off, dst);
@@ -701,7 +713,7 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
         case BPF_LDX | BPF_MEMSX | BPF_W: {
             const void *p = load_addr(vm, src, i->off, 4);
             if (!p)
-                return -1;
+                goto fail;
             int32_t v;
             memcpy(&v, p, 4);
             r[dst] = (uint64_t)(int64_t)v;
@@ -711,7 +723,7 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
         case BPF_LDX | BPF_MEMSX | BPF_H: {
             const void *p = load_addr(vm, src, i->off, 2);
             if (!p)
-                return -1;
+                goto fail;
             int16_t v;
             memcpy(&v, p, 2);
             r[dst] = (uint64_t)(int64_t)v;
@@ -721,7 +733,7 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
         case BPF_LDX | BPF_MEMSX | BPF_B: {
             const void *p = load_addr(vm, src, i->off, 1);
             if (!p)
-                return -1;
+                goto fail;
             int8_t v;
             memcpy(&v, p, 1);
             r[dst] = (uint64_t)(int64_t)v;
@@ -738,7 +750,7 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
         case BPF_STX | BPF_MEM | BPF_DW: {
             void *p = store_addr(vm, dst, i->off, 8);
             if (!p)
-                return -1;
+                goto fail;
             memcpy(p, &r[src], 8);
             spill(vm, dst, i->off, src);
             break;
@@ -746,11 +758,14 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
         case BPF_STX | BPF_ATOMIC | BPF_W:
         case BPF_STX | BPF_ATOMIC | BPF_DW:
             if (atomic_op(vm, i))
-                return -1;
+                goto fail;
             break;
         default: BAD();
         }
     }
+fail:
+    vm->executed = executed;
+    return -1;
 }
 
 #undef d32

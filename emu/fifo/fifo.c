@@ -854,6 +854,9 @@ NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo
         k->total_ns = kd->total_ns;
         k->wave_ns = kd->total_ns / waves ? kd->total_ns / waves : 1;
     }
+    /* what a kernel costs the engine beyond its waves (H200: validation alone runs, fifo.h) */
+    k->total_ns += f->p->timing.kernel_gap_ns;
+    k->shared_kb = kd->shared_kb;
     k->remaining_ns = k->total_ns;
     k->id = f->next_kernel_id++;
     k->tag = kd->tag;

@@ -11,24 +11,35 @@
  *   Kernels of one TSG run one at a time in submission order (across its
  *   channels), a simplification of concurrent streams.
  * - Switching a TSG in costs profile->timing.ctxsw_ns (none when the engine
- *   resumes the TSG it last ran). Its timeslice starts after the load.
+ *   resumes the TSG it last ran), plus restore_ns_per_kb x the shared memory
+ *   per block of a kernel a CILP save interrupted. Its timeslice starts with
+ *   the switch: the load counts against the slice (H200, two BE groups with
+ *   50/200/1000 us slices: fixtures/hw/h200-580.159.04/validation x-switch-ts*).
  * - A TSG runs until it drains, its timeslice expires while another TSG of
  *   the runlist is runnable (then it is preempted), it is preempted (PREEMPT,
  *   DISABLE_CHANNELS, RESTART_RUNLIST, STOP_CHANNEL, a runlist update that
  *   drops it) or disabled. The next TSG is the next runnable runlist entry
  *   after the current position (round robin over entries, repetitions
  *   included).
- * - The timeslice runs from the TSG's start (after its load) and is not
- *   renewed while the TSG runs alone: when another TSG becomes runnable after
- *   the slice ran out, the running TSG is preempted at once, else at the end
- *   of its slice. H200 (fixtures/hw/h200-580.159.04/lc-be.txt): a short LC
- *   kernel next to a long BE kernel with 2048 us slices completes 186 us later
- *   than alone (264 vs 78 us p50), i.e. one CILP save, not half a slice.
- * - A kernel of B blocks of d ns runs in ceil(B / sm_count) waves of d ns.
+ * - The timeslice runs from the TSG's switch-in. While the TSG runs alone
+ *   and its running kernel is the last one it has queued, the slice is not
+ *   renewed: another TSG that becomes runnable after the slice ran out
+ *   preempts it at once (H200 lc-be.txt: a short LC kernel next to one long BE
+ *   kernel with 2048 us slices completes 186 us later than alone, one CILP
+ *   save; validation x-slice-bekernel20ms: 80 us LC kernels next to 20 ms
+ *   single-kernel BE requests wait 165 us at p50). While it has more kernels
+ *   queued behind the running one, its slice is renewed at every expiry, so
+ *   the newcomer waits for the rest of the current slice (x-slice-bekernel5ms,
+ *   1ms, 200us: the same LC waits 0-2048 us, p50 ~930 us, whatever the BE
+ *   kernels' length).
+ * - A kernel of B blocks of d ns runs in ceil(B / sm_count) waves of d ns,
+ *   plus profile->timing.kernel_gap_ns (what each launch costs the engine).
  *   Preemption completes at the boundary of the running channel's compute
  *   preemption mode: WFI = end of the running kernel + wfi_overhead_ns;
  *   CTA = end of the running wave + cta_overhead_ns; CILP = now +
- *   cilp_save_ns (progress kept exactly). Work not finished stays queued.
+ *   cilp_save_ns + save_ns_per_kb x the kernel's shared memory per block
+ *   (fifo_kernel.shared_kb; H200 x-switch-smem*: 0.35 us per KiB), progress
+ *   kept exactly. Work not finished stays queued.
  *
  * Effective hardware timeslice: the runlist entry encodes timeout x 2^scale
  * us with an 8-bit timeout (0..255) and scale 0..profile->timeslice_scale_max.
@@ -251,6 +262,7 @@ struct fifo_kernel {
     uint64_t block_ns;
     uint64_t total_ns;
     uint64_t tag;                 /* caller's cookie, handed back on completion */
+    uint32_t shared_kb;           /* shared memory per block (KiB): what a CILP save of it must store */
 };
 
 /* Called from the sim when a kernel completes (virtual time = done_t). */

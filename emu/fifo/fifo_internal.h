@@ -9,6 +9,7 @@ struct fifo_krec {                 /* one queued kernel (pooled) */
     uint64_t total_ns;
     uint64_t remaining_ns;         /* execution time left */
     uint64_t wave_ns;              /* CTA boundary spacing */
+    uint32_t shared_kb;            /* footprint per block (save/restore cost) */
     fifo_done_fn fn;
     void *ctx;
     struct fifo_channel *ch;
@@ -69,6 +70,7 @@ struct fifo_tsg {
     struct fifo_channel **chans;
     uint32_t n_chans, cap_chans;
     uint32_t ready_channels;
+    uint32_t saved_kb;             /* footprint of the kernel a CILP save interrupted: restored at switch-in */
     struct fifo_creator who;
     void *user;
     struct fifo_tsg *prev, *next;  /* all TSGs of the fifo */

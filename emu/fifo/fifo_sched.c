@@ -57,18 +57,30 @@ static void cancel(struct fifo_runlist *rl, sim_event_id *ev)
 
 static void on_slice(struct sim *s, void *arg, uint64_t data);
 
+static uint32_t tsg_pending(const struct fifo_tsg *t)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < t->n_chans; i++)
+        n += t->chans[i]->pending;
+    return n;
+}
+
 /*
- * The slice timer only matters while another TSG is runnable. The slice
- * runs from the TSG's start and is not renewed while it runs alone: when
- * competition appears after the slice ran out, the TSG is preempted at once
- * (see fifo.h, H200 lc-be.txt); otherwise at the end of its slice.
+ * The slice timer only matters while another TSG is runnable, so it is
+ * armed only then (fifo.h has the rules). A TSG that ran alone past its
+ * slice with kernels queued behind the running one has had its slice
+ * renewed at every expiry: the next expiry is the next multiple of the
+ * slice after its start. One running its last queued kernel is preempted
+ * at once.
  */
 static void arm_slice(struct fifo_runlist *rl)
 {
     cancel(rl, &rl->ev_slice);
     if (rl->state != ENG_RUN || others_runnable(rl) == 0)
         return;
-    uint64_t now = now_of(rl), at = rl->slice_start + rl->cur->timeslice_ns;
+    uint64_t now = now_of(rl), ts = rl->cur->timeslice_ns, at = rl->slice_start + ts;
+    if (at <= now && ts && tsg_pending(rl->cur) > 1)
+        at = rl->slice_start + ((now - rl->slice_start) / ts + 1) * ts;
     rl->ev_slice = sim_at(rl->f->sim, at > now ? at : now, on_slice, rl, 0);
 }
 
@@ -122,9 +134,13 @@ static void on_switch_done(struct sim *s, void *arg, uint64_t data);
 
 static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t)
 {
-    uint64_t cost = t == rl->resident ? 0 : rl->f->p->timing.ctxsw_ns;
+    const struct profile_timing *tm = &rl->f->p->timing;
+    uint64_t cost = t == rl->resident ? 0 : tm->ctxsw_ns + tm->restore_ns_per_kb * t->saved_kb;
+    t->saved_kb = 0;
     set_state(rl, ENG_SWITCH);
     rl->cur = t;
+    /* the slice counts from the start of the switch: the load is part of it (fifo.h) */
+    rl->slice_start = now_of(rl);
     rl->switch_abort = false;
     fifo_trace(rl->f, SIM_REC_SWITCH, rl, t, SIM_NONE, rl->resident ? rl->resident->hw_id : SIM_NONE, cost);
     if (cost)
@@ -177,7 +193,6 @@ static void on_switch_done(struct sim *s, void *arg, uint64_t data)
         return;
     }
     set_state(rl, ENG_RUN);
-    rl->slice_start = now_of(rl);
     fifo_trace(rl->f, SIM_REC_START, rl, t, SIM_NONE, t->timeslice_ns, 0);
     arm_slice(rl);
     kernel_begin(rl);
@@ -289,6 +304,11 @@ static uint64_t preempt_begin(struct fifo_runlist *rl, uint32_t cause)
             dt = more + tm->cta_overhead_ns;
         } else {
             dt = tm->cilp_save_ns;
+            /* a kernel interrupted mid-block leaves its shared memory to save, and to restore later */
+            if (rem) {
+                dt += tm->save_ns_per_kb * k->shared_kb;
+                rl->cur->saved_kb = k->shared_kb;
+            }
         }
         k->remaining_ns = rem - more;
     }

@@ -72,6 +72,13 @@ struct profile_timing {
     uint64_t lat_tsg_alloc_ns;
     uint64_t lat_channel_alloc_ns;
     uint64_t lat_control_ns;       /* any other control */
+    /* the saved context grows with the kernel's footprint (0 in profiles that do not model it) */
+    uint64_t save_ns_per_kb;       /* CILP save: per KiB of shared memory per block of the interrupted kernel */
+    uint64_t restore_ns_per_kb;    /* switch-in of a group saved mid-kernel: per KiB of that kernel's shared memory */
+    uint64_t kernel_gap_ns;        /* engine time each kernel costs beyond its blocks (launch processing, drain) */
+    /* host side, applied by the scenario runner (not by RM or the engines) */
+    uint64_t launch_ns;            /* a process's launch call to its kernel being queued on the channel */
+    uint64_t completion_ns;        /* a kernel's completion to the process seeing it */
 };
 
 struct profile {

@@ -397,6 +397,13 @@ static const struct yfield timing_fields[] = {
     T("lat_tsg_alloc", lat_tsg_alloc_ns),
     T("lat_channel_alloc", lat_channel_alloc_ns),
     T("lat_control", lat_control_ns),
+    /* optional: 0 where a profile does not model them (emu/profile/profile.h) */
+    YFIELD("save_per_kb", YF_DURATION, P(timing.save_ns_per_kb), .max = TMAX, .legacy_us = "save_per_kb_us"),
+    YFIELD("restore_per_kb", YF_DURATION, P(timing.restore_ns_per_kb), .max = TMAX,
+           .legacy_us = "restore_per_kb_us"),
+    YFIELD("kernel_gap", YF_DURATION, P(timing.kernel_gap_ns), .max = TMAX, .legacy_us = "kernel_gap_us"),
+    YFIELD("launch", YF_DURATION, P(timing.launch_ns), .max = TMAX, .legacy_us = "launch_us"),
+    YFIELD("completion", YF_DURATION, P(timing.completion_ns), .max = TMAX, .legacy_us = "completion_us"),
     YFIELD_END,
 };
 #undef T

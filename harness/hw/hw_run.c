@@ -24,10 +24,6 @@
 #include "profile/profile.h"
 #include "sim/sim.h"
 
-#ifndef NVEMU_POLICY_DIR
-#define NVEMU_POLICY_DIR ""
-#endif
-
 /* Wall-clock limits: context creation + JIT, and how long after the end a task may take to stop. */
 #define READY_TIMEOUT_NS 90000000000ull
 #define STOP_TIMEOUT_NS 30000000000ull
@@ -83,12 +79,18 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * A late wake-up would count as GPU latency: a VM's timer wake-ups are late by
+ * up to a few hundred us (the first H200 recordings' LC-alone p99 was 3x its
+ * p50), so sleep to 1 ms before and spin the rest.
+ */
+#define SPIN_NS 1000000ull
+
 static void sleep_until(uint64_t t)
 {
-    /* the scheduler's wake-up is late by tens of us: sleep to just before, then spin */
     uint64_t now = mono_ns();
-    if (t > now + 100000) {
-        uint64_t w = t - 80000;
+    if (t > now + SPIN_NS + 20000) {
+        uint64_t w = t - SPIN_NS;
         struct timespec ts = {.tv_sec = (time_t)(w / 1000000000ull), .tv_nsec = (long)(w % 1000000000ull)};
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
             ;
@@ -333,23 +335,6 @@ static int task_run(struct region *R, struct slot *sl, const struct sc_task *t, 
 
 /* ---- the parent ---- */
 
-static int resolve_policy(const char *plugin, char *out, size_t len)
-{
-    if (strchr(plugin, '/')) {
-        snprintf(out, len, "%s", plugin);
-        return 0;
-    }
-    const char *dirs[] = {getenv("NVEMU_POLICY_DIR"), NVEMU_POLICY_DIR};
-    for (size_t i = 0; i < 2; i++) {
-        if (!dirs[i] || !dirs[i][0])
-            continue;
-        snprintf(out, len, "%s/%s.so", dirs[i], plugin);
-        if (access(out, R_OK) == 0)
-            return 0;
-    }
-    return -1;
-}
-
 static void note(struct sc_results *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct sc_results *out, const char *fmt, ...)
 {
@@ -509,11 +494,8 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
     struct hooks *h = NULL;
     if (sc->policy.plugin[0]) {
         char path[512];
-        if (resolve_policy(sc->policy.plugin, path, sizeof(path))) {
-            snprintf(err, errlen, "policy '%.64s': no such plugin in $NVEMU_POLICY_DIR or %s", sc->policy.plugin,
-                     NVEMU_POLICY_DIR);
+        if (hooks_find_policy(sc->policy.plugin, path, sizeof(path), err, errlen))
             return -1;
-        }
         struct hooks_env env;
         fifo_hooks_env_init(&env, p, sim);
         h = hooks_create(&env);
@@ -646,6 +628,7 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
         if (pid == 0) {
             prctl(PR_SET_NAME, t->comm);
             prctl(PR_SET_PDEATHSIG, SIGKILL);
+            prctl(PR_SET_TIMERSLACK, 1UL);
             char e[256] = "";
             int r = task_run(R, sl, t, sc->duration_ns, e, sizeof(e));
             if (r) {

@@ -6,7 +6,10 @@
  * A request is handled the way a DISB/GPreempt client does: one at a time
  * per instance (later arrivals queue), CPU preprocessing, then every kernel
  * launched on its stream's channel; the request is done when its last kernel
- * completes. Arrivals, preprocessing and faults are sim events; kernels go
+ * completes. The host's own latencies come from the profile's timing: kernels
+ * reach the channel launch_us after the launch, the process sees a
+ * completion completion_us after it (so a replica's next request leaves its
+ * channel group without work for a moment, as on the hardware). Arrivals, preprocessing and faults are sim events; kernels go
  * through fifo_submit with a completion callback (workload.h, callback form).
  * Everything a report needs is a trace record: the analyzer subscribes
  * before the first context is created.
@@ -52,7 +55,7 @@ struct inst {
     uint32_t cur_num;
     uint32_t kernels_left;
     uint64_t next_periodic;    /* request index for periodic arrivals */
-    sim_event_id pending_arrival, pending_submit;
+    sim_event_id pending_arrival, pending_submit, pending_done;
 };
 
 struct run {
@@ -64,6 +67,7 @@ struct run {
     uint32_t ninst;
     struct run_sched sched;
     uint64_t end_ns;
+    uint64_t launch_ns, completion_ns;   /* host latencies (profile timing) */
     bool gpu_lost;             /* gpu_lost fault fired: every request from then on fails */
     char err[1024];
 };
@@ -168,6 +172,25 @@ static void arrival_fn(struct sim *s, void *arg, uint64_t data)
 
 /* ---- requests ---- */
 
+/* The process sees its request's last kernel complete. */
+static void request_done_fn(struct sim *s, void *arg, uint64_t data)
+{
+    (void)data;
+    struct inst *in = arg;
+    struct run *R = in->R;
+    uint64_t done_t = sim_now(s);
+    in->pending_done = 0;
+    if (in->dead || !in->busy)
+        return;
+    mark(R, SC_MARK_DONE, in->id, in->cur_num);
+    in->busy = false;
+    if (in->t->cls == SC_LC)
+        run_sched_lc_done(&R->sched, in->id);
+    if (in->t->arrival == SC_ARRIVAL_CLOSED)
+        schedule_arrival(in, done_t + in->t->think_ns);
+    start_next(in);
+}
+
 static void kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
 {
     (void)kernel_id;
@@ -178,13 +201,11 @@ static void kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t su
     if (--in->kernels_left)
         return;
     struct run *R = in->R;
-    mark(R, SC_MARK_DONE, in->id, in->cur_num);
-    in->busy = false;
-    if (in->t->cls == SC_LC)
-        run_sched_lc_done(&R->sched, in->id);
-    if (in->t->arrival == SC_ARRIVAL_CLOSED)
-        schedule_arrival(in, done_t + in->t->think_ns);
-    start_next(in);
+    if (R->completion_ns == 0 || in->R->gpu_lost) {
+        request_done_fn(R->sim, in, 0);
+        return;
+    }
+    in->pending_done = sim_at(R->sim, done_t + R->completion_ns, request_done_fn, in, 0);
 }
 
 static void submit_fn(struct sim *s, void *arg, uint64_t data)
@@ -205,7 +226,8 @@ static void submit_fn(struct sim *s, void *arg, uint64_t data)
     bool failed = false;
     for (uint32_t k = 0; k < t->kernel_count && !failed; k++) {
         const struct sc_kernel *kd = &t->kernels[k];
-        struct fifo_kernel fk = {.blocks = kd->blocks, .total_ns = kd->duration_ns, .tag = in->cur_num};
+        struct fifo_kernel fk = {.blocks = kd->blocks, .total_ns = kd->duration_ns, .tag = in->cur_num,
+                                 .shared_kb = kd->shared_kb};
         for (uint32_t rep = 0; rep < kd->repeat && !failed; rep++) {
             uint64_t id;
             failed = fifo_submit(in->ctx.channels[kd->stream], &fk, kernel_done, in, &id) != NV_OK;
@@ -237,7 +259,7 @@ static void start_next(struct inst *in)
     in->qlen--;
     in->busy = true;
     struct sim *s = in->R->sim;
-    in->pending_submit = sim_at(s, sim_now(s) + in->t->preprocess_ns, submit_fn, in, 0);
+    in->pending_submit = sim_at(s, sim_now(s) + in->t->preprocess_ns + in->R->launch_ns, submit_fn, in, 0);
 }
 
 /* ---- faults ---- */
@@ -260,6 +282,8 @@ static void kill_instance(struct inst *in)
         sim_cancel(R->sim, in->pending_arrival);
     if (in->pending_submit)
         sim_cancel(R->sim, in->pending_submit);
+    if (in->pending_done)
+        sim_cancel(R->sim, in->pending_done);
     run_sched_forget(&R->sched, in->id);
     if (in->has_ctx) {
         run_ctx_kill(&in->ctx);
@@ -283,6 +307,9 @@ static void fail_outstanding(struct inst *in)
     if (in->pending_submit)
         sim_cancel(R->sim, in->pending_submit);
     in->pending_submit = 0;
+    if (in->pending_done)
+        sim_cancel(R->sim, in->pending_done);
+    in->pending_done = 0;
 }
 
 /*
@@ -467,6 +494,8 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
     if (!R.emu)
         goto done;
     R.sim = nvemu_sim(R.emu);
+    R.launch_ns = nvemu_profile(R.emu)->timing.launch_ns;
+    R.completion_ns = nvemu_profile(R.emu)->timing.completion_ns;
     struct sc_analyzer *an = sc_analyzer_create(sc, nvemu_profile(R.emu), out);
     if (!an) {
         snprintf(R.err, sizeof(R.err), "out of memory");

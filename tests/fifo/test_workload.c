@@ -91,8 +91,8 @@ static void test_single_participant(void **state)
     assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_WAIT, &w, sizeof(w)), 0);
     assert_int_equal(w.status, NV_OK);
     assert_int_equal(w.tag, 7);
-    /* the runlist update, one context switch, then the kernel */
-    assert_int_equal(w.done_ns, tm->runlist_update_ns + tm->ctxsw_ns + 3 * MS);
+    /* the runlist update, one context switch, then the kernel and what each kernel costs beyond its waves */
+    assert_int_equal(w.done_ns, tm->runlist_update_ns + tm->ctxsw_ns + 3 * MS + tm->kernel_gap_ns);
     assert_int_equal(now_ns(x), w.done_ns);
 
     struct nvemu_wl_sleep sl = {.until_ns = 10 * MS};

@@ -1,19 +1,21 @@
 #!/bin/bash
-# run.sh [PATTERN]: every scenario of suite/ (or those matching PATTERN) with `nvemu scenario run --hw` on GPU 0;
+# run.sh [PATTERN...]: every scenario of suite/ (or those matching a PATTERN, in the patterns' order) with `nvemu scenario run --hw` on GPU 0;
 # results and console output under $OUT/res, packed into $OUT/hw-results.tar.gz after each scenario.
 set -u
 H=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH=$H/lib NVEMU_POLICY_DIR=$H/policies NVEMU_LOG_LEVEL=info
 R=$OUT/res; mkdir -p $R
 { date -u; id; nvidia-smi --query-gpu=name,uuid,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,power.limit --format=csv; cat /sys/module/nvidia/version; } > $R/env.txt 2>&1
-only=${1:-}
-for f in $H/suite/*.yaml; do
+[ $# -gt 0 ] || set -- '*'
+for pat in "$@"; do
+for f in $H/suite/$pat.yaml; do
+  [ -f "$f" ] || continue
   n=$(basename $f .yaml)
-  [ -n "$only" ] && [[ "$n" != $only ]] && continue
   t0=$SECONDS
   timeout 90 $H/nvemu scenario run $f --hw --no-color --out $R/$n > $R/$n.txt 2>&1
   rc=$?
   echo "$n rc=$rc $((SECONDS - t0)) s"
   grep -E "^(lc|be)|run failed" $R/$n.txt | head -4
   tar czf $OUT/hw-results.tar.gz -C $OUT res
+done
 done

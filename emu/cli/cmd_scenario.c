@@ -64,7 +64,7 @@ static void junit_load_error(const char *file, const char *junit, const char *ms
         snprintf(s->name, sizeof(s->name), "%.*s", (int)(n ? n : strlen(base)), base);
         s->path = (char *)file;
         r->sc = s;
-        snprintf(r->error, sizeof(r->error), "%s", msg);
+        snprintf(r->error, sizeof(r->error), "%.*s", (int)sizeof(r->error) - 1, msg);
         if (report_junit(r, junit, err, sizeof(err)) != 0)
             fprintf(stderr, "nvemu scenario: %s\n", err);
     }

@@ -298,9 +298,30 @@ void workload_forget_opener(struct workload *wl, const nvemu_opener *op)
     }
 }
 
+/*
+ * The longest stretch of virtual time one call may ask for. The clock is
+ * shared: a kernel or sleep of ~2^64 ns would end every participant's run
+ * (and wrap the arithmetic after it), so such requests are refused.
+ */
+#define WL_MAX_SPAN_NS (3600ull * 1000000000ull)
+
+/* Upper bound of a kernel's virtual duration (waves <= blocks), saturated. */
+static uint64_t kernel_span(const struct nvemu_wl_submit *a)
+{
+    if (!a->block_ns)
+        return a->total_ns;
+    uint64_t blocks = a->blocks ? a->blocks : 1;
+    return a->block_ns > UINT64_MAX / blocks ? UINT64_MAX : a->block_ns * blocks;
+}
+
 static NV_STATUS do_submit(struct workload *wl, nvemu *emu, nvemu_opener *op, int32_t tid,
                            struct nvemu_wl_submit *a)
 {
+    if (kernel_span(a) > WL_MAX_SPAN_NS) {
+        LOG_INFO(COMP, "WL_SUBMIT: kernel of up to %llu ns refused (limit %llu ns of virtual time per call)",
+                 (unsigned long long)kernel_span(a), (unsigned long long)WL_MAX_SPAN_NS);
+        return NV_ERR_INVALID_ARGUMENT;
+    }
     struct rm_object *obj;
     NV_STATUS st = rm_find_object(emu, op, a->hClient, a->hChannel, &obj);
     if (st != NV_OK)
@@ -443,8 +464,13 @@ int workload_escape(struct workload *wl, nvemu *emu, nvemu_opener *op, int32_t t
     case NVEMU_ESC_WL_SLEEP: {
         struct nvemu_wl_sleep *a = arg;
         a->status = p ? NV_OK : NV_ERR_INVALID_STATE;
-        if (p)
+        if (p && a->until_ns > sim_now(wl->s) && a->until_ns - sim_now(wl->s) > WL_MAX_SPAN_NS) {
+            LOG_INFO(COMP, "WL_SLEEP until %llu ns refused: more than %llu ns ahead", (unsigned long long)a->until_ns,
+                     (unsigned long long)WL_MAX_SPAN_NS);
+            a->status = NV_ERR_INVALID_ARGUMENT;
+        } else if (p) {
             sleep_until(p, a->until_ns, emu_lock);
+        }
         return 0;
     }
     case NVEMU_ESC_WL_NOW: {

@@ -117,6 +117,34 @@ static void test_single_participant(void **state)
     assert_int_equal(u.status, NV_OK);
 }
 
+/* No call may push the shared virtual clock by more than an hour: a kernel or sleep of ~2^64 ns is refused. */
+static void test_clock_bounded(void **state)
+{
+    struct fx *x = *state;
+    mk_channel(x, 0x5c000011);
+    struct nvemu_wl_register r = {.name = "main"};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_REGISTER, &r, sizeof(r)), 0);
+    struct nvemu_wl_submit s = {.hClient = x->hc, .hChannel = 0x5c000011, .blocks = 1, .total_ns = UINT64_MAX - 1};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_SUBMIT, &s, sizeof(s)), 0);
+    assert_int_equal(s.status, NV_ERR_INVALID_ARGUMENT);
+    s = (struct nvemu_wl_submit){.hClient = x->hc, .hChannel = 0x5c000011, .blocks = 0xFFFFFFFFu,
+                                 .block_ns = 1ull << 40};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_SUBMIT, &s, sizeof(s)), 0);
+    assert_int_equal(s.status, NV_ERR_INVALID_ARGUMENT);
+    struct nvemu_wl_sleep sl = {.until_ns = UINT64_MAX};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_SLEEP, &sl, sizeof(sl)), 0);
+    assert_int_equal(sl.status, NV_ERR_INVALID_ARGUMENT);
+    assert_true(now_ns(x) < 1000 * MS);
+    /* a plain kernel still runs and the clock stays sane */
+    uint64_t id = wl_submit(x, 0x5c000011, 3 * MS);
+    struct nvemu_wl_wait w = {.kernel_id = id};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_WAIT, &w, sizeof(w)), 0);
+    assert_int_equal(w.status, NV_OK);
+    assert_true(now_ns(x) < 1000 * MS);
+    struct nvemu_wl_status u = {0};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_UNREGISTER, &u, sizeof(u)), 0);
+}
+
 /* A kernel of a lost GPU fails at the loss: its wait answers NV_ERR_GPU_IS_LOST with the loss time. */
 static void test_gpu_lost(void **state)
 {
@@ -216,6 +244,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_two_participants, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gpu_lost, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forget_opener, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_bounded, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,8 @@
  */
 #include "front/inproc.h"
 
+#include "abi/nv_escape.h"
+
 #include <errno.h>
 #include <linux/capability.h>
 #include <pthread.h>
@@ -128,8 +130,35 @@ struct nvemu_fdtable {
     nvemu *emu;
     pthread_mutex_t lock;       /* protects fds[] and the fd_file counters; never held across nvemu_* calls */
     nvemu_access acc;
+    bool (*owns)(void *ctx, uint64_t addr, size_t len);   /* nvemu_fdtable_limit */
+    void *owns_ctx;
     struct fd_file *fds[FDTABLE_SIZE];
 };
+
+/* The accessors of a limited table (ctx: the table). */
+static int limited_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+    const struct nvemu_fdtable *t = ctx;
+    if (len && !t->owns(t->owns_ctx, addr, len))
+        return -EFAULT;
+    return nvemu_inproc_read(addr, dst, len);
+}
+
+static int limited_write(void *ctx, uint64_t addr, const void *src, size_t len)
+{
+    const struct nvemu_fdtable *t = ctx;
+    if (len && !t->owns(t->owns_ctx, addr, len))
+        return -EFAULT;
+    return nvemu_inproc_write(addr, src, len);
+}
+
+void nvemu_fdtable_limit(nvemu_fdtable *t, bool (*owns)(void *ctx, uint64_t addr, size_t len), void *ctx)
+{
+    t->owns = owns;
+    t->owns_ctx = ctx;
+    t->acc.read = limited_read;
+    t->acc.write = limited_write;
+}
 
 static nvemu_opener *table_resolve(void *ctx, int fd)
 {
@@ -292,7 +321,9 @@ int nvemu_fdtable_ioctl_as(nvemu_fdtable *t, int fd, int32_t tid, unsigned long 
     int rc = acc.read(acc.ctx, (uint64_t)(uintptr_t)arg, buf, size);
     if (rc == 0) {
         rc = nvemu_ioctl(t->emu, f->op, nr, size, buf, &acc);
-        if (rc != -EFAULT && acc.write(acc.ctx, (uint64_t)(uintptr_t)arg, buf, size) != 0)
+        /* XFER's header is not written back (its result went to xfer.ptr, which may be the header itself) */
+        if (rc != -EFAULT && nr != NV_ESC_IOCTL_XFER_CMD &&
+            acc.write(acc.ctx, (uint64_t)(uintptr_t)arg, buf, size) != 0)
             rc = -EFAULT;
     }
 

@@ -38,6 +38,14 @@ typedef struct nvemu_fdtable nvemu_fdtable;
  */
 nvemu_fdtable *nvemu_fdtable_create(nvemu *emu, bool trusted);
 
+/*
+ * A safe table (trusted = false) then reads and writes only where owns(ctx,
+ * addr, len) says the caller owns the memory; elsewhere -EFAULT. For callers
+ * that pass pointers they did not make themselves (replay of a recorded
+ * trace): a recorded address must never reach this process's own memory.
+ */
+void nvemu_fdtable_limit(nvemu_fdtable *t, bool (*owns)(void *ctx, uint64_t addr, size_t len), void *ctx);
+
 /* Closes every fd still open (releasing its opener), then frees the table. Call it before
  * nvemu_destroy of the emulator the table was made for. */
 void nvemu_fdtable_destroy(nvemu_fdtable *t);

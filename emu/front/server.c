@@ -8,6 +8,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "abi/nv_escape.h"
 #include "core/emulator.h"
 #include "core/log.h"
 #include "front/fdmap.h"
@@ -158,6 +159,9 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
     if (c.pre_hold >= 0)
         close(c.pre_hold);
     if (rc == -EFAULT)
+        return rc;
+    /* XFER's header is not written back (its result went to xfer.ptr, which may be the header itself) */
+    if (nr == NV_ESC_IOCTL_XFER_CMD)
         return rc;
     uint32_t by_kernel = rc == 0 ? (out_cap < size ? out_cap : size) : 0;
     if (by_kernel < size &&

@@ -73,6 +73,7 @@ struct replay {
     FILE *report;
     struct replay_result *res;
     bool verbose;
+    const struct buffers *current;  /* the buffers of the call being replayed (buf_owns) */
 };
 
 static bool pair_add(struct pair64 **v, uint32_t *n, uint32_t *cap, uint64_t rec, uint64_t emu)
@@ -340,6 +341,7 @@ static bool relative_ctrl_fields(struct replay *r, const struct trace_call *tc, 
 
 struct buffers {
     void *list[8];
+    uint32_t len[8];
     int n;
 };
 
@@ -348,9 +350,27 @@ static void *buf_new(struct buffers *b, uint32_t len)
     if (b->n == (int)(sizeof b->list / sizeof b->list[0]))
         return NULL;
     void *p = calloc(1, len ? len : 1);
-    if (p)
+    if (p) {
+        b->len[b->n] = len;
         b->list[b->n++] = p;
+    }
     return p;
+}
+
+/*
+ * The emulator may touch only the buffers of the call being replayed: a
+ * pointer taken from the trace (an XFER's inner block, an embedded list the
+ * table does not know) is an address of the recording process, never one of ours.
+ */
+static bool buf_owns(void *ctx, uint64_t addr, size_t len)
+{
+    const struct buffers *b = *(const struct buffers *const *)ctx;
+    for (int i = 0; b && i < b->n; i++) {
+        uint64_t lo = (uint64_t)(uintptr_t)b->list[i];
+        if (addr >= lo && len <= b->len[i] && addr - lo <= b->len[i] - len)
+            return true;
+    }
+    return false;
 }
 
 static void buf_free(struct buffers *b)
@@ -464,7 +484,9 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     }
 
     errno = 0;
+    r->current = &bufs;
     int rc = nvemu_fdtable_ioctl(r->fds, tc->fd, tc->req, arg);
+    r->current = NULL;
     int err = rc < 0 ? errno : 0;
     r->res->calls++;
     if (r->verbose)
@@ -636,6 +658,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         close_trace(f, unzip);
         return -1;
     }
+    nvemu_fdtable_limit(r->fds, buf_owns, &r->current);
     nvemu_identity_self(&r->who);
     r->report = report;
     r->res = res;

@@ -4,15 +4,22 @@
  * who 0..3 picks one of four openers (two nvidiactl, two nvidia0; 4..7 the
  * same with CAP_SYS_NICE callers); who 0xFF writes the bytes into the arena
  * at offset nr << 8 instead of issuing an ioctl; who 0xFE injects a fault
- * (core/emulator.h): nr even -> GPU nr >> 1 lost, nr odd -> the next nr >> 1
- * controls with the command in the record's first 4 bytes (LE) answer
- * NV_ERR_BUSY_RETRY.
+ * (core/emulator.h): nr odd -> the next nr >> 1 controls with the command in
+ * the record's first 4 bytes (LE) answer NV_ERR_BUSY_RETRY; nr & 0x0F == 0x0E
+ * -> GPU nr >> 4 lost; other even nr: nothing.
  * Embedded pointers are only valid inside a private 64 KiB arena at
  * ARENA_BASE (the accessor refuses everything else with -EFAULT), so fuzzed
- * pointer values can never touch real memory. A fresh emulator per input
- * keeps runs independent and reproducible.
+ * pointer values can never touch real memory.
+ * One emulator per configuration (GPreempt compatibility off/on) lives for
+ * the whole process; each input opens fresh openers and closes them all at
+ * its end, which frees every client, object and OS event it made, and its
+ * busy-retry faults are withdrawn. A lost GPU stays lost: inputs that lose
+ * one run on a third emulator of their own, where losses accumulate
+ * (rebuilding per input costs 30x the input itself). Run alone, such an
+ * input sees its GPU lost only from its fault record on.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,15 +59,22 @@ static int arena_write(void *ctx, uint64_t addr, const void *src, size_t len)
     return 0;
 }
 
-static void inject_fault(nvemu *emu, uint8_t nr, const uint8_t *bytes, size_t n)
+#define MAX_BUSY 16
+
+/* Busy-retry commands go to busy[] (withdrawn after the input). */
+static void inject_fault(nvemu *emu, uint8_t nr, const uint8_t *bytes, size_t n, uint32_t *busy, uint32_t *nbusy)
 {
     if (!(nr & 1)) {
-        nvemu_fault_gpu_lost(emu, nr >> 1);
+        if ((nr & 0x0F) == 0x0E)
+            nvemu_fault_gpu_lost(emu, nr >> 4);
         return;
     }
     uint32_t cmd = 0;
     for (size_t i = 0; i < 4 && i < n; i++)
         cmd |= (uint32_t)bytes[i] << (8 * i);
+    if (*nbusy == MAX_BUSY)
+        return;
+    busy[(*nbusy)++] = cmd;
     nvemu_fault_busy_retry(emu, cmd, nr >> 1);
 }
 
@@ -79,17 +93,43 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+/* [compat]: inputs without a GPU loss; [2 + compat]: inputs with one. */
+static nvemu *emus[4];
+
+static nvemu *emulator(unsigned which)
+{
+    nvemu **e = &emus[which];
+    if (!*e) {
+        nvemu_config cfg;
+        nvemu_config_init(&cfg);
+        cfg.gpreempt_compat = which & 1;
+        *e = nvemu_create(&cfg, NULL, 0);
+        if (!*e)
+            abort();
+    }
+    return *e;
+}
+
+/* Whether the input holds a GPU-loss record (see inject_fault). */
+static bool loses_gpu(const uint8_t *data, size_t size)
+{
+    for (size_t off = 0; off + 4 <= size;) {
+        if (data[off] == 0xFE && (data[off + 1] & 0x0F) == 0x0E)
+            return true;
+        size_t len = (size_t)(data[off + 2] | (data[off + 3] << 8));
+        off += 4 + (size - off - 4 < len ? size - off - 4 : len);
+    }
+    return false;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct fz z;
     memset(&z, 0, sizeof(z));
-    nvemu_config cfg;
-    nvemu_config_init(&cfg);
-    cfg.gpreempt_compat = size > 0 && (data[0] & 0x80);
-    nvemu *emu = nvemu_create(&cfg, NULL, 0);
-    if (!emu)
-        abort();
+    bool compat = size > 0 && (data[0] & 0x80);
+    nvemu *emu = emulator((loses_gpu(data, size) ? 2u : 0u) | compat);
+    uint32_t busy[MAX_BUSY], nbusy = 0;
     for (int i = 0; i < OPENERS * 2; i++) {
         nvemu_identity who = {.pid = 10 + (i & 1), .tid = 10 + (i & 1), .uid = 1000,
                               .caps = i >= OPENERS ? NVEMU_CAP_SYS_NICE : 0, .comm = "fuzz"};
@@ -97,6 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     nvemu_access acc = {.read = arena_read, .write = arena_write, .resolve_fd = arena_resolve, .ctx = &z};
     size_t off = 0;
+    unsigned char arg[0x4000];
     while (off + 4 <= size) {
         uint8_t who = data[off];
         uint8_t nr = data[off + 1];
@@ -109,20 +150,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             size_t n = avail < ARENA_SIZE - at ? avail : ARENA_SIZE - at;
             memcpy(z.arena + at, data + off, n);
         } else if (who == 0xFE) {
-            inject_fault(emu, nr, data + off, avail);
+            inject_fault(emu, nr, data + off, avail, busy, &nbusy);
         } else {
             uint32_t sz = len & 0x3FFF;
-            unsigned char *arg = malloc(sz ? sz : 1);
             memset(arg, 0, sz);
             memcpy(arg, data + off, avail < sz ? avail : sz);
             acc.tid = 10 + (who & 1);
             nvemu_ioctl(emu, z.ops[who % (OPENERS * 2)], nr, sz, arg, &acc);
-            free(arg);
         }
         off += avail;
     }
     for (int i = 0; i < OPENERS * 2; i++)
         nvemu_release(emu, z.ops[i]);
-    nvemu_destroy(emu);
+    for (uint32_t i = 0; i < nbusy; i++)
+        nvemu_fault_busy_retry(emu, busy[i], 0);
     return 0;
 }

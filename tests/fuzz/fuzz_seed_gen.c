@@ -62,12 +62,12 @@ static void session_seed(const char *dir, enum seed_fault fault)
     a.hClass = NV20_SUBDEVICE_0;
     a.pAllocParms = 0;
     put_record(f, 0, NV_ESC_RM_ALLOC, &a, sizeof(a));
-    /* fuzz_ioctl's fault record: who 0xFE, nr odd = busy retry x (nr >> 1) of the LE command, even = GPU lost */
+    /* fuzz_ioctl's fault record: who 0xFE, nr odd = busy retry x (nr >> 1) of the LE command, 0x0E = GPU 0 lost */
     uint32_t cmd = 0x20800110u;
     if (fault == FAULT_BUSY_RETRY)
         put_record(f, 0xFE, 2 << 1 | 1, &cmd, sizeof(cmd));
     else if (fault == FAULT_GPU_LOST)
-        put_record(f, 0xFE, 0, &cmd, 0);
+        put_record(f, 0xFE, 0x0E, &cmd, 0);
     NVOS54_PARAMETERS c = {0xC1D00000u, 0x5C000003u, 0x20800110u, 0, ARENA_BASE + 0x200, 132, 0};
     put_record(f, 0, NV_ESC_RM_CONTROL, &c, sizeof(c));
     nv_ioctl_register_fd_t r = {0};

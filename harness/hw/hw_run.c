@@ -609,7 +609,8 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
         sl->replica = g.replica[k];
         sl->arr_off = offs[3 * k];
         sl->narr = g.n[k];
-        memcpy((char *)R + sl->arr_off, g.times[k], g.n[k] * sizeof(uint64_t));
+        if (g.n[k])
+            memcpy((char *)R + sl->arr_off, g.times[k], g.n[k] * sizeof(uint64_t));
         sl->rec_off = offs[3 * k + 1];
         sl->cap = offs[3 * k + 2];
     }

@@ -11,6 +11,15 @@ static inline bool cli_is_help(const char *arg)
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
+/*
+ * Runs fn(arg) in a child process and returns its exit status. Returns -1
+ * with a one-line reason in why when the child crashed, ended without
+ * finishing, ran past timeout_s (0: no limit) or stayed inside one policy
+ * callback longer than hook_limit_s: the reason names the policy, the hook
+ * and the task when policy code was running.
+ */
+int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len);
+
 /* `nvemu scenario sweep` and `sweep-merge` (cmd_scenario_sweep.c); argv[0] is the subcommand. */
 int nvemu_scenario_sweep(int argc, char **argv);
 int nvemu_scenario_sweep_merge(int argc, char **argv);

@@ -1,39 +1,115 @@
 /*
- * `nvemu policy FILE.so [KEY=VALUE...] [--profile NAME]`: loads a policy
- * plugin the way the daemon and the scenario runner would and says whether it
- * is accepted (API version, symbol, its own argument checks). Exit status 0
- * when accepted, 1 when refused, 2 on bad usage.
+ * `nvemu policy NAME|FILE [KEY=VALUE...] [--profile NAME] [--task NAME]`: loads a
+ * policy plugin the way the daemon and the scenario runner would, says whether
+ * it is accepted (API version, symbol, its own argument checks), then calls
+ * every hook once for one compute channel group and prints each decision and
+ * the host's verdict on it. All of it runs in a child process, so a plugin that
+ * crashes or hangs is reported with the hook. Exit status 0 when accepted and
+ * every hook returned, 1 when refused or a hook failed, 2 on bad usage.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "abi/nv_engine.h"
 #include "bpf/bpf_policy.h"
 #include "bpf/bpf_report.h"
+#include "cli.h"
 #include "hooks/hooks.h"
 #include "hooks/policy_api.h"
 #include "profile/profile.h"
 
+#define CHECK_LIMIT_S 10.0
+
 static void policy_usage(FILE *out)
 {
-    fprintf(out, "usage: nvemu policy FILE.so [KEY=VALUE...] [--profile NAME|FILE]\n"
+    fprintf(out, "usage: nvemu policy NAME|FILE [KEY=VALUE...] [--profile NAME|FILE] [--task NAME]\n"
                  "       nvemu policy FILE.bpf.o\n"
-                 "  loads the plugin (policy API version %u) with the arguments and reports whether it is accepted;\n"
-                 "  for a gpu_ext struct_ops object: the ABI it was built for, callbacks, maps, kfuncs, helpers\n",
+                 "  loads the policy (policy API version %u; a bundled name or a plugin file) with the arguments,\n"
+                 "  reports whether it is accepted, then calls every hook once for one compute channel group of a\n"
+                 "  process named --task (default nvemu-check) and prints each decision;\n"
+                 "  for a gpu_ext struct_ops object without arguments: the ABI it was built for, callbacks, maps,\n"
+                 "  kfuncs, helpers\n",
             NVEMU_POLICY_API_VERSION);
+}
+
+static uint64_t no_time(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+static void print_decision(void *ctx, const char *hook, const struct hook_task *t, const char *field, uint64_t value,
+                           const char *result, const char *reason)
+{
+    (void)ctx;
+    (void)t;
+    printf("  %-15s %-10s %-8llu %-6s %s\n", hook, field, (unsigned long long)value, result, reason);
+}
+
+struct check {
+    const char *path, *task;
+    const char *const *args;
+    int nargs;
+    const struct profile *p;
+};
+
+/* Loads the policy and drives each hook once, in the order a channel group meets them. */
+static int check_policy(void *arg)
+{
+    const struct check *k = arg;
+    const struct profile *p = k->p;
+    char err[512];
+    struct hooks_env env = {.profile = p, .now = no_time, .trace = print_decision};
+    struct hooks *h = hooks_create(&env);
+    if (!h) {
+        fprintf(stderr, "nvemu policy: out of memory\n");
+        return 1;
+    }
+    if (hooks_load_policy(h, k->path, k->args, k->nargs, err, sizeof err) != 0) {
+        printf("refused: %s\n", err);
+        hooks_destroy(h);
+        return 1;
+    }
+    printf("accepted: policy %s (API version %u), %d argument%s, profile %s (minimum timeslice %llu us)\n",
+           hooks_policy_name(h), NVEMU_POLICY_API_VERSION, k->nargs, k->nargs == 1 ? "" : "s", p->name,
+           (unsigned long long)p->min_timeslice_us);
+    struct hook_task t = {.gpu = 0, .tsg_id = 1, .runlist_id = 0, .engine_type = NV2080_ENGINE_TYPE_GR0,
+                          .hclient = 0xc1d00001u, .htsg = 0x5c000010u, .pid = 1000, .tid = 1000,
+                          .timeslice_us = p->default_timeslice_us, .interleave = NVEMU_INTERLEAVE_MEDIUM,
+                          .channel_count = 1};
+    snprintf(t.comm, sizeof t.comm, "%s", k->task);
+    printf("every hook once, channel group of process '%s' on GR0:\n  %-15s %-10s %-8s %-6s %s\n", t.comm, "hook",
+           "field", "value", "result", "reason");
+    uint64_t ts = t.timeslice_us;
+    uint32_t il = t.interleave;
+    hooks_task_init(h, &t, &ts, &il);
+    t.timeslice_us = ts;
+    t.interleave = il;
+    hooks_bind(h, &t);
+    hooks_work_submit_decide(h, &t, 0, HOOK_SUBMIT_WORK, &ts, &il);
+    uint64_t requested = 2048; /* what libcuda asks for after creating its context */
+    hooks_timeslice_set(h, &t, &requested);
+    uint64_t entries[2] = {t.tsg_id, t.tsg_id + 1};
+    hooks_runlist_update(h, t.gpu, t.runlist_id, entries, 2);
+    hooks_task_destroy(h, &t);
+    hooks_destroy(h);
+    return 0;
 }
 
 int nvemu_cmd_policy(int argc, char **argv)
 {
-    const char *path = NULL, *profile_name = "h200";
+    const char *path = NULL, *profile_name = "h200", *task = "nvemu-check";
     const char *args[64];
     int nargs = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (cli_is_help(argv[i])) {
             policy_usage(stdout);
             return 0;
         }
         if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
             profile_name = argv[++i];
+        } else if (strcmp(argv[i], "--task") == 0 && i + 1 < argc) {
+            task = argv[++i];
         } else if (!path) {
             path = argv[i];
         } else if (nargs < (int)(sizeof args / sizeof args[0])) {
@@ -57,20 +133,12 @@ int nvemu_cmd_policy(int argc, char **argv)
         fprintf(stderr, "nvemu policy: profile: %s\n", err);
         return 2;
     }
-    struct hooks_env env = {.profile = p};
-    struct hooks *h = hooks_create(&env);
-    int rc = 1;
-    if (!h) {
-        fprintf(stderr, "nvemu policy: out of memory\n");
-    } else if (hooks_load_policy(h, path, args, nargs, err, sizeof err) != 0) {
-        printf("refused: %s\n", err);
-    } else {
-        printf("accepted: policy %s (API version %u), %d argument%s, profile %s (minimum timeslice %llu us)\n",
-               hooks_policy_name(h), NVEMU_POLICY_API_VERSION, nargs, nargs == 1 ? "" : "s", p->name,
-               (unsigned long long)p->min_timeslice_us);
-        rc = 0;
+    struct check k = {path, task, args, nargs, p};
+    int rc = cli_guarded(check_policy, &k, 0, CHECK_LIMIT_S, err, sizeof err);
+    if (rc < 0) {
+        printf("failed: %s\n", err);
+        rc = 1;
     }
-    hooks_destroy(h);
     profile_free(p);
     return rc;
 }

@@ -24,7 +24,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: nvemu scenario run FILE [--seed N] [--profile NAME|FILE] [--out DIR] [--csv] [--junit FILE]\n"
-            "                           [--policy FILE.so|FILE.bpf.o [--policy-arg K=V]...] [--quiet] [--no-color] [--hw]\n"
+            "                           [--policy NAME|FILE.so|FILE.bpf.o [--policy-arg K=V]...] [--timeout SECONDS]\n"
+            "                           [--quiet] [--no-color] [--hw]\n"
             "       nvemu scenario check FILE...\n"
             "       nvemu scenario compare A B [--tolerance FRACTION] [--headline]\n"
             "       nvemu scenario sweep FILE --set PATH=V1,V2,... [--seeds N] --out DIR   (sweep --help)\n"
@@ -37,7 +38,9 @@ static void usage(FILE *f)
             "       arguments from --policy-arg: K=V for a plugin, rodata:NAME=V and map:NAME[KEY]=V for an object).\n"
             "       --out DIR writes results.json, junit.xml, trace.json\n"
             "       (Chrome trace / Perfetto) and report.html; --csv adds trace.csv, the raw event\n"
-            "       trace (large: ~1.8 MB per virtual second of a busy GPU).\n"
+            "       trace (large: ~1.8 MB per virtual second of a busy GPU). A run that crashes, passes\n"
+            "       --timeout or stays in one policy callback for 10 s fails (exit 3) naming the policy and\n"
+            "       the hook; its results.json and junit.xml say so.\n"
             "check  validates scenario files without running them.\n"
             "compare  two runs (results.json files or --out directories) metric by metric: A, B and B/A;\n"
             "       exits 1 when a metric differs by more than --tolerance (default 0.10); --headline\n"
@@ -105,6 +108,30 @@ static int check(int argc, char **argv)
     return rc;
 }
 
+/* What a run writes into --out; a file of a previous run that this run does not write goes away. */
+static const char *const out_names[] = {"results.json", "junit.xml", "trace.json", "report.html", "trace.csv"};
+
+/* --out must be a directory or not exist yet. */
+static bool out_is_usable(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "nvemu scenario: --out %s exists and is not a directory\n", dir);
+        return false;
+    }
+    return true;
+}
+
+static void remove_stale(const char *dir)
+{
+    char path[1024];
+    for (size_t i = 0; i < sizeof out_names / sizeof out_names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, out_names[i]);
+        if (unlink(path) != 0 && errno != ENOENT)
+            fprintf(stderr, "nvemu scenario: cannot remove %s of an earlier run: %s\n", path, strerror(errno));
+    }
+}
+
 /* mkdir -p */
 static int make_dir(const char *dir)
 {
@@ -131,12 +158,11 @@ static int write_outputs(const struct sc_results *r, const char *out_dir, const 
     char path[1024], err[512];
     int rc = 0;
     if (out_dir) {
-        static const char *const names[] = {"results.json", "junit.xml", "trace.json", "report.html"};
         int (*writers[])(const struct sc_results *, const char *, char *, size_t) = {
             report_json, report_junit, report_chrome, report_html,
         };
         for (int i = 0; i < 4; i++) {
-            snprintf(path, sizeof(path), "%s/%s", out_dir, names[i]);
+            snprintf(path, sizeof(path), "%s/%s", out_dir, out_names[i]);
             if (writers[i](r, path, err, sizeof(err)) != 0) {
                 fprintf(stderr, "nvemu scenario: %s\n", err);
                 rc = -1;
@@ -150,6 +176,56 @@ static int write_outputs(const struct sc_results *r, const char *out_dir, const 
     return rc;
 }
 
+/* Longest a single policy callback may take before the run is declared hung. */
+#define HOOK_LIMIT_S 10.0
+
+struct run_job {
+    const struct scenario *s;
+    const struct sc_run_opts *opts;
+    const char *out_dir, *junit;
+    bool quiet, color, csv_wanted, hw;
+};
+
+/* The run itself (in the guarded child): summary, reports, exit status. */
+static int run_job(void *arg)
+{
+    const struct run_job *j = arg;
+    const struct scenario *s = j->s;
+    char err[512];
+    struct sc_results res;
+    int rc = j->hw ? sc_run_hw(s, j->opts, &res, err, sizeof(err)) : sc_run(s, j->opts, &res, err, sizeof(err));
+    if (rc != 0 && !res.sc) {
+        fprintf(stderr, "nvemu scenario: %s\n", err);
+        return 3;
+    }
+    if (!j->quiet)
+        report_console(&res, stdout, j->color);
+    else if (rc != 0)
+        fprintf(stderr, "nvemu scenario: %s: %s\n", s->name, err);
+    else if (res.failed)
+        fprintf(stderr, "nvemu scenario: %s: %u of %u expectations failed\n", s->name, res.failed, s->expect_count);
+    int wrc = write_outputs(&res, j->out_dir, j->junit);
+    if (j->out_dir && !j->quiet)
+        printf("reports: %s/{report.html,results.json,junit.xml,trace.json%s}\n", j->out_dir,
+               j->csv_wanted ? ",trace.csv" : "");
+    int status = rc != 0 ? 3 : res.failed ? 1 : wrc != 0 ? 3 : 0;
+    sc_results_free(&res);
+    return status;
+}
+
+/* A run that crashed or hung still leaves results.json and junit.xml saying why. */
+static void write_aborted(const struct run_job *j, const char *why)
+{
+    struct sc_results res;
+    memset(&res, 0, sizeof res);
+    res.sc = j->s;
+    res.seed = j->opts->has_seed ? j->opts->seed : j->s->seed;
+    snprintf(res.error, sizeof res.error, "%s", why);
+    sc_results_evaluate(&res);
+    write_outputs(&res, j->out_dir, j->junit);
+    sc_results_free(&res);
+}
+
 static int run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -157,11 +233,12 @@ static int run(int argc, char **argv)
         {"profile", required_argument, NULL, 'p'},
         {"junit", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
         {"no-color", no_argument, NULL, 'n'}, {"csv", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
-        {"hw", no_argument, NULL, 'w'},
+        {"hw", no_argument, NULL, 'w'}, {"timeout", required_argument, NULL, 't'},
         {"policy", required_argument, NULL, 'P'}, {"policy-arg", required_argument, NULL, 'A'},
         {NULL, 0, NULL, 0},
     };
     struct sc_run_opts opts = {0};
+    double timeout = 0;
     const char *out_dir = NULL, *junit = NULL, *profile = NULL, *policy = NULL;
     const char *policy_args[SC_MAX_ARGS];
     int policy_nargs = 0;
@@ -196,6 +273,15 @@ static int run(int argc, char **argv)
             }
             policy_args[policy_nargs++] = optarg;
             break;
+        case 't': {
+            char *end = NULL;
+            timeout = strtod(optarg, &end);
+            if (!*optarg || *end || !(timeout > 0)) {
+                fprintf(stderr, "nvemu scenario: --timeout needs a number of seconds > 0, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        }
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -204,6 +290,8 @@ static int run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (out_dir && !out_is_usable(out_dir))
+        return 2;
     char err[512];
     struct scenario *s = scenario_load(argv[optind], err, sizeof(err));
     if (!s) {
@@ -242,29 +330,22 @@ static int run(int argc, char **argv)
             scenario_free(s);
             return 3;
         }
+        remove_stale(out_dir);
         snprintf(csv, sizeof(csv), "%s/trace.csv", out_dir);
         opts.trace_csv = csv_wanted ? csv : NULL;
     }
-    if (!quiet)
+    if (!quiet && isatty(STDERR_FILENO))
         opts.progress = stderr;
-    struct sc_results res;
-    int rc = hw ? sc_run_hw(s, &opts, &res, err, sizeof(err)) : sc_run(s, &opts, &res, err, sizeof(err));
-    if (rc != 0 && !res.sc) {
-        fprintf(stderr, "nvemu scenario: %s\n", err);
-        scenario_free(s);
-        return 3;
+    /* Policy code runs in a child: a crash or a hang inside a plugin fails the run with a reason instead of
+     * taking the reports with it. */
+    struct run_job job = {s, &opts, out_dir, junit, quiet, color, csv_wanted, hw};
+    char why[512];
+    int status = cli_guarded(run_job, &job, timeout, HOOK_LIMIT_S, why, sizeof why);
+    if (status < 0) {
+        fprintf(stderr, "nvemu scenario: %s: %s\n", s->name, why);
+        write_aborted(&job, why);
+        status = 3;
     }
-    if (!quiet)
-        report_console(&res, stdout, color);
-    else if (rc != 0)
-        fprintf(stderr, "nvemu scenario: %s: %s\n", s->name, err);
-    else if (res.failed)
-        fprintf(stderr, "nvemu scenario: %s: %u of %u expectations failed\n", s->name, res.failed, s->expect_count);
-    int wrc = write_outputs(&res, out_dir, junit);
-    if (out_dir && !quiet)
-        printf("reports: %s/{report.html,results.json,junit.xml,trace.json%s}\n", out_dir, csv_wanted ? ",trace.csv" : "");
-    int status = rc != 0 ? 3 : res.failed ? 1 : wrc != 0 ? 3 : 0;
-    sc_results_free(&res);
     scenario_free(s);
     return status;
 }

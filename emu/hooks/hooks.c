@@ -216,6 +216,28 @@ static void host_fail(const struct policy_host *host, const char *hook, const st
     trace(h, hook ? hook : "policy", t, "policy", 0, "fault", h->error);
 }
 
+static struct hooks_watch *watch;
+
+void hooks_set_watch(struct hooks_watch *w)
+{
+    watch = w;
+}
+
+/* Marks entry into (hook != NULL) or exit from policy code. */
+static void watch_mark(const struct hooks *h, const char *hook, const struct hook_task *t)
+{
+    if (!watch)
+        return;
+    if (!hook) {
+        watch->policy[0] = '\0';
+        return;
+    }
+    snprintf(watch->hook, sizeof watch->hook, "%s", hook);
+    snprintf(watch->task, sizeof watch->task, "%s", t ? t->comm : "");
+    snprintf(watch->policy, sizeof watch->policy, "%s", h->name);
+    watch->calls++;
+}
+
 struct hooks *hooks_create(const struct hooks_env *env)
 {
     struct hooks *h = calloc(1, sizeof *h);
@@ -245,8 +267,11 @@ struct hooks *hooks_create(const struct hooks_env *env)
 
 static void detach(struct hooks *h)
 {
-    if (h->attached && h->ops.fini)
+    if (h->attached && h->ops.fini) {
+        watch_mark(h, "fini", NULL);
         h->ops.fini(h->state);
+        watch_mark(h, NULL, NULL);
+    }
     if (h->dl)
         dlclose(h->dl);
     h->attached = false;
@@ -305,7 +330,10 @@ int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *
     h->state = NULL;
     if (h->ops.init) {
         char perr[192] = "";
-        if (h->ops.init(&h->state, &h->host, args, nargs, perr, sizeof perr) != 0) {
+        watch_mark(h, "init", NULL);
+        int irc = h->ops.init(&h->state, &h->host, args, nargs, perr, sizeof perr);
+        watch_mark(h, NULL, NULL);
+        if (irc != 0) {
             snprintf(err, errlen, "policy %s refused to start: %s", h->name, perr[0] ? perr : "init failed");
             memset(&h->ops, 0, sizeof h->ops);
             h->name[0] = '\0';
@@ -445,7 +473,9 @@ void hooks_task_init(struct hooks *h, const struct hook_task *t, uint64_t *times
         return;
     struct policy_ctx c;
     ctx_init(&c, h, "task_init", t, (timeslice_us ? 1u << F_TIMESLICE : 0) | (interleave ? 1u << F_INTERLEAVE : 0));
+    watch_mark(h, "on_task_init", t);
     h->ops.on_task_init(h->state, t, &c);
+    watch_mark(h, NULL, NULL);
     decide_fields(&c, timeslice_us, interleave, true);
 }
 
@@ -455,7 +485,9 @@ bool hooks_bind(struct hooks *h, const struct hook_task *t)
         return true;
     struct policy_ctx c;
     ctx_init(&c, h, "bind", t, 1u << F_BIND);
+    watch_mark(h, "on_bind", t);
     h->ops.on_bind(h->state, t, &c);
+    watch_mark(h, NULL, NULL);
     if (c.d[F_BIND].attempted) {
         trace(h, "bind", t, "allow", 0, "apply", "rejected by policy: BUSY_RETRY");
         return false;
@@ -474,7 +506,9 @@ bool hooks_work_submit_decide(struct hooks *h, const struct hook_task *t, uint32
              (timeslice_us ? 1u << F_TIMESLICE : 0) | (interleave ? 1u << F_INTERLEAVE : 0));
     trace(h, "work_submit", t, "kind", kind, "noop",
           kind == HOOK_SUBMIT_TOKEN_REQUEST ? "token_request" : "work");
+    watch_mark(h, "on_work_submit", t);
     h->ops.on_work_submit(h->state, t, chid, kind, &c);
+    watch_mark(h, NULL, NULL);
     return decide_fields(&c, timeslice_us, interleave, false);
 }
 
@@ -489,7 +523,9 @@ void hooks_timeslice_set(struct hooks *h, const struct hook_task *t, uint64_t *t
         return;
     struct policy_ctx c;
     ctx_init(&c, h, "timeslice_set", t, 1u << F_REPLACE);
+    watch_mark(h, "on_timeslice_set", t);
     h->ops.on_timeslice_set(h->state, t, *timeslice_us, &c);
+    watch_mark(h, NULL, NULL);
     commit_scalar(&c, F_REPLACE, timeslice_us, true);
 }
 
@@ -507,7 +543,9 @@ void hooks_runlist_update(struct hooks *h, uint32_t gpu, uint32_t runlist_id, ui
         LOG_WARN(COMP, "runlist_update: out of memory, native order kept");
         return;
     }
+    watch_mark(h, "on_runlist_update", NULL);
     h->ops.on_runlist_update(h->state, gpu, runlist_id, entries, n, &c);
+    watch_mark(h, NULL, NULL);
     const struct decision *d = &c.d[F_RUNLIST];
     if (!d->attempted)
         trace(h, "runlist_update", &rt, "runlist", n, "noop", "no decision");
@@ -528,5 +566,7 @@ void hooks_task_destroy(struct hooks *h, const struct hook_task *t)
 {
     if (!hooks_active(h) || !h->ops.on_task_destroy)
         return;
+    watch_mark(h, "on_task_destroy", t);
     h->ops.on_task_destroy(h->state, t);
+    watch_mark(h, NULL, NULL);
 }

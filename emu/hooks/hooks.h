@@ -34,6 +34,21 @@ struct hooks_env {
     uint64_t seed;                /* the run's seed, handed to policies (policy_host.seed) */
 };
 
+/*
+ * Where policy code is running, for a supervising process that must name the
+ * plugin and the hook after the policy crashed or hung (the scenario runner
+ * keeps it in memory shared with its parent).
+ */
+struct hooks_watch {
+    char policy[64];      /* the policy inside a callback, "" outside any */
+    char hook[32];        /* "on_task_init", "init", ... */
+    char task[16];        /* process name of the task the callback is about, "" when none */
+    uint64_t calls;       /* callbacks entered so far */
+};
+
+/* Every policy callback of this process records its position in w from now on (NULL: stop). */
+void hooks_set_watch(struct hooks_watch *w);
+
 /* Creates the framework with no policy (native behaviour everywhere). */
 struct hooks *hooks_create(const struct hooks_env *env);
 void hooks_destroy(struct hooks *h);

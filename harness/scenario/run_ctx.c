@@ -54,8 +54,13 @@ int run_ctx_open(struct run_ctx *c, nvemu *emu, nvemu_fdtable *fdt, const struct
     char why[256] = "";
     NV_STATUS st = cudactx_create(c->rm, &opt, c->cuda, why, sizeof(why));
     if (st != NV_OK) {
-        snprintf(err, errlen, "%s replica of pid %d: building its %s context failed: %s", t->name, who.pid,
-                 t->context == SC_CONTEXT_CUDA ? "CUDA-shaped" : "bare", why[0] ? why : nv_status_name(st));
+        const struct profile *prof = nvemu_profile(emu);
+        /* A profile whose compute class the emulated open driver has no entry for cannot run any task. */
+        bool no_compute = st == NV_ERR_INVALID_CLASS && strstr(why, "compute object");
+        snprintf(err, errlen, "%s replica of pid %d: building its %s context failed: %s (%s)%s%s%s", t->name, who.pid,
+                 t->context == SC_CONTEXT_CUDA ? "CUDA-shaped" : "bare", why[0] ? why : "status",
+                 nv_status_name(st), no_compute ? ": profile " : "", no_compute ? prof->name : "",
+                 no_compute ? ": the open driver 580.x does not serve its compute class; no scenario runs on it" : "");
         run_ctx_close(c);
         return st == NV_ERR_BUSY_RETRY ? 1 : -1;
     }

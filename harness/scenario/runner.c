@@ -427,15 +427,22 @@ static void advance(struct run *R, const struct sc_run_opts *o)
             fputc('\n', o->progress);
         return;
     }
-    /* Virtual time: in twentieths, so a long run can say how far it got. */
+    /*
+     * Virtual time in hundredths, so a long run can say how far it got: virtual time, events per wall
+     * second and an estimate of the wall time left, at most twice a second, after the first second.
+     */
     bool printed = false;
-    for (int step = 1; step <= 20; step++) {
-        sim_run_until(R->sim, R->end_ns / 20 * (uint64_t)step + (step == 20 ? R->end_ns % 20 : 0));
+    uint64_t ev0 = sim_fired(R->sim);
+    for (int step = 1; step <= 100; step++) {
+        sim_run_until(R->sim, R->end_ns / 100 * (uint64_t)step + (step == 100 ? R->end_ns % 100 : 0));
         uint64_t w = wall_ns();
-        if (o->progress && w - last_print >= 2000000000ull) {
+        if (o->progress && w - t0 >= 1000000000ull && w - last_print >= 500000000ull && step < 100) {
             last_print = w;
             printed = true;
-            fprintf(o->progress, "\r%s: %d%% of %.1f s virtual", sc->name, step * 5, (double)R->end_ns / 1e9);
+            double secs = (double)(w - t0) / 1e9;
+            fprintf(o->progress, "\r%s: %.2f / %.2f s virtual  %.2f M events/s  ETA %.0f s   ", sc->name,
+                    (double)sim_now(R->sim) / 1e9, (double)R->end_ns / 1e9,
+                    (double)(sim_fired(R->sim) - ev0) / secs / 1e6, secs * (100 - step) / step);
             fflush(o->progress);
         }
     }
@@ -709,6 +716,7 @@ int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_resu
         free(alone_lat[t]);
     }
     sc_results_evaluate(out);
-    sc_results_warn(out);
+    if (rc == 0) /* a run that never started has no outcome to warn about */
+        sc_results_warn(out);
     return rc;
 }

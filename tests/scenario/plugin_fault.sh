@@ -1,0 +1,44 @@
+#!/bin/sh
+# A policy that crashes or hangs inside a hook: the run fails (exit 3) with a message naming the plugin
+# and the hook, and results.json and junit.xml are still written and say why; `--out` naming a file is a
+# usage error (exit 2); files of an earlier run in the same --out that this run does not write are removed.
+# usage: plugin_fault.sh NVEMU FAULTY_SO WORKDIR
+set -u
+nvemu=$1 so=$2 work=$3
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$work" && mkdir -p "$work"
+scenario() { # MODE AT
+  cat >"$work/$1-$2.yaml" <<YAML
+name: faulty-$1-$2
+duration: 50ms
+policy: {plugin: $so, args: {mode: $1, at: $2}}
+tasks:
+  - {name: lc, class: LC, arrival: {type: periodic, rate: 100}, request: {kernels: [{duration: 100us}]}}
+expect:
+  - lost: {max: 0}
+YAML
+}
+for case in "crash task_init on_task_init" "crash bind on_bind" "hang task_init on_task_init"; do
+  set -- $case
+  scenario "$1" "$2"
+  extra=""
+  [ "$1" = hang ] && extra="--timeout 3"
+  # shellcheck disable=SC2086
+  "$nvemu" scenario run "$work/$1-$2.yaml" --quiet --out "$work/out-$1-$2" --junit "$work/$1-$2.xml" $extra \
+    2>"$work/$1-$2.err"
+  rc=$?
+  [ $rc -eq 3 ] || { cat "$work/$1-$2.err"; fail "$1 in $2: exit $rc, expected 3"; }
+  grep -q "policy faulty, hook $3" "$work/$1-$2.err" || { cat "$work/$1-$2.err"; fail "$1 in $2: no plugin/hook named"; }
+  grep -q "hook $3" "$work/out-$1-$2/results.json" || fail "$1 in $2: results.json does not say why"
+  grep -q "<failure" "$work/$1-$2.xml" || fail "$1 in $2: junit.xml has no failing testcase"
+done
+grep -q -- "--timeout 3 s" "$work/hang-task_init.err" || fail "the hang is not reported as a timeout"
+
+: >"$work/afile"
+"$nvemu" scenario run "$work/crash-bind.yaml" --quiet --out "$work/afile" 2>"$work/afile.err"
+[ $? -eq 2 ] || fail "--out naming a file: expected exit 2"
+[ "$(wc -l <"$work/afile.err")" -eq 1 ] || { cat "$work/afile.err"; fail "--out naming a file: one message expected"; }
+echo stale >"$work/out-crash-bind/trace.csv"
+"$nvemu" scenario run "$work/crash-bind.yaml" --quiet --out "$work/out-crash-bind" 2>/dev/null
+[ ! -e "$work/out-crash-bind/trace.csv" ] || fail "a stale trace.csv survived a run without --csv"
+echo "plugin faults: reported with plugin and hook, reports written"

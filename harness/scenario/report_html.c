@@ -1,9 +1,11 @@
 /*
  * report.html: one self-contained page (inline CSS and SVG, no scripts, no
- * network) with the summary tables, a timeline zoomed on the moment an LC
- * channel group cuts into a BE one (so a reader sees the preemption), and
- * the latency CDFs of the LC tasks (with their run alone when there is a
- * baseline).
+ * network) with the summary tables (vs-alone ratios), engine time per class
+ * and preemptions over the run, a timeline of the moment an LC channel group
+ * cuts into a BE one with a zoom on the same clock (so a reader sees the
+ * preemption), and the latency CDFs of the LC tasks, whole and tail (with
+ * their run alone when there is a baseline). A run that could not start
+ * says so and nothing else.
  */
 #include <errno.h>
 #include <math.h>
@@ -117,7 +119,12 @@ static double nice_step(double span)
     return 10 * mag;
 }
 
-static void timeline(const struct sc_results *r, FILE *f, uint64_t t0, uint64_t t1, uint32_t eng)
+/*
+ * One engine's timeline over [t0, t1]. Tick labels count from `origin` (the overview's start), so the
+ * overview and its zoom read on the same clock; [z0, z1] (z1 > z0) is shaded as the zoomed interval.
+ */
+static void timeline(const struct sc_results *r, FILE *f, const char *id, uint64_t t0, uint64_t t1, uint32_t eng,
+                     uint64_t origin, uint64_t z0, uint64_t z1)
 {
     /* Rows: the engine, then each channel group that ran on it in the window. */
     uint32_t rows[64];
@@ -132,25 +139,32 @@ static void timeline(const struct sc_results *r, FILE *f, uint64_t t0, uint64_t 
         if (!seen && nrows < 64)
             rows[nrows++] = s->tsg;
     }
-    double span = (double)(t1 - t0), plot = TL_W - TL_LABEL - 20;
+    double span = (double)(t1 - t0), plot = TL_W - TL_LABEL - 40;
     double height = TL_ROW * (nrows + 1) + 80;
     char buf[64], a[32];
 #define X(t) (TL_LABEL + plot * ((double)(t) - (double)t0) / span)
-    fprintf(f, "<svg class=\"tl\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+    fprintf(f, "<svg id=\"%s\" class=\"tl\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
                "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"12\">\n",
-            TL_W, height, TL_W, height);
+            id, TL_W, height, TL_W, height);
     fprintf(f, "<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" "
                "patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"4\" fill=\"#555\"/></pattern></defs>\n");
     double step = nice_step(span);
     double axis_y = TL_ROW * (nrows + 1) + 26;
-    for (double x = 0; x <= span + 1; x += step) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"8\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>", X(t0 + x), X(t0 + x),
-                axis_y);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\">+%s</text>\n", X(t0 + x),
-                axis_y + 14, sc_fmt_ns(x, a, sizeof(a)));
+    if (z1 > z0)
+        fprintf(f, "<rect x=\"%.2f\" y=\"2\" width=\"%.2f\" height=\"%.1f\" fill=\"#ffd54f\" opacity=\"0.35\">"
+                   "<title>zoomed below</title></rect>\n",
+                X(z0 < t0 ? t0 : z0), X(z1 > t1 ? t1 : z1) - X(z0 < t0 ? t0 : z0) + 1, axis_y - 2);
+    /* Ticks on multiples of step counted from origin; the first and last stay inside the drawing. */
+    double first = ceil(((double)t0 - (double)origin) / step) * step;
+    for (double x = first; (double)origin + x <= (double)t1 + 1; x += step) {
+        double px = X((double)origin + x);
+        const char *anchor = px < TL_LABEL + 30 ? "start" : px > TL_W - 50 ? "end" : "middle";
+        fprintf(f, "<line x1=\"%.1f\" y1=\"8\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>", px, px, axis_y);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"#555\">+%s</text>\n", px, axis_y + 14,
+                anchor, sc_fmt_ns(x, a, sizeof(a)));
     }
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">t = %s + offset (virtual time)</text>\n", TL_LABEL,
-            axis_y + 34, sc_fmt_ns((double)t0, a, sizeof(a)));
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">time from %s (virtual)</text>\n", TL_LABEL,
+            axis_y + 34, sc_fmt_ns((double)origin, a, sizeof(a)));
     fprintf(f, "<text x=\"8\" y=\"%.1f\" font-weight=\"bold\">%s</text>\n", 8 + TL_ROW * 0.65,
             r->engines[eng].name);
     for (uint32_t k = 0; k < nrows; k++)
@@ -212,24 +226,29 @@ static void timeline(const struct sc_results *r, FILE *f, uint64_t t0, uint64_t 
 }
 
 static void cdf_series(FILE *f, const uint64_t *lat, size_t n, double lo, double hi, const char *col, bool dashed,
-                       double x0, double w, double y0, double h)
+                       double q_lo, double x0, double w, double y0, double h)
 {
     if (!n)
         return;
     fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", col,
             dashed ? " stroke-dasharray=\"6 4\"" : "");
-    size_t stride = n > 600 ? n / 600 : 1;
-    for (size_t i = 0; i < n; i += stride) {
+    size_t from = (size_t)(q_lo * (double)(n - 1)), stride = (n - from) > 600 ? (n - from) / 600 : 1;
+    for (size_t i = from; i < n; i += stride) {
         double v = (double)(lat[i] ? lat[i] : 1);
         double x = x0 + w * (log10(v) - log10(lo)) / (log10(hi) - log10(lo));
-        double y = y0 + h - h * (double)(i + 1) / (double)n;
-        fprintf(f, "%.1f,%.1f ", x, y);
+        double q = (double)(i + 1) / (double)n;
+        double y = y0 + h - h * (q - q_lo) / (1 - q_lo);
+        fprintf(f, "%.1f,%.1f ", x, y < y0 + h ? y : y0 + h);
     }
     double v = (double)(lat[n - 1] ? lat[n - 1] : 1);
     fprintf(f, "%.1f,%.1f\"/>\n", x0 + w * (log10(v) - log10(lo)) / (log10(hi) - log10(lo)), y0);
 }
 
-static void cdfs(const struct sc_results *r, FILE *f)
+/*
+ * LC latency CDFs from quantile q_lo up (0: the whole distribution; 0.9: the tail, where p99 lives), each
+ * task with its run alone when there is a baseline.
+ */
+static void cdfs(const struct sc_results *r, FILE *f, const char *id, double q_lo)
 {
     const struct scenario *s = r->sc;
     double lo = 1e18, hi = 0;
@@ -238,11 +257,11 @@ static void cdfs(const struct sc_results *r, FILE *f)
         if (s->tasks[t].cls != SC_LC)
             continue;
         if (tr->completed) {
-            lo = fmin(lo, (double)tr->lat_ns[0]);
+            lo = fmin(lo, (double)tr->lat_ns[(size_t)(q_lo * (double)(tr->completed - 1))]);
             hi = fmax(hi, (double)tr->lat_ns[tr->completed - 1]);
         }
         if (tr->alone_completed) {
-            lo = fmin(lo, (double)tr->alone_lat_ns[0]);
+            lo = fmin(lo, (double)tr->alone_lat_ns[(size_t)(q_lo * (double)(tr->alone_completed - 1))]);
             hi = fmax(hi, (double)tr->alone_lat_ns[tr->alone_completed - 1]);
         }
     }
@@ -252,9 +271,9 @@ static void cdfs(const struct sc_results *r, FILE *f)
     }
     lo = pow(10, floor(log10(fmax(lo, 1))));
     hi = pow(10, ceil(log10(hi * 1.01)));
-    double W = 760, H = 320, x0 = 60, y0 = 14, w = W - x0 - 170, h = H - 60;
-    fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" xmlns=\"http://www.w3.org/2000/svg\" "
-               "font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+    double W = 760, H = 330, x0 = 74, y0 = 14, w = W - x0 - 170, h = H - 70;
+    fprintf(f, "<svg id=\"%s\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+               "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"12\">\n", id, W, H, W, H);
     char a[32];
     for (double d = lo; d <= hi * 1.0001; d *= 10) {
         for (int m = 1; m < 10; m++) {
@@ -272,30 +291,32 @@ static void cdfs(const struct sc_results *r, FILE *f)
     for (int q = 0; q <= 4; q++) {
         double y = y0 + h - h * q / 4.0;
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%.2f</text>\n",
-                x0, y, x0 + w, y, x0 - 6, y + 4, q / 4.0);
+                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%.3g</text>\n",
+                x0, y, x0 + w, y, x0 - 6, y + 4, q_lo + (1 - q_lo) * q / 4.0);
     }
-    double p99y = y0 + h - h * 0.99;
+    fprintf(f, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">fraction of requests "
+               "&#8804; latency</text>\n", y0 + h / 2);
+    double p99y = y0 + h - h * (0.99 - q_lo) / (1 - q_lo);
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"2 2\"/>"
                "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999\" font-size=\"10\">p99</text>\n",
             x0, p99y, x0 + w, p99y, x0 + w + 2, p99y + 3);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">request latency (arrival to last kernel done), "
                "log scale</text>\n", x0 + w / 2, y0 + h + 36);
     uint32_t lc = 0;
-    double ly = y0 + 8;
+    double ly = y0 + h / 2; /* below the p99 label, which sits at the top right */
     for (uint32_t t = 0; t < s->task_count; t++) {
         const struct sc_task_result *tr = &r->tasks[t];
         if (s->tasks[t].cls != SC_LC)
             continue;
         const char *col = palette_lc[lc++ % 4];
-        cdf_series(f, tr->lat_ns, tr->completed, lo, hi, col, false, x0, w, y0, h);
+        cdf_series(f, tr->lat_ns, tr->completed, lo, hi, col, false, q_lo, x0, w, y0, h);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
                    "<text x=\"%.1f\" y=\"%.1f\">", x0 + w + 20, ly, x0 + w + 44, ly, col, x0 + w + 50, ly + 4);
         report_xml_escape(f, s->tasks[t].name);
         fputs("</text>\n", f);
         ly += 18;
         if (tr->alone_completed) {
-            cdf_series(f, tr->alone_lat_ns, tr->alone_completed, lo, hi, col, true, x0, w, y0, h);
+            cdf_series(f, tr->alone_lat_ns, tr->alone_completed, lo, hi, col, true, q_lo, x0, w, y0, h);
             fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\" "
                        "stroke-dasharray=\"6 4\"/><text x=\"%.1f\" y=\"%.1f\">", x0 + w + 20, ly, x0 + w + 44, ly, col,
                     x0 + w + 50, ly + 4);
@@ -307,13 +328,94 @@ static void cdfs(const struct sc_results *r, FILE *f)
     fputs("</svg>\n", f);
 }
 
+#define OT_BINS 60
+
+/*
+ * Over the whole run: each class's share of engine time (LC and BE, summed over the engines that ran work)
+ * and the preemptions completed, in OT_BINS equal slices of virtual time; warmup shaded.
+ */
+static void over_time(const struct sc_results *r, FILE *f)
+{
+    double share[2][OT_BINS] = {{0}}, pre[OT_BINS] = {0}, vt = (double)r->virtual_ns, bin = vt / OT_BINS;
+    uint32_t engines = 0;
+    for (uint32_t i = 0; i < r->engine_count; i++)
+        engines += r->engines[i].kernels > 0;
+    if (vt <= 0 || !engines) {
+        fputs("<p>No GPU work in the trace.</p>\n", f);
+        return;
+    }
+    for (size_t i = 0; i < r->seg_count; i++) {
+        const struct sc_segment *sg = &r->segs[i];
+        int cls = sg->is_switch ? -1 : report_tsg_class(r, sg->engine_idx, sg->tsg);
+        if (cls < 0)
+            continue;
+        for (int b = (int)((double)sg->t0 / bin); b < OT_BINS && (double)b * bin < (double)sg->t1; b++) {
+            double lo = fmax((double)sg->t0, b * bin), hi = fmin((double)sg->t1, (b + 1) * bin);
+            if (hi > lo)
+                share[cls][b] += (hi - lo) / (bin * engines);
+        }
+    }
+    double pmax = 1;
+    for (size_t i = 0; i < r->point_count; i++) {
+        if (r->points[i].kind != SIM_REC_PREEMPT_DONE)
+            continue;
+        int b = (int)((double)r->points[i].t / bin);
+        b = b < OT_BINS ? b : OT_BINS - 1;
+        pmax = fmax(pmax, ++pre[b]);
+    }
+    double W = 900, x0 = 74, w = W - x0 - 150, h1 = 150, h2 = 90, y1 = 14, y2 = y1 + h1 + 34, H = y2 + h2 + 50;
+    char a[32];
+    fprintf(f, "<svg id=\"over-time\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+               "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+    double warm = fmin((double)r->sc->warmup_ns, vt);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f2f2f2\"><title>warmup</title></rect>\n",
+            x0, y1, w * warm / vt, y2 + h2 - y1);
+    for (int q = 0; q <= 4; q++) {
+        double y = y1 + h1 - h1 * q / 4.0;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/><text x=\"%.1f\" "
+                   "y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%d%%</text>\n", x0, y, x0 + w, y, x0 - 6, y + 4, q * 25);
+    }
+    fprintf(f, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">engine time</text>\n",
+            y1 + h1 / 2);
+    static const char *const cls_col[2] = {"#e4572e", "#2e86ab"};
+    static const char *const cls_name[2] = {"LC", "BE"};
+    for (int c = 0; c < 2; c++) {
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", cls_col[c]);
+        for (int b = 0; b < OT_BINS; b++)
+            fprintf(f, "%.1f,%.1f ", x0 + w * (b + 0.5) / OT_BINS, y1 + h1 - h1 * fmin(share[c][b], 1));
+        fprintf(f, "\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\">%s share of engine time</text>\n",
+                x0 + w + 12, y1 + 20 + 18 * c, x0 + w + 32, y1 + 20 + 18 * c, cls_col[c], x0 + w + 38,
+                y1 + 24 + 18 * c, cls_name[c]);
+    }
+    for (int b = 0; b < OT_BINS; b++)
+        if (pre[b] > 0)
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#555\"/>\n",
+                    x0 + w * b / OT_BINS + 1, y2 + h2 - h2 * pre[b] / pmax, w / OT_BINS - 2, h2 * pre[b] / pmax);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>"
+               "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%.0f</text>"
+               "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">0</text>"
+               "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">preemptions</text>"
+               "<text x=\"%.1f\" y=\"%.1f\">preemptions completed</text>"
+               "<text x=\"%.1f\" y=\"%.1f\">per %s</text>\n",
+            x0, y2 + h2, x0 + w, y2 + h2, x0 - 6, y2 + 4, pmax, x0 - 6, y2 + h2 + 4, y2 + h2 / 2, x0 + w + 12,
+            y2 + 20, x0 + w + 12, y2 + 36, sc_fmt_ns(bin, a, sizeof(a)));
+    for (int k = 0; k <= 5; k++) {
+        double t = vt * k / 5, x = x0 + w * k / 5;
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"#555\">%s</text>\n", x, y2 + h2 + 16,
+                k == 0 ? "start" : k == 5 ? "end" : "middle", sc_fmt_ns(t, a, sizeof(a)));
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">virtual time (shaded: warmup)</text>\n</svg>\n",
+            x0 + w / 2, y2 + h2 + 36);
+}
+
 static void tables(const struct sc_results *r, FILE *f)
 {
     const struct scenario *s = r->sc;
     char p50[24], p99[24], mx[24];
-    fputs("<h2>Tasks</h2><table><tr><th>task</th><th>class</th><th>replicas</th><th>requests</th><th>done</th>"
+    fputs("<h2>Tasks</h2><table id=\"tasks\"><tr><th>task</th><th>class</th><th>replicas</th><th>requests</th><th>done</th>"
           "<th>failed</th><th>p50</th><th>p99</th><th>max</th><th>req/s</th><th>p99 alone</th>"
-          "<th>req/s alone</th></tr>\n", f);
+          "<th>p99 vs alone</th><th>req/s alone</th><th>req/s vs alone</th></tr>\n", f);
     for (uint32_t t = 0; t < s->task_count; t++) {
         const struct sc_task_result *tr = &r->tasks[t];
         fputs("<tr><td>", f);
@@ -324,10 +426,12 @@ static void tables(const struct sc_results *r, FILE *f)
                 sc_fmt_ns(tr->p50_ns, p50, sizeof(p50)), sc_fmt_ns(tr->p99_ns, p99, sizeof(p99)),
                 sc_fmt_ns(tr->max_ns, mx, sizeof(mx)), tr->throughput);
         if (tr->has_alone)
-            fprintf(f, "<td>%s</td><td>%.1f</td></tr>\n", sc_fmt_ns(tr->alone_p99_ns, p99, sizeof(p99)),
-                    tr->alone_throughput);
+            fprintf(f, "<td>%s</td><td>%.2fx</td><td>%.1f</td><td>%.2fx</td></tr>\n",
+                    sc_fmt_ns(tr->alone_p99_ns, p99, sizeof(p99)),
+                    tr->alone_p99_ns > 0 ? tr->p99_ns / tr->alone_p99_ns : 0, tr->alone_throughput,
+                    tr->alone_throughput > 0 ? tr->throughput / tr->alone_throughput : 0);
         else
-            fputs("<td>-</td><td>-</td></tr>\n", f);
+            fputs("<td>-</td><td>-</td><td>-</td><td>-</td></tr>\n", f);
     }
     fputs("</table>\n<h2>Engines</h2><table><tr><th>engine</th><th>busy</th><th>switching</th><th>switches</th>"
           "<th>preemptions</th><th>preempt timeouts</th><th>kernels</th></tr>\n", f);
@@ -383,7 +487,7 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
     report_xml_escape(f, s->name);
     fputs("</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222;max-width:1150px}"
           "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ddd;padding:3px 8px;"
-          "text-align:right}th{background:#f4f4f4}td:first-child{text-align:left}.ok td:first-child{color:#1a7f37}"
+          "text-align:right;white-space:nowrap}th{background:#f4f4f4}td:first-child{text-align:left}.ok td:first-child{color:#1a7f37}"
           ".bad{background:#fff0f0}.bad td:first-child{color:#c00}.verdict{font-size:20px;font-weight:bold}"
           ".pass{color:#1a7f37}.fail{color:#c00}pre{background:#f8f8f8;padding:8px;white-space:pre-wrap}"
           ".meta{color:#555}table.ex td{text-align:left}</style></head><body>\n<h1>", f);
@@ -401,24 +505,39 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
     fprintf(f, ", seed %llu &middot; %.3f s virtual in %.3f s wall &middot; %llu trace events &middot; "
                "digest fnv1a64:%016llx</p>\n", (unsigned long long)r->seed, (double)r->virtual_ns / 1e9,
             (double)r->wall_ns / 1e9, (unsigned long long)r->events, (unsigned long long)r->digest);
+    if (r->error[0] && r->virtual_ns == 0) {
+        /* Nothing ran: say why instead of drawing empty tables and charts. */
+        fputs("<div id=\"not-started\" class=\"bad\" style=\"padding:8px\"><b>The run could not start:</b> ", f);
+        report_xml_escape(f, r->error);
+        fputs("</div>\n<p class=\"meta\">Generated by <code>nvemu scenario run</code>.</p>\n</body></html>\n", f);
+        if (fclose(f) != 0) {
+            snprintf(err, errlen, "%s: write failed", path);
+            return -1;
+        }
+        return 0;
+    }
     tables(r, f);
+    fputs("<h2>Throughput and preemptions over time</h2>\n", f);
+    over_time(r, f);
     fputs("<h2>Timeline</h2><p class=\"meta\">Zoomed on the first moment after warmup where an LC channel group "
           "takes the engine from a BE one: the top row is the engine, below one row per channel group; triangle = "
           "LC request arrives (then CPU preprocessing), hatched = context switch, dashed line = preempt requested, "
-          "solid line = preemption complete.</p>\n", f);
-    uint64_t t0, t1, at;
+          "solid line = preemption complete; shaded: the interval zoomed below.</p>\n", f);
+    uint64_t t0, t1, at, z0, z1;
     uint32_t eng;
     if (pick_window(r, &t0, &t1, &eng, &at)) {
-        timeline(r, f, t0, t1, eng);
-        fputs("<p class=\"meta\">The same moment, zoomed: the preempt request, the save of the running group "
-              "(CILP/CTA/WFI per its mode), the context switch, and the LC group starting.</p>\n", f);
-        zoom_window(r, eng, at, &t0, &t1);
-        timeline(r, f, t0, t1, eng);
+        zoom_window(r, eng, at, &z0, &z1);
+        timeline(r, f, "timeline-overview", t0, t1, eng, t0, z0, z1);
+        fputs("<p class=\"meta\">The shaded interval, zoomed (same clock): the preempt request, the save of the "
+              "running group (CILP/CTA/WFI per its mode), the context switch, and the LC group starting.</p>\n", f);
+        timeline(r, f, "timeline-zoom", z0, z1, eng, t0, 0, 0);
     } else {
         fputs("<p>No GPU work in the trace.</p>\n", f);
     }
     fputs("<h2>LC latency CDF</h2>\n", f);
-    cdfs(r, f);
+    cdfs(r, f, "cdf", 0);
+    fputs("<h2>LC latency tail (p90 to max)</h2>\n", f);
+    cdfs(r, f, "cdf-tail", 0.9);
     fputs("<p class=\"meta\">Generated by <code>nvemu scenario run</code> from the event trace.</p>\n</body></html>\n",
           f);
     if (fclose(f) != 0) {

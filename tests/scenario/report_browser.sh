@@ -1,0 +1,33 @@
+#!/bin/sh
+# report.html in a real browser (headless Chromium): the page loads without a console or script error, shows
+# the expected parts (task table with vs-alone ratios, over-time chart, overview and zoomed timelines,
+# CDF and tail CDF), a run that could not start says so; a screenshot is left in WORKDIR as an artifact.
+# Skips (77) where no chromium is installed (ci/install-deps installs it).
+# usage: report_browser.sh NVEMU SCENARIO WORKDIR
+set -u
+nvemu=$1 sc=$2 work=$3
+fail() { echo "FAIL: $*"; exit 1; }
+browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+[ -n "$browser" ] || { echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
+rm -rf "$work" && mkdir -p "$work"
+"$nvemu" scenario run "$sc" --quiet --out "$work/run" || fail "the scenario run failed"
+run_browser() { # OUTFILE ARGS...
+  out=$1; shift
+  timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$work/profile" \
+    --enable-logging=stderr --v=0 "$@" >"$out" 2>"$out.log"
+}
+run_browser "$work/dom.html" --dump-dom "file://$work/run/report.html" || { cat "$work/dom.html.log"; fail "chromium"; }
+if grep -E 'CONSOLE|Uncaught|SyntaxError' "$work/dom.html.log"; then fail "console or script error in report.html"; fi
+for id in tasks over-time timeline-overview timeline-zoom cdf cdf-tail; do
+  grep -q "id=\"$id\"" "$work/dom.html" || fail "report.html shows no #$id"
+done
+grep -q 'p99 vs alone' "$work/dom.html" || fail "no vs-alone ratio in the task table"
+run_browser "$work/shot.out" --window-size=1250,2900 --screenshot="$work/report.png" "file://$work/run/report.html"
+[ -s "$work/report.png" ] || fail "no screenshot"
+# A run that could not start: one message, no empty tables.
+sed 's/^  plugin: .*/  plugin: no-such-policy/' "$sc" >"$work/broken.yaml"
+"$nvemu" scenario run "$work/broken.yaml" --quiet --out "$work/broken" 2>/dev/null
+run_browser "$work/broken.html" --dump-dom "file://$work/broken/report.html" || fail "chromium (broken run)"
+grep -q 'id="not-started"' "$work/broken.html" || fail "a run that could not start does not say so"
+! grep -q 'id="tasks"' "$work/broken.html" || fail "a run that could not start shows empty tables"
+echo "report.html: no script errors, every part present; screenshot $work/report.png"

@@ -250,7 +250,10 @@ static void test_report_files(void **state)
     snprintf(path, sizeof(path), "%s/report.html", dir);
     assert_int_equal(report_html(&w.res, path, err, sizeof(err)), 0);
     text = slurp(path);
-    assert_non_null(strstr(text, "<svg class=\"tl\""));
+    assert_non_null(strstr(text, "<svg id=\"timeline-overview\" class=\"tl\""));
+    assert_non_null(strstr(text, "<svg id=\"timeline-zoom\" class=\"tl\""));
+    assert_non_null(strstr(text, "id=\"over-time\""));
+    assert_non_null(strstr(text, "id=\"cdf-tail\""));
     assert_non_null(strstr(text, "preempt requested"));
     assert_non_null(strstr(text, "<polyline"));
     assert_non_null(strstr(text, "FAIL"));

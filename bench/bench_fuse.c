@@ -305,11 +305,21 @@ static void note(struct bench_result *out, const struct fuse_numbers *n)
              n->rounds, n->a50, n->a99, n->b50, n->b99, n->c50, n->c99);
 }
 
+/* Why a FUSE row could not run, in its note. */
+static int cannot_run(struct bench_result *out)
+{
+    snprintf(out->note, sizeof(out->note), "%s",
+             geteuid() != 0 ? "cannot run: needs root (FUSE mounts with allow_other)"
+             : access("/dev/fuse", F_OK) != 0 ? "cannot run: no /dev/fuse (FUSE not available here)"
+                                              : "cannot run: the FUSE servers did not start");
+    return -1;
+}
+
 static int row_ratio(const struct bench_ctx *ctx, struct bench_result *out)
 {
     struct fuse_numbers n;
     if (fuse_measure(ctx, &n) != 0)
-        return -1;
+        return cannot_run(out);
     out->value = n.b50 / n.a50;
     note(out, &n);
     return 0;
@@ -319,7 +329,7 @@ static int row_daemon_p50(const struct bench_ctx *ctx, struct bench_result *out)
 {
     struct fuse_numbers n;
     if (fuse_measure(ctx, &n) != 0)
-        return -1;
+        return cannot_run(out);
     out->value = n.b50;
     note(out, &n);
     return 0;

@@ -72,6 +72,7 @@ int nvemu_cmd_bench(int argc, char **argv)
                        r->target > 0 && !ok ? "MISSED " : "", res.note);
             }
             first = false;
+            fflush(stdout); /* one row at a time, also into a pipe */
         }
     if (json)
         printf("],\"pass\":%s}\n", all_ok ? "true" : "false");

@@ -174,6 +174,18 @@ int fusefs_start(struct front *f, const char *dir, struct transport *t)
         LOG_ERROR("front", "mount directory %s: %s", dir, strerror(errno));
         return -1;
     }
+    /* Refused before mounting: a file (FUSE would mount over it), or a directory another daemon serves. */
+    dev_t other;
+    if (mount_dev(t->where, &other) == 0) {
+        LOG_ERROR("front", "%s is already a mount point (another nvemu daemon?); stop it or unmount it first "
+                  "(fusermount3 -u %s)", t->where, t->where);
+        return -1;
+    }
+    struct stat st;
+    if (stat(t->where, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        LOG_ERROR("front", "--mount %s is not a directory", dir);
+        return -1;
+    }
     /* allow_other: callers of another uid (a CMD that dropped root, preload users) must reach the nodes. */
     char *argv[] = {"nvemu", "-o", "fsname=nvemu,subtype=nvemu", "-o", "allow_other", NULL};
     struct fuse_args args = FUSE_ARGS_INIT(geteuid() == 0 ? 5 : 3, argv);

@@ -2,6 +2,7 @@
 #include <fuse_lowlevel.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -110,6 +111,62 @@ static void default_socket(char *buf, size_t len)
     snprintf(buf, len, "%s/nvemu-%d.sock", dir && *dir ? dir : "/tmp", (int)getpid());
 }
 
+/* NAME='value'; export NAME (POSIX shell quoting), for eval "$(nvemu daemon ...)". */
+static void export_line(FILE *out, const char *name, const char *value)
+{
+    fprintf(out, "%s='", name);
+    for (const char *c = value; *c; c++)
+        fputs(*c == '\'' ? "'\\''" : (char[2]){*c, 0}, out);
+    fprintf(out, "'; export %s\n", name);
+}
+
+/*
+ * Detaches before the control socket exists, so that its name carries the daemon's own pid: the child
+ * goes on serving; the parent prints what the child reports through a pipe (the variables to export) and
+ * exits 0, or 1 when the child ended first. Returns the pipe's write end in the child.
+ */
+static int detach(void)
+{
+    int p[2];
+    if (pipe(p) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid > 0) {
+        close(p[1]);
+        char buf[4096];
+        ssize_t n;
+        size_t got = 0;
+        while ((n = read(p[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+            if (n > 0) {
+                fwrite(buf, 1, (size_t)n, stdout);
+                got += (size_t)n;
+            }
+        fflush(stdout);
+        _exit(got ? 0 : 1); /* the mount and the emulator belong to the child now */
+    }
+    close(p[0]);
+    setsid();
+    return p[1];
+}
+
+/* The detached daemon's stdio: /dev/null (log lines go to --log-file). */
+static void quiet_stdio(void)
+{
+    int null = open("/dev/null", O_RDWR);
+    if (null < 0)
+        return;
+    dup2(null, STDIN_FILENO);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    if (null > STDERR_FILENO)
+        close(null);
+    if (chdir("/") != 0)
+        LOG_WARN("front", "chdir /: %s", strerror(errno));
+}
+
 static int start_transport(struct front *f, struct front_opts *o, struct transport *t)
 {
     if (o->cuse)
@@ -148,21 +205,37 @@ int front_serve(struct front_opts *o)
         nvemu_destroy(emu);
         return 1;
     }
+    int report = -1;
+    if (!o->foreground && (report = detach()) < 0) {
+        fprintf(stderr, "nvemu daemon: cannot detach: %s\n", strerror(errno));
+        goto out;
+    }
+    f.self = getpid();
     char sock[108];
     if (o->socket_path)
         snprintf(sock, sizeof(sock), "%s", o->socket_path);
     else
         default_socket(sock, sizeof(sock));
-    if (ctlsock_open(&cs, sock, &f, t.name, t.where) != 0)
+    if (ctlsock_open(&cs, sock, &f, t.name, t.where) != 0) {
+        if (report >= 0)
+            close(report);
         goto out;
-    /* The daemon's own stdout: where `eval $(nvemu daemon ...)` reads the environment from. */
-    printf("NVEMU_SOCKET=%s\n", sock);
-    if (!o->cuse)
-        printf("NVEMU_MOUNT=%s\n", t.where);
-    fflush(stdout);
-    if (!o->foreground && fuse_daemonize(0) != 0)
-        goto out;
-    f.self = getpid();
+    }
+    /* What `eval "$(nvemu daemon ...)"` reads: the variables, exported, on the daemon's stdout. */
+    FILE *env = report >= 0 ? fdopen(report, "w") : stdout;
+    if (env) {
+        char pid[16];
+        snprintf(pid, sizeof pid, "%d", (int)f.self);
+        export_line(env, "NVEMU_SOCKET", sock);
+        if (!o->cuse)
+            export_line(env, "NVEMU_MOUNT", t.where);
+        export_line(env, "NVEMU_DAEMON_PID", pid);
+        fflush(env);
+        if (env != stdout)
+            fclose(env);
+    }
+    if (report >= 0)
+        quiet_stdio();
 
     /* Only the main thread takes the stop signals; session threads get SIGUSR1 to notice a stop. */
     sigset_t stop;

@@ -39,14 +39,29 @@ static int is_nvidia_node(const char *path)
     return 1;
 }
 
+/*
+ * Says once, on the program's stderr, why a /dev/nvidia* open is not redirected: the library was
+ * preloaded to redirect, so doing nothing silently would leave the user guessing.
+ */
+static void say_why_not(const char *path, const char *why)
+{
+    static int said;
+    if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        return;
+    fprintf(stderr, "libnvemu-preload: %s goes to the real driver: %s (eval \"$(nvemu daemon --mount DIR)\" sets "
+                    "NVEMU_MOUNT)\n", path, why);
+}
+
 /* The path to use instead of path: DIR/<name> into buf, or path itself. */
 static const char *redirect(const char *path, char *buf, size_t len)
 {
     if (!is_nvidia_node(path))
         return path;
     const char *dir = getenv("NVEMU_MOUNT");
-    if (!dir || !*dir)
+    if (!dir || !*dir) {
+        say_why_not(path, "NVEMU_MOUNT is not set");
         return path;
+    }
     int n = snprintf(buf, len, "%s/%s", dir, path + 5);
     return n > 0 && (size_t)n < len ? buf : path;
 }

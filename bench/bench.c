@@ -9,7 +9,7 @@
 #include "abi/nv_classes.h"
 #include "abi/nv_escape.h"
 #include "core/emulator.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "front/inproc.h"
 #include "profile/profile.h"
 

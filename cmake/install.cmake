@@ -4,7 +4,8 @@
 #   include/nvemu/{policy.h,nvemu.h}, LIBDIR/pkgconfig/{nvemu-policy,nvemu}.pc, LIBDIR/cmake/nvemu/
 #   share/man/man1/nvemu.1, share/bash-completion/completions/nvemu
 install(TARGETS nvemu RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS nvemu_core ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+get_property(_module_targets GLOBAL PROPERTY NVEMU_MODULE_TARGETS)
+install(TARGETS ${_module_targets} ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/nvemu DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # pkg-config and CMake package files find their prefix relative to themselves (relocatable).

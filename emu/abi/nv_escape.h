@@ -72,7 +72,7 @@ typedef uint64_t NvU64A __attribute__((aligned(8)));  /* NV_DECLARE_ALIGNED(NvU6
 /* GPreempt's patched driver only (stock driver: -EINVAL). */
 #define NV_ESC_RM_QUERY_GROUP                  0x60u
 
-/* nvemu-private escapes (engineer B's workload escapes); never issued to a real driver. */
+/* nvemu-private escapes (the workload escapes, abi/nv_workload.h); never issued to a real driver. */
 #define NVEMU_ESC_PRIVATE_FIRST                0xF0u
 #define NVEMU_ESC_PRIVATE_LAST                 0xFFu
 

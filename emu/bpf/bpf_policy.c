@@ -19,8 +19,7 @@
 
 #include "bpf/bpf_abi.h"
 #include "bpf/bpf_obj.h"
-#include "hooks/hooks.h"
-#include "hooks/policy_api.h"
+#include "nvemu/policy.h"
 
 #define OVERRIDE_MAX_US 1000000u
 #define OBJECT_ARG "bpf.object="
@@ -508,8 +507,8 @@ bool bpf_policy_is_object(const char *path)
     return n == (ssize_t)sizeof h && memcmp(h, "\177ELF", 4) == 0 && h[18] == 247 && h[19] == 0;
 }
 
-int bpf_policy_attach(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
-                      size_t errlen)
+int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *path, const char *const *args,
+                      int nargs, char *err, size_t errlen)
 {
     if (nargs < 0)
         nargs = 0;
@@ -543,7 +542,7 @@ int bpf_policy_attach(struct hooks *h, const char *path, const char *const *args
         if (peek->member_prog[BPF_ABI_ON_TASK_DESTROY] < 0)
             ops.on_task_destroy = NULL;
         bpf_obj_close(peek);
-        rc = hooks_attach_ops(h, &ops, all, nargs + 1, err, errlen);
+        rc = attach(h, &ops, all, nargs + 1, err, errlen);
     }
     free(objarg);
     free(all);

@@ -30,6 +30,7 @@
 
 struct hooks;
 struct bpf_obj;
+struct policy_ops;
 
 /* The driver's kfuncs, in the index order a loader writes into CALL src=BPF_PSEUDO_KFUNC_CALL. */
 enum bpf_nv_kfunc {
@@ -45,14 +46,18 @@ extern const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT];
 /* True when the file at path is an ELF object for the BPF machine (what hooks_load_policy dispatches on). */
 bool bpf_policy_is_object(const char *path);
 
+/* How the hook framework attaches policy operations to h (hooks_attach_ops); the runtime sits below it. */
+typedef int (*bpf_policy_attach_fn)(struct hooks *h, const struct policy_ops *ops, const char *const *args,
+                                    int nargs, char *err, size_t errlen);
+
 /*
- * Opens the object and attaches it to h as the policy (hooks_attach_ops), with
+ * Opens the object and attaches it to h as the policy through attach, with
  * the arguments above. Returns 0, or -1 with a reason (the loader's message,
  * the load-time check naming program and instruction, a bad argument, another
  * policy already attached).
  */
-int bpf_policy_attach(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
-                      size_t errlen);
+int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *path, const char *const *args,
+                      int nargs, char *err, size_t errlen);
 
 /*
  * Opens the object with the same checks as an attach (loader, ABI, load-time

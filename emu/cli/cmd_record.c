@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/log.h"
-#include "core/paths.h"
+#include "base/log.h"
+#include "base/paths.h"
 
 static void usage(FILE *f)
 {

@@ -1,7 +1,8 @@
 /*
  * The emulator instance: profile, GPUs (each with its fifo model), the one
- * sim, the hook framework, the workload driver, the resource server, the
- * openers and the counters. See emulator.h for the locking rule.
+ * sim, the hook framework, the workload layer, the resource server (with the
+ * openers), the dispatcher and the counters. See emulator.h for the locking
+ * rule.
  */
 #include "core/emulator.h"
 
@@ -11,11 +12,12 @@
 #include <string.h>
 
 #include "core/emulator_internal.h"
-#include "core/log.h"
+#include "base/log.h"
+#include "dispatch/dispatch.h"
 #include "fifo/fifo.h"
 #include "fifo/workload.h"
 #include "hooks/hooks.h"
-#include "rm/rm_internal.h"
+#include "rm/rm_server.h"
 #include "sim/sim.h"
 
 void nvemu_config_init(nvemu_config *cfg)
@@ -124,7 +126,6 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
         struct gpu *g = &emu->gpus[i];
         const struct profile *p = emu->profile;
         g->index = i;
-        g->emu = emu;
         g->profile = p;
         g->pci_bus = p->pci_bus + i;
         g->gpu_id = ((p->pci_domain & 0xFFFFu) << 16) | ((g->pci_bus & 0xFFu) << 8) | (p->pci_slot & 0xFFu);
@@ -144,8 +145,13 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
                 g->class_map[p->classes[k] / 64] |= 1ull << (p->classes[k] % 64);
     }
     emu->wl = workload_create(emu->sim);
-    emu->rm = rm_server_create(emu);
-    if (!emu->wl || !emu->rm) {
+    struct rm_env renv = {.profile = emu->profile, .gpus = emu->gpus, .gpu_count = emu->gpu_count,
+                          .gpreempt_compat = emu->cfg.gpreempt_compat};
+    emu->rm = rm_server_create(&renv);
+    struct dispatch_env denv = {.rs = emu->rm, .wl = emu->wl, .sim = emu->sim, .profile = emu->profile,
+                                .lock = &emu->lock, .gpreempt_compat = emu->cfg.gpreempt_compat};
+    emu->dispatch = emu->rm && emu->wl ? dispatch_create(&denv) : NULL;
+    if (!emu->dispatch) {
         fail(errbuf, errlen, "%s", "out of memory");
         goto err;
     }
@@ -155,29 +161,13 @@ err:
     return NULL;
 }
 
-static void free_opener(nvemu *emu, nvemu_opener *op)
-{
-    if (op->prev)
-        op->prev->next = op->next;
-    else
-        emu->openers = op->next;
-    if (op->next)
-        op->next->prev = op->prev;
-    emu->opener_count--;
-    nvemu_os_event_drop_opener(emu, op);
-    free(op);
-}
-
 void nvemu_destroy(nvemu *emu)
 {
     if (!emu)
         return;
+    dispatch_destroy(emu->dispatch);
     /* clients first: their destructors reach into the fifo models */
     rm_server_destroy(emu->rm);
-    while (emu->openers)
-        free_opener(emu, emu->openers);
-    free(emu->os_events.pair);
-    free(emu->os_events.cl);
     workload_destroy(emu->wl);
     for (uint32_t i = 0; emu->gpus && i < emu->gpu_count; i++) {
         fifo_destroy(emu->gpus[i].fifo);
@@ -193,7 +183,6 @@ void nvemu_destroy(nvemu *emu)
     for (int i = 0; emu->cfg_policy_args && i < emu->cfg.policy_nargs; i++)
         free(emu->cfg_policy_args[i]);
     free(emu->cfg_policy_args);
-    free(emu->busy);
     pthread_mutex_destroy(&emu->lock);
     free(emu);
 }
@@ -210,47 +199,12 @@ nvemu_opener *nvemu_open(nvemu *emu, nvemu_node node, uint32_t minor, const nvem
             *err = -ENODEV;
         return NULL;
     }
-    nvemu_opener *op = calloc(1, sizeof(*op));
-    if (!op) {
-        if (err)
-            *err = -ENOMEM;
-        return NULL;
-    }
-    op->emu = emu;
-    op->node = node;
-    op->minor = node == NVEMU_NODE_GPU ? minor : 0;
-    if (who)
-        op->who = *who;
-    op->who.comm[sizeof(op->who.comm) - 1] = '\0';
     pthread_mutex_lock(&emu->lock);
-    op->serial = ++emu->opener_serial;
-    op->next = emu->openers;
-    if (emu->openers)
-        emu->openers->prev = op;
-    emu->openers = op;
-    emu->opener_count++;
+    nvemu_opener *op = rm_opener_open(emu->rm, emu, node, minor, who);
     pthread_mutex_unlock(&emu->lock);
     if (err)
-        *err = 0;
+        *err = op ? 0 : -ENOMEM;
     return op;
-}
-
-/*
- * fd close. The driver's registered fd holds a reference on its control fd,
- * so a control opener whose fds are still registered stays (with its clients)
- * until the last of them closes.
- */
-static void finish_release(nvemu *emu, nvemu_opener *op)
-{
-    while (op && op->closed && op->linked == 0) {
-        nvemu_opener *ctl = op->ctl;
-        rm_opener_gone(emu->rm, op);
-        free_opener(emu, op);
-        if (!ctl)
-            break;
-        ctl->linked--;
-        op = ctl;
-    }
 }
 
 void nvemu_release(nvemu *emu, nvemu_opener *op)
@@ -258,39 +212,44 @@ void nvemu_release(nvemu *emu, nvemu_opener *op)
     if (!op)
         return;
     pthread_mutex_lock(&emu->lock);
-    op->closed = true;
     /* a participant whose process closed (or lost) the fd must not hold virtual time back */
     workload_forget_opener(emu->wl, op);
-    finish_release(emu, op);
+    rm_opener_close(emu->rm, op);
     pthread_mutex_unlock(&emu->lock);
 }
 
 const nvemu_identity *nvemu_opener_identity(const nvemu_opener *op) { return &op->who; }
 uint32_t nvemu_opener_minor(const nvemu_opener *op) { return op->minor; }
 uint32_t nvemu_gpu_count(const nvemu *emu) { return emu->gpu_count; }
-struct gpu *nvemu_gpu(nvemu *emu, uint32_t index) { return index < emu->gpu_count ? &emu->gpus[index] : NULL; }
-struct fifo *gpu_fifo(struct gpu *g) { return g->fifo; }
-uint32_t gpu_index(const struct gpu *g) { return g->index; }
+struct gpu *nvemu_gpu(nvemu *emu, uint32_t index) { return rm_gpu(emu->rm, index); }
+struct gpu *nvemu_gpu_by_id(nvemu *emu, uint32_t gpu_id) { return rm_gpu_by_id(emu->rm, gpu_id); }
 const struct profile *nvemu_profile(const nvemu *emu) { return emu->profile; }
 const nvemu_config *nvemu_config_of(const nvemu *emu) { return &emu->cfg; }
 struct sim *nvemu_sim(nvemu *emu) { return emu->sim; }
 struct workload *nvemu_workload(nvemu *emu) { return emu->wl; }
 struct hooks *nvemu_hooks(nvemu *emu) { return emu->hooks; }
+struct rm_server *nvemu_rm(nvemu *emu) { return emu->rm; }
 pthread_mutex_t *nvemu_lock_of(nvemu *emu) { return &emu->lock; }
 
-bool gpu_has_class(const struct gpu *g, uint32_t hclass)
+int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *arg, const nvemu_access *acc)
 {
-    if (hclass >= 0x10000)
-        return profile_has_class(g->profile, hclass);
-    return (g->class_map[hclass / 64] >> (hclass % 64)) & 1;
-}
-
-struct gpu *nvemu_gpu_by_id(nvemu *emu, uint32_t gpu_id)
-{
-    for (uint32_t i = 0; i < emu->gpu_count; i++)
-        if (emu->gpus[i].gpu_id == gpu_id)
-            return &emu->gpus[i];
-    return NULL;
+    if (!acc)
+        acc = &nvemu_access_inproc;
+    int32_t tid = acc->tid ? acc->tid : op->who.tid;
+    pthread_mutex_lock(&emu->lock);
+    /* unmodified binaries on a REALTIME emulator: virtual time follows the wall clock */
+    if (emu->cfg.clock == NVEMU_CLOCK_REALTIME)
+        sim_sync_realtime(emu->sim);
+    emu->ioctls++;
+    NV_STATUS st;
+    int rc = dispatch_ioctl(emu->dispatch, op, nr, size, arg, acc, tid, &st);
+    if (rc < 0)
+        nvemu_count_error(emu, 0x80000000u | (uint32_t)-rc);
+    else if (st != NV_OK)
+        nvemu_count_error(emu, st);
+    workload_after_ioctl(emu->wl, tid, &emu->lock);
+    pthread_mutex_unlock(&emu->lock);
+    return rc;
 }
 
 void nvemu_count_error(nvemu *emu, NV_STATUS st)
@@ -310,10 +269,12 @@ void nvemu_get_stats(nvemu *emu, nvemu_stats *out)
     pthread_mutex_lock(&emu->lock);
     out->ioctls = emu->ioctls;
     out->errors = emu->errors;
-    out->openers = emu->opener_count;
-    out->clients = emu->rm->count;
-    out->objects = emu->rm->objects;
-    out->channel_groups = emu->rm->channel_groups;
+    struct rm_counts rc;
+    rm_server_counts(emu->rm, &rc);
+    out->openers = rm_opener_count(emu->rm);
+    out->clients = rc.clients;
+    out->objects = rc.objects;
+    out->channel_groups = rc.channel_groups;
     pthread_mutex_unlock(&emu->lock);
 }
 
@@ -334,23 +295,17 @@ struct count_ctx {
     uint32_t n;
 };
 
-static void count_tree(struct count_ctx *cc, struct rm_object *top)
+static void count_object(const struct rm_object *o, void *arg)
 {
-    for (struct rm_object *ch = top; (ch = rm_object_next_preorder(top, ch));) {
-        uint32_t i = 0;
-        while (i < cc->n && cc->v[i].hclass != ch->hclass)
-            i++;
-        if (i == cc->n && cc->n < 128)
-            cc->v[cc->n++] = (struct class_count){ch->hclass, 0};
-        if (i < cc->n)
-            cc->v[i].count++;
-    }
-}
-
-static bool count_client(struct rm_client *cl, void *arg)
-{
-    count_tree(arg, cl->root);
-    return true;
+    struct count_ctx *cc = arg;
+    uint32_t hclass = rm_object_class(o);
+    uint32_t i = 0;
+    while (i < cc->n && cc->v[i].hclass != hclass)
+        i++;
+    if (i == cc->n && cc->n < 128)
+        cc->v[cc->n++] = (struct class_count){hclass, 0};
+    if (i < cc->n)
+        cc->v[i].count++;
 }
 
 static const char *node_name(nvemu_node n)
@@ -364,10 +319,12 @@ size_t nvemu_status_json(nvemu *emu, char *buf, size_t len)
     if (buf && len)
         buf[0] = '\0';
     pthread_mutex_lock(&emu->lock);
+    struct rm_counts rc;
+    rm_server_counts(emu->rm, &rc);
     JSON("{\"profile\":\"%s\",\"gpus\":%u,\"ioctls\":%llu,\"errors\":%llu,\"clients\":%u,\"objects\":%u,"
          "\"channel_groups\":%u,\"lost_gpus\":[",
          emu->profile->name, emu->gpu_count, (unsigned long long)emu->ioctls, (unsigned long long)emu->errors,
-         emu->rm->count, emu->rm->objects, emu->rm->channel_groups);
+         rc.clients, rc.objects, rc.channel_groups);
     bool first = true;
     for (uint32_t i = 0; i < emu->gpu_count; i++)
         if (emu->gpus[i].lost) {
@@ -376,7 +333,7 @@ size_t nvemu_status_json(nvemu *emu, char *buf, size_t len)
         }
     JSON("],\"openers\":[");
     first = true;
-    for (nvemu_opener *op = emu->openers; op; op = op->next) {
+    for (nvemu_opener *op = rm_openers(emu->rm); op; op = op->next) {
         char comm[sizeof(op->who.comm) * 2];
         size_t j = 0;
         for (size_t i = 0; op->who.comm[i] && j + 1 < sizeof(comm); i++)
@@ -389,7 +346,7 @@ size_t nvemu_status_json(nvemu *emu, char *buf, size_t len)
         first = false;
     }
     struct count_ctx cc = {.n = 0};
-    rm_for_each_client(emu->rm, count_client, &cc);
+    rm_for_each_object(emu->rm, count_object, &cc);
     JSON("],\"objects_by_class\":{");
     for (uint32_t i = 0; i < cc.n; i++)
         JSON("%s\"0x%04x\":%u", i ? "," : "", cc.v[i].hclass, cc.v[i].count);

@@ -1,7 +1,9 @@
 /*
- * The emulator instance (struct nvemu), its GPUs and its openers. Internal
- * contract between the core (emu/core, emu/dispatch, emu/rm) and the
- * subsystems that need the instance (fifo, workload, daemon, tools).
+ * The emulator instance (struct nvemu, opaque outside emu/core), the
+ * composition root: it builds the GPUs, the sim, the hook framework, the
+ * workload layer, the resource server and the dispatcher, and hands each the
+ * parts it needs. Front-ends, tools and tests reach the parts through these
+ * accessors.
  *
  * Locking: one coarse mutex per emulator (emu->lock) serialises every
  * nvemu_ioctl, nvemu_open, nvemu_release and nvemu_destroy; the resource
@@ -19,26 +21,13 @@
 
 #include "nvemu/nvemu.h"
 #include "profile/profile.h"
+#include "rm/gpu.h"
 
 struct fifo;
 struct sim;
 struct hooks;
 struct workload;
-
-/* One emulated GPU: /dev/nvidia<index>. */
-struct gpu {
-    uint32_t index;                  /* minor number and NV0080 deviceId */
-    uint32_t gpu_id;                 /* (domain & 0xFFFF) << 16 | bus << 8 | slot */
-    uint32_t pci_bus;                /* profile->pci_bus + index */
-    const struct profile *profile;
-    struct fifo *fifo;
-    nvemu *emu;
-    uint64_t *class_map;             /* bit per 16-bit class id of the profile's class list */
-    bool lost;                       /* nvemu_fault_gpu_lost: fallen off the bus, for good */
-};
-
-/* profile_has_class in O(1) (the alloc path asks on every engine object). */
-bool gpu_has_class(const struct gpu *g, uint32_t hclass);
+struct rm_server;
 
 /* Number of GPUs (= /dev/nvidiaN nodes) of the loaded profile. */
 uint32_t nvemu_gpu_count(const nvemu *emu);
@@ -46,27 +35,16 @@ uint32_t nvemu_gpu_count(const nvemu *emu);
 struct gpu *nvemu_gpu(nvemu *emu, uint32_t index);
 /* GPU by 32-bit gpu id (CARD_INFO / NV0000 ids), or NULL. */
 struct gpu *nvemu_gpu_by_id(nvemu *emu, uint32_t gpu_id);
-/* The GPU's FIFO model (never NULL for a GPU of a live emulator). */
-struct fifo *gpu_fifo(struct gpu *g);
-/* Position of g in the emulator (the N of /dev/nvidiaN). */
-uint32_t gpu_index(const struct gpu *g);
 
 /* Parts of the emulator, valid until nvemu_destroy: its profile (what client-level controls
  * answer from), the configuration it was created with, the shared virtual clock/event queue, the workload
- * layer and the hook framework. */
+ * layer, the hook framework and the resource server. */
 const struct profile *nvemu_profile(const nvemu *emu);
 const nvemu_config *nvemu_config_of(const nvemu *emu);
 struct sim *nvemu_sim(nvemu *emu);
 struct workload *nvemu_workload(nvemu *emu);
 struct hooks *nvemu_hooks(nvemu *emu);
-
-/*
- * The calling task's capabilities now (NVEMU_CAP_*): the driver decides
- * privileges (PRIVILEGED, the NICE right) per call with capable(), so this asks
- * the front-end (acc->current_caps) when it can tell, else uses the opener's
- * caps from open time. Only privilege checks call it: it may read /proc.
- */
-uint64_t nvemu_caller_caps(const nvemu_access *acc, const nvemu_opener *op);
+struct rm_server *nvemu_rm(nvemu *emu);
 
 /* ---- fault injection (scenario harness, tests): deterministic, logged, each takes the lock ---- */
 
@@ -90,8 +68,6 @@ uint64_t nvemu_caller_caps(const nvemu_access *acc, const nvemu_opener *op);
  * and changes nothing; repeating is a no-op.
  */
 void nvemu_fault_gpu_lost(nvemu *emu, uint32_t gpu);
-/* True once nvemu_fault_gpu_lost marked g lost. */
-bool gpu_is_lost(const struct gpu *g);
 
 /*
  * The next `count` NV_ESC_RM_CONTROL calls with command `cmd` that pass every

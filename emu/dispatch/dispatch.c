@@ -1,20 +1,20 @@
 /*
- * The one entry point: nvemu_ioctl. Decodes like nvidia_ioctl (only the
- * escape number and the byte count matter), handles XFER, applies each
- * escape's node and size rule, and counts results. One coarse lock per
- * emulator (see core/emulator.h).
+ * The dispatcher (dispatch.h): escape rows indexed by number, XFER, the node
+ * and size rules, the GPU-lost rule.
  */
+#include "dispatch/dispatch.h"
+
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
-#include "core/emulator.h"
+#include "base/log.h"
 #include "dispatch/dispatch_internal.h"
-#include "fifo/workload.h"
-#include "sim/sim.h"
+#include "rm/gpu.h"
+#include "rm/rm_server.h"
 
-/* Escape rows indexed by nr, built once from the two row tables (read-only afterwards). */
+/* Escape rows indexed by nr, built once from the row tables (read-only afterwards). */
 static const struct esc_row *esc_index[256];
 static pthread_once_t esc_once = PTHREAD_ONCE_INIT;
 
@@ -23,6 +23,8 @@ static void build_esc_index(void)
     for (const struct esc_row *r = esc_rows_os; r->name; r++)
         esc_index[r->nr & 0xFF] = r;
     for (const struct esc_row *r = esc_rows_rm; r->name; r++)
+        esc_index[r->nr & 0xFF] = r;
+    for (const struct esc_row *r = esc_rows_workload; r->name; r++)
         esc_index[r->nr & 0xFF] = r;
 }
 
@@ -66,12 +68,7 @@ int dispatch_escape(struct esc_ctx *x)
         return -EINVAL;
     }
     if (x->nr == NV_ESC_RM_QUERY_GROUP)
-        return x->emu->cfg.gpreempt_compat ? esc_query_group(x) : -EINVAL;
-    if (x->nr >= NVEMU_ESC_PRIVATE_FIRST && x->nr <= NVEMU_ESC_PRIVATE_LAST) {
-        if (x->op->node != NVEMU_NODE_CTL)
-            return -EINVAL;
-        return workload_escape(x->emu->wl, x->emu, x->op, x->tid, x->nr, x->size, x->arg, &x->emu->lock);
-    }
+        return x->d->env.gpreempt_compat ? esc_query_group(x) : -EINVAL;
     const struct esc_row *r = x->nr < 256 ? esc_index[x->nr] : NULL;
     if (!r) {
         LOG_INFO("dispatch", "unknown escape 0x%02x (size %u): -EINVAL", x->nr, x->size);
@@ -92,38 +89,32 @@ static bool node_gpu_lost(const struct esc_ctx *x)
 {
     if (x->op->node != NVEMU_NODE_GPU || x->nr == NV_ESC_WAIT_OPEN_COMPLETE)
         return false;
-    struct gpu *g = nvemu_gpu(x->emu, x->op->minor);
+    struct gpu *g = rm_gpu(x->d->env.rs, x->op->minor);
     if (!g || !gpu_is_lost(g))
         return false;
     LOG_INFO("fault", "ioctl 0x%02x on /dev/nvidia%u: GPU lost, -EINVAL", x->nr, x->op->minor);
     return true;
 }
 
-uint64_t nvemu_caller_caps(const nvemu_access *acc, const nvemu_opener *op)
-{
-    if (acc && acc->current_caps)
-        return acc->current_caps(acc->ctx);
-    return op->who.caps;
-}
-
-int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *arg, const nvemu_access *acc)
+struct dispatch *dispatch_create(const struct dispatch_env *env)
 {
     pthread_once(&esc_once, build_esc_index);
-    if (!acc)
-        acc = &nvemu_access_inproc;
-    struct esc_ctx x = {emu, op, acc, acc->tid ? acc->tid : op->who.tid, nr & 0xFFu, size & 0x3FFFu, arg,
-                        NV_OK};
-    pthread_mutex_lock(&emu->lock);
-    /* unmodified binaries on a REALTIME emulator: virtual time follows the wall clock */
-    if (emu->cfg.clock == NVEMU_CLOCK_REALTIME)
-        sim_sync_realtime(emu->sim);
-    emu->ioctls++;
+    struct dispatch *d = calloc(1, sizeof(*d));
+    if (d)
+        d->env = *env;
+    return d;
+}
+
+void dispatch_destroy(struct dispatch *d)
+{
+    free(d);
+}
+
+int dispatch_ioctl(struct dispatch *d, nvemu_opener *op, uint32_t nr, uint32_t size, void *arg,
+                   const nvemu_access *acc, int32_t tid, NV_STATUS *st)
+{
+    struct esc_ctx x = {d, op, acc, tid, nr & 0xFFu, size & 0x3FFFu, arg, NV_OK};
     int rc = node_gpu_lost(&x) ? -EINVAL : x.nr == NV_ESC_IOCTL_XFER_CMD ? do_xfer(&x) : dispatch_escape(&x);
-    if (rc < 0)
-        nvemu_count_error(emu, 0x80000000u | (uint32_t)-rc);
-    else if (x.st != NV_OK)
-        nvemu_count_error(emu, x.st);
-    workload_after_ioctl(emu->wl, x.tid, &emu->lock);
-    pthread_mutex_unlock(&emu->lock);
+    *st = x.st;
     return rc;
 }

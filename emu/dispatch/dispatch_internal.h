@@ -7,11 +7,19 @@
 #ifndef NVEMU_DISPATCH_INTERNAL_H
 #define NVEMU_DISPATCH_INTERNAL_H
 
-#include "core/emulator_internal.h"
 #include "abi/nv_escape.h"
+#include "dispatch/dispatch.h"
+#include "rm/opener.h"
+
+/* One dispatcher's state: its environment and what the OS layer remembers between calls. */
+struct dispatch {
+    struct dispatch_env env;
+    uint64_t memblock_size;        /* SYS_PARAMS, 0 = not set yet */
+    uint64_t map_cursor;           /* next fake CPU mapping offset handed out by RM_MAP_MEMORY */
+};
 
 struct esc_ctx {
-    nvemu *emu;
+    struct dispatch *d;
     nvemu_opener *op;
     const nvemu_access *acc;
     int32_t tid;
@@ -38,6 +46,8 @@ struct esc_row {
 extern const struct esc_row esc_rows_os[];
 /* RM escapes (rm_escapes.c), terminated by name NULL. */
 extern const struct esc_row esc_rows_rm[];
+/* The emulator-private workload escapes 0xF0-0xFF (workload_escapes.c), terminated by name NULL. */
+extern const struct esc_row esc_rows_workload[];
 
 /* GPreempt's NV_ESC_RM_QUERY_GROUP in compat mode (gpreempt.c). */
 int esc_query_group(struct esc_ctx *x);

@@ -6,22 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "dispatch/dispatch_internal.h"
-#include "rm/rm_internal.h"
+#include "profile/profile.h"
+#include "rm/gpu.h"
+#include "rm/rm_server.h"
 
 static int card_info(struct esc_ctx *x)
 {
-    nvemu *emu = x->emu;
+    struct rm_server *rs = x->d->env.rs;
     uint32_t entries = x->size / sizeof(nv_ioctl_card_info_t);
-    if (entries < emu->gpu_count)
+    if (entries < rm_gpu_count(rs))
         return -EINVAL;
     memset(x->arg, 0, x->size);
-    const struct profile *p = emu->profile;
-    for (uint32_t i = 0; i < emu->gpu_count; i++) {
+    const struct profile *p = x->d->env.profile;
+    for (uint32_t i = 0; i < rm_gpu_count(rs); i++) {
         nv_ioctl_card_info_t e;
         memset(&e, 0, sizeof(e));
-        struct gpu *g = &emu->gpus[i];
+        struct gpu *g = rm_gpu(rs, i);
         e.valid = 1;
         e.pci_info.domain = p->pci_domain;
         e.pci_info.bus = (uint8_t)g->pci_bus;
@@ -72,8 +74,8 @@ static int register_fd(struct esc_ctx *x)
 static int alloc_os_event(struct esc_ctx *x)
 {
     nv_ioctl_alloc_os_event_t *p = x->arg;
-    if (nvemu_os_event_find(x->emu, p->hClient, p->fd) ||
-        !nvemu_os_event_add(x->emu, x->op, p->hClient, p->hDevice, p->fd)) {
+    if (rm_os_event_find(x->d->env.rs, p->hClient, p->fd) ||
+        !rm_os_event_add(x->d->env.rs, x->op, p->hClient, p->hDevice, p->fd)) {
         p->Status = x->st = NV_ERR_INSUFFICIENT_RESOURCES;
         return 0;
     }
@@ -85,12 +87,12 @@ static int alloc_os_event(struct esc_ctx *x)
 static int free_os_event(struct esc_ctx *x)
 {
     nv_ioctl_free_os_event_t *p = x->arg;
-    struct os_event *e = nvemu_os_event_find(x->emu, p->hClient, p->fd);
+    struct os_event *e = rm_os_event_find(x->d->env.rs, p->hClient, p->fd);
     if (!e) {
         p->Status = x->st = NV_ERR_INVALID_EVENT;
         return 0;
     }
-    nvemu_os_event_remove(x->emu, e);
+    rm_os_event_remove(x->d->env.rs, e);
     p->Status = NV_OK;
     return 0;
 }
@@ -98,9 +100,9 @@ static int free_os_event(struct esc_ctx *x)
 static int status_code(struct esc_ctx *x)
 {
     nv_ioctl_status_code_t *p = x->arg;
-    const struct profile *prof = x->emu->profile;
-    for (uint32_t i = 0; i < x->emu->gpu_count; i++) {
-        struct gpu *g = &x->emu->gpus[i];
+    const struct profile *prof = x->d->env.profile;
+    for (uint32_t i = 0; i < rm_gpu_count(x->d->env.rs); i++) {
+        struct gpu *g = rm_gpu(x->d->env.rs, i);
         if (p->domain == prof->pci_domain && p->bus == (uint8_t)g->pci_bus && p->slot == (uint8_t)prof->pci_slot) {
             p->status = NV_OK;
             return 0;
@@ -119,7 +121,7 @@ static int status_code(struct esc_ctx *x)
 static int check_version(struct esc_ctx *x)
 {
     nv_ioctl_rm_api_version_t *p = x->arg;
-    const char *ver = x->emu->profile->driver_version;
+    const char *ver = x->d->env.profile->driver_version;
     p->reply = NV_RM_API_VERSION_REPLY_RECOGNIZED;
     char given[NV_RM_API_VERSION_STRING_LENGTH + 1];
     memcpy(given, p->versionString, NV_RM_API_VERSION_STRING_LENGTH);
@@ -153,7 +155,7 @@ static int attach_gpus(struct esc_ctx *x)
     for (uint32_t i = 0; i < n; i++) {
         uint32_t id;
         memcpy(&id, (unsigned char *)x->arg + i * sizeof(id), sizeof(id));
-        if (id != 0 && !nvemu_gpu_by_id(x->emu, id)) {
+        if (id != 0 && !rm_gpu_by_id(x->d->env.rs, id)) {
             x->st = NV_ERR_INVALID_ARGUMENT;
             return -EINVAL;
         }
@@ -175,11 +177,11 @@ static int query_device_intr(struct esc_ctx *x)
 static int sys_params(struct esc_ctx *x)
 {
     nv_ioctl_sys_params_t *p = x->arg;
-    if (x->emu->memblock_size == 0) {
-        x->emu->memblock_size = p->memblock_size;
+    if (x->d->memblock_size == 0) {
+        x->d->memblock_size = p->memblock_size;
         return 0;
     }
-    return p->memblock_size == x->emu->memblock_size ? 0 : -EBUSY;
+    return p->memblock_size == x->d->memblock_size ? 0 : -EBUSY;
 }
 
 /* The emulated GPUs are not NUMA-onlined: nid -1, status DISABLED, the memblock size set by SYS_PARAMS. */
@@ -188,13 +190,13 @@ static int numa_info(struct esc_ctx *x)
     nv_ioctl_numa_info_t *p = x->arg;
     memset(p, 0, sizeof(*p));
     p->nid = -1;
-    p->memblock_size = x->emu->memblock_size;
+    p->memblock_size = x->d->memblock_size;
     return 0;
 }
 
 static int set_numa_status(struct esc_ctx *x)
 {
-    if (!(nvemu_caller_caps(x->acc, x->op) & NVEMU_CAP_SYS_ADMIN))
+    if (!(rm_caller_caps(x->acc, x->op) & NVEMU_CAP_SYS_ADMIN))
         return -EACCES;
     LOG_INFO("dispatch", "SET_NUMA_STATUS: NUMA onlining is not modelled");
     x->st = NV_ERR_NOT_SUPPORTED;

@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "abi/nv_classes.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "dispatch/dispatch_internal.h"
-#include "rm/rm_internal.h"
+#include "rm/rm_server.h"
 
 static struct rm_call call_of(struct esc_ctx *x)
 {
-    struct rm_call c = {.emu = x->emu, .op = x->op, .acc = x->acc, .tid = x->tid};
+    struct rm_call c = {.rs = x->d->env.rs, .op = x->op, .acc = x->acc, .tid = x->tid};
     return c;
 }
 
@@ -71,7 +71,7 @@ static int esc_free(struct esc_ctx *x)
     struct rm_call c = call_of(x);
     NV_STATUS st = rm_free(&c, p->hRoot, p->hObjectOld);
     if (st == NV_OK && p->hObjectOld == p->hRoot)
-        nvemu_os_event_drop_client(x->emu, p->hRoot); /* RmIoctl frees them with the client */
+        rm_os_event_drop_client(x->d->env.rs, p->hRoot); /* RmIoctl frees them with the client */
     p->status = x->st = st;
     return 0;
 }
@@ -80,7 +80,7 @@ static int esc_control(struct esc_ctx *x)
 {
     NVOS54_PARAMETERS *p = x->arg;
     struct rm_call c = call_of(x);
-    p->status = x->st = rm_control(&c, p, x->emu->cfg.gpreempt_compat);
+    p->status = x->st = rm_control(&c, p, x->d->env.gpreempt_compat);
     return 0;
 }
 
@@ -116,35 +116,14 @@ static int esc_alloc_memory(struct esc_ctx *x)
     return 0;
 }
 
-/* Validates hClient (owned by the caller) and an object of it; NV_ERR_* for the status field. */
-static NV_STATUS check_object(struct esc_ctx *x, uint32_t hclient, uint32_t hobject, uint32_t families,
-                              struct rm_object **out)
-{
-    struct rm_call c = call_of(x);
-    struct rm_client *cl;
-    NV_STATUS st = rm_client_for_call(&c, hclient, &cl);
-    if (st != NV_OK)
-        return st;
-    struct rm_object *o = hobject == cl->handle ? cl->root : rm_client_find(cl, hobject);
-    if (!o)
-        return NV_ERR_OBJECT_NOT_FOUND;
-    if (o->lost)
-        return NV_ERR_RESOURCE_LOST;
-    if ((st = rm_check_gpu(o, "mapping call")) != NV_OK)
-        return st;
-    if (!(rm_object_family(o) & families))
-        return NV_ERR_INVALID_OBJECT_HANDLE;
-    if (out)
-        *out = o->dup_src ? o->dup_src : o;
-    return NV_OK;
-}
-
 /* MAP/UNMAP/UPDATE_MAPPING: the device (or client/subdevice) and the memory must exist. */
 static NV_STATUS check_mapping(struct esc_ctx *x, uint32_t hclient, uint32_t hdevice, uint32_t hmemory,
                                struct rm_object **mem)
 {
-    NV_STATUS st = check_object(x, hclient, hdevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE, NULL);
-    return st != NV_OK ? st : check_object(x, hclient, hmemory, RM_FAM_ANY, mem);
+    struct rm_call c = call_of(x);
+    NV_STATUS st = rm_object_for_call(&c, hclient, hdevice, RM_FAM_CLIENT | RM_FAM_DEVICE | RM_FAM_SUBDEVICE,
+                                      "mapping call", NULL);
+    return st != NV_OK ? st : rm_object_for_call(&c, hclient, hmemory, RM_FAM_ANY, "mapping call", mem);
 }
 
 /* A CPU mapping address for MAP_MEMORY: deterministic, page aligned, never dereferenced. */
@@ -159,11 +138,12 @@ static int esc_map_memory(struct esc_ctx *x)
     NV_STATUS st = check_mapping(x, p->hClient, p->hDevice, p->hMemory, &mem);
     if (st == NV_OK) {
         /* the driver reports the caching and mapping kind it used */
-        if (mem->map_flags)
-            p->flags = (p->flags & ~NVOS33_FLAGS_CACHING_TYPE_MASK) | mem->map_flags;
+        uint32_t map_flags = rm_object_map_flags(mem);
+        if (map_flags)
+            p->flags = (p->flags & ~NVOS33_FLAGS_CACHING_TYPE_MASK) | map_flags;
         uint64_t span = (p->length + MAP_ALIGN - 1) & ~(MAP_ALIGN - 1);
-        p->pLinearAddress = MAP_BASE + x->emu->map_cursor + (p->offset & (MAP_ALIGN - 1));
-        x->emu->map_cursor += span ? span : MAP_ALIGN;
+        p->pLinearAddress = MAP_BASE + x->d->map_cursor + (p->offset & (MAP_ALIGN - 1));
+        x->d->map_cursor += span ? span : MAP_ALIGN;
     }
     p->status = x->st = st;
     return 0;
@@ -199,7 +179,8 @@ static int esc_get_event_data(struct esc_ctx *x)
 static int esc_share(struct esc_ctx *x)
 {
     NVOS57_PARAMETERS *p = x->arg;
-    p->status = x->st = check_object(x, p->hClient, p->hObject, RM_FAM_ANY, NULL);
+    struct rm_call c = call_of(x);
+    p->status = x->st = rm_object_for_call(&c, p->hClient, p->hObject, RM_FAM_ANY, "mapping call", NULL);
     return 0;
 }
 
@@ -236,7 +217,7 @@ static int esc_unsupported(struct esc_ctx *x)
 static int esc_lockless_diag(struct esc_ctx *x)
 {
     LOG_INFO("dispatch", "LOCKLESS_DIAGNOSTIC is not modelled");
-    x->st = (nvemu_caller_caps(x->acc, x->op) & NVEMU_CAP_SYS_ADMIN) ? NV_ERR_NOT_SUPPORTED : NV_ERR_INSUFFICIENT_PERMISSIONS;
+    x->st = (rm_caller_caps(x->acc, x->op) & NVEMU_CAP_SYS_ADMIN) ? NV_ERR_NOT_SUPPORTED : NV_ERR_INSUFFICIENT_PERMISSIONS;
     return -EINVAL;
 }
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "base/log.h"
 
 #define COMP "fifo"
 /* ChID space of the model: larger than real channel RAM so the 2048 x 8 benchmark fits (token keeps 12 bits). */

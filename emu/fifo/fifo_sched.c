@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "base/log.h"
 
 #define COMP "fifo"
 /* Hardware runlists are bounded; interleave repetitions beyond this are cut (logged). */

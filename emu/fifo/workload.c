@@ -1,7 +1,7 @@
 /*
- * Blocking workload form (escapes 0xF0-0xFF) with baton passing in virtual
- * time; see workload.h for the rules. All state is guarded by the emulator
- * lock, which waits release through pthread_cond_wait.
+ * Blocking workload form (participants, kernels, waits) with baton passing in
+ * virtual time; see workload.h for the rules. All state is guarded by the
+ * emulator lock, which waits release through pthread_cond_wait.
  */
 #include "fifo/workload.h"
 
@@ -10,8 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/log.h"
-#include "rm/rm.h"
+#include "base/log.h"
 
 #define COMP "workload"
 /* REALTIME waits re-check at least this often (other threads may have submitted work). */
@@ -85,16 +84,6 @@ void workload_destroy(struct workload *wl)
     }
     free(wl->fifos);
     free(wl);
-}
-
-struct fifo_channel *workload_channel_of(struct rm_object *obj)
-{
-    return obj && rm_object_family(obj) == RM_FAM_CHANNEL ? rm_object_priv(obj) : NULL;
-}
-
-struct fifo_tsg *workload_tsg_of(struct rm_object *obj)
-{
-    return obj && rm_object_family(obj) == RM_FAM_TSG ? rm_object_priv(obj) : NULL;
 }
 
 static struct wl_part *part_by_tid(struct workload *wl, int32_t tid)
@@ -244,7 +233,8 @@ static void block(struct wl_part *p, pthread_mutex_t *lock)
     }
 }
 
-static NV_STATUS do_register(struct workload *wl, const nvemu_opener *op, int32_t tid, struct nvemu_wl_register *a)
+NV_STATUS workload_register(struct workload *wl, const nvemu_opener *op, int32_t tid, const char name[32],
+                            uint32_t *id)
 {
     struct wl_part *p = part_by_tid(wl, tid);
     if (!p) {
@@ -261,9 +251,9 @@ static NV_STATUS do_register(struct workload *wl, const nvemu_opener *op, int32_
         *pp = p;
     }
     p->op = op;
-    memcpy(p->name, a->name, sizeof(p->name));
+    memcpy(p->name, name, sizeof(p->name));
     p->name[sizeof(p->name) - 1] = 0;
-    a->participant = p->id;
+    *id = p->id;
     struct sim_rec r = {.kind = SIM_REC_MARK, .engine = SIM_NONE, .runlist = SIM_NONE, .tsg = SIM_NONE,
                         .chid = SIM_NONE, .a = p->id, .name = "participant", .field = p->name};
     sim_trace(wl->s, &r);
@@ -306,29 +296,35 @@ void workload_forget_opener(struct workload *wl, const nvemu_opener *op)
 #define WL_MAX_SPAN_NS (3600ull * 1000000000ull)
 
 /* Upper bound of a kernel's virtual duration (waves <= blocks), saturated. */
-static uint64_t kernel_span(const struct nvemu_wl_submit *a)
+static uint64_t kernel_span(const struct fifo_kernel *k)
 {
-    if (!a->block_ns)
-        return a->total_ns;
-    uint64_t blocks = a->blocks ? a->blocks : 1;
-    return a->block_ns > UINT64_MAX / blocks ? UINT64_MAX : a->block_ns * blocks;
+    if (!k->block_ns)
+        return k->total_ns;
+    uint64_t blocks = k->blocks ? k->blocks : 1;
+    return k->block_ns > UINT64_MAX / blocks ? UINT64_MAX : k->block_ns * blocks;
 }
 
-static NV_STATUS do_submit(struct workload *wl, nvemu *emu, nvemu_opener *op, int32_t tid,
-                           struct nvemu_wl_submit *a)
+NV_STATUS workload_check_kernel(const struct fifo_kernel *k)
 {
-    if (kernel_span(a) > WL_MAX_SPAN_NS) {
-        LOG_INFO(COMP, "WL_SUBMIT: kernel of up to %llu ns refused (limit %llu ns of virtual time per call)",
-                 (unsigned long long)kernel_span(a), (unsigned long long)WL_MAX_SPAN_NS);
-        return NV_ERR_INVALID_ARGUMENT;
-    }
-    struct rm_object *obj;
-    NV_STATUS st = rm_find_object(emu, op, a->hClient, a->hChannel, &obj);
-    if (st != NV_OK)
-        return st;
-    struct fifo_channel *c = workload_channel_of(obj);
-    if (!c)
-        return NV_ERR_INVALID_OBJECT_HANDLE;
+    if (kernel_span(k) <= WL_MAX_SPAN_NS)
+        return NV_OK;
+    LOG_INFO(COMP, "WL_SUBMIT: kernel of up to %llu ns refused (limit %llu ns of virtual time per call)",
+             (unsigned long long)kernel_span(k), (unsigned long long)WL_MAX_SPAN_NS);
+    return NV_ERR_INVALID_ARGUMENT;
+}
+
+NV_STATUS workload_unregister(struct workload *wl, int32_t tid)
+{
+    struct wl_part *p = part_by_tid(wl, tid);
+    if (!p)
+        return NV_ERR_INVALID_STATE;
+    unregister(wl, p);
+    return NV_OK;
+}
+
+NV_STATUS workload_submit(struct workload *wl, int32_t tid, struct fifo_channel *c, const struct fifo_kernel *k,
+                          uint64_t *kernel_id)
+{
     struct wl_part *p = part_by_tid(wl, tid);
     if (p && p->n_out == p->cap_out) {
         uint32_t ncap = p->cap_out ? p->cap_out * 2 : 8;
@@ -350,12 +346,11 @@ static NV_STATUS do_submit(struct workload *wl, nvemu *emu, nvemu_opener *op, in
         wl->n_fifos = gpu + 1;
     }
     wl->fifos[gpu] = f;
-    struct fifo_kernel k = {.blocks = a->blocks, .block_ns = a->block_ns, .total_ns = a->total_ns, .tag = a->tag};
-    st = fifo_submit(c, &k, p ? on_kernel_done : NULL, wl, &a->kernel_id);
+    NV_STATUS st = fifo_submit(c, k, p ? on_kernel_done : NULL, wl, kernel_id);
     if (st != NV_OK)
         return st;
     if (p)
-        p->outstanding[p->n_out++] = a->kernel_id;
+        p->outstanding[p->n_out++] = *kernel_id;
     return NV_OK;
 }
 
@@ -369,26 +364,30 @@ static void forget_outstanding(struct wl_part *p, uint64_t id)
     }
 }
 
-static NV_STATUS do_wait(struct wl_part *p, struct nvemu_wl_wait *a, pthread_mutex_t *lock)
+NV_STATUS workload_wait(struct workload *wl, int32_t tid, uint64_t kernel_id, uint64_t deadline_ns,
+                        struct workload_done *out, pthread_mutex_t *lock)
 {
-    bool known = a->kernel_id == 0 ? p->n_out > 0 : false;
+    struct wl_part *p = part_by_tid(wl, tid);
+    if (!p)
+        return NV_ERR_INVALID_STATE;
+    bool known = kernel_id == 0 ? p->n_out > 0 : false;
     for (uint32_t i = 0; i < p->n_out && !known; i++)
-        known = p->outstanding[i] == a->kernel_id;
+        known = p->outstanding[i] == kernel_id;
     if (!known)
         return NV_ERR_INVALID_ARGUMENT;
-    p->want = a->kernel_id;
-    p->deadline = a->deadline_ns;
+    p->want = kernel_id;
+    p->deadline = deadline_ns;
     p->sleeping = false;
     block(p, lock);
     uint32_t i;
     if (!find_done(p, &i))
         return p->stalled ? NV_ERR_INVALID_STATE : NV_ERR_TIMEOUT;
-    a->kernel_id = p->done[i].id;
-    a->tag = p->done[i].tag;
-    a->done_ns = p->done[i].done_t;
+    out->kernel_id = p->done[i].id;
+    out->tag = p->done[i].tag;
+    out->done_ns = p->done[i].done_t;
     NV_STATUS st = p->done[i].status;
     p->done[i] = p->done[--p->n_done];
-    forget_outstanding(p, a->kernel_id);
+    forget_outstanding(p, out->kernel_id);
     return st;
 }
 
@@ -413,80 +412,16 @@ void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu
         sleep_until(p, sim_now(wl->s) + charge, emu_lock);
 }
 
-/* Exact struct size per escape (0 = not an escape of ours). */
-static uint32_t escape_size(uint32_t nr)
+NV_STATUS workload_sleep(struct workload *wl, int32_t tid, uint64_t until_ns, pthread_mutex_t *lock)
 {
-    switch (nr) {
-    case NVEMU_ESC_WL_REGISTER: return sizeof(struct nvemu_wl_register);
-    case NVEMU_ESC_WL_UNREGISTER: return sizeof(struct nvemu_wl_status);
-    case NVEMU_ESC_WL_SUBMIT: return sizeof(struct nvemu_wl_submit);
-    case NVEMU_ESC_WL_WAIT: return sizeof(struct nvemu_wl_wait);
-    case NVEMU_ESC_WL_SLEEP: return sizeof(struct nvemu_wl_sleep);
-    case NVEMU_ESC_WL_NOW: return sizeof(struct nvemu_wl_now);
-    case NVEMU_ESC_WL_MARK: return sizeof(struct nvemu_wl_mark);
-    default: return 0;
-    }
-}
-
-int workload_escape(struct workload *wl, nvemu *emu, nvemu_opener *op, int32_t tid, uint32_t nr,
-                    uint32_t size, void *arg, pthread_mutex_t *emu_lock)
-{
-    uint32_t want = escape_size(nr);
-    if (!want || size != want) {
-        LOG_INFO(COMP, "escape 0x%x with size %u: not a workload call", nr, size);
-        return -EINVAL;
-    }
-    sim_sync_realtime(wl->s);
     struct wl_part *p = part_by_tid(wl, tid);
-    switch (nr) {
-    case NVEMU_ESC_WL_REGISTER: {
-        struct nvemu_wl_register *a = arg;
-        a->status = do_register(wl, op, tid, a);
-        return 0;
+    if (!p)
+        return NV_ERR_INVALID_STATE;
+    if (until_ns > sim_now(wl->s) && until_ns - sim_now(wl->s) > WL_MAX_SPAN_NS) {
+        LOG_INFO(COMP, "WL_SLEEP until %llu ns refused: more than %llu ns ahead", (unsigned long long)until_ns,
+                 (unsigned long long)WL_MAX_SPAN_NS);
+        return NV_ERR_INVALID_ARGUMENT;
     }
-    case NVEMU_ESC_WL_UNREGISTER: {
-        struct nvemu_wl_status *a = arg;
-        a->status = p ? NV_OK : NV_ERR_INVALID_STATE;
-        if (p)
-            unregister(wl, p);
-        return 0;
-    }
-    case NVEMU_ESC_WL_SUBMIT: {
-        struct nvemu_wl_submit *a = arg;
-        a->status = do_submit(wl, emu, op, tid, a);
-        return 0;
-    }
-    case NVEMU_ESC_WL_WAIT: {
-        struct nvemu_wl_wait *a = arg;
-        a->status = p ? do_wait(p, a, emu_lock) : NV_ERR_INVALID_STATE;
-        return 0;
-    }
-    case NVEMU_ESC_WL_SLEEP: {
-        struct nvemu_wl_sleep *a = arg;
-        a->status = p ? NV_OK : NV_ERR_INVALID_STATE;
-        if (p && a->until_ns > sim_now(wl->s) && a->until_ns - sim_now(wl->s) > WL_MAX_SPAN_NS) {
-            LOG_INFO(COMP, "WL_SLEEP until %llu ns refused: more than %llu ns ahead", (unsigned long long)a->until_ns,
-                     (unsigned long long)WL_MAX_SPAN_NS);
-            a->status = NV_ERR_INVALID_ARGUMENT;
-        } else if (p) {
-            sleep_until(p, a->until_ns, emu_lock);
-        }
-        return 0;
-    }
-    case NVEMU_ESC_WL_NOW: {
-        struct nvemu_wl_now *a = arg;
-        a->now_ns = sim_now(wl->s);
-        return 0;
-    }
-    default: {
-        struct nvemu_wl_mark *a = arg;
-        char name[sizeof(a->name) + 1];
-        memcpy(name, a->name, sizeof(a->name));
-        name[sizeof(a->name)] = 0;
-        struct sim_rec r = {.kind = SIM_REC_MARK, .engine = SIM_NONE, .runlist = SIM_NONE, .tsg = SIM_NONE,
-                            .chid = SIM_NONE, .a = a->a, .b = a->b, .name = name};
-        sim_trace(wl->s, &r);
-        return 0;
-    }
-    }
+    sleep_until(p, until_ns, lock);
+    return NV_OK;
 }

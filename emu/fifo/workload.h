@@ -1,5 +1,5 @@
 /*
- * Workload interface: how tasks drive the FIFO model.
+ * Workload interface: how tasks drive the FIFO model in virtual time.
  *
  * (a) In-process, callback form (primary; the scenario runner): no threads.
  *     Submit kernels with fifo_submit() (emu/fifo/fifo.h) and a completion
@@ -8,14 +8,13 @@
  *     may issue nvemu_ioctl() (the emulator lock is not held while events
  *     fire from sim_run_until called by the runner) and take the call's
  *     virtual cost with sim_take_call_charge().
- *     Handle -> object: rm_find_object() then workload_channel_of() /
- *     workload_tsg_of().
+ *     Handle -> channel: rm_find_object() then rm_object_channel().
  *
- * (b) Blocking form, for threads and external processes: the emulator-private
- *     escape range 0xF0-0xFF on /dev/nvidiactl (the real driver answers
- *     -1/EINVAL there). The dispatcher (emu/dispatch) routes those nr values
- *     to workload_escape() with the emulator lock held; blocking calls release
- *     it while they wait.
+ * (b) Blocking form, for threads and external processes: participants
+ *     (threads, by tid) that submit kernels and block until they complete.
+ *     The dispatcher answers the private escapes 0xF0-0xFF
+ *     (emu/abi/nv_workload.h) with these functions, the emulator lock held;
+ *     blocking calls release it while they wait.
  *
  * Virtual clock rule (blocking form): time advances only when every
  * registered participant is blocked in a workload wait. Baton passing keeps
@@ -36,99 +35,48 @@
 #include "sim/sim.h"
 #include "fifo/fifo.h"
 
-struct rm_object;
 struct workload;
-
-/* Escape numbers (_IOC_NR) and their parameter structs (size checked exactly; mismatch -> -EINVAL). */
-#define NVEMU_ESC_WL_REGISTER    0xF0  /* struct nvemu_wl_register */
-#define NVEMU_ESC_WL_UNREGISTER  0xF1  /* struct nvemu_wl_status */
-#define NVEMU_ESC_WL_SUBMIT      0xF2  /* struct nvemu_wl_submit */
-#define NVEMU_ESC_WL_WAIT        0xF3  /* struct nvemu_wl_wait */
-#define NVEMU_ESC_WL_SLEEP       0xF4  /* struct nvemu_wl_sleep */
-#define NVEMU_ESC_WL_NOW         0xF5  /* struct nvemu_wl_now */
-#define NVEMU_ESC_WL_MARK        0xF6  /* struct nvemu_wl_mark */
-#define NVEMU_ESC_WL_FIRST       0xF0
-#define NVEMU_ESC_WL_LAST        0xFF
-
-/* status fields carry NV_STATUS values; the syscall returns 0 whenever the struct was understood. */
-
-struct nvemu_wl_register {     /* in: name; out: participant id (per emulator, from 1) */
-    char name[32];
-    uint32_t participant;
-    uint32_t status;
-};
-_Static_assert(sizeof(struct nvemu_wl_register) == 40, "nvemu_wl_register");
-
-struct nvemu_wl_status {
-    uint32_t status;
-};
-_Static_assert(sizeof(struct nvemu_wl_status) == 4, "nvemu_wl_status");
-
-struct nvemu_wl_submit {       /* in: channel + kernel; out: kernel id */
-    uint32_t hClient;
-    uint32_t hChannel;
-    uint32_t blocks;
-    uint32_t status;
-    uint64_t block_ns;
-    uint64_t total_ns;
-    uint64_t tag;
-    uint64_t kernel_id;
-};
-_Static_assert(sizeof(struct nvemu_wl_submit) == 48, "nvemu_wl_submit");
-_Static_assert(__builtin_offsetof(struct nvemu_wl_submit, block_ns) == 16, "nvemu_wl_submit.block_ns");
-_Static_assert(__builtin_offsetof(struct nvemu_wl_submit, kernel_id) == 40, "nvemu_wl_submit.kernel_id");
-
-/*
- * Waits until kernel `kernel_id` completed (0 = any kernel this participant
- * submitted that was not waited for yet) or virtual time reaches deadline_ns
- * (0 = none). Out: the kernel that completed, its tag and done time; status
- * NV_ERR_TIMEOUT on deadline, NV_ERR_INVALID_ARGUMENT for an unknown id,
- * NV_ERR_GPU_IS_LOST (kernel, tag, done time filled) when the kernel failed
- * because its GPU was lost (fifo_gpu_lost).
- */
-struct nvemu_wl_wait {
-    uint64_t kernel_id;
-    uint64_t deadline_ns;
-    uint64_t tag;
-    uint64_t done_ns;
-    uint32_t status;
-    uint32_t pad;
-};
-_Static_assert(sizeof(struct nvemu_wl_wait) == 40, "nvemu_wl_wait");
-
-struct nvemu_wl_sleep {        /* sleep until virtual time until_ns */
-    uint64_t until_ns;
-    uint32_t status;
-    uint32_t pad;
-};
-_Static_assert(sizeof(struct nvemu_wl_sleep) == 16, "nvemu_wl_sleep");
-
-struct nvemu_wl_now {
-    uint64_t now_ns;
-};
-_Static_assert(sizeof(struct nvemu_wl_now) == 8, "nvemu_wl_now");
-
-struct nvemu_wl_mark {         /* appends a SIM_REC_MARK record */
-    char name[32];
-    uint64_t a, b;
-};
-_Static_assert(sizeof(struct nvemu_wl_mark) == 48, "nvemu_wl_mark");
 
 /* One per emulator, over its sim. */
 struct workload *workload_create(struct sim *s);
 void workload_destroy(struct workload *wl);
 
-/* Class state of a channel / TSG object (NULL when obj is not one). */
-struct fifo_channel *workload_channel_of(struct rm_object *obj);
-struct fifo_tsg *workload_tsg_of(struct rm_object *obj);
-
 /*
- * The escape handler. emu_lock is the emulator lock, held on entry and on
- * return, released while blocked. Returns 0 (result in the struct's status)
- * or -EINVAL for an unknown nr in the range or a size mismatch.
+ * Registers the calling thread tid as a participant (again: renames it) and
+ * records it in the trace. op is the opener it registered through, only
+ * compared (workload_forget_opener). NV_OK and *id, or NV_ERR_NO_MEMORY.
  */
-int workload_escape(struct workload *wl, nvemu *emu, nvemu_opener *op, int32_t tid, uint32_t nr,
-                    uint32_t size, void *arg, pthread_mutex_t *emu_lock);
+NV_STATUS workload_register(struct workload *wl, const nvemu_opener *op, int32_t tid, const char name[32],
+                            uint32_t *id);
+/* Unregisters participant tid: NV_OK, or NV_ERR_INVALID_STATE when tid is none. */
+NV_STATUS workload_unregister(struct workload *wl, int32_t tid);
+/* NV_ERR_INVALID_ARGUMENT (logged) for a kernel longer than one hour of virtual time, which would push
+ * the shared clock towards its end; else NV_OK. */
+NV_STATUS workload_check_kernel(const struct fifo_kernel *k);
+/*
+ * Submits kernel k on channel c for thread tid (a participant's kernels can be
+ * waited for; anyone else's just run). NV_OK and *kernel_id, or fifo_submit's status.
+ */
+NV_STATUS workload_submit(struct workload *wl, int32_t tid, struct fifo_channel *c, const struct fifo_kernel *k,
+                          uint64_t *kernel_id);
+
+/* What workload_wait found. */
+struct workload_done {
+    uint64_t kernel_id, tag, done_ns;
+};
+/*
+ * Blocks participant tid until kernel `kernel_id` completed (0 = any of its
+ * kernels not waited for yet) or virtual time reaches deadline_ns (0 = none);
+ * lock (the emulator lock) is released while blocked. NV_OK or
+ * NV_ERR_GPU_IS_LOST with *out filled; NV_ERR_TIMEOUT, NV_ERR_INVALID_ARGUMENT
+ * (unknown id), NV_ERR_INVALID_STATE (tid is no participant, or nothing can
+ * ever satisfy the wait).
+ */
+NV_STATUS workload_wait(struct workload *wl, int32_t tid, uint64_t kernel_id, uint64_t deadline_ns,
+                        struct workload_done *out, pthread_mutex_t *lock);
+/* Blocks participant tid until virtual time until_ns: NV_OK, NV_ERR_INVALID_STATE when tid is none,
+ * NV_ERR_INVALID_ARGUMENT (logged) when until_ns lies more than one hour of virtual time ahead. */
+NV_STATUS workload_sleep(struct workload *wl, int32_t tid, uint64_t until_ns, pthread_mutex_t *lock);
 
 /*
  * Called by the dispatcher after every ioctl: when the calling thread is a

@@ -10,7 +10,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "front/ident.h"
 #include "front/server.h"
 

@@ -9,7 +9,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "front/server.h"
 #include "front/transport.h"
 

@@ -1,30 +1,17 @@
 /*
- * In-process front-end: memory accessors for callers in the emulator's own
- * process, and an "fd table" that behaves like open/ioctl/close on the
- * driver's nodes. Used by unit tests, replay, the scenario runner, benchmarks
- * and libnvrm's in-process transport.
- *
- * Accessors (declared in nvemu/nvemu.h):
- *   nvemu_access_inproc       - never crashes: copies through process_vm_readv/
- *                               process_vm_writev on the own pid, so a bad
- *                               address yields -EFAULT. resolve_fd = NULL.
- * Declared here:
- *   nvemu_access_inproc_trusted - plain memcpy; only for callers that build
- *                               every pointer themselves (benchmarks, libnvrm
- *                               after its own checks). A bad pointer crashes.
+ * In-process front-end: an "fd table" that behaves like open/ioctl/close on
+ * the driver's nodes. Used by unit tests, replay, the scenario runner,
+ * benchmarks and libnvrm's in-process transport. The memory accessors it uses
+ * are base/access.h's.
  */
 #ifndef NVEMU_FRONT_INPROC_H
 #define NVEMU_FRONT_INPROC_H
 
 #include <stdbool.h>
 
+#include "base/access.h"
 #include "nvemu/nvemu.h"
 
-extern const nvemu_access nvemu_access_inproc_trusted;
-
-/* Copies via the safe accessor; 0 or -EFAULT. */
-int nvemu_inproc_read(uint64_t addr, void *dst, size_t len);
-int nvemu_inproc_write(uint64_t addr, const void *src, size_t len);
 
 typedef struct nvemu_fdtable nvemu_fdtable;
 

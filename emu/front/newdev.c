@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/log.h"
+#include "base/log.h"
 
 static bool is_node(const char *nodes_dir, const char *name)
 {

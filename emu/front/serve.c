@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "front/ctlsock.h"
 #include "front/front.h"
 #include "front/server.h"

@@ -10,7 +10,7 @@
 
 #include "abi/nv_escape.h"
 #include "core/emulator.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "front/fdmap.h"
 #include "front/ident.h"
 #include "front/procmem.h"

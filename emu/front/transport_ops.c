@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "front/server.h"
 #include "front/transport.h"
 

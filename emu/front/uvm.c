@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 #include "abi/nv_status.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "front/procmem.h"
 
 #define ROW(nr, type, st) {UVM_IOCTL_##nr, "UVM_" #nr, sizeof(type), offsetof(type, rmStatus), st}

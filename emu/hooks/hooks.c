@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "abi/nv_engine.h"
+#include "base/log.h"
 #include "bpf/bpf_policy.h"
-#include "core/log.h"
 #include "hooks/policy_api.h"
 
 /* The public plugin header names the driver's numbers itself: they must stay the same. */
@@ -366,7 +366,7 @@ int hooks_load_policy(struct hooks *h, const char *path, const char *const *args
         return -1;
     path = found;
     if (bpf_policy_is_object(path))
-        return bpf_policy_attach(h, path, args, nargs, err, errlen);
+        return bpf_policy_attach(h, hooks_attach_ops, path, args, nargs, err, errlen);
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
         const char *why = dlerror();

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/paths.h"
+#include "base/paths.h"
 #include "hooks/hooks.h"
 
 static const char *const suffixes[] = {"", ".so", ".bpf.o"};

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "profile/profile_builtin.h"
 #include "profile/profile_yaml.h"
 #include "yaml/ytree.h"

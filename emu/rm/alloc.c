@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "abi/nv_classes.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "rm/rm_internal.h"
 
 static bool is_root_class(uint32_t hclass)
@@ -17,7 +17,7 @@ static bool is_root_class(uint32_t hclass)
 
 NV_STATUS rm_client_for_call(struct rm_call *c, uint32_t hclient, struct rm_client **out)
 {
-    struct rm_client *cl = rm_client_lookup(c->emu->rm, hclient);
+    struct rm_client *cl = rm_client_lookup(c->rs, hclient);
     if (!cl)
         return NV_ERR_INVALID_OBJECT_HANDLE;
     if (!rm_client_usable(cl, c->op, false))
@@ -28,7 +28,7 @@ NV_STATUS rm_client_for_call(struct rm_call *c, uint32_t hclient, struct rm_clie
 
 static NV_STATUS alloc_client(struct rm_call *c, struct rm_alloc_req *req)
 {
-    struct rm_server *rs = c->emu->rm;
+    struct rm_server *rs = c->rs;
     uint32_t handle = req->hroot;
     if (handle != 0) {
         if (rm_client_lookup(rs, handle))
@@ -46,7 +46,7 @@ static NV_STATUS alloc_client(struct rm_call *c, struct rm_alloc_req *req)
             }
         }
     }
-    struct rm_client *cl = rm_client_new(rs, handle, nvemu_owner_of(c->op));
+    struct rm_client *cl = rm_client_new(rs, handle, rm_owner_of(c->op));
     if (!cl)
         return NV_ERR_NO_MEMORY;
     /* only the 4-byte hClient of NV0000_ALLOC_PARAMETERS is copied back */
@@ -102,7 +102,7 @@ static NV_STATUS create_object(struct rm_call *c, struct rm_client *cl, struct r
     }
     o->constructed = true;
     if (o->family == RM_FAM_DEVICE && o->gpu && o->gpu->index < NV0080_MAX_DEVICES)
-        c->emu->rm->devices_per_gpu[o->gpu->index]++;
+        c->rs->devices_per_gpu[o->gpu->index]++;
     *out = o;
     return NV_OK;
 }
@@ -212,10 +212,10 @@ NV_STATUS rm_free(struct rm_call *c, uint32_t hroot, uint32_t hobject)
     return NV_OK;
 }
 
-NV_STATUS rm_find_object(nvemu *emu, nvemu_opener *op, uint32_t hclient, uint32_t hobject, struct rm_object **out)
+NV_STATUS rm_find_object(struct rm_server *rs, nvemu_opener *op, uint32_t hclient, uint32_t hobject, struct rm_object **out)
 {
-    struct rm_client *cl = rm_client_lookup(emu->rm, hclient);
-    if (!cl || !rm_client_usable(cl, op, emu->cfg.gpreempt_compat))
+    struct rm_client *cl = rm_client_lookup(rs, hclient);
+    if (!cl || !rm_client_usable(cl, op, rs->env.gpreempt_compat))
         return NV_ERR_INVALID_CLIENT;
     struct rm_object *o = rm_client_find(cl, hobject);
     if (!o)
@@ -226,6 +226,27 @@ NV_STATUS rm_find_object(nvemu *emu, nvemu_opener *op, uint32_t hclient, uint32_
     if (st != NV_OK)
         return st;
     *out = o;
+    return NV_OK;
+}
+
+NV_STATUS rm_object_for_call(struct rm_call *c, uint32_t hclient, uint32_t hobject, uint32_t families,
+                             const char *what, struct rm_object **out)
+{
+    struct rm_client *cl;
+    NV_STATUS st = rm_client_for_call(c, hclient, &cl);
+    if (st != NV_OK)
+        return st;
+    struct rm_object *o = hobject == cl->handle ? cl->root : rm_client_find(cl, hobject);
+    if (!o)
+        return NV_ERR_OBJECT_NOT_FOUND;
+    if (o->lost)
+        return NV_ERR_RESOURCE_LOST;
+    if ((st = rm_check_gpu(o, what)) != NV_OK)
+        return st;
+    if (!(o->family & families))
+        return NV_ERR_INVALID_OBJECT_HANDLE;
+    if (out)
+        *out = o->dup_src ? o->dup_src : o;
     return NV_OK;
 }
 
@@ -319,7 +340,7 @@ static bool collect_owned(struct rm_client *cl, void *arg)
  */
 void rm_opener_gone(struct rm_server *rs, nvemu_opener *op)
 {
-    struct rm_call c = {.emu = rs->emu, .op = op, .acc = &nvemu_access_inproc};
+    struct rm_call c = {.rs = rs, .op = op, .acc = &nvemu_access_inproc};
     for (;;) {
         struct owned w = {.op = op};
         rm_for_each_client(rs, collect_owned, &w);

@@ -7,8 +7,7 @@
  */
 #include "abi/nv_alloc.h"
 #include "abi/nv_classes.h"
-#include "core/emulator_internal.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "fifo/fifo.h"
 #include "rm/rm_internal.h"
 
@@ -18,9 +17,9 @@
  * cannot see inheritance: an open node of the same process or of another
  * process of the same user stands for it.
  */
-static bool process_has_gpu_open(nvemu *emu, const nvemu_opener *caller, const struct gpu *g)
+static bool process_has_gpu_open(struct rm_server *rs, const nvemu_opener *caller, const struct gpu *g)
 {
-    for (const nvemu_opener *op = emu->openers; op; op = op->next)
+    for (const nvemu_opener *op = rs->openers; op; op = op->next)
         if (op->node == NVEMU_NODE_GPU && op->minor == g->index && !op->closed &&
             (op->who.pid == caller->who.pid || op->who.uid == caller->who.uid))
             return true;
@@ -40,14 +39,14 @@ static NV_STATUS device_construct(struct rm_call *c, struct rm_object *obj, void
     const NV0080_ALLOC_PARAMETERS *p = params;
     if (p->deviceId >= NV0080_MAX_DEVICES)
         return NV_ERR_INVALID_ARGUMENT;
-    struct gpu *g = nvemu_gpu(c->emu, p->deviceId);
+    struct gpu *g = rm_gpu(c->rs, p->deviceId);
     if (!g)
         return NV_ERR_INVALID_CLASS;
     if (gpu_is_lost(g)) {
         LOG_INFO("fault", "NV01_DEVICE_0 on GPU %u: GPU lost, NV_ERR_GPU_IS_LOST", g->index);
         return NV_ERR_GPU_IS_LOST;
     }
-    if (c->op && !process_has_gpu_open(c->emu, c->op, g))
+    if (c->op && !process_has_gpu_open(c->rs, c->op, g))
         return NV_ERR_INSUFFICIENT_PERMISSIONS;
     rm_object_set_gpu(obj, g);
     return NV_OK;
@@ -125,7 +124,7 @@ static NV_STATUS engine_object_construct(struct rm_call *c, struct rm_object *ob
 static NV_STATUS event_construct(struct rm_call *c, struct rm_object *obj, void *params)
 {
     const NV0005_ALLOC_PARAMETERS *p = params;
-    struct rm_client *ncl = p->hParentClient ? rm_client_lookup(c->emu->rm, p->hParentClient) : obj->client;
+    struct rm_client *ncl = p->hParentClient ? rm_client_lookup(c->rs, p->hParentClient) : obj->client;
     if (!ncl)
         return NV_ERR_INVALID_CLIENT;
     struct rm_object *src = rm_client_find(ncl, p->hSrcResource);

@@ -12,9 +12,10 @@
 #include "abi/nv_alloc_fifo.h"
 #include "abi/nv_classes.h"
 #include "abi/nv_engine.h"
-#include "core/emulator.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "fifo/fifo.h"
+#include "rm/gpu.h"
+#include "rm/opener.h"
 #include "rm/rm.h"
 
 #define COMP "rm.fifo"
@@ -82,7 +83,7 @@ static NV_STATUS tsg_construct(struct rm_call *c, struct rm_object *obj, void *p
         return NV_ERR_NO_MEMORY;
 
     struct fifo_creator who = {0};
-    const nvemu_identity *id = c->op ? nvemu_opener_identity(c->op) : NULL;
+    const nvemu_identity *id = c->op ? &c->op->who : NULL;
     if (id) {
         who.pid = id->pid;
         who.tid = id->tid;

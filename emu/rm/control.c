@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "rm/rm_internal.h"
 
 /*
@@ -18,7 +18,7 @@ static NV_STATUS check_privilege(const struct rm_ctrl_row *row, const struct rm_
         return NV_ERR_NOT_SUPPORTED;
     uint64_t caps = 0;
     if (row->flags & (RM_CTRL_PRIVILEGED | RM_CTRL_RIGHT_NICE))
-        caps = nvemu_caller_caps(c->acc, c->op);
+        caps = rm_caller_caps(c->acc, c->op);
     if (row->flags & RM_CTRL_PRIVILEGED) {
         if (!(caps & NVEMU_CAP_SYS_ADMIN))
             return NV_ERR_INSUFFICIENT_PERMISSIONS;
@@ -37,7 +37,7 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
     if (p->cmd == 0 || (p->cmd & 0xFFFFu) == 0)
         return NV_OK;
 
-    struct rm_client *cl = rm_client_lookup(c->emu->rm, p->hClient);
+    struct rm_client *cl = rm_client_lookup(c->rs, p->hClient);
     if (!cl)
         return NV_ERR_INVALID_CLIENT;
 
@@ -77,7 +77,7 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
         }
     }
     st = check_privilege(row, c);
-    if (st == NV_OK && nvemu_fault_take_busy(c->emu, p->cmd)) {
+    if (st == NV_OK && rm_fault_take_busy(c->rs, p->cmd)) {
         st = NV_ERR_BUSY_RETRY; /* injected: the handler does not run, nothing is copied out */
     } else if (st == NV_OK) {
         struct rm_call cc = *c;

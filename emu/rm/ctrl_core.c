@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "abi/nv_classes.h"
-#include "core/log.h"
 #include "abi/nv_ctrl_monitoring.h"
+#include "base/log.h"
+#include "profile/profile.h"
 #include "rm/rm_internal.h"
 
 static bool class_matches(struct rm_call *c, uint32_t cmd)
@@ -18,7 +19,7 @@ static bool class_matches(struct rm_call *c, uint32_t cmd)
 
 const struct profile *rm_call_profile(const struct rm_call *c)
 {
-    return c->gpu ? c->gpu->profile : nvemu_profile(c->emu);
+    return c->gpu ? c->gpu->profile : rm_server_profile(c->rs);
 }
 
 NV_STATUS rm_ctrl_canned(struct rm_call *c, void *params, uint32_t size)
@@ -70,7 +71,7 @@ static NV_STATUS p2p_register_va_space(struct rm_call *c, void *params, uint32_t
     struct rm_object *va = rm_client_find(c->client, p->hVASpace);
     if (!va || rm_object_family(va) != RM_FAM_VASPACE)
         return NV_ERR_OBJECT_NOT_FOUND;
-    p->vaSpaceToken = P2P_TOKEN_BASE + P2P_TOKEN_STRIDE * c->emu->rm->p2p_tokens++;
+    p->vaSpaceToken = P2P_TOKEN_BASE + P2P_TOKEN_STRIDE * c->rs->p2p_tokens++;
     return NV_OK;
 }
 

@@ -16,9 +16,10 @@
 
 #include "abi/nv_ctrl_discovery.h"
 #include "abi/nv_ctrl_monitoring.h"
-#include "core/emulator.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "profile/profile.h"
+#include "rm/gpu.h"
+#include "rm/opener.h"
 #include "rm/rm.h"
 
 /* rmapiParamsSizeCheck: what every embedded list must pass before it is copied. */
@@ -69,11 +70,11 @@ static NV_STATUS ctrl_build_version(struct rm_call *c, void *params, uint32_t si
     return NV_OK;
 }
 
-static void fill_gpu_ids(nvemu *emu, uint32_t *ids)
+static void fill_gpu_ids(struct rm_server *rs, uint32_t *ids)
 {
-    uint32_t n = nvemu_gpu_count(emu);
+    uint32_t n = rm_gpu_count(rs);
     for (uint32_t i = 0; i < NV0000_CTRL_GPU_MAX_ATTACHED_GPUS; i++) {
-        struct gpu *g = i < n ? nvemu_gpu(emu, i) : NULL;
+        struct gpu *g = i < n ? rm_gpu(rs, i) : NULL;
         ids[i] = g ? g->gpu_id : NV0000_CTRL_GPU_INVALID_ID;
     }
 }
@@ -82,7 +83,7 @@ static NV_STATUS ctrl_attached_ids(struct rm_call *c, void *params, uint32_t siz
 {
     (void)size;
     NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS *p = params;
-    fill_gpu_ids(c->emu, p->gpuIds);
+    fill_gpu_ids(c->rs, p->gpuIds);
     return NV_OK;
 }
 
@@ -90,7 +91,7 @@ static NV_STATUS ctrl_probed_ids(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS *p = params;
-    fill_gpu_ids(c->emu, p->gpuIds);
+    fill_gpu_ids(c->rs, p->gpuIds);
     for (uint32_t i = 0; i < NV0000_CTRL_GPU_MAX_ATTACHED_GPUS; i++) {
         p->excludedGpuIds[i] = NV0000_CTRL_GPU_INVALID_ID;
         p->gpuFlags[i] = 0;
@@ -108,10 +109,10 @@ static NV_STATUS ctrl_id_info_v2(struct rm_call *c, void *params, uint32_t size)
 {
     (void)size;
     NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS *p = params;
-    struct gpu *g = nvemu_gpu_by_id(c->emu, p->gpuId);
+    struct gpu *g = rm_gpu_by_id(c->rs, p->gpuId);
     if (!g)
         return NV_ERR_INVALID_ARGUMENT;
-    p->gpuFlags = rm_gpu_device_count(c->emu, g) ? NV0000_CTRL_GPU_ID_INFO_IN_USE : 0;
+    p->gpuFlags = rm_gpu_device_count(c->rs, g) ? NV0000_CTRL_GPU_ID_INFO_IN_USE : 0;
     p->deviceInstance = gpu_index(g);
     p->subDeviceInstance = 0;
     p->sliStatus = g->profile->sli_status;

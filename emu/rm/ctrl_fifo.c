@@ -9,9 +9,10 @@
 
 #include "abi/nv_ctrl_fifo.h"
 #include "abi/nv_engine.h"
-#include "core/emulator.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "fifo/fifo.h"
+#include "rm/gpu.h"
+#include "rm/opener.h"
 #include "rm/rm.h"
 
 #define COMP "rm.fifo"
@@ -242,7 +243,7 @@ static NV_STATUS chan_token_notif_index(struct rm_call *c, void *params, uint32_
  */
 static struct rm_object *disable_target(struct rm_call *c, uint32_t hclient, uint32_t hchannel)
 {
-    struct rm_client *cl = rm_client_by_handle(c->emu, hclient);
+    struct rm_client *cl = rm_client_by_handle(c->rs, hclient);
     struct rm_object *o = cl ? rm_client_find(cl, hchannel) : NULL;
     if (!o || rm_object_gpu(o) != c->gpu || !(rm_object_family(o) & (RM_FAM_CHANNEL | RM_FAM_TSG)))
         return NULL;
@@ -455,7 +456,7 @@ static NV_STATUS gr_preemption_bind(struct rm_call *c, void *params, uint32_t si
     (void)size;
     const NV2080_CTRL_GR_CTXSW_PREEMPTION_BIND_PARAMS *p = params;
     struct rm_object *o;
-    NV_STATUS st = rm_find_object(c->emu, c->op, p->hClient, p->hChannel, &o);
+    NV_STATUS st = rm_find_object(c->rs, c->op, p->hClient, p->hChannel, &o);
     if (st != NV_OK)
         return st;
     if (rm_object_gpu(o) != c->gpu)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "abi/nv_classes.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "fifo/fifo.h"
 #include "rm/rm_internal.h"
 
@@ -19,12 +19,12 @@ static inline uint32_t hash_handle(uint32_t h, uint32_t nbuckets)
 
 /* ---- server and clients ---- */
 
-struct rm_server *rm_server_create(nvemu *emu)
+struct rm_server *rm_server_create(const struct rm_env *env)
 {
     struct rm_server *rs = calloc(1, sizeof(*rs));
     if (!rs)
         return NULL;
-    rs->emu = emu;
+    rs->env = *env;
     rs->nbuckets = 64;
     rs->buckets = calloc(rs->nbuckets, sizeof(*rs->buckets));
     if (!rs->buckets) {
@@ -38,7 +38,7 @@ void rm_server_destroy(struct rm_server *rs)
 {
     if (!rs)
         return;
-    struct rm_call c = {.emu = rs->emu};
+    struct rm_call c = {.rs = rs};
     for (uint32_t b = 0; b < rs->nbuckets; b++)
         while (rs->buckets[b]) {
             c.client = rs->buckets[b];
@@ -46,6 +46,11 @@ void rm_server_destroy(struct rm_server *rs)
             if (rs->buckets[b] == c.client)
                 break; /* kept (logged): out of memory */
         }
+    while (rs->openers)
+        rm_opener_free(rs, rs->openers);
+    free(rs->busy);
+    free(rs->os_events.pair);
+    free(rs->os_events.cl);
     free(rs->later);
     free(rs->buckets);
     free(rs);
@@ -109,7 +114,7 @@ struct rm_client *rm_client_new(struct rm_server *rs, uint32_t handle, nvemu_ope
     cl->owner = owner;
     cl->creator_pid = owner->who.pid;
     cl->creator_uid = owner->who.uid;
-    cl->emu = rs->emu;
+    cl->rs = rs;
     cl->root = root;
     root->handle = handle;
     root->hclass = NV01_ROOT_CLIENT;
@@ -142,7 +147,7 @@ static void server_unlink_client(struct rm_server *rs, struct rm_client *cl)
 
 bool rm_client_usable(const struct rm_client *cl, nvemu_opener *op, bool relaxed)
 {
-    nvemu_opener *owner = nvemu_owner_of(op);
+    nvemu_opener *owner = rm_owner_of(op);
     if (cl->owner == owner)
         return true;
     if (!relaxed)
@@ -232,7 +237,7 @@ struct rm_object *rm_object_new(struct rm_client *cl, struct rm_object *parent, 
         parent->first_child = o;
     parent->last_child = o;
     client_index_object(cl, o);
-    struct rm_server *rs = cl->emu->rm;
+    struct rm_server *rs = cl->rs;
     rs->objects++;
     if (o->family == RM_FAM_TSG)
         rs->channel_groups++;
@@ -308,7 +313,7 @@ NV_STATUS rm_add_dependant(struct rm_object *on, struct rm_object *dependant)
  */
 static void release_state(struct rm_call *c, struct rm_object *o)
 {
-    struct rm_server *rs = o->client->emu->rm;
+    struct rm_server *rs = o->client->rs;
     if (o->constructed && o->row && o->row->destruct && !o->dup_src) {
         struct rm_call dc = *c;
         dc.client = o->client;
@@ -349,7 +354,7 @@ static void object_invalidate(struct rm_call *c, struct rm_object *o)
 /* Unlinks and frees one object whose children and dependants are already gone. */
 static void object_destroy(struct rm_call *c, struct rm_object *o)
 {
-    struct rm_server *rs = o->client->emu->rm;
+    struct rm_server *rs = o->client->rs;
     release_state(c, o);
     if (o->parent) {
         if (o->prev_sibling)
@@ -496,9 +501,9 @@ static void release_blocker(struct ready_heap *h, struct rm_object *o, uint32_t 
 static void free_client_root(struct rm_server *rs, struct rm_client *cl)
 {
     /* a client that locked the runlist policy releases it when it dies */
-    for (uint32_t g = 0; g < cl->emu->gpu_count; g++)
-        if (cl->emu->gpus[g].fifo)
-            fifo_sched_policy_owner_gone(cl->emu->gpus[g].fifo, cl);
+    for (uint32_t g = 0; g < rs->env.gpu_count; g++)
+        if (rs->env.gpus[g].fifo)
+            fifo_sched_policy_owner_gone(rs->env.gpus[g].fifo, cl);
     server_unlink_client(rs, cl);
     rs->objects--;
     free(cl->root->dependants);
@@ -519,7 +524,7 @@ static void free_tree_pass(struct rm_call *c, struct rm_object *o);
 
 void rm_free_later(struct rm_call *c, struct rm_object *o)
 {
-    struct rm_server *rs = o->client->emu->rm;
+    struct rm_server *rs = o->client->rs;
     if (rs->free_depth == 0) {
         rm_object_free_tree(c, o);
         return;
@@ -535,7 +540,7 @@ void rm_free_later(struct rm_call *c, struct rm_object *o)
 
 void rm_object_free_tree(struct rm_call *c, struct rm_object *o)
 {
-    struct rm_server *rs = o->client->emu->rm;
+    struct rm_server *rs = o->client->rs;
     rs->free_depth++;
     free_tree_pass(c, o);
     if (--rs->free_depth == 0) {
@@ -553,7 +558,7 @@ void rm_object_free_tree(struct rm_call *c, struct rm_object *o)
 static void free_tree_pass(struct rm_call *c, struct rm_object *o)
 {
     struct rm_client *cl = o->client;
-    struct rm_server *rs = cl->emu->rm;
+    struct rm_server *rs = cl->rs;
     uint32_t pass = ++rs->free_pass;
     if (pass == 0)
         pass = ++rs->free_pass;
@@ -620,7 +625,7 @@ struct gpu *rm_object_gpu(const struct rm_object *o) { return o->gpu; }
 void *rm_object_priv(const struct rm_object *o) { return o->dup_src ? o->dup_src->priv : o->priv; }
 void rm_object_set_priv(struct rm_object *o, void *priv) { o->priv = priv; }
 uint32_t rm_client_handle(const struct rm_client *cl) { return cl->handle; }
-struct rm_client *rm_client_by_handle(nvemu *emu, uint32_t hclient) { return rm_client_lookup(emu->rm, hclient); }
+struct rm_client *rm_client_by_handle(struct rm_server *rs, uint32_t hclient) { return rm_client_lookup(rs, hclient); }
 
 NV_STATUS rm_check_gpu(const struct rm_object *o, const char *what)
 {
@@ -631,9 +636,9 @@ NV_STATUS rm_check_gpu(const struct rm_object *o, const char *what)
     return NV_ERR_GPU_IS_LOST;
 }
 
-uint32_t rm_gpu_device_count(nvemu *emu, const struct gpu *g)
+uint32_t rm_gpu_device_count(struct rm_server *rs, const struct gpu *g)
 {
-    return g && g->index < NV0080_MAX_DEVICES ? emu->rm->devices_per_gpu[g->index] : 0;
+    return g && g->index < NV0080_MAX_DEVICES ? rs->devices_per_gpu[g->index] : 0;
 }
 
 void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *child, void *arg), void *arg)
@@ -643,4 +648,35 @@ void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *
         if (!ch->lost && !fn(ch, arg))
             return;
     }
+}
+
+const struct profile *rm_server_profile(const struct rm_server *rs) { return rs->env.profile; }
+bool rm_server_gpreempt_compat(const struct rm_server *rs) { return rs->env.gpreempt_compat; }
+struct rm_object *rm_client_root(struct rm_client *cl) { return cl->root; }
+uint32_t rm_object_map_flags(const struct rm_object *o) { return o->map_flags; }
+bool rm_object_lost(const struct rm_object *o) { return o->lost; }
+
+void rm_server_counts(const struct rm_server *rs, struct rm_counts *out)
+{
+    out->clients = rs->count;
+    out->objects = rs->objects;
+    out->channel_groups = rs->channel_groups;
+}
+
+struct fifo_channel *rm_object_channel(struct rm_object *obj)
+{
+    return obj && rm_object_family(obj) == RM_FAM_CHANNEL ? rm_object_priv(obj) : NULL;
+}
+
+struct fifo_tsg *rm_object_tsg(struct rm_object *obj)
+{
+    return obj && rm_object_family(obj) == RM_FAM_TSG ? rm_object_priv(obj) : NULL;
+}
+
+void rm_for_each_object(struct rm_server *rs, void (*fn)(const struct rm_object *o, void *arg), void *arg)
+{
+    for (uint32_t b = 0; b < rs->nbuckets; b++)
+        for (struct rm_client *cl = rs->buckets[b]; cl; cl = cl->hash_next)
+            for (struct rm_object *o = cl->root; (o = rm_object_next_preorder(cl->root, o));)
+                fn(o, arg);
 }

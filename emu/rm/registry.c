@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "rm/rm.h"
 
 #define CLASS_SLOTS 1024u   /* power of two, > 2x the number of classes */

@@ -21,8 +21,11 @@
 
 struct rm_client;
 struct rm_object;
-struct gpu;            /* one emulated GPU: its profile, its fifo; see emu/core/emulator.h */
+struct rm_server;
+struct gpu;            /* one emulated GPU: its profile, its fifo; see rm/gpu.h */
 struct profile;        /* emu/profile/profile.h */
+struct fifo_channel;
+struct fifo_tsg;
 
 /* Object families: what an hObject is, for parent rules and control export tables. */
 enum rm_family {
@@ -43,7 +46,7 @@ enum rm_family {
 
 /* Context of one RM call (alloc, control or free), built by the dispatcher. */
 struct rm_call {
-    nvemu *emu;
+    struct rm_server *rs;
     nvemu_opener *op;           /* the opener whose identity is used (after REGISTER_FD redirection) */
     const nvemu_access *acc;    /* to read/write embedded user pointers */
     int32_t tid;                /* calling thread */
@@ -193,7 +196,7 @@ void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *
 
 /* Any client of the emulator by handle, regardless of owner (controls the H200 accepts across openers,
  * e.g. FIFO_DISABLE_CHANNELS' client list), or NULL. */
-struct rm_client *rm_client_by_handle(nvemu *emu, uint32_t hclient);
+struct rm_client *rm_client_by_handle(struct rm_server *rs, uint32_t hclient);
 uint32_t rm_client_handle(const struct rm_client *cl);
 struct rm_object *rm_client_find(struct rm_client *cl, uint32_t handle);
 
@@ -216,7 +219,7 @@ NV_STATUS rm_add_dependant(struct rm_object *on, struct rm_object *dependant);
 void rm_free_later(struct rm_call *c, struct rm_object *o);
 
 /* Live NV01_DEVICE_0 objects on GPU g, over all clients (GPU "in use" flags). */
-uint32_t rm_gpu_device_count(nvemu *emu, const struct gpu *g);
+uint32_t rm_gpu_device_count(struct rm_server *rs, const struct gpu *g);
 
 /* True for a *_USERMODE_A object allocated with bBar1Mapping = 1. */
 bool rm_usermode_bar1(const struct rm_object *o);
@@ -225,7 +228,20 @@ bool rm_usermode_bar1(const struct rm_object *o);
  * Looks up a channel/TSG object of a client the caller may use; NV_ERR_* as the control path would
  * (an object invalidated because something it depended on was freed -> NV_ERR_RESOURCE_LOST).
  */
-NV_STATUS rm_find_object(nvemu *emu, nvemu_opener *op, uint32_t hclient, uint32_t hobject,
+NV_STATUS rm_find_object(struct rm_server *rs, nvemu_opener *op, uint32_t hclient, uint32_t hobject,
                          struct rm_object **out);
+
+/*
+ * For the mapping escapes: hclient must be usable by the caller and hobject
+ * (or the client itself) one of its objects of a family in `families`, on a
+ * GPU that is not lost (log line naming `what`). *out gets the object a
+ * duplicate refers to. NV_ERR_* as the driver's status field would carry.
+ */
+NV_STATUS rm_object_for_call(struct rm_call *c, uint32_t hclient, uint32_t hobject, uint32_t families,
+                             const char *what, struct rm_object **out);
+
+/* Class state of a channel / channel group object (NULL when obj is not one). */
+struct fifo_channel *rm_object_channel(struct rm_object *obj);
+struct fifo_tsg *rm_object_tsg(struct rm_object *obj);
 
 #endif

@@ -1,14 +1,14 @@
 /*
- * Resource-server internals shared by emu/rm and emu/dispatch (engineer A).
- * Class and control modules of other owners use rm.h only.
+ * Resource-server internals: the layouts of objects, clients and the server,
+ * private to emu/rm. Other modules use rm.h and rm_server.h.
  */
 #ifndef NVEMU_RM_INTERNAL_H
 #define NVEMU_RM_INTERNAL_H
 
 #include "rm/rm.h"
+#include "rm/rm_server.h"
 #include "abi/nv_alloc.h"
 #include "abi/nv_escape.h"
-#include "core/emulator_internal.h"
 
 #define RM_CLIENT_HANDLE_BASE   0xC1D00000u
 #define RM_CLIENT_INDEX_MASK    0x000FFFFFu
@@ -54,11 +54,28 @@ struct rm_client {
     uint32_t nbuckets, count;
     uint32_t next_generated;                /* next offset from RM_UNIQUE_HANDLE_BASE */
     struct rm_client *hash_next;
-    nvemu *emu;
+    struct rm_server *rs;
+};
+
+/* The OS events of all openers; hashes are seeded so no caller can choose colliding keys. */
+struct os_event_table {
+    struct os_event **pair, **cl;
+    uint32_t nbuckets, count, seed;
+};
+
+/* A pending rm_fault_busy_retry: `count` more controls `cmd` answer NV_ERR_BUSY_RETRY. */
+struct busy_fault {
+    uint32_t cmd, count;
 };
 
 struct rm_server {
-    nvemu *emu;
+    struct rm_env env;
+    nvemu_opener *openers;                  /* live openers, newest first */
+    uint32_t opener_count;
+    uint64_t opener_serial;
+    struct os_event_table os_events;
+    struct busy_fault *busy;                /* rm_fault_busy_retry entries, count > 0 */
+    uint32_t nbusy, capbusy;
     struct rm_client **buckets;
     uint32_t nbuckets, count;
     uint32_t client_index;                  /* next auto client index */
@@ -72,16 +89,6 @@ struct rm_server {
     uint32_t devices_per_gpu[NV0080_MAX_DEVICES];  /* live NV01_DEVICE_0 objects by GPU index */
 };
 
-/* An empty resource server for emu, or NULL when out of memory. */
-struct rm_server *rm_server_create(nvemu *emu);
-/* Frees every client (with destructors). */
-void rm_server_destroy(struct rm_server *rs);
-
-/* The client with that handle (any owner), or NULL. */
-struct rm_client *rm_client_lookup(struct rm_server *rs, uint32_t handle);
-/* Calls fn for each client until it returns false. */
-void rm_for_each_client(struct rm_server *rs, bool (*fn)(struct rm_client *cl, void *arg), void *arg);
-
 /*
  * The ownership check (rmclientValidate, strict mode): the caller's owner
  * (REGISTER_FD target or itself) must be the client's owner. relaxed: GPreempt
@@ -89,29 +96,18 @@ void rm_for_each_client(struct rm_server *rs, bool (*fn)(struct rm_client *cl, v
  */
 bool rm_client_usable(const struct rm_client *cl, nvemu_opener *op, bool relaxed);
 
-/* ---- the RM escapes' semantics (dispatch decodes the structs) ---- */
-
-struct rm_alloc_req {
-    uint32_t hroot, hparent, hnew, hclass;
-    uint64_t params;        /* user pointer */
-    bool legacy_memory;     /* NV_ESC_RM_ALLOC_MEMORY: NVOS02 carries no param struct */
-};
-/* NV_ESC_RM_ALLOC. On NV_OK req->hnew holds the handle; hclass may be rewritten (root -> 0x41). */
-NV_STATUS rm_alloc(struct rm_call *c, struct rm_alloc_req *req);
-NV_STATUS rm_free(struct rm_call *c, uint32_t hroot, uint32_t hobject);
-NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner);
-NV_STATUS rm_dup(struct rm_call *c, NVOS55_PARAMETERS *p);
-/* Looks up a client the caller may use: NV_ERR_INVALID_OBJECT_HANDLE / NV_ERR_INVALID_CLIENT. */
-NV_STATUS rm_client_for_call(struct rm_call *c, uint32_t hclient, struct rm_client **out);
-
 /*
- * NV_ERR_GPU_IS_LOST (with a log line naming `what`) when o belongs to a GPU
- * that nvemu_fault_gpu_lost marked lost, else NV_OK. Frees never ask.
+ * Lock held: true (and one pending answer used up, with a log line) when the
+ * control `cmd` must answer NV_ERR_BUSY_RETRY instead of running.
  */
-NV_STATUS rm_check_gpu(const struct rm_object *o, const char *what);
+bool rm_fault_take_busy(struct rm_server *rs, uint32_t cmd);
 
 /* Frees the clients owned by op (fd close). */
 void rm_opener_gone(struct rm_server *rs, nvemu_opener *op);
+/* Frees every OS event op registered. */
+void rm_os_event_drop_opener(struct rm_server *rs, nvemu_opener *op);
+/* Unlinks op from the server's list and frees it with its OS events (its clients are gone already). */
+void rm_opener_free(struct rm_server *rs, nvemu_opener *op);
 
 /* ---- object tree (objects.c) ---- */
 

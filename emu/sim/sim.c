@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/log.h"
+#include "base/log.h"
 
 #define COMP "sim"
 

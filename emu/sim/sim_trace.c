@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "base/log.h"
 
 #define COMP "sim"
 #define FNV_PRIME 0x100000001b3ull

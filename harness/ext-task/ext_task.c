@@ -40,7 +40,7 @@
 
 #include "abi/nv_escape.h"
 #include "cudactx.h"
-#include "fifo/workload.h"
+#include "abi/nv_workload.h"
 #include "nvrm.h"
 #include "results.h"
 

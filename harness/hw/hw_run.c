@@ -16,7 +16,7 @@
 
 #include "abi/nv_ctrl_fifo.h"
 #include "abi/nv_engine.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "fifo/fifo.h"
 #include "hooks/hooks.h"
 #include "hw_cuda.h"

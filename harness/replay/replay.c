@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "front/inproc.h"
 #include "nvemu/nvemu.h"
 #include "allowlist.h"

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "results.h"
 
 static bool in_bounds(const struct sc_expect *e, double v)

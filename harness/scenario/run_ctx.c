@@ -17,8 +17,8 @@ static struct fifo_channel *channel_of(nvemu *emu, nvemu_fdtable *fdt, nvrm *rm,
     struct rm_object *obj = NULL;
     pthread_mutex_t *lock = nvemu_lock_of(emu);
     pthread_mutex_lock(lock);
-    NV_STATUS st = op ? rm_find_object(emu, op, hClient, hChannel, &obj) : NV_ERR_INVALID_CLIENT;
-    struct fifo_channel *c = st == NV_OK ? workload_channel_of(obj) : NULL;
+    NV_STATUS st = op ? rm_find_object(nvemu_rm(emu), op, hClient, hChannel, &obj) : NV_ERR_INVALID_CLIENT;
+    struct fifo_channel *c = st == NV_OK ? rm_object_channel(obj) : NULL;
     pthread_mutex_unlock(lock);
     return c;
 }

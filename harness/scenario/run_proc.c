@@ -17,8 +17,9 @@
 
 #include "abi/nv_escape.h"
 #include "core/emulator.h"
-#include "core/log.h"
-#include "core/paths.h"
+#include "base/log.h"
+#include "base/paths.h"
+#include "abi/nv_workload.h"
 #include "fifo/workload.h"
 #include "front/front.h"
 #include "results.h"

@@ -6,7 +6,7 @@
 
 #include "core/emulator.h"
 #include "abi/nv_ctrl_fifo.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "results.h"
 #include "run_ctx.h"
 #include "sim/sim.h"

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "core/emulator.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "fifo/fifo.h"
 #include "fifo/workload.h"
 #include "front/inproc.h"

@@ -12,8 +12,8 @@ $CF -static -o "$out/nvemu-conformance" $T/conformance.c $T/conf_out.c $T/conf_e
     $T/conf_priv.c $T/fixture.c $T/rmraw.c
 $CF -static -o "$out/nvemu-hwmeasure" $T/measure.c $T/conf_out.c $T/fixture.c $T/rmraw.c
 $CF -shared -fPIC -o "$out/libnvemu-record.so" $R/harness/record/record_preload.c
-$CF -I$R/emu -I$R/include -o "$out/nvemu-record" $T/record_cmd_main.c $R/emu/cli/cmd_record.c $R/emu/core/paths.c \
-    $R/emu/core/log.c -lpthread
+$CF -I$R/emu -I$R/include -o "$out/nvemu-record" $T/record_cmd_main.c $R/emu/cli/cmd_record.c $R/emu/base/paths.c \
+    $R/emu/base/log.c -lpthread
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 for p in ctx streams share busy; do
   "$NVCC" -O2 -arch=sm_90 -o "$out/$p" "$T/cuda/$p.cu"

@@ -34,7 +34,7 @@ T=tests/conformance
 [ -x /tmp/nvemu-hw/nvemu-conformance ] || $CF -static -o /tmp/nvemu-hw/nvemu-conformance $T/conformance.c $T/conf_out.c $T/conf_esc.c $T/conf_rm.c $T/conf_fifo.c $T/conf_priv.c $T/fixture.c $T/rmraw.c
 [ -x /tmp/nvemu-hw/nvemu-hwmeasure ] || $CF -static -o /tmp/nvemu-hw/nvemu-hwmeasure $T/measure.c $T/conf_out.c $T/fixture.c $T/rmraw.c
 [ -f /tmp/nvemu-hw/libnvemu-record.so ] || $CF -shared -fPIC -o /tmp/nvemu-hw/libnvemu-record.so harness/record/record_preload.c
-[ -x /tmp/nvemu-hw/nvemu-record ] || $CF -Iemu -Iinclude -o /tmp/nvemu-hw/nvemu-record $T/record_cmd_main.c emu/cli/cmd_record.c emu/core/paths.c emu/core/log.c -lpthread
+[ -x /tmp/nvemu-hw/nvemu-record ] || $CF -Iemu -Iinclude -o /tmp/nvemu-hw/nvemu-record $T/record_cmd_main.c emu/cli/cmd_record.c emu/base/paths.c emu/base/log.c -lpthread
 for p in ctx streams share busy; do
   if ! [ -x /tmp/nvemu-hw/$p ] || ! ldd /tmp/nvemu-hw/$p >/dev/null 2>&1 || ldd /tmp/nvemu-hw/$p | grep -q 'not found\|version .* not found'; then
     echo "building $p on the device"; nvcc -O2 -arch=sm_90 -o /tmp/nvemu-hw/$p $T/cuda/$p.cu

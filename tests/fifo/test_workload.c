@@ -13,6 +13,7 @@
 #include "abi/nv_ctrl_fifo.h"
 #include "abi/nv_engine.h"
 #include "core/emulator.h"
+#include "abi/nv_workload.h"
 #include "fifo/workload.h"
 
 #define HDEV 0x5c000002u
@@ -174,23 +175,14 @@ static void test_forget_opener(void **state)
 {
     struct fx *x = *state;
     struct workload *wl = nvemu_workload(x->e.emu);
-    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     int opa, opb; /* only the opener pointers' identity matters */
-    struct nvemu_wl_register r = {.name = "a"};
-    assert_int_equal(workload_escape(wl, x->e.emu, (nvemu_opener *)&opa, 501, NVEMU_ESC_WL_REGISTER, sizeof(r), &r,
-                                     &lock), 0);
-    assert_int_equal(r.status, NV_OK);
-    r = (struct nvemu_wl_register){.name = "b"};
-    assert_int_equal(workload_escape(wl, x->e.emu, (nvemu_opener *)&opb, 502, NVEMU_ESC_WL_REGISTER, sizeof(r), &r,
-                                     &lock), 0);
+    uint32_t id;
+    char a[32] = "a", b[32] = "b";
+    assert_int_equal(workload_register(wl, (nvemu_opener *)&opa, 501, a, &id), NV_OK);
+    assert_int_equal(workload_register(wl, (nvemu_opener *)&opb, 502, b, &id), NV_OK);
     workload_forget_opener(wl, (nvemu_opener *)&opa);
-    struct nvemu_wl_status u = {0};
-    assert_int_equal(workload_escape(wl, x->e.emu, (nvemu_opener *)&opa, 501, NVEMU_ESC_WL_UNREGISTER, sizeof(u), &u,
-                                     &lock), 0);
-    assert_int_equal(u.status, NV_ERR_INVALID_STATE);
-    assert_int_equal(workload_escape(wl, x->e.emu, (nvemu_opener *)&opb, 502, NVEMU_ESC_WL_UNREGISTER, sizeof(u), &u,
-                                     &lock), 0);
-    assert_int_equal(u.status, NV_OK);
+    assert_int_equal(workload_unregister(wl, 501), NV_ERR_INVALID_STATE);
+    assert_int_equal(workload_unregister(wl, 502), NV_OK);
 }
 
 struct thr {

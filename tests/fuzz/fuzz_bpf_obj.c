@@ -15,7 +15,7 @@
 #include "bpf/bpf_obj.h"
 #include "bpf/bpf_policy.h"
 #include "bpf/bpf_report.h"
-#include "core/log.h"
+#include "base/log.h"
 
 static uint64_t fz_clock(void *ctx)
 {

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "core/emulator.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "nvemu/nvemu.h"
 
 #define ARENA_BASE 0x10000000ull

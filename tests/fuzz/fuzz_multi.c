@@ -17,7 +17,7 @@
 
 #include "abi/nv_escape.h"
 #include "core/emulator.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "nvemu/nvemu.h"
 
 #define ARENA_BASE 0x20000000ull

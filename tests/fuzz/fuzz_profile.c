@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "profile/profile.h"
 #include "profile/profile_yaml.h"
 

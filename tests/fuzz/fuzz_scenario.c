@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

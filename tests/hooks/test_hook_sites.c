@@ -18,7 +18,8 @@
 
 #include "core/emulator.h"
 #include "cudactx.h"
-#include "fifo/workload.h"
+#include "abi/nv_workload.h"
+#include "hooks/hooks.h"
 #include "hooks/policy_api.h"
 #include "nvrm_inproc.h"
 #include "sim/sim.h"

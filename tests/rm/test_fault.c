@@ -185,7 +185,7 @@ static void gpu_lost_stops_the_fifo(void **state)
     struct fenv *f = *state;
     nvemu *emu = f->e.emu;
     struct rm_object *ch;
-    assert_int_equal(rm_find_object(emu, nvemu_fdtable_opener(f->e.t, f->e.ctl), f->hc, f->g.hch[0], &ch), NV_OK);
+    assert_int_equal(rm_find_object(nvemu_rm(emu), nvemu_fdtable_opener(f->e.t, f->e.ctl), f->hc, f->g.hch[0], &ch), NV_OK);
     struct fifo_channel *fc = rm_object_priv(ch);
     struct fifo *fifo = gpu_fifo(nvemu_gpu(emu, 0));
     struct done_log d = {.fifo = fifo};

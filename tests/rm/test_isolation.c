@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "core/emulator.h"
-#include "core/emulator_internal.h"
+#include "rm/opener.h"
 #include "rm_test_util.h"
 
 #define HDEV 0x5C000002u

@@ -245,9 +245,9 @@ static void dependants_are_freed_first(void **state)
     assert_int_equal(talloc(e, e->ctl, hc, HDEV, &m2, NV01_MEMORY_SYSTEM, &mp), NV_OK);
     nvemu_opener *op = nvemu_fdtable_opener(e->t, e->ctl);
     struct rm_object *o1, *o2, *dev;
-    assert_int_equal(rm_find_object(e->emu, op, hc, m1, &o1), NV_OK);
-    assert_int_equal(rm_find_object(e->emu, op, hc, m2, &o2), NV_OK);
-    assert_int_equal(rm_find_object(e->emu, op, hc, HDEV, &dev), NV_OK);
+    assert_int_equal(rm_find_object(nvemu_rm(e->emu), op, hc, m1, &o1), NV_OK);
+    assert_int_equal(rm_find_object(nvemu_rm(e->emu), op, hc, m2, &o2), NV_OK);
+    assert_int_equal(rm_find_object(nvemu_rm(e->emu), op, hc, HDEV, &dev), NV_OK);
     assert_int_equal(rm_add_dependant(o1, o2), NV_OK);
     assert_int_equal(rm_add_dependant(o1, dev), NV_ERR_INVALID_ARGUMENT); /* an ancestor cannot depend */
     assert_int_equal(rm_add_dependant(o1, o1), NV_ERR_INVALID_ARGUMENT);
@@ -255,7 +255,7 @@ static void dependants_are_freed_first(void **state)
     nvemu_get_stats(e->emu, &s0);
     assert_int_equal(tfree(e, e->ctl, hc, m1), NV_OK);
     /* the dependant outside the freed subtree is invalidated: handle kept, every use RESOURCE_LOST */
-    assert_int_equal(rm_find_object(e->emu, op, hc, m2, &o2), NV_ERR_RESOURCE_LOST);
+    assert_int_equal(rm_find_object(nvemu_rm(e->emu), op, hc, m2, &o2), NV_ERR_RESOURCE_LOST);
     nv_ioctl_nvos33_parameters_with_fd m;
     memset(&m, 0, sizeof(m));
     m.params.hClient = hc;
@@ -268,8 +268,8 @@ static void dependants_are_freed_first(void **state)
     nvemu_get_stats(e->emu, &s1);
     assert_int_equal(s0.objects - s1.objects, 1);
     assert_int_equal(tfree(e, e->ctl, hc, m2), NV_OK);
-    assert_int_equal(rm_find_object(e->emu, op, hc, m2, &o2), NV_ERR_OBJECT_NOT_FOUND);
-    assert_int_equal(rm_find_object(e->emu, op, hc, HSUB, &o2), NV_OK);
+    assert_int_equal(rm_find_object(nvemu_rm(e->emu), op, hc, m2, &o2), NV_ERR_OBJECT_NOT_FOUND);
+    assert_int_equal(rm_find_object(nvemu_rm(e->emu), op, hc, HSUB, &o2), NV_OK);
 }
 
 /* ---- ownership ---- */
@@ -712,32 +712,32 @@ static void rm_queries(void **state)
 {
     struct tenv *e = *state;
     struct gpu *g = nvemu_gpu(e->emu, 0);
-    assert_int_equal(rm_gpu_device_count(e->emu, g), 0);
+    assert_int_equal(rm_gpu_device_count(nvemu_rm(e->emu), g), 0);
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
-    assert_int_equal(rm_gpu_device_count(e->emu, g), 1);
+    assert_int_equal(rm_gpu_device_count(nvemu_rm(e->emu), g), 1);
     nvemu_identity other;
     tenv_identity(&other, 555, 555, 0);
     int fd = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &other);
     assert_int_not_equal(tbase(e, fd, HDEV, HSUB), 0);
-    assert_int_equal(rm_gpu_device_count(e->emu, g), 2);
+    assert_int_equal(rm_gpu_device_count(nvemu_rm(e->emu), g), 2);
     assert_int_equal(nvemu_fdtable_close(e->t, fd), 0);
-    assert_int_equal(rm_gpu_device_count(e->emu, g), 1);
+    assert_int_equal(rm_gpu_device_count(nvemu_rm(e->emu), g), 1);
     NV_HOPPER_USERMODE_A_PARAMS up = {1, 0};
     uint32_t hu1 = 0x51, hu2 = 0x52;
     assert_int_equal(talloc(e, e->ctl, hc, HSUB, &hu1, HOPPER_USERMODE_A, &up), NV_OK);
     assert_int_equal(talloc(e, e->ctl, hc, HSUB, &hu2, HOPPER_USERMODE_A, NULL), NV_OK);
     nvemu_opener *op = nvemu_fdtable_opener(e->t, e->ctl);
     struct rm_object *o1, *o2;
-    assert_int_equal(rm_find_object(e->emu, op, hc, hu1, &o1), NV_OK);
-    assert_int_equal(rm_find_object(e->emu, op, hc, hu2, &o2), NV_OK);
+    assert_int_equal(rm_find_object(nvemu_rm(e->emu), op, hc, hu1, &o1), NV_OK);
+    assert_int_equal(rm_find_object(nvemu_rm(e->emu), op, hc, hu2, &o2), NV_OK);
     assert_true(rm_usermode_bar1(o1));
     assert_false(rm_usermode_bar1(o2));
     /* outside a free pass rm_free_later frees at once */
-    struct rm_call c = {.emu = e->emu, .op = op, .acc = &nvemu_access_inproc};
+    struct rm_call c = {.rs = nvemu_rm(e->emu), .op = op, .acc = &nvemu_access_inproc};
     rm_free_later(&c, o1);
-    assert_int_equal(rm_find_object(e->emu, op, hc, hu1, &o1), NV_ERR_OBJECT_NOT_FOUND);
+    assert_int_equal(rm_find_object(nvemu_rm(e->emu), op, hc, hu1, &o1), NV_ERR_OBJECT_NOT_FOUND);
     assert_int_equal(tfree(e, e->ctl, hc, HDEV), NV_OK);
-    assert_int_equal(rm_gpu_device_count(e->emu, g), 0);
+    assert_int_equal(rm_gpu_device_count(nvemu_rm(e->emu), g), 0);
 }
 
 /* Every escape number at every struct size on every node: a defined errno or 0, never a crash. */

@@ -4,8 +4,8 @@
  * installed tree (`cmake --install --prefix ANY`) both work and no build path
  * is compiled in.
  */
-#ifndef NVEMU_CORE_PATHS_H
-#define NVEMU_CORE_PATHS_H
+#ifndef NVEMU_BASE_PATHS_H
+#define NVEMU_BASE_PATHS_H
 
 #include <stddef.h>
 

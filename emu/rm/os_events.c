@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <sys/random.h>
 
-#include "core/emulator_internal.h"
-#include "core/log.h"
+#include "base/log.h"
+#include "rm/rm_internal.h"
 
 static uint32_t mix(uint32_t seed, uint32_t a, uint32_t b)
 {
@@ -80,9 +80,9 @@ static bool grow(struct os_event_table *t)
     return true;
 }
 
-struct os_event *nvemu_os_event_find(nvemu *emu, uint32_t hclient, uint32_t fd)
+struct os_event *rm_os_event_find(struct rm_server *rs, uint32_t hclient, uint32_t fd)
 {
-    struct os_event_table *t = &emu->os_events;
+    struct os_event_table *t = &rs->os_events;
     if (!t->nbuckets)
         return NULL;
     for (struct os_event *e = t->pair[pair_slot(t, hclient, fd)]; e; e = e->pair_next)
@@ -91,9 +91,9 @@ struct os_event *nvemu_os_event_find(nvemu *emu, uint32_t hclient, uint32_t fd)
     return NULL;
 }
 
-bool nvemu_os_event_add(nvemu *emu, nvemu_opener *op, uint32_t hclient, uint32_t hdevice, uint32_t fd)
+bool rm_os_event_add(struct rm_server *rs, nvemu_opener *op, uint32_t hclient, uint32_t hdevice, uint32_t fd)
 {
-    struct os_event_table *t = &emu->os_events;
+    struct os_event_table *t = &rs->os_events;
     if (op->nevents >= NVEMU_OS_EVENTS_PER_FD) {
         LOG_INFO("dispatch", "ALLOC_OS_EVENT: fd of pid %d holds %u OS events, the limit", (int)op->who.pid,
                  op->nevents);
@@ -115,30 +115,30 @@ bool nvemu_os_event_add(nvemu *emu, nvemu_opener *op, uint32_t hclient, uint32_t
     return true;
 }
 
-void nvemu_os_event_remove(nvemu *emu, struct os_event *e)
+void rm_os_event_remove(struct rm_server *rs, struct os_event *e)
 {
     UNLINK(e, op);
     UNLINK(e, pair);
     UNLINK(e, cl);
     e->owner->nevents--;
-    emu->os_events.count--;
+    rs->os_events.count--;
     free(e);
 }
 
-void nvemu_os_event_drop_client(nvemu *emu, uint32_t hclient)
+void rm_os_event_drop_client(struct rm_server *rs, uint32_t hclient)
 {
-    struct os_event_table *t = &emu->os_events;
+    struct os_event_table *t = &rs->os_events;
     if (!t->nbuckets)
         return;
     for (struct os_event *e = t->cl[client_slot(t, hclient)], *next; e; e = next) {
         next = e->cl_next;
         if (e->hclient == hclient)
-            nvemu_os_event_remove(emu, e);
+            rm_os_event_remove(rs, e);
     }
 }
 
-void nvemu_os_event_drop_opener(nvemu *emu, nvemu_opener *op)
+void rm_os_event_drop_opener(struct rm_server *rs, nvemu_opener *op)
 {
     while (op->events)
-        nvemu_os_event_remove(emu, op->events);
+        rm_os_event_remove(rs, op->events);
 }

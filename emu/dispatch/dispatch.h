@@ -1,0 +1,46 @@
+/*
+ * The dispatcher: decodes one ioctl like nvidia_ioctl (only the escape number
+ * and the byte count matter), handles XFER, applies each escape's node and
+ * size rule and runs its handler against the resource server or the workload
+ * layer. The composition root (emu/core) creates one per emulator and calls
+ * it from nvemu_ioctl with the emulator lock held.
+ */
+#ifndef NVEMU_DISPATCH_H
+#define NVEMU_DISPATCH_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "abi/nv_status.h"
+#include "nvemu/nvemu.h"
+
+struct dispatch;
+struct profile;
+struct rm_server;
+struct sim;
+struct workload;
+
+/* What the dispatcher works on, fixed at creation (all outlive it). */
+struct dispatch_env {
+    struct rm_server *rs;
+    struct workload *wl;
+    struct sim *sim;
+    const struct profile *profile;
+    pthread_mutex_t *lock;           /* the emulator lock: blocking workload escapes release it */
+    bool gpreempt_compat;            /* answer GPreempt's escape 0x60 */
+};
+
+/* A dispatcher, or NULL when out of memory. */
+struct dispatch *dispatch_create(const struct dispatch_env *env);
+void dispatch_destroy(struct dispatch *d);
+
+/*
+ * One ioctl (see nvemu_ioctl) from thread tid on opener op, lock held.
+ * Returns 0 or a negative errno; *st gets the NV_STATUS the handler stored in
+ * the struct (NV_OK when none) so the caller can count errors.
+ */
+int dispatch_ioctl(struct dispatch *d, nvemu_opener *op, uint32_t nr, uint32_t size, void *arg,
+                   const nvemu_access *acc, int32_t tid, NV_STATUS *st);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * One emulated GPU as the resource server sees it (the driver's OBJGPU):
+ * /dev/nvidia<index>, its profile, its FIFO model and its fault state. The
+ * composition root (emu/core) builds the GPUs of an emulator and hands them to
+ * the resource server at creation; rm, dispatch and the fault injection read
+ * them through these functions.
+ */
+#ifndef NVEMU_RM_GPU_H
+#define NVEMU_RM_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct fifo;
+struct profile;
+struct rm_server;
+
+struct gpu {
+    uint32_t index;                  /* minor number and NV0080 deviceId */
+    uint32_t gpu_id;                 /* (domain & 0xFFFF) << 16 | bus << 8 | slot */
+    uint32_t pci_bus;                /* profile->pci_bus + index */
+    const struct profile *profile;
+    struct fifo *fifo;
+    uint64_t *class_map;             /* bit per 16-bit class id of the profile's class list */
+    bool lost;                       /* fallen off the bus (nvemu_fault_gpu_lost), for good */
+};
+
+/* profile_has_class in O(1) (the alloc path asks on every engine object). */
+bool gpu_has_class(const struct gpu *g, uint32_t hclass);
+/* The GPU's FIFO model (never NULL for a GPU of a live emulator). */
+struct fifo *gpu_fifo(struct gpu *g);
+/* Position of g in the emulator (the N of /dev/nvidiaN). */
+uint32_t gpu_index(const struct gpu *g);
+/* True once the GPU was marked lost. */
+bool gpu_is_lost(const struct gpu *g);
+
+/* Number of GPUs the server was created with. */
+uint32_t rm_gpu_count(const struct rm_server *rs);
+/* GPU by index, or NULL. */
+struct gpu *rm_gpu(struct rm_server *rs, uint32_t index);
+/* GPU by 32-bit gpu id (CARD_INFO / NV0000 ids), or NULL. */
+struct gpu *rm_gpu_by_id(struct rm_server *rs, uint32_t gpu_id);
+
+#endif

@@ -8,6 +8,11 @@
 
 #include "rm/rm_internal.h"
 
+nvemu_opener *rm_owner_of(nvemu_opener *op)
+{
+    return op->ctl ? op->ctl : op;
+}
+
 uint64_t rm_caller_caps(const nvemu_access *acc, const nvemu_opener *op)
 {
     if (acc && acc->current_caps)

@@ -49,10 +49,7 @@ struct nvemu_opener {
 };
 
 /* The opener whose identity owns clients for op: its REGISTER_FD target, else op. */
-static inline nvemu_opener *rm_owner_of(nvemu_opener *op)
-{
-    return op->ctl ? op->ctl : op;
-}
+nvemu_opener *rm_owner_of(nvemu_opener *op);
 
 /*
  * The calling task's capabilities now (NVEMU_CAP_*): the driver decides

@@ -1,5 +1,5 @@
 /*
- * Core benchmark rows (engineer A): control dispatch rate, channel-group
+ * Core benchmark rows: control dispatch rate, channel-group
  * alloc+free rate, memory per channel group.
  */
 #include <malloc.h>

@@ -1,5 +1,5 @@
 /*
- * FUSE round-trip rows for `nvemu bench` (engineer C). One measurement runs
+ * FUSE round-trip rows for `nvemu bench`. One measurement runs
  * three paths alternating per round (the order rotates each round):
  *   (a) a FUSE file system that answers every ioctl at once (the floor: kernel
  *       + libfuse round trip, same loop configuration as the daemon)

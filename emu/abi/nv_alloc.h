@@ -1,8 +1,8 @@
 /*
  * Allocation parameter structs (pAllocParms) of the non-FIFO classes, driver
- * 580.x x86-64. Own definitions from the fact sheet section D; the FIFO
+ * 580.x x86-64. Own definitions from docs/driver-sources.md §D; the FIFO
  * classes' structs (TSG, context share, channel) are in abi/nv_alloc_fifo.h.
- * Layouts not in the fact sheet (marked "not in fact sheet") are from the
+ * Layouts not in docs/driver-sources.md (marked so) are from the
  * class headers and only decide how many bytes are copied.
  */
 #ifndef NVEMU_ABI_NV_ALLOC_H
@@ -183,14 +183,14 @@ NV_ASSERT_OFF(NV_GR_ALLOCATION_PARAMETERS, flags, 4);
 NV_ASSERT_OFF(NV_GR_ALLOCATION_PARAMETERS, size, 8);
 NV_ASSERT_OFF(NV_GR_ALLOCATION_PARAMETERS, caps, 12);
 
-/* Copy engine objects (*_DMA_COPY_*): not in fact sheet. */
+/* Copy engine objects (*_DMA_COPY_*): not in docs/driver-sources.md. */
 typedef struct NVB0B5_ALLOCATION_PARAMETERS {
     uint32_t version;
     uint32_t engineType;
 } NVB0B5_ALLOCATION_PARAMETERS;
 NV_ASSERT_LAYOUT(NVB0B5_ALLOCATION_PARAMETERS, 8, 4);
 
-/* Classes accepted without behaviour; not in fact sheet. */
+/* Classes accepted without behaviour; not in docs/driver-sources.md. */
 typedef struct NV503C_ALLOC_PARAMETERS { uint32_t flags; } NV503C_ALLOC_PARAMETERS;
 NV_ASSERT_LAYOUT(NV503C_ALLOC_PARAMETERS, 4, 4);
 typedef struct NV83DE_ALLOC_PARAMETERS {

@@ -1,8 +1,8 @@
 /*
  * Allocation parameters of the FIFO classes (driver 580.x, x86-64): channel
  * group (KEPLER_CHANNEL_GROUP_A), context share (FERMI_CONTEXT_SHARE_A) and
- * every *_CHANNEL_GPFIFO_* class. Own definitions from the fact sheet
- * section D; every listed size and offset is asserted.
+ * every *_CHANNEL_GPFIFO_* class. Own definitions (docs/driver-sources.md §D);
+ * every size and offset is asserted.
  */
 #ifndef NVEMU_ABI_NV_ALLOC_FIFO_H
 #define NVEMU_ABI_NV_ALLOC_FIFO_H

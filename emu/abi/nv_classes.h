@@ -1,7 +1,7 @@
 /*
  * RM class ids (driver 580.x class/cl*.h numbers; own definitions). Covers the
- * classes of the fact sheet section D and every class in the H200 libcuda trace
- * (../shared/reference/hw-h200-580/libcuda-context-trace.log).
+ * classes of docs/driver-sources.md §D and every class in the H200 libcuda trace
+ * (fixtures/replay/h200-580.159.04-libcuda-context.log).
  */
 #ifndef NVEMU_ABI_NV_CLASSES_H
 #define NVEMU_ABI_NV_CLASSES_H

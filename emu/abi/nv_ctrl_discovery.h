@@ -1,8 +1,8 @@
 /*
  * Parameter structs of the discovery controls CUDA issues before scheduling
- * (own definitions). Layouts of the fact sheet section E ("Discovery
+ * (own definitions). Layouts of docs/driver-sources.md §E ("Discovery
  * controls", 580.142, x86-64) are asserted field by field. The few marked
- * "layout from the recording" are not in the fact sheet: their field
+ * "layout from the recording" are not in docs/driver-sources.md: their field
  * positions are what the H200 trace shows (inputs echoed, outputs at the
  * asserted offsets, total size = the recorded paramsSize).
  */
@@ -44,8 +44,8 @@
 #define NV0000_CTRL_GPU_INVALID_ID                      0xFFFFFFFFu
 #define NV0000_CTRL_GPU_MAX_ATTACHED_GPUS               32u
 #define NV0000_CTRL_GPU_ID_INFO_IN_USE                  0x1u
-#define NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE              200u   /* 580.x (fact sheet K) */
-#define NV2080_CTRL_GPU_INFO_MAX_LIST_SIZE              70u    /* 0x46 in 580.x (fact sheet K) */
+#define NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE              200u   /* 580.x (docs/driver-sources.md §K) */
+#define NV2080_CTRL_GPU_INFO_MAX_LIST_SIZE              70u    /* 0x46 in 580.x (docs/driver-sources.md §K) */
 #define NV2080_GPU_MAX_NAME_STRING_LENGTH               64u
 #define NV2080_CTRL_GPU_GET_NAME_STRING_FLAGS_TYPE_ASCII   0u
 #define NV2080_CTRL_GPU_GET_NAME_STRING_FLAGS_TYPE_UNICODE 1u
@@ -157,7 +157,7 @@ NVD_ASSERT_SIZE(NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS, 12);
 NVD_ASSERT_OFF(NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS, mapFlags, 4);
 NVD_ASSERT_OFF(NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS, addrSpaceType, 8);
 
-/* RS_SHARE_POLICY (fact sheet C, NVOS57) is the whole parameter block. */
+/* RS_SHARE_POLICY (docs/driver-sources.md §C, NVOS57) is the whole parameter block. */
 typedef struct NV0000_CTRL_CLIENT_SET_INHERITED_SHARE_POLICY_PARAMS {
     uint32_t target;
     uint32_t accessMask;

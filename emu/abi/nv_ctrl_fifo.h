@@ -2,7 +2,7 @@
  * Control commands and parameter structs of the FIFO/scheduling controls
  * (driver 580.x, x86-64): NVA06C (channel group), NVA06F/NVC36F/NV906F
  * (channel), NV2080 FIFO/GR preemption, NV0080 FIFO_GET_CHANNELLIST.
- * Own definitions from the fact sheet sections E and F (580.x: the
+ * Own definitions from docs/driver-sources.md §E and F (580.x: the
  * GPFIFO_SCHEDULE params are 3 bytes); every listed size/offset is asserted.
  */
 #ifndef NVEMU_ABI_NV_CTRL_FIFO_H
@@ -225,7 +225,7 @@ NV_ASSERT_OFF(NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_PARAMS, cilpPreemptMode, 
 NV_ASSERT_OFF(NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_PARAMS, grRouteInfo, 16);
 
 /*
- * GR_CTXSW_PREEMPTION_BIND: layout not in the fact sheet. ctrl2080gr.h:
+ * GR_CTXSW_PREEMPTION_BIND: layout not in docs/driver-sources.md. ctrl2080gr.h:
  * flags, hClient, hChannel, vMemPtrs[BIND_BUFFERS_END] (u64, aligned 8),
  * gfxpPreemptMode, cilpPreemptMode, grRouteInfo. BUFFERS_END is 9 in the
  * headers that carry the SETUP buffer (an older-than-580 copy already has it;

@@ -1,5 +1,5 @@
 /*
- * NV2080_ENGINE_TYPE_* values (cl2080_notification.h, driver 580.x; fact sheet
+ * NV2080_ENGINE_TYPE_* values (cl2080_notification.h, driver 580.x; docs/driver-sources.md
  * section F). Own definitions.
  */
 #ifndef NVEMU_ABI_NV_ENGINE_H

@@ -1,8 +1,7 @@
 /*
  * Escape numbers and the parameter blocks of the nvidia.ko ioctl interface
- * (driver 580.x, x86-64 LP64). Own definitions from the fact sheet
- * (../shared/reference/rm-abi-facts.md sections A, B, C, J); every size and
- * offset the sheet lists is asserted at compile time.
+ * (driver 580.x, x86-64 LP64). Own definitions (docs/driver-sources.md §A, B,
+ * C, J); every size and offset is asserted at compile time.
  */
 #ifndef NVEMU_ABI_NV_ESCAPE_H
 #define NVEMU_ABI_NV_ESCAPE_H

@@ -2,7 +2,7 @@
  * NV2080_CTRL_GR_ROUTE_INFO (ctrl2080gr.h, 580.x x86-64): the GR engine
  * routing block embedded in the NV2080 GR controls (GR_GET_INFO,
  * GR_SET_CTXSW_PREEMPTION_MODE, GR_CTXSW_PREEMPTION_BIND, ...). One
- * definition for every header that embeds it (fact sheet E: flags u32 @0,
+ * definition for every header that embeds it (docs/driver-sources.md §E: flags u32 @0,
  * route u64 @8; 16 bytes, align 8).
  */
 #ifndef NVEMU_ABI_NV_GR_ROUTE_H

@@ -1,6 +1,6 @@
 /*
  * NV_STATUS values (facts from nvstatuscodes.h, driver 580.x; see
- * ../shared/reference/rm-abi-facts.md section G). Own definitions.
+ * docs/driver-sources.md §G). Own definitions.
  */
 #ifndef NVEMU_ABI_NV_STATUS_H
 #define NVEMU_ABI_NV_STATUS_H

@@ -67,8 +67,8 @@ int nvemu_cmd_replay(int argc, char **argv)
             free(text);
             return 2;
         }
-        fprintf(f, "# nvemu replay %s%s%s%s%s: %u calls, %u mismatches (owner A = dispatch/rm core, A2 = discovery/profile,"
-                   " B = fifo classes/controls)\n",
+        fprintf(f, "# nvemu replay %s%s%s%s%s: %u calls, %u mismatches ([MODULE]: the module that"
+                   " answers the call)\n",
                 opts.profile ? "--profile " : "", opts.profile ? opts.profile : "", opts.profile ? " " : "",
                 opts.other_client_on_gpu ? "--other-client-on-gpu " : "", trace, res.calls, res.mismatches);
         if (text)

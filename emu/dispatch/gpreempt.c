@@ -1,5 +1,5 @@
 /*
- * GPreempt-compat NV_ESC_RM_QUERY_GROUP (0x60), fact sheet J and issue 3.
+ * GPreempt-compat NV_ESC_RM_QUERY_GROUP (0x60), docs/driver-sources.md §J and issue 3.
  * Input: NVOS54 with hClient = a thread id and params = optional pointer to
  * an NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS. Finds the channel group that
  * thread created with exactly 8 channels and returns its client and handle.

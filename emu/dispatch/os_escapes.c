@@ -1,6 +1,6 @@
 /*
  * OS-layer escapes (NV_IOCTL_BASE 200+): their sizes, nodes and failure rules
- * follow nvidia_ioctl (fact sheet A, B, C). Values come from the profile.
+ * follow nvidia_ioctl (docs/driver-sources.md §A, B, C). Values come from the profile.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,7 +43,7 @@ static int card_info(struct esc_ctx *x)
     return 0;
 }
 
-/* REGISTER_FD: every failure is the syscall's -EINVAL (fact sheet B). */
+/* REGISTER_FD: every failure is the syscall's -EINVAL (docs/driver-sources.md §B). */
 static int register_fd(struct esc_ctx *x)
 {
     nv_ioctl_register_fd_t *p = x->arg;

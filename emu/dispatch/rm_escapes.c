@@ -1,5 +1,5 @@
 /*
- * RM escapes (0x27..0x5F): RmIoctl's size and node rules (fact sheet A, B),
+ * RM escapes (0x27..0x5F): RmIoctl's size and node rules (docs/driver-sources.md §A, B),
  * then the resource server. Once size and node are right the syscall returns
  * 0 and the NV_STATUS goes into the struct's status field.
  */

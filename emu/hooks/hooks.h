@@ -1,7 +1,6 @@
 /*
  * Hook framework call sites (emu/hooks). The FIFO model calls these at the
- * places the real driver would (see ../shared/seeds/003_* and
- * ../shared/reference/hook-framework-anchors.md §1.6). A policy never sees
+ * places the real driver would (docs/driver-sources.md, "Hook points"). A policy never sees
  * fifo internals: it gets a read-only hook_task snapshot and setter
  * functions (emu/hooks/policy_api.h); the framework validates every
  * decision and records it in the event trace.

@@ -39,7 +39,7 @@ struct profile_canned_ctrl {
     uint32_t size;
     uint8_t *out;
     char source[64];
-    /* appended (A2): when `in` is set the answer applies only to a call whose
+    /* when `in` is set the answer applies only to a call whose
      * input params equal these in_size bytes (controls answering per input). */
     uint8_t *in;
     uint32_t in_size;
@@ -126,7 +126,7 @@ struct profile {
     uint32_t canned_count;
     struct profile_canned_ctrl canned[PROFILE_MAX_CANNED];
 
-    /* ---- appended by A2 (profiles); see .dev/CHANGES.md ---- */
+    /* discovery answers: names, build strings, PCI and memory facts */
     char short_name[64];           /* GPU_GET_SHORT_NAME_STRING answer ("GH100GL-A") */
     char build_version[64];        /* SYSTEM_GET_BUILD_VERSION versionBuffer */
     char build_title[64];          /* SYSTEM_GET_BUILD_VERSION titleBuffer */

@@ -1,5 +1,5 @@
 /*
- * The alloc, free and dup paths of the resource server (fact sheet D and H):
+ * The alloc, free and dup paths of the resource server (docs/driver-sources.md §D and H):
  * client handles, per-client handle rules, parent rules, single instance,
  * profile class lists, parameter copy sized by the class table, ownership.
  */
@@ -68,7 +68,7 @@ static bool has_child_of_class(struct rm_object *parent, uint32_t hclass)
     return false;
 }
 
-/* Checks a caller-chosen child handle (fact sheet H). */
+/* Checks a caller-chosen child handle (docs/driver-sources.md §H). */
 /*
  * Checks a caller-chosen child handle. Recorded on the H200: the client's own
  * handle -> INVALID_OBJECT_PARENT; handles in the generated range are accepted.

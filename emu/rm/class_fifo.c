@@ -1,7 +1,7 @@
 /*
  * FIFO classes: KEPLER_CHANNEL_GROUP_A (TSG), FERMI_CONTEXT_SHARE_A
  * (subcontext) and the *_CHANNEL_GPFIFO_* channels, with the construction
- * rules of the fact sheet section D. Object priv: struct fifo_tsg * for TSGs,
+ * rules of docs/driver-sources.md §D. Object priv: struct fifo_tsg * for TSGs,
  * struct fifo_channel * for channels, struct ctxshare_rm * for context shares.
  * A constructor that fails after rm_object_set_priv gets its destructor from
  * the registry (rm.h), so the destructors accept partial state.

@@ -1,6 +1,6 @@
 /*
  * The control path (NV_ESC_RM_CONTROL): generic checks in the driver's order
- * (fact sheet E), parameter copy with the 1 MiB cap, copy-out only on NV_OK.
+ * (docs/driver-sources.md §E), parameter copy with the 1 MiB cap, copy-out only on NV_OK.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -474,7 +474,7 @@ static const struct rm_ctrl_volatile fb_info_volatile[] = {
 #define SUB RM_FAM_SUBDEVICE
 
 /*
- * Privilege: the fact sheet's NON_PRIVILEGED for the structured controls;
+ * Privilege: docs/driver-sources.md's NON_PRIVILEGED for the structured controls;
  * canned ones are those libcuda issued as an ordinary user in the recording.
  * Canned sizes are the recorded paramsSize.
  */

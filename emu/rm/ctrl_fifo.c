@@ -1,5 +1,5 @@
 /*
- * FIFO and scheduling controls (fact sheet sections E, F): NVA06C on channel
+ * FIFO and scheduling controls (docs/driver-sources.md §E, F): NVA06C on channel
  * groups, NVA06F/NVC36F/NV906F on channels, NV2080 FIFO and GR preemption on
  * subdevices, NV0080 FIFO_GET_CHANNELLIST on devices. Handlers validate and
  * call emu/fifo; semantics live there.

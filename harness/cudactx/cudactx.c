@@ -191,7 +191,7 @@ static NV_STATUS build(struct cudactx *c, const struct cudactx_options *o, char 
     /*
      * libcuda's VA space is UVM-managed (flags 0x48: externally owned + page
      * faulting). Without UVM an externally owned VA space makes GPFIFO_SCHEDULE
-     * fail with NV_ERR_INVALID_STATE on the real driver (fact sheet E), so an
+     * fail with NV_ERR_INVALID_STATE on the real driver (docs/driver-sources.md §E), so an
      * RM-managed one with default size is asked for.
      */
     NV_VASPACE_ALLOCATION_PARAMETERS vp = {0};

@@ -1,7 +1,7 @@
 /*
  * "CUDA-shaped context": builds, with plain RM calls (libnvrm), the object
  * tree libcuda 580 builds for a primary context on one GPU, in the order of
- * ../shared/reference/hw-h200-580/libcuda-context-trace.log:
+ * fixtures/replay/h200-580.159.04-libcuda-context.log:
  *
  *   client (RM-chosen handle) -> device 0x5c000002 -> subdevice 0x5c000003
  *   (GPreempt hard-codes this subdevice handle), VA space (RM-managed: there

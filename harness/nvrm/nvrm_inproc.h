@@ -1,6 +1,6 @@
 /*
  * In-process transport for libnvrm: the same calls, served by an emulator in
- * this process through engineer A's fd table (emu/front/inproc.h) — no daemon,
+ * this process through the emulator's fd table (emu/front/inproc.h) — no daemon,
  * no /dev nodes. Used by the scenario runner, the in-process GPreempt
  * scheduler and unit tests. Each transport carries the identity its opens
  * present (process name, pid, tid): that is what policies classify by and what

@@ -1,6 +1,6 @@
 /*
  * libnvemu-record.so: an LD_PRELOAD interposer around ioctl(2) that writes every ioctl on a
- * /dev/nvidia* node in the shared trace line format (../shared/reference/hw-h200-580/README.md):
+ * /dev/nvidia* node in the shared trace line format (fixtures/replay/README.md):
  *
  *   IOCTL tid=T fd=N path=DEV req=0xREQ nr=0xNR size=BYTES ret=RET us=US <decoded> in=HEX out=HEX
  *         [pin=HEX pout=HEX] [aparams=HEX]

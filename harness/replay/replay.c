@@ -143,7 +143,7 @@ static void map_handles(const struct replay *r, uint8_t *b, uint32_t len)
     }
 }
 
-/* ---- owners, for the mismatch list ---- */
+/* ---- the module that answers a call, named in the mismatch list ---- */
 
 static bool fifo_class(uint32_t hclass)
 {
@@ -159,13 +159,13 @@ static const char *ctrl_owner(uint32_t cmd)
     static const uint32_t fifo_cmds[] = {0x2080110B, 0x20801115, 0x20801109, 0x20801210, 0x20801211, 0x0080170D};
     for (size_t i = 0; i < sizeof fifo_cmds / sizeof fifo_cmds[0]; i++)
         if (fifo_cmds[i] == cmd)
-            return "B";
+            return "emu/fifo";
     if (fifo_class(cmd >> 16))
-        return "B";
+        return "emu/fifo";
     for (const struct rm_ctrl_row *row = rm_ctrl_rows_discovery; row->name; row++)
         if (row->cmd == cmd)
-            return "A2";
-    return "A";
+            return "emu/profile";
+    return "emu/rm";
 }
 
 /* ---- reporting ---- */
@@ -220,7 +220,7 @@ static void mismatch(struct replay *r, const struct trace_call *tc, const char *
             r->used[r->nused++] = a;
         return;
     }
-    fprintf(r->report, "line %d: %s [owner %s]\n", tc->line, msg, owner);
+    fprintf(r->report, "line %d: %s [%s]\n", tc->line, msg, owner);
     r->res->mismatches++;
     struct seen *e = r->cur_id ? seen_entry(r, r->cur_id) : NULL;
     if (e)
@@ -404,11 +404,11 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     if (r->cur_id)
         seen_entry(r, r->cur_id);
     struct buffers bufs = {0};
-    const char *owner = "A";
+    const char *owner = "emu/rm";
     uint32_t size = tc->size;
     uint8_t *arg = buf_new(&bufs, size);
     if (!arg) {
-        mismatch(r, tc, "A2", "replay out of memory");
+        mismatch(r, tc, "emu/profile", "replay out of memory");
         return;
     }
     if (size)
@@ -423,7 +423,7 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
 
     if (tc->nr == NR_ALLOC && (size == 32 || size == 48)) {
         hclass = rd32(arg + 12);
-        owner = fifo_class(hclass) ? "B" : "A";
+        owner = fifo_class(hclass) ? "emu/fifo" : "emu/rm";
         auto_handle = rd32(arg + 8) == 0 || hclass == 0 || hclass == 1 || hclass == 0x41;
         map_handles(r, arg, 16);
         if (rd64(arg + 16)) {
@@ -447,7 +447,7 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
         plen = rd32(arg + 24);
         if (rd64(arg + 16)) {
             if (!tc->pin.present || tc->pin.len != plen) {
-                mismatch(r, tc, "A2", "control 0x%08x: pin holds %u bytes, paramsSize is %u", cmd,
+                mismatch(r, tc, "emu/profile", "control 0x%08x: pin holds %u bytes, paramsSize is %u", cmd,
                          tc->pin.present ? tc->pin.len : 0, plen);
                 buf_free(&bufs);
                 return;
@@ -673,15 +673,15 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         char perr[160];
         int pr = trace_parse_line(line, lineno, &tc, perr, sizeof perr);
         if (pr < 0) {
-            fprintf(report, "line %d: parse error: %s [owner A2]\n", lineno, perr);
+            fprintf(report, "line %d: parse error: %s [emu/profile]\n", lineno, perr);
             res->mismatches++;
         } else if (pr == 0 && !strcmp(tc.path, "/dev/nvidia-uvm")) {
             res->skipped_uvm++;
         } else if (pr == 0 && tc.in.len != tc.size) {
-            fprintf(report, "line %d: argument block of %u bytes not recorded whole [owner A2]\n", lineno, tc.size);
+            fprintf(report, "line %d: argument block of %u bytes not recorded whole [emu/profile]\n", lineno, tc.size);
             res->mismatches++;
         } else if (pr == 0 && ensure_fd(r, &tc) != 0) {
-            fprintf(report, "line %d: cannot open %s as fd %d: %s [owner A]\n", lineno, tc.path, tc.fd,
+            fprintf(report, "line %d: cannot open %s as fd %d: %s [emu/rm]\n", lineno, tc.path, tc.fd,
                     strerror(errno));
             res->mismatches++;
         } else if (pr == 0) {

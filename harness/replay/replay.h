@@ -29,8 +29,9 @@ struct replay_result {
 
 /*
  * Replays `path`. Writes one line per mismatch to `report` as
- *   "line N: <what> [owner X]"
- * (X: A = dispatch/rm core, A2 = discovery/profile, B = fifo classes/controls).
+ *   "line N: <what> [MODULE]"
+ * (MODULE answers the call: emu/rm = dispatch and resource server, emu/profile =
+ * discovery answers from the GPU profile, emu/fifo = FIFO classes and controls).
  * Returns 0 when the replay ran (see res->mismatches), -1 when the file or the
  * emulator could not be opened (message on `report`).
  */

@@ -1,5 +1,5 @@
 /*
- * One line of a recorded ioctl trace (format: ../shared/reference/hw-h200-580/README.md,
+ * One line of a recorded ioctl trace (format: fixtures/replay/README.md,
  * copied in fixtures/replay/README.md):
  *   IOCTL tid=T fd=N path=DEV req=0xREQ nr=0xNR size=BYTES ret=RET us=US <decoded> in=HEX out=HEX
  *         [pin=HEX pout=HEX] [aparams=HEX]

@@ -122,7 +122,7 @@ uint32_t replay_relative_alloc(uint32_t hclass, const struct replay_relative **o
     return 0;
 }
 
-/* ---- embedded pointers (fact sheet C/E: controls with embedded_param_copy) ---- */
+/* ---- embedded pointers (docs/driver-sources.md §C/E: controls with embedded_param_copy) ---- */
 
 static const struct replay_embedded embedded_rows[] = {
     {0x00000101, 8, 0, 1, "SYSTEM_GET_BUILD_VERSION.pDriverVersionBuffer[sizeOfStrings]"},

@@ -5,7 +5,7 @@
 # programs ctx, streams, share, busy (tests/conformance/build-device-bins.sh builds them); whatever
 # is missing or does not start there is rebuilt from source on the device. Results are written to
 # /tmp/nvemu-hw-results/hw (see fixtures/hw/*/README.md for what each file is); OUTDIR receives
-# hw-results.tar.gz (all of it) plus the main text files (the device tool returns at most 8 files).
+# hw-results.tar.gz (all of it) plus the main text files (the remote runner returns at most 8 files).
 # When BINDIR also holds nvemu-gpreempt (harness/gpreempt, static), its demo runs last.
 set -u
 BIN=$(readlink -f "$1")

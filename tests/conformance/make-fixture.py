@@ -33,7 +33,7 @@ for i, (ch, notif) in enumerate(CHANNELS):
     if i == 0:
         WANT[ch + 1] = "compute0"
 print("# libcuda's compute channel group on an H200 (driver 580.159.04), extracted by")
-print("# tests/conformance/make-fixture.py from ../shared/reference/hw-h200-580/libcuda-context-trace.log.")
+print("# tests/conformance/make-fixture.py from fixtures/replay/h200-580.159.04-libcuda-context.log.")
 print("# obj NAME handle parent class line params(hex of the class-sized alloc params, or null)")
 print("client 0x%08x" % client)
 for n, h, parent, cls, ap in allocs:

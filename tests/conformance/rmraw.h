@@ -1,6 +1,6 @@
 /*
  * Minimal raw RM ioctl ABI for the conformance tools (driver 580.x, x86-64).
- * Own definitions from ../shared/reference/rm-abi-facts.md, kept here so the
+ * Own definitions from docs/driver-sources.md, kept here so the
  * probe builds standalone (`cc -static`) and never depends on the emulator's
  * headers: it is the judge of the emulator, so it must not share its bugs.
  */

@@ -164,7 +164,7 @@ static void test_changed_output_is_a_mismatch(void **state)
     /* line 31: GET_NUM_SUBDEVICES answered 1; pretend the hardware said 2 */
     uint32_t n = replay_edited(30, "pout=01000000", "pout=02000000",
                                "line 31: control 0x00800280 params differ at byte 0: got 01000000, recorded 02000000 "
-                               "[owner A2]");
+                               "[emu/profile]");
     assert_int_equal(n, 1);
 }
 
@@ -209,11 +209,11 @@ static void test_other_client_on_gpu_sets_in_use(void **state)
     char *rep = replay_lines_opts(v, &o, &res);
     static const char *const want[] = {
         "line 21: control 0x00000205 params differ at byte 4: got 0100000000000000, recorded 0000000000000000 "
-        "[owner A2]\n",
+        "[emu/profile]\n",
         "line 24: control 0x00000202 params differ at byte 4: got 0100000000000000, recorded 0000000000000000 "
-        "[owner A2]\n",
+        "[emu/profile]\n",
         "line 27: control 0x00000205 params differ at byte 4: got 0100000000000000, recorded 0000000000000000 "
-        "[owner A2]\n",
+        "[emu/profile]\n",
         /* the two GET_ID_INFO commands are the controls not answered exactly */
         "coverage: 11 of 13 distinct controls and 4 of 4 classes answered exactly\n",
     };

@@ -1,6 +1,6 @@
 /*
  * Run-time companions of the ABI headers' _Static_asserts: sizes and offsets
- * from the fact sheet checked again with offsetof/sizeof, plus the request
+ * from the open driver (docs/driver-sources.md) checked again with offsetof/sizeof, plus the request
  * word encoding user space builds.
  */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
- * Resource-server and dispatch rules (fact sheet A, B, C, D, E, H), each
+ * Resource-server and dispatch rules (docs/driver-sources.md §A, B, C, D, E, H), each
  * through the real entry point (in-process fd table -> nvemu_ioctl).
  */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
- * Core rules that need the FIFO classes (engineer B's rows): free order of
+ * Core rules that need the FIFO classes' rows: free order of
  * channel groups, privilege rights, GPreempt-compat query and relaxed
  * ownership, engine-object parents.
  */

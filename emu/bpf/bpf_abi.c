@@ -99,8 +99,7 @@ __attribute__((format(printf, 2, 3))) static void diff_add(struct diff *d, const
         d->used = d->used + (size_t)w < d->len ? d->used + (size_t)w : d->len - 1;
 }
 
-/* Skips typedefs and qualifiers. */
-static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint32_t *out_id)
+const struct btf_type *bpf_btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *out_id)
 {
     const struct btf_type *t = btf__type_by_id(btf, id);
     for (int guard = 0; t && guard < 32; guard++) {
@@ -119,17 +118,17 @@ static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint
 /* The struct a function-pointer member's first parameter points at (0 when there is none). */
 static uint32_t member_ctx_struct(const struct btf *btf, uint32_t member_type)
 {
-    const struct btf_type *t = skip_mods(btf, member_type, NULL);
+    const struct btf_type *t = bpf_btf_skip_mods(btf, member_type, NULL);
     if (!t || !btf_is_ptr(t))
         return 0;
-    t = skip_mods(btf, t->type, NULL);
+    t = bpf_btf_skip_mods(btf, t->type, NULL);
     if (!t || !btf_is_func_proto(t) || btf_vlen(t) < 1)
         return 0;
     uint32_t id;
-    t = skip_mods(btf, btf_params(t)[0].type, NULL);
+    t = bpf_btf_skip_mods(btf, btf_params(t)[0].type, NULL);
     if (!t || !btf_is_ptr(t))
         return 0;
-    t = skip_mods(btf, t->type, &id);
+    t = bpf_btf_skip_mods(btf, t->type, &id);
     return t && btf_is_struct(t) ? id : 0;
 }
 
@@ -205,7 +204,7 @@ int bpf_abi_check_ops(const struct btf *btf, uint32_t type_id, enum bpf_abi_ops 
     if (errlen)
         err[0] = '\0';
     uint32_t id;
-    const struct btf_type *t = skip_mods(btf, type_id, &id);
+    const struct btf_type *t = bpf_btf_skip_mods(btf, type_id, &id);
     if (!t || !btf_is_struct(t)) {
         diff_add(&d, "the struct_ops instance is not a struct");
         return -1;

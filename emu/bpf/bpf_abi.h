@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct btf;
+struct btf_type;
 
 /* Members of nv_gpu_sched_ops, in their order (byte offset = 8 * index). */
 enum bpf_abi_member {
@@ -88,6 +89,9 @@ uint32_t bpf_abi_ctx_size(enum bpf_abi_member m);
  * on_timeslice_control) is accepted as BPF_ABI_OPS_THREE_MEMBER.
  */
 int bpf_abi_check_ops(const struct btf *btf, uint32_t type_id, enum bpf_abi_ops *ops, char *err, size_t errlen);
+
+/* The type id names after typedefs and qualifiers are skipped (its id in *out_id when not NULL); NULL when unknown. */
+const struct btf_type *bpf_btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *out_id);
 
 /*
  * Maps a member's byte offset in the ops struct to the member, or -1 when no

@@ -253,29 +253,13 @@ static int load_relocations(struct bpf_obj *obj)
 
 /* ---- BTF ---- */
 
-static const struct btf_type *btf_skip(const struct btf *btf, uint32_t id, uint32_t *out)
-{
-    const struct btf_type *t = btf__type_by_id(btf, id);
-    for (int g = 0; t && g < 32; g++) {
-        int k = btf_kind(t);
-        if (k != BTF_KIND_TYPEDEF && k != BTF_KIND_VOLATILE && k != BTF_KIND_CONST && k != BTF_KIND_RESTRICT &&
-            k != BTF_KIND_TYPE_TAG)
-            break;
-        id = t->type;
-        t = btf__type_by_id(btf, id);
-    }
-    if (out)
-        *out = id;
-    return t;
-}
-
 /* True when type id is a char array (a process name). */
 static bool btf_is_char_array(const struct btf *btf, uint32_t id)
 {
-    const struct btf_type *t = btf_skip(btf, id, NULL);
+    const struct btf_type *t = bpf_btf_skip_mods(btf, id, NULL);
     if (!t || !btf_is_array(t))
         return false;
-    const struct btf_type *e = btf_skip(btf, btf_array(t)->type, NULL);
+    const struct btf_type *e = bpf_btf_skip_mods(btf, btf_array(t)->type, NULL);
     return e && btf_is_int(e) && e->size == 1;
 }
 
@@ -371,10 +355,10 @@ static int add_map(struct bpf_obj *obj, const char *name, enum bpf_obj_map_kind 
 /* `int (*name)[N]` -> N (libbpf's __uint). */
 static int btf_uint_member(const struct btf *btf, uint32_t type, uint32_t *out)
 {
-    const struct btf_type *t = btf_skip(btf, type, NULL);
+    const struct btf_type *t = bpf_btf_skip_mods(btf, type, NULL);
     if (!t || !btf_is_ptr(t))
         return -1;
-    t = btf_skip(btf, t->type, NULL);
+    t = bpf_btf_skip_mods(btf, t->type, NULL);
     if (!t || !btf_is_array(t))
         return -1;
     *out = btf_array(t)->nelems;
@@ -388,7 +372,7 @@ static int load_btf_map(struct bpf_obj *obj, const struct sym *sy)
     if (var <= 0)
         return fail(P, "map %s has no BTF description (legacy `struct bpf_map_def` maps are not supported)",
                     sy->name);
-    const struct btf_type *t = btf_skip(P->btf, btf__type_by_id(P->btf, (uint32_t)var)->type, NULL);
+    const struct btf_type *t = bpf_btf_skip_mods(P->btf, btf__type_by_id(P->btf, (uint32_t)var)->type, NULL);
     if (!t || !btf_is_struct(t))
         return fail(P, "map %s: BTF type is not a struct", sy->name);
     struct bpf_map_def def = {0};
@@ -414,7 +398,7 @@ static int load_btf_map(struct bpf_obj *obj, const struct sym *sy)
             else
                 def.value_size = v;
         } else if (strcmp(mn, "key") == 0 || strcmp(mn, "value") == 0) {
-            const struct btf_type *pt = btf_skip(P->btf, m[i].type, NULL);
+            const struct btf_type *pt = bpf_btf_skip_mods(P->btf, m[i].type, NULL);
             if (!pt || !btf_is_ptr(pt))
                 return fail(P, "map %s: member %s is not __type(%s, T)", sy->name, mn, mn);
             int64_t sz = btf__resolve_size(P->btf, pt->type);

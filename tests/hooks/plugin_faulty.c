@@ -41,7 +41,7 @@ static void fail(const struct faulty *f)
         for (volatile int spin = 1; spin;)
             ;
     /* A volatile pointer: the compiler cannot see that the store faults, so it keeps it (and does not warn). */
-    int *volatile nowhere = NULL;
+    volatile int *volatile nowhere = NULL;
     *nowhere = 1;
 }
 

@@ -826,20 +826,12 @@ int sc_run_hw(const struct scenario *s, const struct sc_run_opts *o, struct sc_r
     bool have_alone[SC_MAX_TASKS] = {false};
     int rc = 0;
     for (uint32_t t = 0; s->baseline && t < s->task_count && rc == 0; t++) {
-        struct scenario *b = malloc(sizeof(*b));
+        struct scenario *b = sc_task_alone(s, t);
         if (!b) {
             snprintf(err, errlen, "out of memory");
             rc = -1;
             break;
         }
-        memcpy(b, s, sizeof(*b));
-        b->tasks[0] = s->tasks[t];
-        b->task_count = 1;
-        b->fault_count = 0;
-        b->expect_count = 0;
-        b->baseline = false;
-        memset(&b->policy, 0, sizeof(b->policy));
-        memset(&b->scheduler, 0, sizeof(b->scheduler));
         struct sc_results br;
         rc = phase(b, seed, &cal, p, false, o, &br, err, errlen);
         if (rc == 0) {

@@ -659,6 +659,22 @@ int sc_check_deps(const struct scenario *s, char *err, size_t errlen)
     return 0;
 }
 
+struct scenario *sc_task_alone(const struct scenario *s, uint32_t t)
+{
+    struct scenario *b = malloc(sizeof(*b));
+    if (!b)
+        return NULL;
+    memcpy(b, s, sizeof(*b));
+    b->tasks[0] = s->tasks[t];
+    b->task_count = 1;
+    b->fault_count = 0;
+    b->expect_count = 0;
+    b->baseline = false;
+    memset(&b->policy, 0, sizeof(b->policy));
+    memset(&b->scheduler, 0, sizeof(b->scheduler));
+    return b;
+}
+
 int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_results *out, char *err, size_t errlen)
 {
     uint64_t seed = o->has_seed ? o->seed : s->seed;
@@ -670,19 +686,11 @@ int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_resu
     bool have_alone[SC_MAX_TASKS] = {false};
     uint64_t *alone_lat[SC_MAX_TASKS] = {NULL};
     for (uint32_t t = 0; s->baseline && t < s->task_count; t++) {
-        struct scenario *b = malloc(sizeof(*b));
+        struct scenario *b = sc_task_alone(s, t);
         if (!b) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        memcpy(b, s, sizeof(*b));
-        b->tasks[0] = s->tasks[t];
-        b->task_count = 1;
-        b->fault_count = 0;
-        b->expect_count = 0;
-        b->baseline = false;
-        memset(&b->policy, 0, sizeof(b->policy));
-        memset(&b->scheduler, 0, sizeof(b->scheduler));
         struct sc_results br;
         int rc = run_once(b, seed, o, false, &br, err, errlen);
         if (rc == 0) {

@@ -24,6 +24,13 @@ struct sc_run_opts {
 };
 
 /*
+ * A copy of s with task t alone, as a baseline runs it: native scheduling (no
+ * policy, no scheduler), no faults, no expectations, same GPU, seed and
+ * duration. Caller frees it; NULL when out of memory.
+ */
+struct scenario *sc_task_alone(const struct scenario *s, uint32_t t);
+
+/*
  * Runs the scenario (and, when it asks for `baseline`, each task alone
  * first), then evaluates its expectations. Returns 0 when the run happened
  * (expectations may still have failed: see out->failed), or -1 with a

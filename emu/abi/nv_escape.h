@@ -235,6 +235,14 @@ typedef struct nv_ioctl_set_numa_status {
 NV_ASSERT_LAYOUT(nv_ioctl_set_numa_status_t, 4, 4);
 
 #define NV_IOCTL_EXPORT_TO_DMABUF_FD_SIZE 2608u
+/* nv_ioctl_export_to_dma_buf_fd_t: fd, handles and page arrays (not decoded here), status its last word. */
+typedef struct nv_ioctl_export_to_dma_buf_fd {
+    uint64_t opaque[325];
+    NV_STATUS status;
+    uint32_t pad;
+} nv_ioctl_export_to_dma_buf_fd_t;
+NV_ASSERT_LAYOUT(nv_ioctl_export_to_dma_buf_fd_t, NV_IOCTL_EXPORT_TO_DMABUF_FD_SIZE, 8);
+NV_ASSERT_OFF(nv_ioctl_export_to_dma_buf_fd_t, status, 2600);
 
 /* ================= RM structs ================= */
 

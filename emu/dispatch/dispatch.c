@@ -18,14 +18,22 @@
 static const struct esc_row *esc_index[256];
 static pthread_once_t esc_once = PTHREAD_ONCE_INIT;
 
+static void add_escapes(const struct esc_row *rows)
+{
+    for (const struct esc_row *r = rows; r->name; r++) {
+        if (esc_index[r->nr & 0xFF]) {
+            LOG_ERROR("dispatch", "escape 0x%02x (%s): duplicate row ignored", r->nr, r->name);
+            continue;
+        }
+        esc_index[r->nr & 0xFF] = r;
+    }
+}
+
 static void build_esc_index(void)
 {
-    for (const struct esc_row *r = esc_rows_os; r->name; r++)
-        esc_index[r->nr & 0xFF] = r;
-    for (const struct esc_row *r = esc_rows_rm; r->name; r++)
-        esc_index[r->nr & 0xFF] = r;
-    for (const struct esc_row *r = esc_rows_workload; r->name; r++)
-        esc_index[r->nr & 0xFF] = r;
+    add_escapes(esc_rows_os);
+    add_escapes(esc_rows_rm);
+    add_escapes(esc_rows_workload);
 }
 
 static bool node_ok(enum esc_node rule, nvemu_node node)
@@ -67,10 +75,8 @@ int dispatch_escape(struct esc_ctx *x)
         LOG_INFO("dispatch", "nvidia-uvm ioctl 0x%02x is not modelled", x->nr);
         return -EINVAL;
     }
-    if (x->nr == NV_ESC_RM_QUERY_GROUP)
-        return x->d->env.gpreempt_compat ? esc_query_group(x) : -EINVAL;
     const struct esc_row *r = x->nr < 256 ? esc_index[x->nr] : NULL;
-    if (!r) {
+    if (!r || (r->gpreempt_only && !x->d->env.gpreempt_compat)) {
         LOG_INFO("dispatch", "unknown escape 0x%02x (size %u): -EINVAL", x->nr, x->size);
         return -EINVAL;
     }
@@ -78,7 +84,14 @@ int dispatch_escape(struct esc_ctx *x)
         return -EINVAL;
     if (!node_ok(r->node, x->op->node))
         return -EINVAL;
-    return r->fn(x);
+    if (!r->fn) {
+        NV_STATUS st = NV_ERR_NOT_SUPPORTED;
+        memcpy((unsigned char *)x->arg + r->status_offset, &st, sizeof(st));
+        x->st = st;
+        LOG_INFO("dispatch", "escape %s (0x%02x) is not modelled: NV_ERR_NOT_SUPPORTED", r->name, x->nr);
+        return 0;
+    }
+    return r->fn(x, x->arg);
 }
 
 /*

@@ -7,7 +7,11 @@
 #ifndef NVEMU_DISPATCH_INTERNAL_H
 #define NVEMU_DISPATCH_INTERNAL_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "abi/nv_escape.h"
+#include "base/typed.h"
 #include "dispatch/dispatch.h"
 #include "rm/opener.h"
 
@@ -29,7 +33,8 @@ struct esc_ctx {
     NV_STATUS st;      /* status stored in the struct, or the failure cause */
 };
 
-typedef int (*esc_fn)(struct esc_ctx *x);
+/* An escape handler's untyped entry (see ESC_HANDLER); arg is x->arg. */
+typedef int (*esc_fn)(struct esc_ctx *x, void *arg);
 
 /* Which node an escape is accepted on. */
 enum esc_node { ESC_CTL = 1, ESC_DEV = 2, ESC_ANY = 3 };
@@ -39,8 +44,31 @@ struct esc_row {
     const char *name;
     uint32_t size;          /* exact size the driver requires; 0 = the handler checks */
     enum esc_node node;
-    esc_fn fn;
+    esc_fn fn;              /* NULL: not modelled, NV_ERR_NOT_SUPPORTED at status_offset */
+    uint32_t status_offset; /* where an unmodelled escape's NV_STATUS goes */
+    bool gpreempt_only;     /* only with dispatch_env.gpreempt_compat (GPreempt's patched driver), else -EINVAL */
 };
+
+/*
+ * Defines an escape handler on the argument type `type` (void: raw bytes, the
+ * handler checks x->size); the body sees `x` and the typed argument `p`.
+ */
+#define ESC_HANDLER(fn, type) NVEMU_TYPED_FN(int, fn, struct esc_ctx *, x, type, p)
+
+/*
+ * Escape rows, one macro each, in the style of RM_CLASS / RM_CTRL: name from
+ * the symbol, size from sizeof the argument type, node rule, a handler written
+ * for that type, further columns (gpreempt_only) as designated initialisers.
+ */
+#define ESC_ROW(sym, type, node_, fn_, ...) \
+    {.nr = (sym), .name = #sym, .size = sizeof(type), .node = (node_), .fn = NVEMU_TYPED_REF(fn_, type), __VA_ARGS__}
+/* An escape whose argument is raw bytes: `size` exact, or 0 when the handler checks a variable size. */
+#define ESC_ROW_BYTES(sym, size_, node_, fn_, ...) \
+    {.nr = (sym), .name = #sym, .size = (size_), .node = (node_), .fn = NVEMU_TYPED_REF(fn_, void), __VA_ARGS__}
+/* An escape the emulator does not model: size and node checked, then NV_ERR_NOT_SUPPORTED in type's field. */
+#define ESC_ROW_UNSUPPORTED(sym, type, status_field, node_) \
+    {.nr = (sym), .name = #sym, .size = sizeof(type), .node = (node_), .fn = NULL, \
+     .status_offset = offsetof(type, status_field)}
 
 /* OS-layer escapes (os_escapes.c), terminated by name NULL. */
 extern const struct esc_row esc_rows_os[];
@@ -49,8 +77,8 @@ extern const struct esc_row esc_rows_rm[];
 /* The emulator-private workload escapes 0xF0-0xFF (workload_escapes.c), terminated by name NULL. */
 extern const struct esc_row esc_rows_workload[];
 
-/* GPreempt's NV_ESC_RM_QUERY_GROUP in compat mode (gpreempt.c). */
-int esc_query_group(struct esc_ctx *x);
+/* GPreempt's NV_ESC_RM_QUERY_GROUP in compat mode (gpreempt.c), a row of esc_rows_rm. */
+NVEMU_TYPED_DECL(int, esc_query_group, struct esc_ctx *, NVOS54_PARAMETERS);
 
 /* Dispatches one (possibly XFER-inner) escape. */
 int dispatch_escape(struct esc_ctx *x);

@@ -10,21 +10,16 @@
  * - no global "last client that allocated an Ampere channel": every client of
  *   this emulator is searched;
  * - channels of every channel class count (the patch only tracked 0xC56F).
- * The size must be the NVOS54 size (the patch read 32 bytes without checking).
+ * The size must be the NVOS54 size (the patch read 32 bytes without checking): the row says so.
  */
-#include <errno.h>
-
 #include "abi/nv_ctrl_fifo.h"
 #include "dispatch/dispatch_internal.h"
 #include "rm/rm_server.h"
 
 #define GPREEMPT_GROUP_CHANNELS 8u
 
-int esc_query_group(struct esc_ctx *x)
+NVEMU_TYPED_EXTERN_FN(int, esc_query_group, struct esc_ctx *, x, NVOS54_PARAMETERS, p)
 {
-    if (x->size != sizeof(NVOS54_PARAMETERS))
-        return -EINVAL;
-    NVOS54_PARAMETERS *p = x->arg;
     uint32_t hclient, hgroup, channels[GPREEMPT_GROUP_CHANNELS];
     if (!rm_find_group_of_thread(x->d->env.rs, (int32_t)p->hClient, GPREEMPT_GROUP_CHANNELS, &hclient, &hgroup,
                                  channels)) {

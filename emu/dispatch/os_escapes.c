@@ -12,41 +12,40 @@
 #include "rm/gpu.h"
 #include "rm/rm_server.h"
 
-static int card_info(struct esc_ctx *x)
+ESC_HANDLER(card_info, void)
 {
     struct rm_server *rs = x->d->env.rs;
     uint32_t entries = x->size / sizeof(nv_ioctl_card_info_t);
     if (entries < rm_gpu_count(rs))
         return -EINVAL;
-    memset(x->arg, 0, x->size);
-    const struct profile *p = x->d->env.profile;
+    memset(p, 0, x->size);
+    const struct profile *prof = x->d->env.profile;
     for (uint32_t i = 0; i < rm_gpu_count(rs); i++) {
         nv_ioctl_card_info_t e;
         memset(&e, 0, sizeof(e));
         struct gpu *g = rm_gpu(rs, i);
         e.valid = 1;
-        e.pci_info.domain = p->pci_domain;
+        e.pci_info.domain = prof->pci_domain;
         e.pci_info.bus = (uint8_t)g->pci_bus;
-        e.pci_info.slot = (uint8_t)p->pci_slot;
-        e.pci_info.function = (uint8_t)p->pci_function;
-        e.pci_info.vendor_id = p->pci_vendor_id;
-        e.pci_info.device_id = p->pci_device_id;
+        e.pci_info.slot = (uint8_t)prof->pci_slot;
+        e.pci_info.function = (uint8_t)prof->pci_function;
+        e.pci_info.vendor_id = prof->pci_vendor_id;
+        e.pci_info.device_id = prof->pci_device_id;
         e.gpu_id = g->gpu_id;
-        e.interrupt_line = p->interrupt_line;
-        e.reg_address = p->bar0_address;
-        e.reg_size = p->bar0_size;
-        e.fb_address = p->fb_address;
-        e.fb_size = p->fb_size;
+        e.interrupt_line = prof->interrupt_line;
+        e.reg_address = prof->bar0_address;
+        e.reg_size = prof->bar0_size;
+        e.fb_address = prof->fb_address;
+        e.fb_size = prof->fb_size;
         e.minor_number = g->index;
-        memcpy((unsigned char *)x->arg + i * sizeof(e), &e, sizeof(e));
+        memcpy((unsigned char *)p + i * sizeof(e), &e, sizeof(e));
     }
     return 0;
 }
 
 /* REGISTER_FD: every failure is the syscall's -EINVAL (docs/driver-sources.md §B). */
-static int register_fd(struct esc_ctx *x)
+ESC_HANDLER(register_fd, nv_ioctl_register_fd_t)
 {
-    nv_ioctl_register_fd_t *p = x->arg;
     nvemu_opener *op = x->op;
     nvemu_opener *ctl = x->acc->resolve_fd ? x->acc->resolve_fd(x->acc->ctx, p->ctl_fd) : NULL;
     const char *why = NULL;
@@ -71,9 +70,8 @@ static int register_fd(struct esc_ctx *x)
 }
 
 /* The (hClient, fd) pair is unique machine-wide; an entry belongs to the fd that registered it. */
-static int alloc_os_event(struct esc_ctx *x)
+ESC_HANDLER(alloc_os_event, nv_ioctl_alloc_os_event_t)
 {
-    nv_ioctl_alloc_os_event_t *p = x->arg;
     if (rm_os_event_find(x->d->env.rs, p->hClient, p->fd) ||
         !rm_os_event_add(x->d->env.rs, x->op, p->hClient, p->hDevice, p->fd)) {
         p->Status = x->st = NV_ERR_INSUFFICIENT_RESOURCES;
@@ -84,9 +82,8 @@ static int alloc_os_event(struct esc_ctx *x)
 }
 
 /* FREE_OS_EVENT finds the pair from any fd (the stock driver's one list). */
-static int free_os_event(struct esc_ctx *x)
+ESC_HANDLER(free_os_event, nv_ioctl_free_os_event_t)
 {
-    nv_ioctl_free_os_event_t *p = x->arg;
     struct os_event *e = rm_os_event_find(x->d->env.rs, p->hClient, p->fd);
     if (!e) {
         p->Status = x->st = NV_ERR_INVALID_EVENT;
@@ -97,9 +94,8 @@ static int free_os_event(struct esc_ctx *x)
     return 0;
 }
 
-static int status_code(struct esc_ctx *x)
+ESC_HANDLER(status_code, nv_ioctl_status_code_t)
 {
-    nv_ioctl_status_code_t *p = x->arg;
     const struct profile *prof = x->d->env.profile;
     for (uint32_t i = 0; i < rm_gpu_count(x->d->env.rs); i++) {
         struct gpu *g = rm_gpu(x->d->env.rs, i);
@@ -118,9 +114,8 @@ static int status_code(struct esc_ctx *x)
  * is a STRICT comparison of the whole string. Mismatch: the driver's version
  * is copied into versionString and the syscall fails (struct still copied back).
  */
-static int check_version(struct esc_ctx *x)
+ESC_HANDLER(check_version, nv_ioctl_rm_api_version_t)
 {
-    nv_ioctl_rm_api_version_t *p = x->arg;
     const char *ver = x->d->env.profile->driver_version;
     p->reply = NV_RM_API_VERSION_REPLY_RECOGNIZED;
     char given[NV_RM_API_VERSION_STRING_LENGTH + 1];
@@ -147,14 +142,14 @@ static int check_version(struct esc_ctx *x)
     return -EINVAL;
 }
 
-static int attach_gpus(struct esc_ctx *x)
+ESC_HANDLER(attach_gpus, void)
 {
     if (x->size == 0 || x->size % sizeof(uint32_t) != 0 || x->op->gpus_attached)
         return -EINVAL;
     uint32_t n = x->size / sizeof(uint32_t);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t id;
-        memcpy(&id, (unsigned char *)x->arg + i * sizeof(id), sizeof(id));
+        memcpy(&id, (unsigned char *)p + i * sizeof(id), sizeof(id));
         if (id != 0 && !rm_gpu_by_id(x->d->env.rs, id)) {
             x->st = NV_ERR_INVALID_ARGUMENT;
             return -EINVAL;
@@ -164,19 +159,18 @@ static int attach_gpus(struct esc_ctx *x)
     return 0;
 }
 
-static int query_device_intr(struct esc_ctx *x)
+ESC_HANDLER(query_device_intr, void)
 {
     if (x->size < sizeof(nv_ioctl_query_device_intr_t))
         return -EINVAL;
-    nv_ioctl_query_device_intr_t *p = x->arg;
-    p->intrStatus = 0;
-    p->status = NV_OK;
+    nv_ioctl_query_device_intr_t *q = p;
+    q->intrStatus = 0;
+    q->status = NV_OK;
     return 0;
 }
 
-static int sys_params(struct esc_ctx *x)
+ESC_HANDLER(sys_params, nv_ioctl_sys_params_t)
 {
-    nv_ioctl_sys_params_t *p = x->arg;
     if (x->d->memblock_size == 0) {
         x->d->memblock_size = p->memblock_size;
         return 0;
@@ -185,16 +179,15 @@ static int sys_params(struct esc_ctx *x)
 }
 
 /* The emulated GPUs are not NUMA-onlined: nid -1, status DISABLED, the memblock size set by SYS_PARAMS. */
-static int numa_info(struct esc_ctx *x)
+ESC_HANDLER(numa_info, nv_ioctl_numa_info_t)
 {
-    nv_ioctl_numa_info_t *p = x->arg;
     memset(p, 0, sizeof(*p));
     p->nid = -1;
     p->memblock_size = x->d->memblock_size;
     return 0;
 }
 
-static int set_numa_status(struct esc_ctx *x)
+ESC_HANDLER(set_numa_status, nv_ioctl_set_numa_status_t)
 {
     if (!(rm_caller_caps(x->acc, x->op) & NVEMU_CAP_SYS_ADMIN))
         return -EACCES;
@@ -203,41 +196,28 @@ static int set_numa_status(struct esc_ctx *x)
     return -EINVAL;
 }
 
-/* nv_ioctl_export_to_dma_buf_fd_t.status is its last word (offset 2600). */
-#define DMABUF_STATUS_OFFSET 2600u
-_Static_assert(DMABUF_STATUS_OFFSET + 8 == NV_IOCTL_EXPORT_TO_DMABUF_FD_SIZE, "dmabuf status offset");
-
-static int export_dmabuf(struct esc_ctx *x)
+ESC_HANDLER(wait_open_complete, nv_ioctl_wait_open_complete_t)
 {
-    NV_STATUS st = NV_ERR_NOT_SUPPORTED;
-    memcpy((unsigned char *)x->arg + DMABUF_STATUS_OFFSET, &st, sizeof(st));
-    x->st = st;
-    LOG_INFO("dispatch", "EXPORT_TO_DMABUF_FD: dma-buf export is not modelled");
-    return 0;
-}
-
-static int wait_open_complete(struct esc_ctx *x)
-{
-    nv_ioctl_wait_open_complete_t *p = x->arg;
     p->rc = 0;
     p->adapterStatus = NV_OK;
     return 0;
 }
 
+/* CARD_INFO takes an array of entries, ATTACH_GPUS_TO_FD an array of ids, QUERY_DEVICE_INTR at least its struct. */
 const struct esc_row esc_rows_os[] = {
-    {NV_ESC_CARD_INFO, "CARD_INFO", 0, ESC_CTL, card_info},
-    {NV_ESC_REGISTER_FD, "REGISTER_FD", sizeof(nv_ioctl_register_fd_t), ESC_ANY, register_fd},
-    {NV_ESC_ALLOC_OS_EVENT, "ALLOC_OS_EVENT", sizeof(nv_ioctl_alloc_os_event_t), ESC_ANY, alloc_os_event},
-    {NV_ESC_FREE_OS_EVENT, "FREE_OS_EVENT", sizeof(nv_ioctl_free_os_event_t), ESC_ANY, free_os_event},
-    {NV_ESC_STATUS_CODE, "STATUS_CODE", sizeof(nv_ioctl_status_code_t), ESC_CTL, status_code},
-    {NV_ESC_CHECK_VERSION_STR, "CHECK_VERSION_STR", sizeof(nv_ioctl_rm_api_version_t), ESC_CTL, check_version},
-    {NV_ESC_ATTACH_GPUS_TO_FD, "ATTACH_GPUS_TO_FD", 0, ESC_CTL, attach_gpus},
-    {NV_ESC_QUERY_DEVICE_INTR, "QUERY_DEVICE_INTR", 0, ESC_DEV, query_device_intr},
-    {NV_ESC_SYS_PARAMS, "SYS_PARAMS", sizeof(nv_ioctl_sys_params_t), ESC_CTL, sys_params},
-    {NV_ESC_NUMA_INFO, "NUMA_INFO", sizeof(nv_ioctl_numa_info_t), ESC_DEV, numa_info},
-    {NV_ESC_SET_NUMA_STATUS, "SET_NUMA_STATUS", sizeof(nv_ioctl_set_numa_status_t), ESC_DEV, set_numa_status},
-    {NV_ESC_EXPORT_TO_DMABUF_FD, "EXPORT_TO_DMABUF_FD", NV_IOCTL_EXPORT_TO_DMABUF_FD_SIZE, ESC_DEV, export_dmabuf},
-    {NV_ESC_WAIT_OPEN_COMPLETE, "WAIT_OPEN_COMPLETE", sizeof(nv_ioctl_wait_open_complete_t), ESC_ANY,
-     wait_open_complete},
-    {0, NULL, 0, 0, NULL},
+    ESC_ROW_BYTES(NV_ESC_CARD_INFO, 0, ESC_CTL, card_info),
+    ESC_ROW(NV_ESC_REGISTER_FD, nv_ioctl_register_fd_t, ESC_ANY, register_fd),
+    ESC_ROW(NV_ESC_ALLOC_OS_EVENT, nv_ioctl_alloc_os_event_t, ESC_ANY, alloc_os_event),
+    ESC_ROW(NV_ESC_FREE_OS_EVENT, nv_ioctl_free_os_event_t, ESC_ANY, free_os_event),
+    ESC_ROW(NV_ESC_STATUS_CODE, nv_ioctl_status_code_t, ESC_CTL, status_code),
+    ESC_ROW(NV_ESC_CHECK_VERSION_STR, nv_ioctl_rm_api_version_t, ESC_CTL, check_version),
+    ESC_ROW_BYTES(NV_ESC_ATTACH_GPUS_TO_FD, 0, ESC_CTL, attach_gpus),
+    ESC_ROW_BYTES(NV_ESC_QUERY_DEVICE_INTR, 0, ESC_DEV, query_device_intr),
+    ESC_ROW(NV_ESC_SYS_PARAMS, nv_ioctl_sys_params_t, ESC_CTL, sys_params),
+    ESC_ROW(NV_ESC_NUMA_INFO, nv_ioctl_numa_info_t, ESC_DEV, numa_info),
+    ESC_ROW(NV_ESC_SET_NUMA_STATUS, nv_ioctl_set_numa_status_t, ESC_DEV, set_numa_status),
+    /* dma-buf export is not modelled */
+    ESC_ROW_UNSUPPORTED(NV_ESC_EXPORT_TO_DMABUF_FD, nv_ioctl_export_to_dma_buf_fd_t, status, ESC_DEV),
+    ESC_ROW(NV_ESC_WAIT_OPEN_COMPLETE, nv_ioctl_wait_open_complete_t, ESC_ANY, wait_open_complete),
+    {.name = NULL},
 };

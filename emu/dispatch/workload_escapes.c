@@ -13,19 +13,17 @@
 #include "rm/rm_server.h"
 #include "sim/sim.h"
 
-static int wl_register(struct esc_ctx *x)
+ESC_HANDLER(wl_register, struct nvemu_wl_register)
 {
-    struct nvemu_wl_register *a = x->arg;
     sim_sync_realtime(x->d->env.sim);
-    a->status = workload_register(x->d->env.wl, x->op, x->tid, a->name, &a->participant);
+    p->status = workload_register(x->d->env.wl, x->op, x->tid, p->name, &p->participant);
     return 0;
 }
 
-static int wl_unregister(struct esc_ctx *x)
+ESC_HANDLER(wl_unregister, struct nvemu_wl_status)
 {
-    struct nvemu_wl_status *a = x->arg;
     sim_sync_realtime(x->d->env.sim);
-    a->status = workload_unregister(x->d->env.wl, x->tid);
+    p->status = workload_unregister(x->d->env.wl, x->tid);
     return 0;
 }
 
@@ -45,65 +43,60 @@ static NV_STATUS submit(struct esc_ctx *x, struct nvemu_wl_submit *a)
     return workload_submit(x->d->env.wl, x->tid, c, &k, &a->kernel_id);
 }
 
-static int wl_submit(struct esc_ctx *x)
+ESC_HANDLER(wl_submit, struct nvemu_wl_submit)
 {
-    struct nvemu_wl_submit *a = x->arg;
     sim_sync_realtime(x->d->env.sim);
-    a->status = submit(x, a);
+    p->status = submit(x, p);
     return 0;
 }
 
-static int wl_wait(struct esc_ctx *x)
+ESC_HANDLER(wl_wait, struct nvemu_wl_wait)
 {
-    struct nvemu_wl_wait *a = x->arg;
     sim_sync_realtime(x->d->env.sim);
     struct workload_done done;
-    NV_STATUS st = workload_wait(x->d->env.wl, x->tid, a->kernel_id, a->deadline_ns, &done, x->d->env.lock);
+    NV_STATUS st = workload_wait(x->d->env.wl, x->tid, p->kernel_id, p->deadline_ns, &done, x->d->env.lock);
     if (st == NV_OK || st == NV_ERR_GPU_IS_LOST) {
-        a->kernel_id = done.kernel_id;
-        a->tag = done.tag;
-        a->done_ns = done.done_ns;
+        p->kernel_id = done.kernel_id;
+        p->tag = done.tag;
+        p->done_ns = done.done_ns;
     }
-    a->status = st;
+    p->status = st;
     return 0;
 }
 
-static int wl_sleep(struct esc_ctx *x)
+ESC_HANDLER(wl_sleep, struct nvemu_wl_sleep)
 {
-    struct nvemu_wl_sleep *a = x->arg;
     sim_sync_realtime(x->d->env.sim);
-    a->status = workload_sleep(x->d->env.wl, x->tid, a->until_ns, x->d->env.lock);
+    p->status = workload_sleep(x->d->env.wl, x->tid, p->until_ns, x->d->env.lock);
     return 0;
 }
 
-static int wl_now(struct esc_ctx *x)
+ESC_HANDLER(wl_now, struct nvemu_wl_now)
 {
-    struct nvemu_wl_now *a = x->arg;
     sim_sync_realtime(x->d->env.sim);
-    a->now_ns = sim_now(x->d->env.sim);
+    p->now_ns = sim_now(x->d->env.sim);
     return 0;
 }
 
-static int wl_mark(struct esc_ctx *x)
+ESC_HANDLER(wl_mark, struct nvemu_wl_mark)
 {
-    struct nvemu_wl_mark *a = x->arg;
     sim_sync_realtime(x->d->env.sim);
-    char name[sizeof(a->name) + 1];
-    memcpy(name, a->name, sizeof(a->name));
-    name[sizeof(a->name)] = 0;
+    char name[sizeof(p->name) + 1];
+    memcpy(name, p->name, sizeof(p->name));
+    name[sizeof(p->name)] = 0;
     struct sim_rec r = {.kind = SIM_REC_MARK, .engine = SIM_NONE, .runlist = SIM_NONE, .tsg = SIM_NONE,
-                        .chid = SIM_NONE, .a = a->a, .b = a->b, .name = name};
+                        .chid = SIM_NONE, .a = p->a, .b = p->b, .name = name};
     sim_trace(x->d->env.sim, &r);
     return 0;
 }
 
 const struct esc_row esc_rows_workload[] = {
-    {NVEMU_ESC_WL_REGISTER, "WL_REGISTER", sizeof(struct nvemu_wl_register), ESC_CTL, wl_register},
-    {NVEMU_ESC_WL_UNREGISTER, "WL_UNREGISTER", sizeof(struct nvemu_wl_status), ESC_CTL, wl_unregister},
-    {NVEMU_ESC_WL_SUBMIT, "WL_SUBMIT", sizeof(struct nvemu_wl_submit), ESC_CTL, wl_submit},
-    {NVEMU_ESC_WL_WAIT, "WL_WAIT", sizeof(struct nvemu_wl_wait), ESC_CTL, wl_wait},
-    {NVEMU_ESC_WL_SLEEP, "WL_SLEEP", sizeof(struct nvemu_wl_sleep), ESC_CTL, wl_sleep},
-    {NVEMU_ESC_WL_NOW, "WL_NOW", sizeof(struct nvemu_wl_now), ESC_CTL, wl_now},
-    {NVEMU_ESC_WL_MARK, "WL_MARK", sizeof(struct nvemu_wl_mark), ESC_CTL, wl_mark},
-    {0, NULL, 0, 0, NULL},
+    ESC_ROW(NVEMU_ESC_WL_REGISTER, struct nvemu_wl_register, ESC_CTL, wl_register),
+    ESC_ROW(NVEMU_ESC_WL_UNREGISTER, struct nvemu_wl_status, ESC_CTL, wl_unregister),
+    ESC_ROW(NVEMU_ESC_WL_SUBMIT, struct nvemu_wl_submit, ESC_CTL, wl_submit),
+    ESC_ROW(NVEMU_ESC_WL_WAIT, struct nvemu_wl_wait, ESC_CTL, wl_wait),
+    ESC_ROW(NVEMU_ESC_WL_SLEEP, struct nvemu_wl_sleep, ESC_CTL, wl_sleep),
+    ESC_ROW(NVEMU_ESC_WL_NOW, struct nvemu_wl_now, ESC_CTL, wl_now),
+    ESC_ROW(NVEMU_ESC_WL_MARK, struct nvemu_wl_mark, ESC_CTL, wl_mark),
+    {.name = NULL},
 };

@@ -1,7 +1,8 @@
 /*
- * Walks every class and control table: ids are unique across all tables, every row has a name, a
- * handler and a family, sizes are within what the driver copies, the registry answers each id with
- * its own row, and each volatile-output declaration lies inside the control's parameters.
+ * Walks every escape, class and control table: ids are unique across all tables of a kind, every row
+ * has a name from a symbol, a handler (or, for an unmodelled escape, a status field inside its
+ * argument) and a family or node, sizes are within what the driver copies, the registry answers each
+ * id with its own row, and each volatile-output declaration lies inside the control's parameters.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include "abi/nv_escape.h"
+#include "dispatch/dispatch_internal.h"
 #include "rm/rm.h"
 
 static const struct rm_ctrl_row *const *ctrl_tables(size_t *n)
@@ -69,9 +71,34 @@ static void classes_unique_and_sane(void **state)
     assert_true(rows > 50);
 }
 
+static void escapes_unique_and_sane(void **state)
+{
+    (void)state;
+    const struct esc_row *const t[] = {esc_rows_os, esc_rows_rm, esc_rows_workload};
+    size_t rows = 0;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        for (const struct esc_row *r = t[i]; r->name; r++, rows++) {
+            assert_true(r->nr < 256);
+            assert_true(strncmp(r->name, "NV", 2) == 0); /* a symbol, not an expanded number */
+            assert_true(r->size <= NV_ABSOLUTE_MAX_IOCTL_SIZE);
+            assert_true(r->node == ESC_CTL || r->node == ESC_DEV || r->node == ESC_ANY);
+            if (!r->fn) {
+                /* an unmodelled escape has a fixed size with its status field inside */
+                assert_int_not_equal(r->size, 0);
+                assert_true(r->status_offset + sizeof(NV_STATUS) <= r->size);
+            }
+            for (size_t j = 0; j < sizeof t / sizeof t[0]; j++)
+                for (const struct esc_row *o = t[j]; o->name; o++)
+                    if (o != r && o->nr == r->nr)
+                        fail_msg("escape 0x%02x is in two rows (%s, %s)", r->nr, r->name, o->name);
+        }
+    assert_true(rows > 30);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(escapes_unique_and_sane),
         cmocka_unit_test(controls_unique_and_sane),
         cmocka_unit_test(classes_unique_and_sane),
     };

@@ -71,6 +71,12 @@ struct bpf_abi_timeslice_control_ctx {
 _Static_assert(sizeof(struct bpf_abi_timeslice_control_ctx) == 40, "nv_gpu_timeslice_control_ctx is 40 bytes");
 _Static_assert(offsetof(struct bpf_abi_timeslice_control_ctx, phase) == 36, "phase @36");
 
+/*
+ * A uprobe program's ctx is the probed thread's struct pt_regs of the architecture the object was built for
+ * (gpu_ext builds with -D__TARGET_ARCH_x86: 21 eight-byte registers, Linux arch/x86/include/asm/ptrace.h).
+ */
+#define BPF_ABI_PT_REGS_SIZE 168u
+
 /* The phase the driver reports from inside the authorized SET_TIMESLICE control. */
 #define BPF_ABI_TIMESLICE_PHASE 1u
 

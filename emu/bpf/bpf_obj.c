@@ -483,6 +483,27 @@ static int load_maps(struct bpf_obj *obj)
 
 /* ---- programs ---- */
 
+/*
+ * libbpf's uprobe sections: "uprobe[.s]" (attached by the loader, which gpu_ext's do by function name,
+ * cuLaunchKernel) or "uprobe[.s]/BINARY:FUNCTION[+OFFSET]".
+ */
+static bool is_launch_probe(const char *sec)
+{
+    const char *rest = starts_with(sec, "uprobe.s") ? sec + 8 : starts_with(sec, "uprobe") ? sec + 6 : NULL;
+    if (!rest)
+        return false;
+    if (!*rest)
+        return true;
+    if (*rest != '/')
+        return false;
+    const char *fn = strrchr(rest, ':');
+    if (!fn)
+        return false;
+    fn++;
+    size_t n = strcspn(fn, "+");
+    return (n == 14 && strncmp(fn, "cuLaunchKernel", n) == 0) || (n == 16 && strncmp(fn, "cuLaunchKernelEx", n) == 0);
+}
+
 static int load_programs(struct bpf_obj *obj)
 {
     struct bpf_obj_priv *P = obj->priv;
@@ -505,7 +526,8 @@ static int load_programs(struct bpf_obj *obj)
         snprintf(p->name, sizeof p->name, "%s", sy->name);
         snprintf(p->section, sizeof p->section, "%s", s->name);
         p->struct_ops = starts_with(s->name, "struct_ops/") || starts_with(s->name, "struct_ops.s/");
-        p->sleepable = starts_with(s->name, "struct_ops.s/");
+        p->launch_probe = is_launch_probe(s->name);
+        p->sleepable = starts_with(s->name, "struct_ops.s/") || starts_with(s->name, "uprobe.s");
         p->shndx = sy->s.st_shndx;
         p->offset = sy->s.st_value;
         p->size = sy->s.st_size;
@@ -613,9 +635,9 @@ static int bind_struct_ops(struct bpf_obj *obj)
     if (!any)
         return fail(P, "struct_ops instance %s binds no callback", os->name);
     for (uint32_t i = 0; i < obj->n_progs; i++)
-        if (obj->progs[i].member < 0)
-            note(obj, "program %s (section %s) is not bound to an ops member: not run by nvemu", obj->progs[i].name,
-                 obj->progs[i].section);
+        if (!bpf_obj_prog_runs(&obj->progs[i]))
+            note(obj, "program %s (section %s) is neither an ops member nor a cuLaunchKernel uprobe: not run by "
+                 "nvemu", obj->progs[i].name, obj->progs[i].section);
     return 0;
 }
 
@@ -1074,7 +1096,8 @@ static int link_program(struct bpf_obj *obj, struct bpf_obj_prog *p)
         rc = reloc_func(&L, fi);
     if (!rc)
         rc = link_lines(&L);
-    if (!rc)
+    /* only a struct_ops program gets its ctx through an args array; a uprobe's r1 is pt_regs itself */
+    if (!rc && p->struct_ops)
         rc = args_rewrite(&L);
     free(L.funcs);
     p->prog.name = p->name;
@@ -1146,8 +1169,8 @@ struct bpf_obj *bpf_obj_open_mem(const void *buf, size_t len, const char *name, 
     load_license(obj);
     if (load_maps(obj) || load_programs(obj) || bind_struct_ops(obj))
         goto bad;
-    for (int m = 0; m < BPF_ABI_MEMBER_COUNT; m++) {
-        if (obj->member_prog[m] >= 0 && link_program(obj, &obj->progs[obj->member_prog[m]]))
+    for (uint32_t i = 0; i < obj->n_progs; i++) {
+        if (bpf_obj_prog_runs(&obj->progs[i]) && link_program(obj, &obj->progs[i]))
             goto bad;
     }
     P->err = NULL;

@@ -16,8 +16,12 @@
  *   - line info from `.BTF.ext` (file, line, column, source text per instruction);
  *   - a load-time pass that refuses what the kernel's verifier plainly would: stores through the
  *     ctx, a sleepable kfunc from a non-sleepable program, an unknown helper or kfunc.
- * Programs that no ops member names (kprobes, uprobes, tracepoints in the same object) are listed
- * but neither relocated nor run.
+ * Launch probes, `uprobe[.s]` programs on cuLaunchKernel (or a bare `uprobe[.s]` section, which
+ * gpu_ext's loaders attach to cuLaunchKernel by name), are relocated too: nvemu runs them at every
+ * kernel launch of a task, with the launching task as "current" and a zeroed, read-only pt_regs as
+ * ctx (the launch's arguments are not modelled). This is how a sleepable program reaches
+ * bpf_nv_gpu_preempt_tsg. Other programs (kprobes, tracepoints, uprobes on other functions) are
+ * listed but neither relocated nor run.
  */
 #ifndef NVEMU_BPF_OBJ_H
 #define NVEMU_BPF_OBJ_H
@@ -53,8 +57,9 @@ struct bpf_obj_prog {
     char section[128];
     uint32_t shndx;                   /* where it is in the object: section index, byte offset, size */
     uint64_t offset, size;
-    bool sleepable;                   /* struct_ops.s/ */
+    bool sleepable;                   /* struct_ops.s/, uprobe.s */
     bool struct_ops;                  /* in a struct_ops section */
+    bool launch_probe;                /* uprobe[.s] on cuLaunchKernel: run at every kernel launch */
     int member;                       /* enum bpf_abi_member it is bound to, or -1 */
     struct bpf_prog prog;             /* relocated instructions and line info (bound programs only) */
     uint32_t args_loads;              /* struct_ops args[0] loads turned into ctx pointer copies */
@@ -112,6 +117,12 @@ int bpf_obj_set_var(struct bpf_obj *obj, const char *var, const char *value, cha
  */
 int bpf_obj_map_set(struct bpf_obj *obj, const char *map, const char *key, const char *value, char *err,
                     size_t errlen);
+
+/* True for the programs nvemu runs: those bound to an ops member and the launch probes. */
+static inline bool bpf_obj_prog_runs(const struct bpf_obj_prog *p)
+{
+    return p->member >= 0 || p->launch_probe;
+}
 
 /* The line-info entry covering instruction pc of prog, or NULL when the object has none. */
 const struct bpf_line *bpf_obj_line(const struct bpf_prog *prog, uint32_t pc);

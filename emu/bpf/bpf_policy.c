@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,17 +95,17 @@ static uint64_t kf_reject_bind(void *env_ctx, const uint64_t args[5], struct bpf
     return 0;
 }
 
+/* Sleepable only (the loader refuses it elsewhere): in nvemu that is a launch probe (uprobe.s on cuLaunchKernel). */
 static uint64_t kf_preempt_tsg(void *env_ctx, const uint64_t args[5], struct bpf_vm_call *call)
 {
     struct bpf_policy *p = env_ctx;
     (void)call;
-    if ((uint32_t)args[0] == 0 || (uint32_t)args[1] == 0)
-        return (uint64_t)(int64_t)-EINVAL;
-    char msg[128];
-    snprintf(msg, sizeof msg, "preempt_tsg(0x%08x, 0x%08x): a preempt from a policy is not modelled, -EIO",
-             (uint32_t)args[0], (uint32_t)args[1]);
-    p->host->log(p->host, POLICY_LOG_WARN, msg);
-    return (uint64_t)(int64_t)-EIO;
+    if (p->host->size < offsetof(struct policy_host, preempt_tsg) + sizeof p->host->preempt_tsg ||
+        !p->host->preempt_tsg) {
+        p->host->log(p->host, POLICY_LOG_WARN, "preempt_tsg: the host cannot preempt channel groups, -EIO");
+        return (uint64_t)(int64_t)-EIO;
+    }
+    return (uint64_t)(int64_t)p->host->preempt_tsg(p->host, p->hook, p->t, (uint32_t)args[0], (uint32_t)args[1]);
 }
 
 #define CTX_ARG {.kind = BPF_ARG_CTX, .nullable = true}
@@ -181,20 +182,26 @@ static void env_init(struct bpf_policy *p)
 
 /* ---- load-time checks beyond the loader's ---- */
 
+/* What a program is called in messages: its ops member, or "uprobe on cuLaunchKernel". */
+static const char *prog_role(const struct bpf_obj_prog *p)
+{
+    return p->member >= 0 ? bpf_abi_member_name((enum bpf_abi_member)p->member) : "uprobe on cuLaunchKernel";
+}
+
 static int check_object(const struct bpf_obj *obj, const struct bpf_vm_env *env, char *err, size_t errlen)
 {
-    for (int m = 0; m < BPF_ABI_MEMBER_COUNT; m++) {
-        int pi = obj->member_prog[m];
-        if (pi < 0)
+    for (uint32_t i = 0; i < obj->n_progs; i++) {
+        const struct bpf_obj_prog *p = &obj->progs[i];
+        if (!bpf_obj_prog_runs(p))
             continue;
-        const struct bpf_obj_prog *p = &obj->progs[pi];
         for (int k = 0; k < BPF_NV_KFUNC_COUNT; k++) {
-            if (!(p->kfuncs_used & (1u << k)) || kfunc_member[k] < 0 || kfunc_member[k] == m)
+            if (!(p->kfuncs_used & (1u << k)) || kfunc_member[k] < 0 || kfunc_member[k] == p->member)
                 continue;
-            snprintf(err, errlen, "%s: program %s (%s) calls %s, which takes struct %s; %s gets struct %s",
-                     obj->path, p->name, bpf_abi_member_name((enum bpf_abi_member)m), bpf_nv_kfuncs[k].name,
-                     bpf_abi_ctx_name((enum bpf_abi_member)kfunc_member[k]),
-                     bpf_abi_member_name((enum bpf_abi_member)m), bpf_abi_ctx_name((enum bpf_abi_member)m));
+            snprintf(err, errlen, "%s: program %s (%s) calls %s, which takes struct %s; %s gets %s%s", obj->path,
+                     p->name, prog_role(p), bpf_nv_kfuncs[k].name,
+                     bpf_abi_ctx_name((enum bpf_abi_member)kfunc_member[k]), prog_role(p),
+                     p->member >= 0 ? "struct " : "",
+                     p->member >= 0 ? bpf_abi_ctx_name((enum bpf_abi_member)p->member) : "struct pt_regs");
             return -1;
         }
         struct bpf_fault why;
@@ -234,14 +241,10 @@ struct bpf_obj *bpf_policy_check(const char *path, char *err, size_t errlen)
 
 /* ---- running a callback ---- */
 
-static void run(struct bpf_policy *p, int member, const char *hook, const struct hook_task *t, struct policy_ctx *c,
-                void *ctx, size_t size)
+static void run_prog(struct bpf_policy *p, struct bpf_obj_prog *prog, const char *hook, const struct hook_task *t,
+                     struct policy_ctx *c, void *ctx, size_t size)
 {
-    int pi = p->obj->member_prog[member];
-    if (p->dead || pi < 0)
-        return;
-    struct bpf_obj_prog *prog = &p->obj->progs[pi];
-    p->member = member;
+    p->member = prog->member;
     p->hook = hook;
     p->t = t;
     p->pc = c;
@@ -259,12 +262,20 @@ static void run(struct bpf_policy *p, int member, const char *hook, const struct
     char f[512], msg[1024];
     bpf_fault_format(&fault, f, sizeof f);
     snprintf(msg, sizeof msg, "%.200s: %s fault in %s: %s", p->obj->path, bpf_fault_kind_name(fault.kind),
-             bpf_abi_member_name((enum bpf_abi_member)member), f);
+             prog_role(prog), f);
     p->dead = true;
     if (p->host->fail)
         p->host->fail(p->host, hook, t, msg);
     else
         p->host->log(p->host, POLICY_LOG_ERROR, msg);
+}
+
+static void run(struct bpf_policy *p, int member, const char *hook, const struct hook_task *t, struct policy_ctx *c,
+                void *ctx, size_t size)
+{
+    int pi = p->obj->member_prog[member];
+    if (!p->dead && pi >= 0)
+        run_prog(p, &p->obj->progs[pi], hook, t, c, ctx, size);
 }
 
 static void on_task_init(void *state, const struct hook_task *t, struct policy_ctx *c)
@@ -303,6 +314,22 @@ static void on_task_destroy(void *state, const struct hook_task *t)
     struct bpf_abi_task_destroy_ctx x = {.tsg_id = t->tsg_id, .runlist_id = t->runlist_id,
                                          .engine_type = t->engine_type};
     run(state, BPF_ABI_ON_TASK_DESTROY, "task_destroy", t, NULL, &x, sizeof x);
+}
+
+/* A kernel launch of the task: every launch probe runs, in object order, as a uprobe on cuLaunchKernel would. */
+static void on_work_submit(void *state, const struct hook_task *t, uint32_t chid, enum hook_submit_kind kind,
+                           struct policy_ctx *c)
+{
+    struct bpf_policy *p = state;
+    (void)chid;
+    if (kind != HOOK_SUBMIT_WORK)
+        return;
+    for (uint32_t i = 0; i < p->obj->n_progs && !p->dead; i++) {
+        if (!p->obj->progs[i].launch_probe)
+            continue;
+        uint8_t regs[BPF_ABI_PT_REGS_SIZE] = {0};
+        run_prog(p, &p->obj->progs[i], "work_submit", t, c, regs, sizeof regs);
+    }
 }
 
 /* ---- lifetime ---- */
@@ -490,6 +517,7 @@ static const struct policy_ops bpf_policy_ops = {
     .fini = policy_fini,
     .on_task_init = on_task_init,
     .on_bind = on_bind,
+    .on_work_submit = on_work_submit,
     .on_timeslice_set = on_timeslice_set,
     .on_task_destroy = on_task_destroy,
     .report_json = policy_report,
@@ -541,6 +569,11 @@ int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *
             ops.on_timeslice_set = NULL;
         if (peek->member_prog[BPF_ABI_ON_TASK_DESTROY] < 0)
             ops.on_task_destroy = NULL;
+        bool probes = false;
+        for (uint32_t i = 0; i < peek->n_progs; i++)
+            probes |= peek->progs[i].launch_probe;
+        if (!probes)
+            ops.on_work_submit = NULL;
         bpf_obj_close(peek);
         rc = attach(h, &ops, all, nargs + 1, err, errlen);
     }

@@ -82,6 +82,13 @@ static void print_callbacks(const struct bpf_obj *obj, FILE *out)
                 bpf_abi_member_name((enum bpf_abi_member)m), p->name, p->section, p->prog.n,
                 bpf_abi_ctx_name((enum bpf_abi_member)m), bpf_abi_ctx_size((enum bpf_abi_member)m));
     }
+    for (uint32_t i = 0; i < obj->n_progs; i++) {
+        const struct bpf_obj_prog *p = &obj->progs[i];
+        if (p->launch_probe)
+            fprintf(out, "  %-22s %s (%s, %u instructions%s, ctx struct pt_regs %u bytes read-only, zeroed): runs "
+                    "at every kernel launch\n", "uprobe cuLaunchKernel", p->name, p->section, p->prog.n,
+                    p->sleepable ? ", sleepable" : "", BPF_ABI_PT_REGS_SIZE);
+    }
 }
 
 static void print_usage(const struct bpf_obj *obj, FILE *out)
@@ -91,7 +98,7 @@ static void print_usage(const struct bpf_obj *obj, FILE *out)
     uint32_t nh = 0;
     for (uint32_t i = 0; i < obj->n_progs; i++) {
         const struct bpf_obj_prog *p = &obj->progs[i];
-        if (p->member < 0)
+        if (!bpf_obj_prog_runs(p))
             continue;
         kf |= p->kfuncs_used;
         for (uint32_t k = 0; k < p->n_helpers; k++) {
@@ -143,7 +150,7 @@ void bpf_report_dump(const struct bpf_obj *obj, FILE *out)
         const struct bpf_obj_prog *p = &obj->progs[i];
         fprintf(out, "  %-24s %-32s %" PRIu64 " instructions%s%s\n", p->name, p->section, p->size / 8,
                 p->sleepable ? ", sleepable" : "",
-                p->member >= 0 ? "" : ", not bound (not run)");
+                p->member >= 0 ? "" : p->launch_probe ? ", runs at every kernel launch" : ", not bound (not run)");
     }
     print_maps(obj, out);
     print_vars(obj, out);
@@ -174,12 +181,13 @@ static int map_load_text(const struct bpf_obj *obj, const struct bpf_insn *in, u
 
 void bpf_report_disasm(const struct bpf_obj *obj, FILE *out)
 {
-    for (int m = 0; m < BPF_ABI_MEMBER_COUNT; m++) {
-        int pi = obj->member_prog[m];
-        if (pi < 0)
+    for (uint32_t i = 0; i < obj->n_progs; i++) {
+        const struct bpf_obj_prog *p = &obj->progs[i];
+        if (!bpf_obj_prog_runs(p))
             continue;
-        const struct bpf_obj_prog *p = &obj->progs[pi];
-        fprintf(out, "%s: program %s (%s)\n", bpf_abi_member_name((enum bpf_abi_member)m), p->name, p->section);
+        fprintf(out, "%s: program %s (%s)\n",
+                p->member >= 0 ? bpf_abi_member_name((enum bpf_abi_member)p->member) : "uprobe cuLaunchKernel",
+                p->name, p->section);
         uint32_t last_line = 0;
         for (uint32_t pc = 0; pc < p->prog.n;) {
             const struct bpf_line *l = bpf_obj_line(&p->prog, pc);

@@ -28,6 +28,17 @@ void nvemu_config_init(nvemu_config *cfg)
     cfg->seed = 1;
 }
 
+/* gpu_ext's bpf_nv_gpu_preempt_tsg: PREEMPT with bWait=1 and a 100 ms manual timeout, any status but NV_OK -> -EIO. */
+static int policy_preempt_tsg(void *ctx, uint32_t hclient, uint32_t htsg, char *why, size_t len)
+{
+    nvemu *emu = ctx;
+    NV_STATUS st = emu->rm ? rm_kernel_preempt_tsg(emu->rm, hclient, htsg, 100u * 1000u * 1000u) : NV_ERR_INVALID_STATE;
+    if (st == NV_OK)
+        return 0;
+    snprintf(why, len, "PREEMPT of 0x%08x: %s, -EIO", htsg, nv_status_name(st));
+    return -EIO;
+}
+
 static char *dup_or_null(const char *s)
 {
     return s ? strdup(s) : NULL;
@@ -104,6 +115,8 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
     struct hooks_env env;
     fifo_hooks_env_init(&env, emu->profile, emu->sim);
     env.seed = emu->cfg.seed;
+    env.preempt_tsg = policy_preempt_tsg;
+    env.preempt_ctx = emu;
     emu->hooks = hooks_create(&env);
     if (!emu->hooks) {
         fail(errbuf, errlen, "%s", "cannot create the hook framework");

@@ -8,6 +8,7 @@
 #include "hooks/hooks.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +217,27 @@ static void host_fail(const struct policy_host *host, const char *hook, const st
     trace(h, hook ? hook : "policy", t, "policy", 0, "fault", h->error);
 }
 
+static int host_preempt_tsg(const struct policy_host *host, const char *hook, const struct hook_task *t,
+                            uint32_t hclient, uint32_t htsg)
+{
+    struct hooks *h = host->host_ctx;
+    hook = hook ? hook : "policy";
+    if (!hclient || !htsg) {
+        trace(h, hook, t, "preempt_tsg", htsg, "reject", "zero handle: -EINVAL");
+        return -EINVAL;
+    }
+    char why[160] = "no emulated GPU to preempt on";
+    int rc = h->env.preempt_tsg ? h->env.preempt_tsg(h->env.preempt_ctx, hclient, htsg, why, sizeof why) : -EIO;
+    if (rc == 0) {
+        trace(h, hook, t, "preempt_tsg", htsg, "apply", "");
+        return 0;
+    }
+    char reason[224];
+    snprintf(reason, sizeof reason, "client 0x%08x: %s", hclient, why);
+    trace(h, hook, t, "preempt_tsg", htsg, "reject", reason);
+    return rc;
+}
+
 static struct hooks_watch *watch;
 
 void hooks_set_watch(struct hooks_watch *w)
@@ -261,6 +283,7 @@ struct hooks *hooks_create(const struct hooks_env *env)
         .seed = h->env.seed,
         .trace_note = host_trace_note,
         .fail = host_fail,
+        .preempt_tsg = host_preempt_tsg,
     };
     return h;
 }
@@ -402,6 +425,11 @@ const char *hooks_policy_error(const struct hooks *h)
 char *hooks_policy_report(const struct hooks *h)
 {
     return h && h->attached && h->ops.report_json ? h->ops.report_json(h->state) : NULL;
+}
+
+bool hooks_acts_on_work_submit(const struct hooks *h)
+{
+    return hooks_active(h) && h->ops.on_work_submit;
 }
 
 const char *hooks_policy_name(const struct hooks *h)

@@ -31,6 +31,14 @@ struct hooks_env {
                   uint64_t value, const char *result, const char *reason);
     void *ctx;
     uint64_t seed;                /* the run's seed, handed to policies (policy_host.seed) */
+    /*
+     * PREEMPT with bWait=1 and a 100 ms timeout on client hclient's channel
+     * group htsg at kernel privilege (policy_host.preempt_tsg). Returns 0, or
+     * a negative errno with the driver's status and why in `why`. NULL: no
+     * channel groups to preempt (a policy check without an emulated GPU).
+     */
+    int (*preempt_tsg)(void *ctx, uint32_t hclient, uint32_t htsg, char *why, size_t len);
+    void *preempt_ctx;
 };
 
 /*
@@ -84,6 +92,9 @@ struct policy_ops;
  */
 int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *const *args, int nargs,
                      char *err, size_t errlen);
+
+/* True when the attached policy acts at work submission (on_work_submit: a plugin's, or a BPF object's launch uprobes). */
+bool hooks_acts_on_work_submit(const struct hooks *h);
 
 /* Name of the attached policy, or NULL. */
 const char *hooks_policy_name(const struct hooks *h);

@@ -83,6 +83,16 @@ bool rm_find_group_of_thread(struct rm_server *rs, int32_t tid, uint32_t nchanne
                              uint32_t *hgroup, uint32_t *hchannels);
 
 /*
+ * PREEMPT (bWait=1, timeout_ns) of channel group hgroup of client hclient at
+ * kernel privilege, whoever opened the client: what gpu_ext's sleepable kfunc
+ * bpf_nv_gpu_preempt_tsg issues for a policy. The statuses of the control
+ * path: NV_ERR_INVALID_CLIENT, NV_ERR_OBJECT_NOT_FOUND, NV_ERR_NOT_SUPPORTED
+ * (not a channel group), NV_ERR_RESOURCE_LOST, NV_ERR_GPU_IS_LOST, then fifo's
+ * (NV_ERR_TIMEOUT when the wait runs out).
+ */
+NV_STATUS rm_kernel_preempt_tsg(struct rm_server *rs, uint32_t hclient, uint32_t hgroup, uint64_t timeout_ns);
+
+/*
  * OS events: the driver keeps one list for the machine, so a (hClient, fd)
  * pair is unique across all fds. find: the entry of the pair or NULL. add: a
  * new entry on op; false when out of memory or op holds its limit. remove:

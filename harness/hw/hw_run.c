@@ -537,6 +537,10 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
             pm = sc->gpu.preempt_mode;
         sl->preempt_mode = pm == SC_PREEMPT_PROFILE || pm == SC_PREEMPT_CILP ? -1 : (int)pm;
     }
+    if (hooks_acts_on_work_submit(h))
+        note(out, "policy %s acts at every kernel launch (on_work_submit, or a cuLaunchKernel uprobe calling "
+                  "bpf_nv_gpu_preempt_tsg): not run (the hardware backend applies task_init and SET_TIMESLICE "
+                  "decisions only)", hooks_policy_name(h));
     hooks_destroy(h);
     if (sc->scheduler.kind == SC_SCHED_GPREEMPT && sc->scheduler.action != SC_SCHED_TIMESLICE)
         note(out, "scheduler action %s: not applied (the hardware backend applies timeslice decisions only; "

@@ -127,6 +127,15 @@ struct policy_host {
      * behaviour from now on) and reports the run as failed.
      */
     void (*fail)(const struct policy_host *host, const char *hook, const struct hook_task *t, const char *reason);
+    /*
+     * Preempts channel group htsg of client hclient and waits for it (at most
+     * 100 ms), at kernel privilege: any process's group, as gpu_ext's sleepable
+     * kfunc bpf_nv_gpu_preempt_tsg does. hook and t name the calling context
+     * for the trace. Returns 0, -EINVAL for a zero handle, -EIO when the
+     * handles name no channel group or the preempt failed (the trace says why).
+     */
+    int (*preempt_tsg)(const struct policy_host *host, const char *hook, const struct hook_task *t,
+                       uint32_t hclient, uint32_t htsg);
 };
 
 /* What a plugin exports under NVEMU_POLICY_SYMBOL. Any callback may be NULL. */

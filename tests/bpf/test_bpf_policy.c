@@ -4,6 +4,7 @@
  * environment, faults, and the BPF twins against their C plugins on the same
  * hook sequence (same outputs, same trace records).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,6 +52,8 @@ static const struct expect_obj expected[] = {
      {"process_class", "task_admitted", ".rodata", ".bss", NULL}},
     {"gpu_ext_timeslice", {"gx_task_init", "gx_bind", "gx_task_destroy", "gx_timeslice_control"},
      {"process_timeslice", "process_interleave", "stats", "result_count", "events", NULL}},
+    {"preempt_on_launch", {NULL, NULL, "pol_task_destroy", "pol_timeslice_control"},
+     {"process_class", "be_groups", "stats", ".rodata", ".bss", NULL}},
 };
 
 /* libbpf's reading of the object: same programs (name, section, instruction count) and map definitions. */
@@ -538,6 +541,109 @@ static void test_gpu_ext_object_decisions(void **state)
     hooks_destroy(h);
 }
 
+/* ---- the cuLaunchKernel uprobe and bpf_nv_gpu_preempt_tsg ---- */
+
+struct preempt_log {
+    uint32_t calls, hclient, htsg;
+    uint32_t fail_htsg;            /* this group answers like a handle the driver does not know */
+};
+
+static int fake_preempt(void *ctx, uint32_t hclient, uint32_t htsg, char *why, size_t len)
+{
+    struct preempt_log *l = ctx;
+    l->calls++;
+    l->hclient = hclient;
+    l->htsg = htsg;
+    if (htsg == l->fail_htsg) {
+        snprintf(why, len, "PREEMPT of 0x%08x: NV_ERR_OBJECT_NOT_FOUND, -EIO", htsg);
+        return -EIO;
+    }
+    return 0;
+}
+
+static void test_preempt_on_launch(void **state)
+{
+    (void)state;
+    for (int v = 0; v < N_VARIANTS; v++) {
+        char path[512];
+        object_path(path, sizeof path, "preempt_on_launch", variants[v]);
+        struct testenv te;
+        te_init(&te, 1);
+        struct preempt_log log = {.fail_htsg = 0x5c0000ff};
+        te.env.preempt_tsg = fake_preempt;
+        te.env.preempt_ctx = &log;
+        te.now_ns = 10000000;
+        const char *args[] = {"map:process_class[lc]=1", "map:process_class[be]=2"};
+        struct hooks *h = attach(&te, path, args, 2);
+        struct hook_task lc = te_task(1, "lc"), be = te_task(2, "be");
+        lc.htsg = 0x5c000001;
+        be.hclient = 0xc1d00002;
+        be.htsg = 0x5c000002;
+        /* the BE group's handles come from libcuda's SET_TIMESLICE; the timeslice itself stays */
+        uint64_t req = 2048;
+        hooks_timeslice_set(h, &be, &req);
+        assert_int_equal(req, 2048);
+        hooks_timeslice_set(h, &lc, &req);
+        /* a token request is not a launch; a launch by BE preempts nothing */
+        hooks_work_submit(h, &lc, 0, HOOK_SUBMIT_TOKEN_REQUEST);
+        hooks_work_submit(h, &be, 0, HOOK_SUBMIT_WORK);
+        assert_int_equal(log.calls, 0);
+        /* LC launches: BE's group is preempted, once per cooldown */
+        hooks_work_submit(h, &lc, 0, HOOK_SUBMIT_WORK);
+        assert_int_equal(log.calls, 1);
+        assert_int_equal(log.hclient, 0xc1d00002);
+        assert_int_equal(log.htsg, 0x5c000002);
+        int r = te_find(&te, "work_submit", "preempt_tsg", "apply");
+        assert_true(r >= 0);
+        assert_int_equal(te.rec[r].value, 0x5c000002);
+        hooks_work_submit(h, &lc, 0, HOOK_SUBMIT_WORK);
+        assert_int_equal(log.calls, 1);
+        te.now_ns += 2000000;
+        hooks_work_submit(h, &lc, 0, HOOK_SUBMIT_WORK);
+        assert_int_equal(log.calls, 2);
+        assert_int_equal(report_value(h, "stats", "0"), 3); /* LC launches */
+        assert_int_equal(report_value(h, "stats", "1"), 2); /* preempts that succeeded */
+        assert_int_equal(report_value(h, "stats", "3"), 1); /* inside the cooldown */
+        /* the group is gone: nothing to preempt */
+        hooks_task_destroy(h, &be);
+        te.now_ns += 2000000;
+        hooks_work_submit(h, &lc, 0, HOOK_SUBMIT_WORK);
+        assert_int_equal(log.calls, 2);
+        /* a handle the driver does not know: -EIO, a zero handle: -EINVAL without reaching the driver */
+        struct hook_task gone = te_task(3, "be"), zero = te_task(4, "be");
+        gone.htsg = log.fail_htsg;
+        zero.hclient = 0xc1d00004;
+        zero.htsg = 0;
+        hooks_timeslice_set(h, &gone, &req);
+        hooks_timeslice_set(h, &zero, &req);
+        te.now_ns += 2000000;
+        hooks_work_submit(h, &lc, 0, HOOK_SUBMIT_WORK);
+        assert_int_equal(log.calls, 3);
+        assert_int_equal(report_value(h, "stats", "2"), 2); /* preempts that failed */
+        r = te_find(&te, "work_submit", "preempt_tsg", "reject");
+        assert_true(r >= 0);
+        assert_non_null(strstr(te.rec[r].reason, "NV_ERR_OBJECT_NOT_FOUND"));
+        assert_true(te_find(&te, "work_submit", "printk", "log") >= 0);
+        hooks_destroy(h);
+    }
+    /* a host without channel groups (a policy check): -EIO, recorded */
+    char path[512];
+    object_path(path, sizeof path, "preempt_on_launch", "bpf");
+    struct testenv te;
+    te_init(&te, 1);
+    const char *args[] = {"map:process_class[lc]=1", "map:process_class[be]=2"};
+    struct hooks *h = attach(&te, path, args, 2);
+    struct hook_task lc = te_task(1, "lc"), be = te_task(2, "be");
+    uint64_t req = 2048;
+    hooks_timeslice_set(h, &be, &req);
+    hooks_work_submit(h, &lc, 0, HOOK_SUBMIT_WORK);
+    int r = te_find(&te, "work_submit", "preempt_tsg", "reject");
+    assert_true(r >= 0);
+    assert_non_null(strstr(te.rec[r].reason, "no emulated GPU"));
+    assert_int_equal(report_value(h, "stats", "2"), 1);
+    hooks_destroy(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -550,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_budget_and_bad_args),
         cmocka_unit_test(test_twins),
         cmocka_unit_test(test_gpu_ext_object_decisions),
+        cmocka_unit_test(test_preempt_on_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

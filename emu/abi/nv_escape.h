@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi/nv_abi_assert.h"
 #include "abi/nv_status.h"
 
 typedef uint32_t NvHandle;
@@ -77,11 +78,6 @@ typedef uint64_t NvU64A __attribute__((aligned(8)));  /* NV_DECLARE_ALIGNED(NvU6
 
 #define NV_CTL_DEVICE_MINOR 255u
 
-#define NV_ASSERT_LAYOUT(type, size, align) \
-    _Static_assert(sizeof(type) == (size), #type " size"); \
-    _Static_assert(_Alignof(type) == (align), #type " alignment")
-#define NV_ASSERT_OFF(type, field, off) \
-    _Static_assert(offsetof(type, field) == (off), #type "." #field " offset")
 
 /* ================= OS-layer structs ================= */
 

@@ -101,6 +101,8 @@ static NV_STATUS create_object(struct rm_call *c, struct rm_client *cl, struct r
         return st;
     }
     o->constructed = true;
+    if (cc.gpu)
+        rm_charge_latency(cc.gpu, row->latency);
     if (o->family == RM_FAM_DEVICE && o->gpu && o->gpu->index < NV0080_MAX_DEVICES)
         c->rs->devices_per_gpu[o->gpu->index]++;
     *out = o;

@@ -111,7 +111,6 @@ static NV_STATUS tsg_construct(struct rm_call *c, struct rm_object *obj, void *p
         if (st != NV_OK)
             return st;
     }
-    fifo_charge_latency(f, prof->timing.lat_tsg_alloc_ns);
     return NV_OK;
 }
 
@@ -291,7 +290,6 @@ static NV_STATUS channel_construct(struct rm_call *c, struct rm_object *obj, voi
         st = rm_add_dependant(ctx, obj);
     if (st == NV_OK && rs->kgr)
         st = rm_add_dependant(rs->kgr, obj);
-    fifo_charge_latency(f, fifo_profile(f)->timing.lat_channel_alloc_ns);
     return st;
 }
 
@@ -308,26 +306,26 @@ static void channel_destruct(struct rm_call *c, struct rm_object *obj)
         rm_free_later(c, rs->obj);
 }
 
-/*
- * Columns: hclass, name, param_size, params, parents, family, single_instance,
- * gpu_class, any_node, internal_only, modelled, free_priority, construct, destruct.
- */
-#define CHANNEL_ROW(id, nm)                                                                                  \
-    {id, nm, sizeof(NV_CHANNEL_ALLOC_PARAMS), RM_PARAMS_REQUIRED, RM_FAM_DEVICE | RM_FAM_TSG, RM_FAM_CHANNEL, \
-     false, true, false, false, true, RM_FREE_PRIO_HIGH, channel_construct, channel_destruct}
+/* Every channel class: the same columns under its own symbol. */
+#define CHANNEL_ROW(sym)                                                                                  \
+    RM_CLASS_NAMED(sym, #sym, NV_CHANNEL_ALLOC_PARAMS, .params = RM_PARAMS_REQUIRED,                       \
+                   .parents = RM_FAM_DEVICE | RM_FAM_TSG, .family = RM_FAM_CHANNEL, .gpu_class = true,     \
+                   .modelled = true, .free_priority = RM_FREE_PRIO_HIGH, .latency = RM_LAT_CHANNEL_ALLOC,  \
+                   .construct = channel_construct, .destruct = channel_destruct)
 
 const struct rm_class_row rm_class_rows_fifo[] = {
     RM_CLASS(KEPLER_CHANNEL_GROUP_A, NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS, .params = RM_PARAMS_REQUIRED,
      .parents = RM_FAM_DEVICE, .family = RM_FAM_TSG, .gpu_class = true, .modelled = true,
-     .free_priority = RM_FREE_PRIO_TSG, .construct = tsg_construct, .destruct = tsg_destruct),
+     .free_priority = RM_FREE_PRIO_TSG, .latency = RM_LAT_TSG_ALLOC, .construct = tsg_construct,
+     .destruct = tsg_destruct),
     RM_CLASS(FERMI_CONTEXT_SHARE_A, NV_CTXSHARE_ALLOCATION_PARAMETERS, .params = RM_PARAMS_REQUIRED,
      .parents = RM_FAM_TSG, .family = RM_FAM_CTXSHARE, .gpu_class = true, .modelled = true,
      .free_priority = RM_FREE_PRIO_DEFAULT, .construct = ctxshare_construct, .destruct = ctxshare_destruct),
-    CHANNEL_ROW(VOLTA_CHANNEL_GPFIFO_A, "VOLTA_CHANNEL_GPFIFO_A"),
-    CHANNEL_ROW(TURING_CHANNEL_GPFIFO_A, "TURING_CHANNEL_GPFIFO_A"),
-    CHANNEL_ROW(AMPERE_CHANNEL_GPFIFO_A, "AMPERE_CHANNEL_GPFIFO_A"),
-    CHANNEL_ROW(HOPPER_CHANNEL_GPFIFO_A, "HOPPER_CHANNEL_GPFIFO_A"),
-    CHANNEL_ROW(BLACKWELL_CHANNEL_GPFIFO_A, "BLACKWELL_CHANNEL_GPFIFO_A"),
-    CHANNEL_ROW(BLACKWELL_CHANNEL_GPFIFO_B, "BLACKWELL_CHANNEL_GPFIFO_B"),
+    CHANNEL_ROW(VOLTA_CHANNEL_GPFIFO_A),
+    CHANNEL_ROW(TURING_CHANNEL_GPFIFO_A),
+    CHANNEL_ROW(AMPERE_CHANNEL_GPFIFO_A),
+    CHANNEL_ROW(HOPPER_CHANNEL_GPFIFO_A),
+    CHANNEL_ROW(BLACKWELL_CHANNEL_GPFIFO_A),
+    CHANNEL_ROW(BLACKWELL_CHANNEL_GPFIFO_B),
     {.name = NULL},
 };

@@ -9,25 +9,24 @@
 #include "rm/rm_internal.h"
 
 /*
- * Privilege flags and access rights (step 7), with the caller's capabilities at
- * call time; they are asked for only when the row needs a right.
+ * Privilege and access rights (step 7), with the caller's capabilities at call
+ * time; they are asked for only when the row needs a right.
  */
 static NV_STATUS check_privilege(const struct rm_ctrl_row *row, const struct rm_call *c)
 {
-    if (row->flags & RM_CTRL_INTERNAL)
+    switch (row->priv) {
+    case RM_PRIV_USER:
+        return NV_OK;
+    case RM_PRIV_NICE:
+        return (rm_caller_caps(c->acc, c->op) & (NVEMU_CAP_SYS_NICE | NVEMU_CAP_SYS_ADMIN))
+                   ? NV_OK
+                   : NV_ERR_INSUFFICIENT_PERMISSIONS;
+    case RM_PRIV_ADMIN:
+        return (rm_caller_caps(c->acc, c->op) & NVEMU_CAP_SYS_ADMIN) ? NV_OK : NV_ERR_INSUFFICIENT_PERMISSIONS;
+    case RM_PRIV_INTERNAL:
         return NV_ERR_NOT_SUPPORTED;
-    uint64_t caps = 0;
-    if (row->flags & (RM_CTRL_PRIVILEGED | RM_CTRL_RIGHT_NICE))
-        caps = rm_caller_caps(c->acc, c->op);
-    if (row->flags & RM_CTRL_PRIVILEGED) {
-        if (!(caps & NVEMU_CAP_SYS_ADMIN))
-            return NV_ERR_INSUFFICIENT_PERMISSIONS;
-    } else if (!(row->flags & RM_CTRL_NON_PRIVILEGED)) {
-        return NV_ERR_INSUFFICIENT_PERMISSIONS; /* kernel-only */
     }
-    if ((row->flags & RM_CTRL_RIGHT_NICE) && !(caps & (NVEMU_CAP_SYS_NICE | NVEMU_CAP_SYS_ADMIN)))
-        return NV_ERR_INSUFFICIENT_PERMISSIONS;
-    return NV_OK;
+    return NV_ERR_INSUFFICIENT_PERMISSIONS; /* a row without a privilege is kernel-only */
 }
 
 NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner)
@@ -85,7 +84,10 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
         cc.obj = o->dup_src ? o->dup_src : o;
         cc.gpu = o->gpu;
         cc.cmd = p->cmd;
-        st = row->handler ? row->handler(&cc, params, p->paramsSize) : NV_ERR_NOT_SUPPORTED;
+        cc.params_size = p->paramsSize;
+        if (cc.gpu)
+            rm_charge_latency(cc.gpu, row->latency);
+        st = row->handler(&cc, params);
         if ((st == NV_OK || (row->flags & RM_CTRL_COPYOUT_ON_ERROR)) && p->paramsSize &&
             c->acc->write(c->acc->ctx, p->params, params, p->paramsSize) != 0)
             st = NV_ERR_INVALID_ADDRESS;

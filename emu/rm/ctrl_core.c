@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "abi/nv_classes.h"
+#include "abi/nv_ctrl_core.h"
 #include "abi/nv_ctrl_monitoring.h"
 #include "base/log.h"
 #include "profile/profile.h"
@@ -22,9 +23,10 @@ const struct profile *rm_call_profile(const struct rm_call *c)
     return c->gpu ? c->gpu->profile : rm_server_profile(c->rs);
 }
 
-NV_STATUS rm_ctrl_canned(struct rm_call *c, void *params, uint32_t size)
+NVEMU_TYPED_EXTERN_FN(NV_STATUS, rm_ctrl_canned, struct rm_call *, c, void, params)
 {
     const struct profile *p = rm_call_profile(c);
+    uint32_t size = c->params_size;
     bool have_cmd = false;
     for (uint32_t i = 0; p && i < p->canned_count; i++) {
         const struct profile_canned_ctrl *k = &p->canned[i];
@@ -44,30 +46,20 @@ NV_STATUS rm_ctrl_canned(struct rm_call *c, void *params, uint32_t size)
     return NV_ERR_NOT_SUPPORTED;
 }
 
-/* Canned controls on a coarse family: only the command's own class answers. */
-static NV_STATUS canned_on_class(struct rm_call *c, void *params, uint32_t size)
+/* Recorded controls on a coarse family: only the command's own class answers. */
+NVEMU_TYPED_EXTERN_FN(NV_STATUS, rm_ctrl_canned_on_class, struct rm_call *, c, void, p)
 {
-    return class_matches(c, c->cmd) ? rm_ctrl_canned(c, params, size) : NV_ERR_NOT_SUPPORTED;
+    return class_matches(c, c->cmd) ? rm_ctrl_canned(c, p) : NV_ERR_NOT_SUPPORTED;
 }
-
-/* NV503C_CTRL_REGISTER_VA_SPACE_PARAMS: hVASpace @0, vaSpaceToken @8 (out). */
-struct nv503c_register_va_space {
-    uint32_t hVASpace;
-    uint32_t pad;
-    uint64_t vaSpaceToken;
-};
-_Static_assert(sizeof(struct nv503c_register_va_space) == 16, "NV503C_CTRL_REGISTER_VA_SPACE_PARAMS");
 
 /* First token as recorded on the H200; further registrations get distinct tokens. */
 #define P2P_TOKEN_BASE 0xFE00u
 #define P2P_TOKEN_STRIDE 0x100u
 
-static NV_STATUS p2p_register_va_space(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(p2p_register_va_space, NV503C_CTRL_REGISTER_VA_SPACE_PARAMS)
 {
-    (void)size;
-    if (!class_matches(c, 0x503C0102u))
+    if (!class_matches(c, NV503C_CTRL_CMD_REGISTER_VA_SPACE))
         return NV_ERR_NOT_SUPPORTED;
-    struct nv503c_register_va_space *p = params;
     struct rm_object *va = rm_client_find(c->client, p->hVASpace);
     if (!va || rm_object_family(va) != RM_FAM_VASPACE)
         return NV_ERR_OBJECT_NOT_FOUND;
@@ -75,54 +67,46 @@ static NV_STATUS p2p_register_va_space(struct rm_call *c, void *params, uint32_t
     return NV_OK;
 }
 
-/* REGISTER_VIDMEM {hMemory @0, offset, size, address} / UNREGISTER_VIDMEM {hMemory}: memory must exist. */
-static NV_STATUS p2p_vidmem(struct rm_call *c, uint32_t cmd, const void *params)
+/* REGISTER_VIDMEM / UNREGISTER_VIDMEM: the memory must exist. */
+static NV_STATUS p2p_vidmem(struct rm_call *c, uint32_t cmd, uint32_t hmem)
 {
     if (!class_matches(c, cmd))
         return NV_ERR_NOT_SUPPORTED;
-    uint32_t hmem;
-    memcpy(&hmem, params, sizeof(hmem));
     struct rm_object *m = rm_client_find(c->client, hmem);
     if (!m || rm_object_family(m) != RM_FAM_MEMORY)
         return NV_ERR_OBJECT_NOT_FOUND;
     return NV_OK;
 }
 
-static NV_STATUS p2p_register_vidmem(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(p2p_register_vidmem, NV503C_CTRL_REGISTER_VIDMEM_PARAMS)
 {
-    (void)size;
-    return p2p_vidmem(c, 0x503C0104u, params);
+    return p2p_vidmem(c, NV503C_CTRL_CMD_REGISTER_VIDMEM, p->hMemory);
 }
 
-static NV_STATUS p2p_unregister_vidmem(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(p2p_unregister_vidmem, NV503C_CTRL_UNREGISTER_VIDMEM_PARAMS)
 {
-    (void)size;
-    return p2p_vidmem(c, 0x503C0105u, params);
+    return p2p_vidmem(c, NV503C_CTRL_CMD_UNREGISTER_VIDMEM, p->hMemory);
 }
 
 /* Debugger exception mask: accepted, no debugger is modelled. */
-static NV_STATUS debugger_set_exception_mask(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(debugger_set_exception_mask, NV83DE_CTRL_DEBUG_SET_EXCEPTION_MASK_PARAMS)
 {
-    (void)params;
-    (void)size;
-    return class_matches(c, 0x83DE0309u) ? NV_OK : NV_ERR_NOT_SUPPORTED;
+    return class_matches(c, NV83DE_CTRL_CMD_DEBUG_SET_EXCEPTION_MASK) ? NV_OK : NV_ERR_NOT_SUPPORTED;
 }
 
-#define NP RM_CTRL_NON_PRIVILEGED
+#define NP RM_PRIV_USER
+#define OTHER RM_FAM_OTHER
 const struct rm_ctrl_row rm_ctrl_rows_core[] = {
-    {.cmd = 0xCB330101u, .name = "NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES", .param_size = 6,
-        .families = RM_FAM_OTHER, .flags = NP | RM_CTRL_CANNED, .handler = canned_on_class},
-    {.cmd = 0x90E60102u, .name = "NV90E6_CTRL_CMD_MASTER_GET_VIRTUAL_FUNCTION_ERROR_CONT_INTR_MASK", .param_size = 8,
-        .families = RM_FAM_OTHER, .flags = NP | RM_CTRL_CANNED, .handler = canned_on_class},
-    {.cmd = 0x503C0102u, .name = "NV503C_CTRL_CMD_REGISTER_VA_SPACE", .param_size = 16, .families = RM_FAM_OTHER,
-        .flags = NP, .handler = p2p_register_va_space},
-    {.cmd = 0x503C0104u, .name = "NV503C_CTRL_CMD_REGISTER_VIDMEM", .param_size = 32, .families = RM_FAM_OTHER,
-        .flags = NP, .handler = p2p_register_vidmem},
-    {.cmd = 0x503C0105u, .name = "NV503C_CTRL_CMD_UNREGISTER_VIDMEM", .param_size = 4, .families = RM_FAM_OTHER,
-        .flags = NP, .handler = p2p_unregister_vidmem},
-    {.cmd = 0x83DE0309u, .name = "NV83DE_CTRL_CMD_DEBUG_SET_EXCEPTION_MASK", .param_size = 4,
-        .families = RM_FAM_OTHER, .flags = NP, .handler = debugger_set_exception_mask},
-    {.cmd = 0x20810108u, .name = "NV2081_CTRL_CMD_BINAPI (0x0108)", .param_size = 992, .families = RM_FAM_OTHER,
-        .flags = NP | RM_CTRL_CANNED, .handler = canned_on_class},
+    RM_CTRL_RECORDED(NV_CONF_COMPUTE_CTRL_CMD_SYSTEM_GET_CAPABILITIES, OTHER, rm_ctrl_canned_on_class),
+    RM_CTRL_RECORDED(NV90E6_CTRL_CMD_MASTER_GET_VIRTUAL_FUNCTION_ERROR_CONT_INTR_MASK, OTHER,
+                     rm_ctrl_canned_on_class),
+    RM_CTRL(NV503C_CTRL_CMD_REGISTER_VA_SPACE, NV503C_CTRL_REGISTER_VA_SPACE_PARAMS, OTHER, NP,
+            p2p_register_va_space),
+    RM_CTRL(NV503C_CTRL_CMD_REGISTER_VIDMEM, NV503C_CTRL_REGISTER_VIDMEM_PARAMS, OTHER, NP, p2p_register_vidmem),
+    RM_CTRL(NV503C_CTRL_CMD_UNREGISTER_VIDMEM, NV503C_CTRL_UNREGISTER_VIDMEM_PARAMS, OTHER, NP,
+            p2p_unregister_vidmem),
+    RM_CTRL(NV83DE_CTRL_CMD_DEBUG_SET_EXCEPTION_MASK, NV83DE_CTRL_DEBUG_SET_EXCEPTION_MASK_PARAMS, OTHER, NP,
+            debugger_set_exception_mask),
+    RM_CTRL_RECORDED(NV2081_CTRL_CMD_UNPUBLISHED_0108, OTHER, rm_ctrl_canned_on_class),
     {.name = NULL},
 };

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "abi/nv_ctrl_core.h"
 #include "abi/nv_ctrl_discovery.h"
 #include "abi/nv_ctrl_monitoring.h"
 #include "base/log.h"
@@ -42,10 +43,8 @@ static NV_STATUS user_write(struct rm_call *c, uint64_t addr, const void *src, s
 
 /* ---------------- NV0000: client ---------------- */
 
-static NV_STATUS ctrl_build_version(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_build_version, NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS)
 {
-    (void)size;
-    NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS *p = params;
     const struct profile *pr = rm_call_profile(c);
     const char *strs[3] = {pr->driver_version, pr->build_version, pr->build_title};
     const uint64_t dst[3] = {p->pDriverVersionBuffer, p->pVersionBuffer, p->pTitleBuffer};
@@ -79,18 +78,14 @@ static void fill_gpu_ids(struct rm_server *rs, uint32_t *ids)
     }
 }
 
-static NV_STATUS ctrl_attached_ids(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_attached_ids, NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS)
 {
-    (void)size;
-    NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS *p = params;
     fill_gpu_ids(c->rs, p->gpuIds);
     return NV_OK;
 }
 
-static NV_STATUS ctrl_probed_ids(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_probed_ids, NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS)
 {
-    (void)size;
-    NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS *p = params;
     fill_gpu_ids(c->rs, p->gpuIds);
     for (uint32_t i = 0; i < NV0000_CTRL_GPU_MAX_ATTACHED_GPUS; i++) {
         p->excludedGpuIds[i] = NV0000_CTRL_GPU_INVALID_ID;
@@ -105,10 +100,8 @@ static NV_STATUS ctrl_probed_ids(struct rm_call *c, void *params, uint32_t size)
  * the reference trace, lines 24/27/32; set for a second process while the
  * first holds a device, fixtures/hw/h200-580.159.04/trace-share-p1.log line 21).
  */
-static NV_STATUS ctrl_id_info_v2(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_id_info_v2, NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS)
 {
-    (void)size;
-    NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS *p = params;
     struct gpu *g = rm_gpu_by_id(c->rs, p->gpuId);
     if (!g)
         return NV_ERR_INVALID_ARGUMENT;
@@ -130,12 +123,10 @@ _Static_assert(offsetof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, sliStatus) ==
 _Static_assert(sizeof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS) == sizeof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS) + 8,
                "V1 tail = V2 tail");
 
-static NV_STATUS ctrl_id_info(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_id_info, NV0000_CTRL_GPU_GET_ID_INFO_PARAMS)
 {
-    (void)size;
-    NV0000_CTRL_GPU_GET_ID_INFO_PARAMS *p = params;
     NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS v2 = {.gpuId = p->gpuId};
-    NV_STATUS st = ctrl_id_info_v2(c, &v2, sizeof v2);
+    NV_STATUS st = ctrl_id_info_v2_typed(c, &v2);
     if (st != NV_OK)
         return st;
     const size_t head = offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus);
@@ -165,10 +156,8 @@ static const struct {
     {0xC761, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},
 };
 
-static NV_STATUS ctrl_addr_space_type(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_addr_space_type, NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS)
 {
-    (void)size;
-    NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS *p = params;
     struct rm_object *o = rm_client_find(c->client, p->hObject);
     if (!o)
         return NV_ERR_OBJECT_NOT_FOUND;
@@ -188,10 +177,8 @@ static NV_STATUS ctrl_addr_space_type(struct rm_call *c, void *params, uint32_t 
 }
 
 /* Object sharing is not modelled: the policy is accepted and has no effect. */
-static NV_STATUS ctrl_set_share_policy(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_set_share_policy, NV0000_CTRL_CLIENT_SET_INHERITED_SHARE_POLICY_PARAMS)
 {
-    (void)size;
-    const NV0000_CTRL_CLIENT_SET_INHERITED_SHARE_POLICY_PARAMS *p = params;
     LOG_DEBUG("discovery", "client 0x%08x: inherited share policy type %u action %u mask 0x%x ignored",
               rm_client_handle(c->client), p->type, p->action, p->accessMask);
     return NV_OK;
@@ -199,10 +186,8 @@ static NV_STATUS ctrl_set_share_policy(struct rm_call *c, void *params, uint32_t
 
 /* ---------------- NV0080: device ---------------- */
 
-static NV_STATUS ctrl_classlist(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_classlist, NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS)
 {
-    (void)size;
-    NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS *p = params;
     const struct profile *pr = rm_call_profile(c);
     if (!p->classList) {
         p->numClasses = pr->class_count;
@@ -220,10 +205,8 @@ static NV_STATUS ctrl_classlist(struct rm_call *c, void *params, uint32_t size)
     return NV_OK;
 }
 
-static NV_STATUS ctrl_classlist_v2(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_classlist_v2, NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS)
 {
-    (void)size;
-    NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS *p = params;
     const struct profile *pr = rm_call_profile(c);
     if (pr->class_count > NV0080_CTRL_GPU_CLASSLIST_MAX_SIZE)
         return NV_ERR_INVALID_PARAM_STRUCT;
@@ -234,11 +217,8 @@ static NV_STATUS ctrl_classlist_v2(struct rm_call *c, void *params, uint32_t siz
 }
 
 /* One subdevice per device: the emulator has no SLI. */
-static NV_STATUS ctrl_num_subdevices(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_num_subdevices, NV0080_CTRL_GPU_GET_NUM_SUBDEVICES_PARAMS)
 {
-    (void)c;
-    (void)size;
-    NV0080_CTRL_GPU_GET_NUM_SUBDEVICES_PARAMS *p = params;
     p->numSubDevices = 1;
     return NV_OK;
 }
@@ -268,10 +248,8 @@ static NV_STATUS answer_info_list(const char *what, uint32_t *list_size, nv_ctrl
     return NV_OK;
 }
 
-static NV_STATUS ctrl_gpu_info_v2(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_gpu_info_v2, NV2080_CTRL_GPU_GET_INFO_V2_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_GPU_GET_INFO_V2_PARAMS *p = params;
     const struct profile *pr = rm_call_profile(c);
     return answer_info_list("GPU_GET_INFO_V2", &p->gpuInfoListSize, p->gpuInfoList,
                             NV2080_CTRL_GPU_INFO_MAX_LIST_SIZE, pr->gpu_info, pr->gpu_info_count);
@@ -288,26 +266,20 @@ static NV_STATUS table_list(struct rm_call *c, uint32_t cmd, const char *what, u
     return answer_info_list(what, list_size, list, max, t->entries, t->count);
 }
 
-static NV_STATUS ctrl_fb_info_v2(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_fb_info_v2, NV2080_CTRL_FB_GET_INFO_V2_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_FB_GET_INFO_V2_PARAMS *p = params;
     return table_list(c, NV2080_CTRL_CMD_FB_GET_INFO_V2, "FB_GET_INFO_V2", &p->fbInfoListSize, p->fbInfoList,
                       NV2080_CTRL_FB_INFO_MAX_LIST_SIZE);
 }
 
-static NV_STATUS ctrl_bus_info_v2(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_bus_info_v2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_BUS_GET_INFO_V2_PARAMS *p = params;
     return table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO_V2", &p->busInfoListSize,
                       p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
 }
 
-static NV_STATUS ctrl_name_string(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_name_string, NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS *p = params;
     const char *name = rm_call_profile(c)->marketing_name;
     size_t n = strlen(name);
     if (n >= NV2080_GPU_MAX_NAME_STRING_LENGTH)
@@ -324,10 +296,8 @@ static NV_STATUS ctrl_name_string(struct rm_call *c, void *params, uint32_t size
     return NV_OK;
 }
 
-static NV_STATUS ctrl_short_name(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_short_name, NV2080_CTRL_GPU_GET_SHORT_NAME_STRING_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_GPU_GET_SHORT_NAME_STRING_PARAMS *p = params;
     const char *name = rm_call_profile(c)->short_name;
     memset(p->gpuShortNameString, 0, sizeof p->gpuShortNameString);
     memcpy(p->gpuShortNameString, name, strnlen(name, sizeof p->gpuShortNameString - 1));
@@ -335,10 +305,8 @@ static NV_STATUS ctrl_short_name(struct rm_call *c, void *params, uint32_t size)
 }
 
 /* UUID as 16 binary bytes or as the "GPU-xxxxxxxx-..." string (41 bytes with its NUL). */
-static NV_STATUS ctrl_gid_info(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_gid_info, NV2080_CTRL_GPU_GET_GID_INFO_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_GPU_GET_GID_INFO_PARAMS *p = params;
     const uint8_t *u = rm_call_profile(c)->uuid;
     if (p->index != 0)
         return NV_ERR_INVALID_ARGUMENT;
@@ -370,10 +338,8 @@ static NV_STATUS ctrl_gid_info(struct rm_call *c, void *params, uint32_t size)
     }
 }
 
-static NV_STATUS ctrl_engines_v2(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_engines_v2, NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS *p = params;
     const struct profile *pr = rm_call_profile(c);
     if (pr->engine_count > NV2080_GPU_MAX_ENGINES_LIST_SIZE)
         return NV_ERR_INVALID_PARAM_STRUCT;
@@ -385,10 +351,8 @@ static NV_STATUS ctrl_engines_v2(struct rm_call *c, void *params, uint32_t size)
 }
 
 /* GR info: indices below the driver's NV0080_CTRL_GR_INFO_MAX_SIZE the profile does not list read 0. */
-static NV_STATUS ctrl_gr_info(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_gr_info, NV2080_CTRL_GR_GET_INFO_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_GR_GET_INFO_PARAMS *p = params;
     const struct profile *pr = rm_call_profile(c);
     NV_STATUS st = list_size_check(p->grInfoListSize, sizeof(nv_ctrl_info_pair));
     if (st != NV_OK)
@@ -412,10 +376,8 @@ static NV_STATUS ctrl_gr_info(struct rm_call *c, void *params, uint32_t size)
     return user_write(c, p->grInfoList, list, p->grInfoListSize * sizeof list[0]);
 }
 
-static NV_STATUS ctrl_gr_ctx_buffer_size(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_gr_ctx_buffer_size, NV2080_CTRL_GR_GET_CTX_BUFFER_SIZE_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_GR_GET_CTX_BUFFER_SIZE_PARAMS *p = params;
     struct rm_object *o = rm_client_find(c->client, p->hChannel);
     if (!o || rm_object_family(o) != RM_FAM_CHANNEL)
         return NV_ERR_INVALID_OBJECT_HANDLE;
@@ -423,10 +385,8 @@ static NV_STATUS ctrl_gr_ctx_buffer_size(struct rm_call *c, void *params, uint32
     return NV_OK;
 }
 
-static NV_STATUS ctrl_arch_info(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_arch_info, NV2080_CTRL_MC_GET_ARCH_INFO_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_MC_GET_ARCH_INFO_PARAMS *p = params;
     const struct profile *pr = rm_call_profile(c);
     p->architecture = pr->arch_id;
     p->implementation = pr->arch_impl;
@@ -435,10 +395,8 @@ static NV_STATUS ctrl_arch_info(struct rm_call *c, void *params, uint32_t size)
     return NV_OK;
 }
 
-static NV_STATUS ctrl_pci_info(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(ctrl_pci_info, NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS *p = params;
     const struct profile *pr = rm_call_profile(c);
     p->pciDeviceId = (uint32_t)pr->pci_device_id << 16 | pr->pci_vendor_id;
     p->pciSubSystemId = pr->pci_subsystem_id;
@@ -447,12 +405,9 @@ static NV_STATUS ctrl_pci_info(struct rm_call *c, void *params, uint32_t size)
     return NV_OK;
 }
 
-/* Parameterless controls the recording shows answering NV_OK; nothing to model. */
-static NV_STATUS ctrl_no_params(struct rm_call *c, void *params, uint32_t size)
+/* Parameterless controls the recording shows answering NV_OK (their status is the answer); nothing to model. */
+RM_CTRL_HANDLER(ctrl_no_params, void)
 {
-    (void)c;
-    (void)params;
-    (void)size;
     return NV_OK;
 }
 
@@ -467,8 +422,7 @@ static const struct rm_ctrl_volatile fb_info_volatile[] = {
     {.why = NULL},
 };
 
-#define NP RM_CTRL_NON_PRIVILEGED
-#define CN (RM_CTRL_NON_PRIVILEGED | RM_CTRL_CANNED)
+#define NP RM_PRIV_USER
 #define CLI RM_FAM_CLIENT
 #define DEV RM_FAM_DEVICE
 #define SUB RM_FAM_SUBDEVICE
@@ -480,95 +434,70 @@ static const struct rm_ctrl_volatile fb_info_volatile[] = {
  */
 const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     /* NV0000 client */
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, 40, CLI, NP, ctrl_build_version),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS_SIZE,
-                  CLI, CN, rm_ctrl_canned),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_SYSTEM_GET_FEATURES, NV0000_CTRL_CMD_SYSTEM_GET_FEATURES_PARAMS_SIZE, CLI, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, 128, CLI, NP, ctrl_attached_ids),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_GPU_GET_ID_INFO, 40, CLI, NP, ctrl_id_info, .volatile_out = id_info_volatile),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, 32, CLI, NP, ctrl_id_info_v2),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, 384, CLI, NP, ctrl_probed_ids),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_GPU_ATTACH_IDS, NV0000_CTRL_CMD_GPU_ATTACH_IDS_PARAMS_SIZE, CLI, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_GPU_GET_MEMOP_ENABLE, NV0000_CTRL_CMD_GPU_GET_MEMOP_ENABLE_PARAMS_SIZE, CLI, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS, NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS_PARAMS_SIZE,
-                  CLI, CN, rm_ctrl_canned),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_SYNC_GPU_BOOST_GROUP_INFO, NV0000_CTRL_CMD_SYNC_GPU_BOOST_GROUP_INFO_PARAMS_SIZE,
-                  CLI, CN, rm_ctrl_canned),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE, 12, CLI, NP, ctrl_addr_space_type),
-    RM_CTRL_SIZED(NV0000_CTRL_CMD_CLIENT_SET_INHERITED_SHARE_POLICY, 12, CLI, NP, ctrl_set_share_policy),
+    RM_CTRL(NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS, CLI, NP,
+            ctrl_build_version),
+    RM_CTRL_RECORDED(NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, CLI, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV0000_CTRL_CMD_SYSTEM_GET_FEATURES, CLI, rm_ctrl_canned),
+    RM_CTRL(NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS, CLI, NP, ctrl_attached_ids),
+    RM_CTRL(NV0000_CTRL_CMD_GPU_GET_ID_INFO, NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, CLI, NP, ctrl_id_info,
+            .volatile_out = id_info_volatile),
+    RM_CTRL(NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, CLI, NP, ctrl_id_info_v2),
+    RM_CTRL(NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS, CLI, NP, ctrl_probed_ids),
+    RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_ATTACH_IDS, CLI, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_GET_MEMOP_ENABLE, CLI, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS, CLI, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV0000_CTRL_CMD_SYNC_GPU_BOOST_GROUP_INFO, CLI, rm_ctrl_canned),
+    RM_CTRL(NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE, NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS, CLI, NP,
+            ctrl_addr_space_type),
+    RM_CTRL(NV0000_CTRL_CMD_CLIENT_SET_INHERITED_SHARE_POLICY, NV0000_CTRL_CLIENT_SET_INHERITED_SHARE_POLICY_PARAMS,
+            CLI, NP, ctrl_set_share_policy),
     /* NV0080 device */
-    RM_CTRL_SIZED(NV0080_CTRL_CMD_GPU_GET_CLASSLIST, 16, DEV, NP, ctrl_classlist),
-    RM_CTRL_SIZED(NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES, 4, DEV, NP, ctrl_num_subdevices),
-    RM_CTRL_SIZED(NV0080_CTRL_CMD_GPU_GET_VIRTUALIZATION_MODE,
-                  NV0080_CTRL_CMD_GPU_GET_VIRTUALIZATION_MODE_PARAMS_SIZE, DEV, CN, rm_ctrl_canned),
-    RM_CTRL_SIZED(NV0080_CTRL_CMD_GPU_GET_CLASSLIST_V2, 804, DEV, NP, ctrl_classlist_v2),
-    RM_CTRL_SIZED(NV0080_CTRL_CMD_FB_GET_CAPS_V2, NV0080_CTRL_CMD_FB_GET_CAPS_V2_PARAMS_SIZE, DEV, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV0080_CTRL_CMD_HOST_GET_CAPS_V2, NV0080_CTRL_CMD_HOST_GET_CAPS_V2_PARAMS_SIZE, DEV, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV0080_CTRL_CMD_PERF_CUDA_LIMIT_SET_CONTROL,
-                  NV0080_CTRL_CMD_PERF_CUDA_LIMIT_SET_CONTROL_PARAMS_SIZE, DEV, CN, rm_ctrl_canned),
+    RM_CTRL(NV0080_CTRL_CMD_GPU_GET_CLASSLIST, NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS, DEV, NP, ctrl_classlist),
+    RM_CTRL(NV0080_CTRL_CMD_GPU_GET_NUM_SUBDEVICES, NV0080_CTRL_GPU_GET_NUM_SUBDEVICES_PARAMS, DEV, NP,
+            ctrl_num_subdevices),
+    RM_CTRL_RECORDED(NV0080_CTRL_CMD_GPU_GET_VIRTUALIZATION_MODE, DEV, rm_ctrl_canned),
+    RM_CTRL(NV0080_CTRL_CMD_GPU_GET_CLASSLIST_V2, NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS, DEV, NP, ctrl_classlist_v2),
+    RM_CTRL_RECORDED(NV0080_CTRL_CMD_FB_GET_CAPS_V2, DEV, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV0080_CTRL_CMD_HOST_GET_CAPS_V2, DEV, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV0080_CTRL_CMD_PERF_CUDA_LIMIT_SET_CONTROL, DEV, rm_ctrl_canned),
     /* NV2080 subdevice */
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GPU_GET_INFO_V2, 564, SUB, NP, ctrl_gpu_info_v2),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GPU_GET_NAME_STRING, 132, SUB, NP, ctrl_name_string),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GPU_GET_SHORT_NAME_STRING, 64, SUB, NP, ctrl_short_name),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GPU_GET_SIMULATION_INFO, NV2080_CTRL_CMD_GPU_GET_SIMULATION_INFO_PARAMS_SIZE, SUB,
-                  CN, rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GPU_QUERY_ECC_STATUS, NV2080_CTRL_CMD_GPU_QUERY_ECC_STATUS_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GPU_QUERY_COMPUTE_MODE_RULES,
-                  NV2080_CTRL_CMD_GPU_QUERY_COMPUTE_MODE_RULES_PARAMS_SIZE, SUB, CN, rm_ctrl_canned),
-    {.cmd = 0x20800145, .name = "NV2080 0x0145 (no params; recorded NV_OK)", .param_size = 0, .families = SUB,
-        .flags = NP, .handler = ctrl_no_params},
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GPU_GET_GID_INFO, 268, SUB, NP, ctrl_gid_info),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GPU_GET_ENGINES_V2, 340, SUB, NP, ctrl_engines_v2),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GPU_GET_COMPUTE_POLICY_CONFIG,
-                  NV2080_CTRL_CMD_GPU_GET_COMPUTE_POLICY_CONFIG_PARAMS_SIZE, SUB, CN, rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO, NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS_SIZE,
-                  SUB, CN, rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GR_GET_INFO, 32, SUB, NP, ctrl_gr_info),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GR_GET_CTX_BUFFER_SIZE, 16, SUB, NP, ctrl_gr_ctx_buffer_size),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GR_GET_GLOBAL_SM_ORDER, NV2080_CTRL_CMD_GR_GET_GLOBAL_SM_ORDER_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GR_GET_CAPS_V2, NV2080_CTRL_CMD_GR_GET_CAPS_V2_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GR_GET_GPC_MASK, NV2080_CTRL_CMD_GR_GET_GPC_MASK_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GR_GET_TPC_MASK, NV2080_CTRL_CMD_GR_GET_TPC_MASK_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GR_GET_SM_ISSUE_RATE_MODIFIER,
-                  NV2080_CTRL_CMD_GR_GET_SM_ISSUE_RATE_MODIFIER_PARAMS_SIZE, SUB, CN, rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_FB_GET_INFO_V2, 1028, SUB, NP, ctrl_fb_info_v2, .volatile_out = fb_info_volatile),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_MC_GET_ARCH_INFO, 16, SUB, NP, ctrl_arch_info),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_BUS_GET_PCI_INFO, 16, SUB, NP, ctrl_pci_info),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO, NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_BUS_GET_INFO_V2, 420, SUB, NP, ctrl_bus_info_v2),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS,
-                  NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS_PARAMS_SIZE, SUB, CN, rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_BUS_GET_C2C_INFO, NV2080_CTRL_CMD_BUS_GET_C2C_INFO_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_PERF_BOOST, NV2080_CTRL_CMD_PERF_BOOST_PARAMS_SIZE, SUB, CN, rm_ctrl_canned),
-    {.cmd = 0x2080220C, .name = "NV2080 0x220c (no params; recorded NV_OK)", .param_size = 0, .families = SUB,
-        .flags = NP, .handler = ctrl_no_params},
-    {.cmd = 0x20802210, .name = "NV2080 0x2210 (no params; recorded NV_OK)", .param_size = 0, .families = SUB,
-        .flags = NP, .handler = ctrl_no_params},
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_CE_GET_ALL_CAPS, NV2080_CTRL_CMD_CE_GET_ALL_CAPS_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE, SUB,
-                  CN, rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GSP_GET_FEATURES, NV2080_CTRL_CMD_GSP_GET_FEATURES_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_GRMGR_GET_GR_FS_INFO, NV2080_CTRL_CMD_GRMGR_GET_GR_FS_INFO_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_UNPUBLISHED_8159, NV2080_CTRL_CMD_UNPUBLISHED_8159_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_UNPUBLISHED_8162, NV2080_CTRL_CMD_UNPUBLISHED_8162_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
-    RM_CTRL_SIZED(NV2080_CTRL_CMD_UNPUBLISHED_9038, NV2080_CTRL_CMD_UNPUBLISHED_9038_PARAMS_SIZE, SUB, CN,
-                  rm_ctrl_canned),
+    RM_CTRL(NV2080_CTRL_CMD_GPU_GET_INFO_V2, NV2080_CTRL_GPU_GET_INFO_V2_PARAMS, SUB, NP, ctrl_gpu_info_v2),
+    RM_CTRL(NV2080_CTRL_CMD_GPU_GET_NAME_STRING, NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS, SUB, NP, ctrl_name_string),
+    RM_CTRL(NV2080_CTRL_CMD_GPU_GET_SHORT_NAME_STRING, NV2080_CTRL_GPU_GET_SHORT_NAME_STRING_PARAMS, SUB, NP,
+            ctrl_short_name),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_GET_SIMULATION_INFO, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_QUERY_ECC_STATUS, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_QUERY_COMPUTE_MODE_RULES, SUB, rm_ctrl_canned),
+    RM_CTRL_BYTES(NV2080_CTRL_CMD_UNPUBLISHED_0145, 0, SUB, NP, ctrl_no_params),
+    RM_CTRL(NV2080_CTRL_CMD_GPU_GET_GID_INFO, NV2080_CTRL_GPU_GET_GID_INFO_PARAMS, SUB, NP, ctrl_gid_info),
+    RM_CTRL(NV2080_CTRL_CMD_GPU_GET_ENGINES_V2, NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS, SUB, NP, ctrl_engines_v2),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_GET_COMPUTE_POLICY_CONFIG, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO, SUB, rm_ctrl_canned),
+    RM_CTRL(NV2080_CTRL_CMD_GR_GET_INFO, NV2080_CTRL_GR_GET_INFO_PARAMS, SUB, NP, ctrl_gr_info),
+    RM_CTRL(NV2080_CTRL_CMD_GR_GET_CTX_BUFFER_SIZE, NV2080_CTRL_GR_GET_CTX_BUFFER_SIZE_PARAMS, SUB, NP,
+            ctrl_gr_ctx_buffer_size),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GR_GET_GLOBAL_SM_ORDER, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GR_GET_CAPS_V2, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GR_GET_GPC_MASK, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GR_GET_TPC_MASK, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GR_GET_SM_ISSUE_RATE_MODIFIER, SUB, rm_ctrl_canned),
+    RM_CTRL(NV2080_CTRL_CMD_FB_GET_INFO_V2, NV2080_CTRL_FB_GET_INFO_V2_PARAMS, SUB, NP, ctrl_fb_info_v2,
+            .volatile_out = fb_info_volatile),
+    RM_CTRL(NV2080_CTRL_CMD_MC_GET_ARCH_INFO, NV2080_CTRL_MC_GET_ARCH_INFO_PARAMS, SUB, NP, ctrl_arch_info),
+    RM_CTRL(NV2080_CTRL_CMD_BUS_GET_PCI_INFO, NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS, SUB, NP, ctrl_pci_info),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO, SUB, rm_ctrl_canned),
+    RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO_V2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS, SUB, NP, ctrl_bus_info_v2),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_C2C_INFO, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_PERF_BOOST, SUB, rm_ctrl_canned),
+    RM_CTRL_BYTES(NV2080_CTRL_CMD_UNPUBLISHED_220C, 0, SUB, NP, ctrl_no_params),
+    RM_CTRL_BYTES(NV2080_CTRL_CMD_UNPUBLISHED_2210, 0, SUB, NP, ctrl_no_params),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_CE_GET_ALL_CAPS, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GSP_GET_FEATURES, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GRMGR_GET_GR_FS_INFO, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_8159, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_8162, SUB, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_9038, SUB, rm_ctrl_canned),
     {.name = NULL},
 };

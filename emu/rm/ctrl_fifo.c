@@ -16,76 +16,50 @@
 #include "rm/rm.h"
 
 #define COMP "rm.fifo"
-#define NP RM_CTRL_NON_PRIVILEGED
-#define NICE (RM_CTRL_NON_PRIVILEGED | RM_CTRL_RIGHT_NICE)
-#define INTERNAL RM_CTRL_INTERNAL
+#define NP RM_PRIV_USER
+#define NICE RM_PRIV_NICE
+#define INTERNAL RM_PRIV_INTERNAL
+#define LAT(x) .latency = RM_LAT_##x
 
 static struct fifo_tsg *tsg_of(struct rm_call *c) { return rm_object_priv(c->obj); }
 static struct fifo_channel *chan_of(struct rm_call *c) { return rm_object_priv(c->obj); }
 
-static void charge(struct rm_call *c, uint64_t ns)
-{
-    struct fifo *f = c->gpu ? gpu_fifo(c->gpu) : NULL;
-    if (f)
-        fifo_charge_latency(f, ns);
-}
-
-static const struct profile_timing *timing(struct rm_call *c) { return &c->gpu->profile->timing; }
-
 /* ---- NVA06C: channel group ---- */
 
-static NV_STATUS tsg_schedule(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(tsg_schedule, NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS)
 {
-    (void)size;
-    const NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
     return fifo_tsg_schedule(tsg_of(c), p->bEnable, p->bSkipSubmit, p->bSkipEnable);
 }
 
-static NV_STATUS tsg_bind(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(tsg_bind, NVA06F_CTRL_BIND_PARAMS)
 {
-    (void)size;
-    const NVA06F_CTRL_BIND_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
     return fifo_tsg_bind(tsg_of(c), p->engineType);
 }
 
-static NV_STATUS tsg_set_timeslice(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(tsg_set_timeslice, NVA06C_CTRL_TIMESLICE_PARAMS)
 {
-    (void)size;
-    const NVA06C_CTRL_TIMESLICE_PARAMS *p = params;
-    charge(c, timing(c)->lat_set_timeslice_ns);
     return fifo_tsg_set_timeslice(tsg_of(c), p->timesliceUs);
 }
 
-static NV_STATUS tsg_get_timeslice(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(tsg_get_timeslice, NVA06C_CTRL_TIMESLICE_PARAMS)
 {
-    (void)size;
-    NVA06C_CTRL_TIMESLICE_PARAMS *p = params;
-    charge(c, timing(c)->lat_get_timeslice_ns);
     p->timesliceUs = fifo_tsg_get_timeslice(tsg_of(c));
     return NV_OK;
 }
 
-static NV_STATUS tsg_preempt(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(tsg_preempt, NVA06C_CTRL_PREEMPT_PARAMS)
 {
-    (void)size;
-    const NVA06C_CTRL_PREEMPT_PARAMS *p = params;
     /* H200: the 1 s cap is checked only for a waiting call (wait0.manual1.timeout1000001 -> NV_OK) */
     if (p->bWait && p->bManualTimeout && p->timeoutUs > NVA06C_CTRL_CMD_PREEMPT_MAX_MANUAL_TIMEOUT_US)
         return NV_ERR_INVALID_ARGUMENT;
-    charge(c, timing(c)->lat_preempt_ns);
     /* a manual timeout of 0 is the default timeout on the H200 (empty group: manual1.timeout0 waits as long as
      * manual0, 4.0 s); fifo takes 0 as the profile default */
     uint64_t timeout_ns = p->bManualTimeout ? (uint64_t)p->timeoutUs * 1000u : 0u;
     return fifo_tsg_preempt(tsg_of(c), p->bWait, timeout_ns);
 }
 
-static NV_STATUS tsg_get_info(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(tsg_get_info, NVA06C_CTRL_GET_INFO_PARAMS)
 {
-    (void)size;
-    NVA06C_CTRL_GET_INFO_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
     p->tsgID = fifo_tsg_hw_id(tsg_of(c));
     return NV_OK;
 }
@@ -95,33 +69,24 @@ static NV_STATUS tsg_get_info(struct rm_call *c, void *params, uint32_t size)
  * NV_ERR_NOT_SUPPORTED, so an invalid level reads NOT_SUPPORTED on H200
  * (tsg/channel.pop.set_interleave.3), not the model's INVALID_ARGUMENT.
  */
-static NV_STATUS set_interleave(struct rm_call *c, struct fifo_tsg *t, uint32_t level)
+static NV_STATUS set_interleave(struct fifo_tsg *t, uint32_t level)
 {
-    charge(c, timing(c)->lat_control_ns);
     return fifo_tsg_set_interleave(t, level) == NV_OK ? NV_OK : NV_ERR_NOT_SUPPORTED;
 }
 
-static NV_STATUS tsg_set_interleave(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(tsg_set_interleave, NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS)
 {
-    (void)size;
-    const NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS *p = params;
-    return set_interleave(c, tsg_of(c), p->tsgInterleaveLevel);
+    return set_interleave(tsg_of(c), p->tsgInterleaveLevel);
 }
 
-static NV_STATUS tsg_vidmem_promote(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(tsg_vidmem_promote, NVA06C_CTRL_PROGRAM_VIDMEM_PROMOTE_PARAMS)
 {
-    (void)c;
-    (void)params;
-    (void)size;
     LOG_INFO(COMP, "NVA06C PROGRAM_VIDMEM_PROMOTE is deprecated and not modelled");
     return NV_ERR_NOT_SUPPORTED;
 }
 
-static NV_STATUS tsg_make_realtime(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(tsg_make_realtime, NVA06C_CTRL_MAKE_REALTIME_PARAMS)
 {
-    (void)size;
-    const NVA06C_CTRL_MAKE_REALTIME_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
     return fifo_tsg_make_realtime(tsg_of(c), p->bRealtime);
 }
 
@@ -144,90 +109,63 @@ static uint32_t object_engine(struct rm_call *c, struct fifo_channel *ch, uint32
     return best;
 }
 
-static NV_STATUS chan_get_class_engineid(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(chan_get_class_engineid, NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS)
 {
-    (void)size;
-    NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS *p = params;
     struct rm_object *o = rm_client_find(c->client, p->hObject);
     if (!o || rm_object_parent(o) != c->obj || rm_object_family(o) != RM_FAM_ENGINE_OBJ)
         return NV_ERR_INVALID_OBJECT_HANDLE;
-    charge(c, timing(c)->lat_control_ns);
     p->classID = rm_object_class(o);
     p->classEngineID = p->classID;
     p->engineID = object_engine(c, chan_of(c), p->classID);
     return NV_OK;
 }
 
-static NV_STATUS chan_schedule(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(chan_schedule, NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS)
 {
-    (void)size;
-    const NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
     return fifo_channel_schedule(chan_of(c), p->bEnable, p->bSkipSubmit, p->bSkipEnable);
 }
 
-static NV_STATUS chan_bind(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(chan_bind, NVA06F_CTRL_BIND_PARAMS)
 {
-    (void)size;
-    const NVA06F_CTRL_BIND_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
     return fifo_channel_bind(chan_of(c), p->engineType);
 }
 
-static NV_STATUS chan_set_error_notifier(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(chan_set_error_notifier, NVA06F_CTRL_SET_ERROR_NOTIFIER_PARAMS)
 {
-    (void)size;
-    const NVA06F_CTRL_SET_ERROR_NOTIFIER_PARAMS *p = params;
     LOG_INFO(COMP, "SET_ERROR_NOTIFIER on channel 0x%08x (each in TSG: %u): notifiers are not modelled",
              rm_object_handle(c->obj), p->bNotifyEachChannelInTSG);
     return NV_OK;
 }
 
-static NV_STATUS chan_set_interleave(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(chan_set_interleave, NVA06F_CTRL_INTERLEAVE_LEVEL_PARAMS)
 {
-    (void)size;
-    const NVA06F_CTRL_INTERLEAVE_LEVEL_PARAMS *p = params;
-    return set_interleave(c, fifo_channel_tsg(chan_of(c)), p->channelInterleaveLevel);
+    return set_interleave(fifo_channel_tsg(chan_of(c)), p->channelInterleaveLevel);
 }
 
-static NV_STATUS chan_restart_runlist(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(chan_restart_runlist, NVA06F_CTRL_RESTART_RUNLIST_PARAMS)
 {
-    (void)size;
-    const NVA06F_CTRL_RESTART_RUNLIST_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
     return fifo_channel_restart_runlist(chan_of(c), p->bForceRestart, p->bBypassWait);
 }
 
-static NV_STATUS chan_stop(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(chan_stop, NVA06F_CTRL_STOP_CHANNEL_PARAMS)
 {
-    (void)size;
-    const NVA06F_CTRL_STOP_CHANNEL_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
     return fifo_channel_stop(chan_of(c), p->bImmediate);
 }
 
-static NV_STATUS chan_get_context_id(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(chan_get_context_id, NVA06F_CTRL_GET_CONTEXT_ID_PARAMS)
 {
-    (void)size;
-    NVA06F_CTRL_GET_CONTEXT_ID_PARAMS *p = params;
     /* the hardware context of a channel is its ChID in this model */
     p->contextId = fifo_channel_chid(chan_of(c));
     return NV_OK;
 }
 
-static NV_STATUS chan_work_submit_token(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(chan_work_submit_token, NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS)
 {
-    (void)size;
-    NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
     return fifo_channel_work_submit_token(chan_of(c), &p->workSubmitToken);
 }
 
-static NV_STATUS chan_token_notif_index(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(chan_token_notif_index, NVC36F_CTRL_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX_PARAMS)
 {
-    (void)c;
-    (void)size;
-    const NVC36F_CTRL_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX_PARAMS *p = params;
     /* slot 0 is the RC notification; the notifier's size is not modelled, so any other slot is accepted */
     return p->index == 0 ? NV_ERR_INVALID_ARGUMENT : NV_OK;
 }
@@ -262,10 +200,8 @@ static bool disable_child(struct rm_object *child, void *arg)
     return true;
 }
 
-static NV_STATUS disable_channels(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(disable_channels, NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS)
 {
-    (void)size;
-    const NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS *p = params;
     if (p->pRunlistPreemptEvent)
         return NV_ERR_INSUFFICIENT_PERMISSIONS;
     if (p->numChannels == 0 || p->numChannels > NV2080_CTRL_FIFO_DISABLE_CHANNELS_MAX_ENTRIES)
@@ -274,7 +210,6 @@ static NV_STATUS disable_channels(struct rm_call *c, void *params, uint32_t size
     for (uint32_t i = 0; i < p->numChannels; i++)
         if (!disable_target(c, p->hClientList[i], p->hChannelList[i]))
             return NV_ERR_INVALID_CHANNEL;
-    charge(c, timing(c)->lat_control_ns);
     struct disable_args da = {p};
     for (uint32_t i = 0; i < p->numChannels; i++) {
         struct rm_object *o = disable_target(c, p->hClientList[i], p->hChannelList[i]);
@@ -286,11 +221,8 @@ static NV_STATUS disable_channels(struct rm_call *c, void *params, uint32_t size
     return NV_OK;
 }
 
-static NV_STATUS set_sched_policy(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(set_sched_policy, NV2080_CTRL_FIFO_RUNLIST_SET_SCHED_POLICY_PARAMS)
 {
-    (void)size;
-    const NV2080_CTRL_FIFO_RUNLIST_SET_SCHED_POLICY_PARAMS *p = params;
-    charge(c, timing(c)->lat_control_ns);
     return fifo_set_sched_policy(gpu_fifo(c->gpu), p->schedPolicy,
                                  (p->flags & NV2080_CTRL_FIFO_RUNLIST_SCHED_POLICY_FLAGS_RESTORE) != 0, c->client);
 }
@@ -394,13 +326,10 @@ static const fifo_info_fn fifo_info_rows[] = {
     [NV2080_CTRL_FIFO_INFO_INDEX_MAX_LOWER_SUBCONTEXT] = info_max_lower_subctx,
 };
 
-static NV_STATUS fifo_get_info(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(fifo_get_info, NV2080_CTRL_FIFO_GET_INFO_PARAMS)
 {
-    (void)size;
-    NV2080_CTRL_FIFO_GET_INFO_PARAMS *p = params;
     if (p->fifoInfoTblSize > NV2080_CTRL_FIFO_GET_INFO_MAX_ENTRIES)
         return NV_ERR_INVALID_PARAM_STRUCT;
-    charge(c, timing(c)->lat_control_ns);
     for (uint32_t i = 0; i < p->fifoInfoTblSize; i++) {
         uint32_t idx = p->fifoInfoTbl[i].index;
         if (idx >= sizeof(fifo_info_rows) / sizeof(fifo_info_rows[0]))
@@ -440,37 +369,29 @@ static NV_STATUS apply_preemption_mode(struct rm_call *c, struct rm_object *o, u
     return fifo_channel_set_preempt_mode(rm_object_priv(o), cilp);
 }
 
-static NV_STATUS gr_set_preemption_mode(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(gr_set_preemption_mode, NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_PARAMS)
 {
-    (void)size;
-    const NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_PARAMS *p = params;
     struct rm_object *o = rm_client_find(c->client, p->hChannel);
     if (!o || rm_object_gpu(o) != c->gpu)
         return NV_ERR_INVALID_OBJECT_HANDLE;
-    charge(c, timing(c)->lat_control_ns);
     return apply_preemption_mode(c, o, p->flags, p->gfxpPreemptMode, p->cilpPreemptMode);
 }
 
-static NV_STATUS gr_preemption_bind(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(gr_preemption_bind, NV2080_CTRL_GR_CTXSW_PREEMPTION_BIND_PARAMS)
 {
-    (void)size;
-    const NV2080_CTRL_GR_CTXSW_PREEMPTION_BIND_PARAMS *p = params;
     struct rm_object *o;
     NV_STATUS st = rm_find_object(c->rs, c->op, p->hClient, p->hChannel, &o);
     if (st != NV_OK)
         return st;
     if (rm_object_gpu(o) != c->gpu)
         return NV_ERR_INVALID_OBJECT_HANDLE;
-    charge(c, timing(c)->lat_control_ns);
     return apply_preemption_mode(c, o, p->flags, p->gfxpPreemptMode, p->cilpPreemptMode);
 }
 
 /* ---- NV0080: device ---- */
 
-static NV_STATUS get_channellist(struct rm_call *c, void *params, uint32_t size)
+RM_CTRL_HANDLER(get_channellist, NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS)
 {
-    (void)size;
-    const NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS *p = params;
     if (p->numChannels == 0 || (uint64_t)p->numChannels * 4u > RMAPI_PARAM_COPY_MAX_PARAMS_SIZE)
         return NV_ERR_INVALID_ARGUMENT;
     uint32_t *buf = malloc((size_t)p->numChannels * 4u);
@@ -501,54 +422,59 @@ static const struct rm_ctrl_volatile work_submit_token_volatile[] = {
 
 
 const struct rm_ctrl_row rm_ctrl_rows_fifo[] = {
-    RM_CTRL(NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS, RM_FAM_TSG, NP, tsg_schedule),
-    RM_CTRL(NVA06C_CTRL_CMD_BIND, NVA06F_CTRL_BIND_PARAMS, RM_FAM_TSG, NP, tsg_bind),
-    RM_CTRL(NVA06C_CTRL_CMD_SET_TIMESLICE, NVA06C_CTRL_TIMESLICE_PARAMS, RM_FAM_TSG, NP, tsg_set_timeslice),
-    RM_CTRL(NVA06C_CTRL_CMD_GET_TIMESLICE, NVA06C_CTRL_TIMESLICE_PARAMS, RM_FAM_TSG, NP, tsg_get_timeslice),
-    RM_CTRL(NVA06C_CTRL_CMD_PREEMPT, NVA06C_CTRL_PREEMPT_PARAMS, RM_FAM_TSG, NP, tsg_preempt),
-    RM_CTRL(NVA06C_CTRL_CMD_GET_INFO, NVA06C_CTRL_GET_INFO_PARAMS, RM_FAM_TSG, NP, tsg_get_info),
+    RM_CTRL(NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS, RM_FAM_TSG, NP, tsg_schedule,
+            LAT(CONTROL)),
+    RM_CTRL(NVA06C_CTRL_CMD_BIND, NVA06F_CTRL_BIND_PARAMS, RM_FAM_TSG, NP, tsg_bind, LAT(CONTROL)),
+    RM_CTRL(NVA06C_CTRL_CMD_SET_TIMESLICE, NVA06C_CTRL_TIMESLICE_PARAMS, RM_FAM_TSG, NP, tsg_set_timeslice,
+            LAT(SET_TIMESLICE)),
+    RM_CTRL(NVA06C_CTRL_CMD_GET_TIMESLICE, NVA06C_CTRL_TIMESLICE_PARAMS, RM_FAM_TSG, NP, tsg_get_timeslice,
+            LAT(GET_TIMESLICE)),
+    RM_CTRL(NVA06C_CTRL_CMD_PREEMPT, NVA06C_CTRL_PREEMPT_PARAMS, RM_FAM_TSG, NP, tsg_preempt, LAT(PREEMPT)),
+    RM_CTRL(NVA06C_CTRL_CMD_GET_INFO, NVA06C_CTRL_GET_INFO_PARAMS, RM_FAM_TSG, NP, tsg_get_info, LAT(CONTROL)),
     RM_CTRL(NVA06C_CTRL_CMD_SET_INTERLEAVE_LEVEL, NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS, RM_FAM_TSG, NICE,
-            tsg_set_interleave),
+            tsg_set_interleave, LAT(CONTROL)),
     RM_CTRL(NVA06C_CTRL_CMD_PROGRAM_VIDMEM_PROMOTE, NVA06C_CTRL_PROGRAM_VIDMEM_PROMOTE_PARAMS, RM_FAM_TSG, NP,
             tsg_vidmem_promote),
-    RM_CTRL(NVA06C_CTRL_CMD_MAKE_REALTIME, NVA06C_CTRL_MAKE_REALTIME_PARAMS, RM_FAM_TSG, NICE, tsg_make_realtime),
+    RM_CTRL(NVA06C_CTRL_CMD_MAKE_REALTIME, NVA06C_CTRL_MAKE_REALTIME_PARAMS, RM_FAM_TSG, NICE, tsg_make_realtime,
+            LAT(CONTROL)),
     RM_CTRL(NVA06C_CTRL_CMD_INTERNAL_GPFIFO_SCHEDULE, NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS, RM_FAM_TSG, INTERNAL,
-            tsg_schedule),
+            tsg_schedule, LAT(CONTROL)),
     RM_CTRL(NVA06C_CTRL_CMD_INTERNAL_SET_TIMESLICE, NVA06C_CTRL_TIMESLICE_PARAMS, RM_FAM_TSG, INTERNAL,
-            tsg_set_timeslice),
+            tsg_set_timeslice, LAT(SET_TIMESLICE)),
 
     RM_CTRL(NV906F_CTRL_GET_CLASS_ENGINEID, NV906F_CTRL_GET_CLASS_ENGINEID_PARAMS, RM_FAM_CHANNEL, NP,
-            chan_get_class_engineid),
-    RM_CTRL(NVA06F_CTRL_CMD_GPFIFO_SCHEDULE, NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS, RM_FAM_CHANNEL, NP, chan_schedule),
-    RM_CTRL(NVA06F_CTRL_CMD_BIND, NVA06F_CTRL_BIND_PARAMS, RM_FAM_CHANNEL, NP, chan_bind),
+            chan_get_class_engineid, LAT(CONTROL)),
+    RM_CTRL(NVA06F_CTRL_CMD_GPFIFO_SCHEDULE, NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS, RM_FAM_CHANNEL, NP, chan_schedule,
+            LAT(CONTROL)),
+    RM_CTRL(NVA06F_CTRL_CMD_BIND, NVA06F_CTRL_BIND_PARAMS, RM_FAM_CHANNEL, NP, chan_bind, LAT(CONTROL)),
     RM_CTRL(NVA06F_CTRL_CMD_SET_ERROR_NOTIFIER, NVA06F_CTRL_SET_ERROR_NOTIFIER_PARAMS, RM_FAM_CHANNEL, NP,
             chan_set_error_notifier),
     RM_CTRL(NVA06F_CTRL_CMD_SET_INTERLEAVE_LEVEL, NVA06F_CTRL_INTERLEAVE_LEVEL_PARAMS, RM_FAM_CHANNEL, NICE,
-            chan_set_interleave),
+            chan_set_interleave, LAT(CONTROL)),
     RM_CTRL(NVA06F_CTRL_CMD_RESTART_RUNLIST, NVA06F_CTRL_RESTART_RUNLIST_PARAMS, RM_FAM_CHANNEL, NICE,
-            chan_restart_runlist),
-    RM_CTRL(NVA06F_CTRL_CMD_STOP_CHANNEL, NVA06F_CTRL_STOP_CHANNEL_PARAMS, RM_FAM_CHANNEL, NP, chan_stop),
+            chan_restart_runlist, LAT(CONTROL)),
+    RM_CTRL(NVA06F_CTRL_CMD_STOP_CHANNEL, NVA06F_CTRL_STOP_CHANNEL_PARAMS, RM_FAM_CHANNEL, NP, chan_stop, LAT(CONTROL)),
     RM_CTRL(NVA06F_CTRL_CMD_GET_CONTEXT_ID, NVA06F_CTRL_GET_CONTEXT_ID_PARAMS, RM_FAM_CHANNEL, NP,
             chan_get_context_id),
     RM_CTRL(NVA06F_CTRL_CMD_INTERNAL_STOP_CHANNEL, NVA06F_CTRL_STOP_CHANNEL_PARAMS, RM_FAM_CHANNEL, INTERNAL,
-            chan_stop),
+            chan_stop, LAT(CONTROL)),
     RM_CTRL(NVA06F_CTRL_CMD_INTERNAL_GPFIFO_SCHEDULE, NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS, RM_FAM_CHANNEL, INTERNAL,
-            chan_schedule),
-    {.cmd = NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, .name = "NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN",
-     .param_size = sizeof(NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS), .families = RM_FAM_CHANNEL,
-     .flags = NP, .handler = chan_work_submit_token, .volatile_out = work_submit_token_volatile},
+            chan_schedule, LAT(CONTROL)),
+    RM_CTRL(NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS,
+            RM_FAM_CHANNEL, NP, chan_work_submit_token, .volatile_out = work_submit_token_volatile, LAT(CONTROL)),
     RM_CTRL(NVC36F_CTRL_CMD_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX,
             NVC36F_CTRL_GPFIFO_SET_WORK_SUBMIT_TOKEN_NOTIF_INDEX_PARAMS, RM_FAM_CHANNEL, NP, chan_token_notif_index),
 
-    RM_CTRL(NV2080_CTRL_CMD_FIFO_GET_INFO, NV2080_CTRL_FIFO_GET_INFO_PARAMS, RM_FAM_SUBDEVICE, NP, fifo_get_info),
+    RM_CTRL(NV2080_CTRL_CMD_FIFO_GET_INFO, NV2080_CTRL_FIFO_GET_INFO_PARAMS, RM_FAM_SUBDEVICE, NP, fifo_get_info,
+            LAT(CONTROL)),
     RM_CTRL(NV2080_CTRL_CMD_FIFO_DISABLE_CHANNELS, NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS, RM_FAM_SUBDEVICE, NP,
-            disable_channels),
+            disable_channels, LAT(CONTROL)),
     RM_CTRL(NV2080_CTRL_CMD_FIFO_RUNLIST_SET_SCHED_POLICY, NV2080_CTRL_FIFO_RUNLIST_SET_SCHED_POLICY_PARAMS,
-            RM_FAM_SUBDEVICE, NICE, set_sched_policy),
+            RM_FAM_SUBDEVICE, NICE, set_sched_policy, LAT(CONTROL)),
     RM_CTRL(NV2080_CTRL_CMD_GR_SET_CTXSW_PREEMPTION_MODE, NV2080_CTRL_GR_SET_CTXSW_PREEMPTION_MODE_PARAMS,
-            RM_FAM_SUBDEVICE, NP, gr_set_preemption_mode),
+            RM_FAM_SUBDEVICE, NP, gr_set_preemption_mode, LAT(CONTROL)),
     RM_CTRL(NV2080_CTRL_CMD_GR_CTXSW_PREEMPTION_BIND, NV2080_CTRL_GR_CTXSW_PREEMPTION_BIND_PARAMS, RM_FAM_SUBDEVICE,
-            NP, gr_preemption_bind),
+            NP, gr_preemption_bind, LAT(CONTROL)),
 
     RM_CTRL(NV0080_CTRL_CMD_FIFO_GET_CHANNELLIST, NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS, RM_FAM_DEVICE, NP,
             get_channellist),

@@ -18,6 +18,7 @@
 
 #include "nvemu/nvemu.h"
 #include "abi/nv_status.h"
+#include "base/typed.h"
 
 struct rm_client;
 struct rm_object;
@@ -54,6 +55,7 @@ struct rm_call {
     struct rm_object *obj;      /* control target, or the parent during alloc */
     struct gpu *gpu;            /* GPU of obj, NULL for client-level objects */
     uint32_t cmd;               /* the control being run; 0 outside rm_control */
+    uint32_t params_size;       /* its params' size (the row's param_size) */
 };
 
 /* ---- class registry ---- */
@@ -76,6 +78,21 @@ typedef void (*rm_destruct_fn)(struct rm_call *c, struct rm_object *obj);
 #define RM_FREE_PRIO_TSG      1u    /* channel groups */
 #define RM_FREE_PRIO_DEFAULT  128u
 
+/*
+ * Latency a row charges to the caller's virtual time (profile->timing.lat_*,
+ * only with nvemu_config.inject_latency): a control row before its handler
+ * runs, a class row once its constructor succeeded.
+ */
+enum rm_latency {
+    RM_LAT_NONE = 0,
+    RM_LAT_CONTROL,         /* lat_control_ns */
+    RM_LAT_SET_TIMESLICE,   /* lat_set_timeslice_ns */
+    RM_LAT_GET_TIMESLICE,   /* lat_get_timeslice_ns */
+    RM_LAT_PREEMPT,         /* lat_preempt_ns */
+    RM_LAT_TSG_ALLOC,       /* lat_tsg_alloc_ns (class rows) */
+    RM_LAT_CHANNEL_ALLOC,   /* lat_channel_alloc_ns (class rows) */
+};
+
 struct rm_class_row {
     uint32_t hclass;
     const char *name;
@@ -89,6 +106,7 @@ struct rm_class_row {
     bool internal_only;           /* user alloc -> NV_ERR_INVALID_CLASS */
     bool modelled;                /* false: accepted without behaviour (documented in the table) */
     uint8_t free_priority;        /* lower frees first among siblings (channels/TSGs before others) */
+    enum rm_latency latency;      /* charged once the constructor succeeded */
     rm_construct_fn construct;    /* NULL: nothing to build */
     rm_destruct_fn destruct;
 };
@@ -97,25 +115,37 @@ struct rm_class_row {
  * One class row: name from the symbol, parameter size from sizeof the params type, every other column a
  * designated initialiser (columns left out are false / NULL / 0).
  */
-#define RM_CLASS(sym, type, ...) {.hclass = (sym), .name = #sym, .param_size = sizeof(type), __VA_ARGS__}
+#define RM_CLASS(sym, type, ...) RM_CLASS_NAMED(sym, #sym, type, __VA_ARGS__)
+/* RM_CLASS for a row macro of its own: `name` is #sym stringified there, before sym expands. */
+#define RM_CLASS_NAMED(sym, name_, type, ...) {.hclass = (sym), .name = (name_), .param_size = sizeof(type), __VA_ARGS__}
 /* A class whose allocation takes no parameters. */
 #define RM_CLASS_NO_PARAMS(sym, ...) \
     {.hclass = (sym), .name = #sym, .param_size = 0, .params = RM_PARAMS_NONE, __VA_ARGS__}
 
 /* ---- control registry ---- */
 
-enum rm_ctrl_flags {
-    RM_CTRL_NON_PRIVILEGED    = 1u << 0,
-    RM_CTRL_PRIVILEGED        = 1u << 1,  /* needs CAP_SYS_ADMIN */
-    RM_CTRL_INTERNAL          = 1u << 2,  /* user -> NV_ERR_NOT_SUPPORTED */
-    RM_CTRL_RIGHT_NICE        = 1u << 3,  /* needs CAP_SYS_NICE or CAP_SYS_ADMIN */
-    RM_CTRL_COPYOUT_ON_ERROR  = 1u << 4,
-    RM_CTRL_CANNED            = 1u << 5,  /* answer replayed from profile data, semantics not modelled */
+/* Who may call a control (the driver's export flags; step 7 of the control path). */
+enum rm_priv {
+    RM_PRIV_USER = 1,       /* NON_PRIVILEGED: any caller */
+    RM_PRIV_NICE,           /* NON_PRIVILEGED with the nice right: CAP_SYS_NICE or CAP_SYS_ADMIN */
+    RM_PRIV_ADMIN,          /* PRIVILEGED: CAP_SYS_ADMIN */
+    RM_PRIV_INTERNAL,       /* INTERNAL: a user call answers NV_ERR_NOT_SUPPORTED */
 };
 
-/* Handler: params is a private copy of paramsSize bytes; copied back only on NV_OK
- * (unless RM_CTRL_COPYOUT_ON_ERROR). */
-typedef NV_STATUS (*rm_ctrl_fn)(struct rm_call *c, void *params, uint32_t size);
+enum rm_ctrl_flags {
+    RM_CTRL_COPYOUT_ON_ERROR  = 1u << 0,
+    RM_CTRL_CANNED            = 1u << 1,  /* answer replayed from profile data, semantics not modelled */
+};
+
+/*
+ * A control handler's untyped entry (see RM_CTRL_HANDLER): params is a private
+ * copy of the row's param_size bytes (c->params_size), copied back only on
+ * NV_OK (unless RM_CTRL_COPYOUT_ON_ERROR).
+ */
+typedef NV_STATUS (*rm_ctrl_fn)(struct rm_call *c, void *params);
+
+/* Defines a control handler on its params type (void: raw bytes); the body sees `c` and the typed `p`. */
+#define RM_CTRL_HANDLER(fn, type) NVEMU_TYPED_FN(NV_STATUS, fn, struct rm_call *, c, type, p)
 
 /*
  * Output bytes of a control that the driver fills from the moment of the call (timestamps, counters,
@@ -137,22 +167,32 @@ struct rm_ctrl_row {
     const char *name;
     uint32_t param_size;          /* registered sizeof; mismatch -> NV_ERR_INVALID_ARGUMENT (580) */
     uint32_t families;            /* RM_FAM_* the command is exported on */
+    enum rm_priv priv;
+    enum rm_latency latency;
     uint32_t flags;               /* RM_CTRL_* */
     rm_ctrl_fn handler;
     const struct rm_ctrl_volatile *volatile_out;  /* NULL-terminated by why == NULL; NULL: none */
 };
 
 /*
- * One control row: name from the command's symbol, size from sizeof its params type; privilege flags,
- * handler and any further column (volatile_out) as designated initialisers.
+ * One control row: name from the command's symbol, size from sizeof its params type, the families it is
+ * exported on, its privilege, a handler written for that params type (RM_CTRL_HANDLER), any further
+ * column (latency, flags, volatile_out) as designated initialisers.
  */
-#define RM_CTRL(sym, type, fam, flags_, fn, ...) \
-    {.cmd = (sym), .name = #sym, .param_size = sizeof(type), .families = (fam), .flags = (flags_), .handler = (fn), \
-     __VA_ARGS__}
-/* A control whose params are opaque to the emulator: the registered size is given in bytes. */
-#define RM_CTRL_SIZED(sym, size, fam, flags_, fn, ...) \
-    {.cmd = (sym), .name = #sym, .param_size = (size), .families = (fam), .flags = (flags_), .handler = (fn), \
-     __VA_ARGS__}
+#define RM_CTRL(sym, type, fam, priv_, fn, ...)                                                            \
+    {.cmd = (sym), .name = #sym, .param_size = sizeof(type), .families = (fam), .priv = (priv_),            \
+     .handler = NVEMU_TYPED_REF(fn, type), __VA_ARGS__}
+/* A control whose params the emulator does not decode: the registered size in bytes, a raw-bytes handler. */
+#define RM_CTRL_BYTES(sym, size, fam, priv_, fn, ...)                                                      \
+    {.cmd = (sym), .name = #sym, .param_size = (size), .families = (fam), .priv = (priv_),                  \
+     .handler = NVEMU_TYPED_REF(fn, void), __VA_ARGS__}
+/*
+ * A control answered from the profile's recorded bytes (a raw-bytes handler such as rm_ctrl_canned), its
+ * size the sym##_PARAMS_SIZE companion of the symbol; exported as non-privileged.
+ */
+#define RM_CTRL_RECORDED(sym, fam, fn, ...)                                                                \
+    {.cmd = (sym), .name = #sym, .param_size = sym##_PARAMS_SIZE, .families = (fam), .priv = RM_PRIV_USER,  \
+     .flags = RM_CTRL_CANNED, .handler = NVEMU_TYPED_REF(fn, void), __VA_ARGS__}
 
 /* Row arrays, each terminated by a row with cmd/hclass 0 and name NULL. */
 extern const struct rm_class_row rm_class_rows_core[];
@@ -176,7 +216,10 @@ const struct profile *rm_call_profile(const struct rm_call *c);
  * equal the caller's input; an entry with a status answers that status and writes nothing.
  * No such entry -> NV_ERR_NOT_SUPPORTED and a log line.
  */
-NV_STATUS rm_ctrl_canned(struct rm_call *c, void *params, uint32_t size);
+NVEMU_TYPED_DECL(NV_STATUS, rm_ctrl_canned, struct rm_call *, void);
+/* rm_ctrl_canned for rows on a coarse family (RM_FAM_OTHER): only the command's own class answers,
+ * as the driver's per-class export tables do; another class -> NV_ERR_NOT_SUPPORTED. */
+NVEMU_TYPED_DECL(NV_STATUS, rm_ctrl_canned_on_class, struct rm_call *, void);
 
 /* ---- objects ---- */
 

@@ -102,6 +102,9 @@ bool rm_client_usable(const struct rm_client *cl, nvemu_opener *op, bool relaxed
  */
 bool rm_fault_take_busy(struct rm_server *rs, uint32_t cmd);
 
+/* Charges the row latency `lat` of a call on g (profile timing; only with latency injection on). */
+void rm_charge_latency(struct gpu *g, enum rm_latency lat);
+
 /* Frees the clients owned by op (fd close). */
 void rm_opener_gone(struct rm_server *rs, nvemu_opener *op);
 /* Frees every OS event op registered. */

@@ -35,7 +35,11 @@ static void controls_unique_and_sane(void **state)
             assert_non_null(r->handler);
             assert_int_not_equal(r->families, 0);
             assert_true(r->param_size <= RMAPI_PARAM_COPY_MAX_PARAMS_SIZE);
-            assert_true(r->flags & (RM_CTRL_NON_PRIVILEGED | RM_CTRL_PRIVILEGED | RM_CTRL_INTERNAL));
+            assert_true(r->priv >= RM_PRIV_USER && r->priv <= RM_PRIV_INTERNAL);
+            /* a control charges a control-path latency, never an allocation's */
+            assert_true(r->latency <= RM_LAT_PREEMPT);
+            /* recorded answers are raw bytes whose size is the recorded paramsSize */
+            assert_true(!(r->flags & RM_CTRL_CANNED) || r->priv == RM_PRIV_USER);
             assert_ptr_equal(rm_ctrl_lookup(r->cmd), r); /* a duplicate would be answered by the other row */
             for (size_t j = 0; j < nt; j++)
                 for (const struct rm_ctrl_row *o = t[j]; o->name; o++)
@@ -62,6 +66,9 @@ static void classes_unique_and_sane(void **state)
             assert_true(r->params != RM_PARAMS_REQUIRED || r->param_size > 0);
             assert_true(r->params != RM_PARAMS_NONE || r->param_size == 0);
             assert_int_not_equal(r->family, 0);
+            assert_true(r->latency == RM_LAT_NONE || r->latency == RM_LAT_TSG_ALLOC ||
+                        r->latency == RM_LAT_CHANNEL_ALLOC);
+            assert_true(r->latency == RM_LAT_NONE || r->construct); /* charged once constructed */
             assert_ptr_equal(rm_class_lookup(r->hclass), r);
             for (size_t j = 0; j < sizeof t / sizeof t[0]; j++)
                 for (const struct rm_class_row *o = t[j]; o->name; o++)

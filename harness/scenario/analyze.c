@@ -20,6 +20,19 @@ struct engine_state {
     uint32_t tsg;
 };
 
+/* A channel group and the instance it serves. */
+struct tsg_owner {
+    uint32_t gpu, tsg;
+    int32_t inst;
+};
+
+/* A hook record whose channel group has no instance yet (a context's groups are made before its mark). */
+struct pending_hook {
+    char hook[24], field[24], result[16];
+    uint32_t gpu, tsg;
+    size_t event;               /* index into out->hooks, or SIZE_MAX when the timeline was full */
+};
+
 struct sc_analyzer {
     const struct scenario *sc;
     const struct profile *prof;
@@ -27,6 +40,15 @@ struct sc_analyzer {
     struct engine_state eng[PROFILE_MAX_ENGINES];
     struct u64vec *arrival;     /* per instance: arrival time of request i */
     struct u64vec lat[SC_MAX_TASKS];
+    /*
+     * The runner opens one context at a time and then marks which instance it was (SC_MARK_TSG or
+     * SC_MARK_REJECTED): every group created, and every hook decision about a group, since the
+     * previous such mark belongs to that instance.
+     */
+    struct tsg_owner *owners;
+    size_t owner_count, owner_cap;
+    struct pending_hook *pending;
+    size_t pending_count, pending_cap;
 };
 
 static int vec_push(struct u64vec *v, uint64_t x)
@@ -156,30 +178,145 @@ static void add_point(struct sc_analyzer *a, int ei, const struct sim_rec *r)
     o->points[o->point_count++] = (struct sc_point){r->t, (uint16_t)ei, r->kind, r->tsg, r->a, r->b};
 }
 
-static bool str_eq(const char *copy, const char *rec)
+static int32_t owner_of(const struct sc_analyzer *a, uint32_t gpu, uint32_t tsg)
 {
-    return strncmp(copy, rec ? rec : "", 23) == 0;
+    for (size_t i = a->owner_count; i-- > 0;)
+        if (a->owners[i].gpu == gpu && a->owners[i].tsg == tsg)
+            return a->owners[i].inst;
+    return -1;
 }
 
-static void count_decision(struct sc_analyzer *a, const struct sim_rec *r)
+/* inst -1: the group is known (created) but not yet claimed by an instance. */
+static void set_owner(struct sc_analyzer *a, uint32_t gpu, uint32_t tsg, int32_t inst)
 {
-    struct sc_results *o = a->out;
-    for (size_t i = 0; i < o->decision_count; i++) {
-        struct sc_decision *d = &o->decisions[i];
-        if (str_eq(d->hook, r->name) && str_eq(d->field, r->field) && str_eq(d->result, r->result)) {
-            d->count++;
+    for (size_t i = a->owner_count; i-- > 0;)
+        if (a->owners[i].gpu == gpu && a->owners[i].tsg == tsg) {
+            a->owners[i].inst = inst;
             return;
         }
-    }
-    struct sc_decision *nd = grow(o->decisions, &o->decision_cap, o->decision_count, sizeof(*nd));
-    if (!nd)
+    struct tsg_owner *no = grow(a->owners, &a->owner_cap, a->owner_count, sizeof(*no));
+    if (!no)
         return;
-    o->decisions = nd;
-    struct sc_decision *d = &o->decisions[o->decision_count++];
-    snprintf(d->hook, sizeof(d->hook), "%s", r->name ? r->name : "");
-    snprintf(d->field, sizeof(d->field), "%s", r->field ? r->field : "");
-    snprintf(d->result, sizeof(d->result), "%s", r->result ? r->result : "");
-    d->count = 1;
+    a->owners = no;
+    a->owners[a->owner_count++] = (struct tsg_owner){gpu, tsg, inst};
+}
+
+static void drop_owner(struct sc_analyzer *a, uint32_t gpu, uint32_t tsg)
+{
+    for (size_t i = 0; i < a->owner_count; i++)
+        if (a->owners[i].gpu == gpu && a->owners[i].tsg == tsg) {
+            a->owners[i] = a->owners[--a->owner_count];
+            return;
+        }
+}
+
+static void count_decision(struct sc_analyzer *a, const char *hook, const char *field, const char *result,
+                           int32_t task, size_t event)
+{
+    struct sc_results *o = a->out;
+    size_t i = 0;
+    for (; i < o->decision_count; i++) {
+        struct sc_decision *d = &o->decisions[i];
+        if (d->task == task && strcmp(d->hook, hook) == 0 && strcmp(d->field, field) == 0 &&
+            strcmp(d->result, result) == 0)
+            break;
+    }
+    if (i == o->decision_count) {
+        struct sc_decision *nd = grow(o->decisions, &o->decision_cap, o->decision_count, sizeof(*nd));
+        if (!nd)
+            return;
+        o->decisions = nd;
+        struct sc_decision *d = &o->decisions[o->decision_count++];
+        memset(d, 0, sizeof(*d));
+        snprintf(d->hook, sizeof(d->hook), "%s", hook);
+        snprintf(d->field, sizeof(d->field), "%s", field);
+        snprintf(d->result, sizeof(d->result), "%s", result);
+        d->task = task;
+    }
+    o->decisions[i].count++;
+    if (event != SIZE_MAX)
+        o->hooks[event].decision = (uint32_t)i;
+}
+
+static int32_t inst_task(const struct sc_analyzer *a, int32_t inst)
+{
+    return inst < 0 ? -1 : (int32_t)a->out->inst[inst].task;
+}
+
+static void on_hook(struct sc_analyzer *a, const struct sim_rec *r)
+{
+    struct sc_results *o = a->out;
+    size_t event = SIZE_MAX;
+    int32_t inst = r->tsg == SIM_NONE ? -1 : owner_of(a, r->gpu, r->tsg);
+    if (o->hook_count < SC_MAX_TIMELINE_EVENTS) {
+        struct sc_hook_event *nh = grow(o->hooks, &o->hook_cap, o->hook_count, sizeof(*nh));
+        if (nh) {
+            o->hooks = nh;
+            event = o->hook_count++;
+            struct sc_hook_event *h = &o->hooks[event];
+            *h = (struct sc_hook_event){.t = r->t, .value = r->a, .inst = inst, .gpu = r->gpu, .tsg = r->tsg,
+                                        .runlist = r->runlist};
+            snprintf(h->reason, sizeof(h->reason), "%s", r->reason ? r->reason : "");
+        }
+    }
+    const char *hook = r->name ? r->name : "", *field = r->field ? r->field : "", *result = r->result ? r->result : "";
+    if (r->tsg == SIM_NONE || inst >= 0) {
+        count_decision(a, hook, field, result, inst_task(a, inst), event);
+        return;
+    }
+    struct pending_hook *np = grow(a->pending, &a->pending_cap, a->pending_count, sizeof(*np));
+    if (!np) {
+        count_decision(a, hook, field, result, -1, event);
+        return;
+    }
+    a->pending = np;
+    struct pending_hook *ph = &a->pending[a->pending_count++];
+    snprintf(ph->hook, sizeof(ph->hook), "%s", hook);
+    snprintf(ph->field, sizeof(ph->field), "%s", field);
+    snprintf(ph->result, sizeof(ph->result), "%s", result);
+    ph->gpu = r->gpu;
+    ph->tsg = r->tsg;
+    ph->event = event;
+}
+
+/* Instance inst (-1: none) claims the groups made and the decisions taken since the previous claim. */
+static void claim(struct sc_analyzer *a, int32_t inst)
+{
+    for (size_t i = 0; i < a->owner_count; i++)
+        if (a->owners[i].inst < 0)
+            a->owners[i].inst = inst;
+    for (size_t i = 0; i < a->pending_count; i++) {
+        struct pending_hook *ph = &a->pending[i];
+        if (ph->event != SIZE_MAX)
+            a->out->hooks[ph->event].inst = inst;
+        count_decision(a, ph->hook, ph->field, ph->result, inst_task(a, inst), ph->event);
+    }
+    a->pending_count = 0;
+}
+
+static void add_request(struct sc_analyzer *a, uint32_t inst, uint64_t num, uint64_t t0, uint64_t t1,
+                        enum sc_req_end end)
+{
+    struct sc_results *o = a->out;
+    if (o->request_count >= SC_MAX_TIMELINE_EVENTS)
+        return;
+    struct sc_request *nr = grow(o->requests, &o->request_cap, o->request_count, sizeof(*nr));
+    if (!nr)
+        return;
+    o->requests = nr;
+    o->requests[o->request_count++] = (struct sc_request){t0, t1, inst, (uint32_t)num, (uint8_t)end};
+}
+
+static void add_fault(struct sc_analyzer *a, const struct sim_rec *r, const char *what, int32_t inst, uint64_t value)
+{
+    struct sc_results *o = a->out;
+    if (o->fault_count >= SC_MAX_TIMELINE_EVENTS)
+        return;
+    struct sc_fault_event *nf = grow(o->faults, &o->fault_cap, o->fault_count, sizeof(*nf));
+    if (!nf)
+        return;
+    o->faults = nf;
+    o->faults[o->fault_count++] = (struct sc_fault_event){r->t, value, what, inst};
 }
 
 static void on_mark(struct sc_analyzer *a, const struct sim_rec *r)
@@ -206,6 +343,7 @@ static void on_mark(struct sc_analyzer *a, const struct sim_rec *r)
             in->arrivals++;
     } else if (strcmp(r->name, SC_MARK_DONE) == 0 && known) {
         in->total_done++;
+        add_request(a, (uint32_t)r->a, r->b, arr->v[r->b], r->t, SC_REQ_DONE);
         if (!measured)
             return;
         in->completed++;
@@ -215,18 +353,24 @@ static void on_mark(struct sc_analyzer *a, const struct sim_rec *r)
         if (r->t > in->last_done_ns)
             in->last_done_ns = r->t;
     } else if (strcmp(r->name, SC_MARK_FAIL) == 0 && known) {
+        add_request(a, (uint32_t)r->a, r->b, arr->v[r->b], r->t, SC_REQ_FAILED);
         in->total_failed++;
         in->failed += measured;
     } else if (strcmp(r->name, SC_MARK_OPEN) == 0 && known) {
+        add_request(a, (uint32_t)r->a, r->b, arr->v[r->b], r->t, SC_REQ_OPEN);
         in->total_open++;
         in->open += measured;
     } else if (strcmp(r->name, SC_MARK_TSG) == 0) {
         in->gr_tsg = (uint32_t)r->b;
+        claim(a, (int32_t)r->a);
     } else if (strcmp(r->name, SC_MARK_REJECTED) == 0) {
         in->rejected = true;
+        claim(a, (int32_t)r->a);
+        add_fault(a, r, SC_MARK_REJECTED, (int32_t)r->a, 0);
     } else if (strcmp(r->name, SC_MARK_KILLED) == 0) {
         in->killed = true;
         in->killed_ns = r->t;
+        add_fault(a, r, SC_MARK_KILLED, (int32_t)r->a, 0);
     }
 }
 
@@ -241,17 +385,27 @@ void sc_analyzer_record(void *ctx, const struct sim_rec *r)
             if (!o->gpu_lost)
                 o->gpu_lost_ns = r->t;
             o->gpu_lost = true;
+            add_fault(a, r, SC_MARK_GPU_LOST, -1, r->a);
             return;
         }
         if (r->name && strcmp(r->name, SC_MARK_BUSY_RETRY) == 0) {
             o->busy_retries++;
+            add_fault(a, r, SC_MARK_BUSY_RETRY, r->a < o->inst_count ? (int32_t)r->a : -1, r->b);
             return;
         }
         on_mark(a, r);
         return;
     }
     if (r->kind == SIM_REC_HOOK) {
-        count_decision(a, r);
+        on_hook(a, r);
+        return;
+    }
+    if (r->kind == SIM_REC_TSG_CREATE) {
+        set_owner(a, r->gpu, r->tsg, -1);
+        return;
+    }
+    if (r->kind == SIM_REC_TSG_DESTROY) {
+        drop_owner(a, r->gpu, r->tsg);
         return;
     }
     if (r->engine == SIM_NONE)
@@ -326,6 +480,7 @@ void sc_analyzer_finish(struct sc_analyzer *a, uint64_t end_ns)
     struct sc_results *o = a->out;
     const struct scenario *s = a->sc;
     o->virtual_ns = end_ns;
+    claim(a, -1);
     for (uint32_t i = 0; i < o->engine_count; i++)
         close_run(a, (int)i, end_ns);
     double window_s = (double)(end_ns > s->warmup_ns ? end_ns - s->warmup_ns : 1) / 1e9;
@@ -360,6 +515,8 @@ void sc_analyzer_finish(struct sc_analyzer *a, uint64_t end_ns)
         tr->throughput = (double)tr->completed / window_s;
     }
     free(a->arrival);
+    free(a->owners);
+    free(a->pending);
     free(a);
 }
 
@@ -395,6 +552,9 @@ void sc_results_free(struct sc_results *r)
     free(r->points);
     free(r->arrivals);
     free(r->decisions);
+    free(r->hooks);
+    free(r->requests);
+    free(r->faults);
     free(r->policy_maps);
     memset(r, 0, sizeof(*r));
 }

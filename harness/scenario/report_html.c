@@ -1,7 +1,7 @@
 /*
  * report.html: one self-contained page (inline CSS and SVG, no scripts, no
- * network) with the summary tables (vs-alone ratios), engine time per class
- * and preemptions over the run, a timeline of the moment an LC channel group
+ * network) with the summary tables (vs-alone ratios), engine time per class,
+ * each task's throughput and the preemptions over the run, a timeline of the moment an LC channel group
  * cuts into a BE one with a zoom on the same clock (so a reader sees the
  * preemption), and the latency CDFs of the LC tasks, whole and tail (with
  * their run alone when there is a baseline). A run that could not start
@@ -330,13 +330,48 @@ static void cdfs(const struct sc_results *r, FILE *f, const char *id, double q_l
 
 #define OT_BINS 60
 
+/* A round axis maximum at or above v (1, 2, 5 x 10^n). */
+static double nice_max(double v)
+{
+    double p = 1;
+    while (p * 10 <= v)
+        p *= 10;
+    while (p > v && p > 1e-9)
+        p /= 10;
+    return v <= p ? p : v <= 2 * p ? 2 * p : v <= 5 * p ? 5 * p : 10 * p;
+}
+
+static const char *task_color(const struct scenario *s, uint32_t task)
+{
+    uint32_t lc = 0, be = 0;
+    for (uint32_t t = 0; t < task; t++) {
+        lc += s->tasks[t].cls == SC_LC;
+        be += s->tasks[t].cls != SC_LC;
+    }
+    return s->tasks[task].cls == SC_LC ? palette_lc[lc % 4] : palette_be[be % 6];
+}
+
+/* Horizontal grid lines and right-aligned value labels of one panel (top at y, height h, values 0..max). */
+static void panel_axis(FILE *f, double x0, double w, double y, double h, double max, const char *unit, int steps)
+{
+    for (int q = 0; q <= steps; q++) {
+        double yy = y + h - h * q / steps, v = max * q / steps;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/><text x=\"%.1f\" "
+                   "y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%g%s</text>\n",
+                x0, yy, x0 + w, yy, x0 - 6, yy + 4, v, unit);
+    }
+}
+
 /*
- * Over the whole run: each class's share of engine time (LC and BE, summed over the engines that ran work)
- * and the preemptions completed, in OT_BINS equal slices of virtual time; warmup shaded.
+ * Over the whole run, in OT_BINS equal slices of virtual time (warmup shaded): each class's share of
+ * engine time (LC and BE, summed over the engines that ran work), each task's throughput (requests
+ * completed per second) and the preemptions completed.
  */
 static void over_time(const struct sc_results *r, FILE *f)
 {
+    const struct scenario *s = r->sc;
     double share[2][OT_BINS] = {{0}}, pre[OT_BINS] = {0}, vt = (double)r->virtual_ns, bin = vt / OT_BINS;
+    double rate[SC_MAX_TASKS][OT_BINS] = {{0}};
     uint32_t engines = 0;
     for (uint32_t i = 0; i < r->engine_count; i++)
         engines += r->engines[i].kernels > 0;
@@ -355,6 +390,16 @@ static void over_time(const struct sc_results *r, FILE *f)
                 share[cls][b] += (hi - lo) / (bin * engines);
         }
     }
+    double rmax = 0;
+    for (size_t i = 0; i < r->request_count; i++) {
+        const struct sc_request *q = &r->requests[i];
+        if (q->end != SC_REQ_DONE || q->inst >= r->inst_count)
+            continue;
+        int b = (int)((double)q->t1 / bin);
+        b = b < OT_BINS ? b : OT_BINS - 1;
+        rmax = fmax(rmax, rate[r->inst[q->inst].task][b] += 1e9 / bin);
+    }
+    rmax = nice_max(fmax(rmax, 1));
     double pmax = 1;
     for (size_t i = 0; i < r->point_count; i++) {
         if (r->points[i].kind != SIM_REC_PREEMPT_DONE)
@@ -363,18 +408,17 @@ static void over_time(const struct sc_results *r, FILE *f)
         b = b < OT_BINS ? b : OT_BINS - 1;
         pmax = fmax(pmax, ++pre[b]);
     }
-    double W = 900, x0 = 74, w = W - x0 - 150, h1 = 150, h2 = 90, y1 = 14, y2 = y1 + h1 + 34, H = y2 + h2 + 50;
+    pmax = nice_max(pmax);
+    double W = 1000, x0 = 74, w = W - x0 - 200, h1 = 150, y1 = 14;
+    double yt = y1 + h1 + 34, ht = fmax(120, 18.0 * s->task_count + 12);
+    double y2 = yt + ht + 34, h2 = 90, H = y2 + h2 + 50;
     char a[32];
     fprintf(f, "<svg id=\"over-time\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
                "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
-    double warm = fmin((double)r->sc->warmup_ns, vt);
+    double warm = fmin((double)s->warmup_ns, vt);
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f2f2f2\"><title>warmup</title></rect>\n",
             x0, y1, w * warm / vt, y2 + h2 - y1);
-    for (int q = 0; q <= 4; q++) {
-        double y = y1 + h1 - h1 * q / 4.0;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/><text x=\"%.1f\" "
-                   "y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%d%%</text>\n", x0, y, x0 + w, y, x0 - 6, y + 4, q * 25);
-    }
+    panel_axis(f, x0, w, y1, h1, 100, "%", 4);
     fprintf(f, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">engine time</text>\n",
             y1 + h1 / 2);
     static const char *const cls_col[2] = {"#e4572e", "#2e86ab"};
@@ -388,18 +432,39 @@ static void over_time(const struct sc_results *r, FILE *f)
                 x0 + w + 12, y1 + 20 + 18 * c, x0 + w + 32, y1 + 20 + 18 * c, cls_col[c], x0 + w + 38,
                 y1 + 24 + 18 * c, cls_name[c]);
     }
+    /* throughput: one line per task, its legend entry beside the panel */
+    fprintf(f, "<g id=\"throughput\">");
+    panel_axis(f, x0, w, yt, ht, rmax, "", 4);
+    fprintf(f, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">requests/s</text>\n",
+            yt + ht / 2);
+    for (uint32_t t = 0; t < s->task_count; t++) {
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", task_color(s, t));
+        for (int b = 0; b < OT_BINS; b++)
+            fprintf(f, "%.1f,%.1f ", x0 + w * (b + 0.5) / OT_BINS, yt + ht - ht * rate[t][b] / rmax);
+        fprintf(f, "\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\">",
+                x0 + w + 12, yt + 10 + 18 * t, x0 + w + 32, yt + 10 + 18 * t, task_color(s, t), x0 + w + 38,
+                yt + 14 + 18 * t);
+        /* the legend column holds ~24 characters: a longer name is cut (its full name in the tooltip) */
+        char label[32];
+        snprintf(label, sizeof(label), "%.*s%s", 22, s->tasks[t].name, strlen(s->tasks[t].name) > 22 ? "..." : "");
+        report_xml_escape(f, label);
+        fputs("<title>", f);
+        report_xml_escape(f, s->tasks[t].name);
+        fputs("</title></text>\n", f);
+    }
+    fputs("</g>\n", f);
     for (int b = 0; b < OT_BINS; b++)
         if (pre[b] > 0)
             fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#555\"/>\n",
                     x0 + w * b / OT_BINS + 1, y2 + h2 - h2 * pre[b] / pmax, w / OT_BINS - 2, h2 * pre[b] / pmax);
+    panel_axis(f, x0, w, y2, h2, pmax, "", 2);
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>"
-               "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%.0f</text>"
-               "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">0</text>"
                "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">preemptions</text>"
                "<text x=\"%.1f\" y=\"%.1f\">preemptions completed</text>"
                "<text x=\"%.1f\" y=\"%.1f\">per %s</text>\n",
-            x0, y2 + h2, x0 + w, y2 + h2, x0 - 6, y2 + 4, pmax, x0 - 6, y2 + h2 + 4, y2 + h2 / 2, x0 + w + 12,
-            y2 + 20, x0 + w + 12, y2 + 36, sc_fmt_ns(bin, a, sizeof(a)));
+            x0, y2 + h2, x0 + w, y2 + h2, y2 + h2 / 2, x0 + w + 12, y2 + 20, x0 + w + 12, y2 + 36,
+            sc_fmt_ns(bin, a, sizeof(a)));
     for (int k = 0; k <= 5; k++) {
         double t = vt * k / 5, x = x0 + w * k / 5;
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"#555\">%s</text>\n", x, y2 + h2 + 16,
@@ -487,7 +552,7 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
     report_xml_escape(f, s->name);
     fputs("</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222;max-width:1150px}"
           "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ddd;padding:3px 8px;"
-          "text-align:right;white-space:nowrap}th{background:#f4f4f4}td:first-child{text-align:left}.ok td:first-child{color:#1a7f37}"
+          "text-align:right;white-space:nowrap}th{background:#f4f4f4;white-space:normal}td:first-child{text-align:left}.ok td:first-child{color:#1a7f37}"
           ".bad{background:#fff0f0}.bad td:first-child{color:#c00}.verdict{font-size:20px;font-weight:bold}"
           ".pass{color:#1a7f37}.fail{color:#c00}pre{background:#f8f8f8;padding:8px;white-space:pre-wrap}"
           ".meta{color:#555}table.ex td{text-align:left}</style></head><body>\n<h1>", f);

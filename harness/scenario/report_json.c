@@ -142,6 +142,11 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     for (size_t i = 0; i < r->decision_count; i++) {
         const struct sc_decision *d = &r->decisions[i];
         cJSON *o = cJSON_CreateObject();
+        /* a decision about a whole runlist, or a group no task owns (an external process's), has no task */
+        if (d->task >= 0)
+            cJSON_AddStringToObject(o, "task", s->tasks[d->task].name);
+        else
+            cJSON_AddNullToObject(o, "task");
         cJSON_AddStringToObject(o, "hook", d->hook);
         cJSON_AddStringToObject(o, "field", d->field);
         cJSON_AddStringToObject(o, "result", d->result);

@@ -84,10 +84,40 @@ struct sc_lc_arrival {
     uint32_t inst;
 };
 
+/* Hook decisions counted per (hook, field, result, task); task -1: a whole runlist or a group of no task. */
 struct sc_decision {
     char hook[24], field[24], result[16];   /* copies: the sim's interned strings die with it */
+    int32_t task;
     uint64_t count;
 };
+
+/* One hook decision on the timeline: decision = index into decisions; inst = instance or -1. */
+struct sc_hook_event {
+    uint64_t t, value;
+    uint32_t decision;
+    int32_t inst;
+    uint32_t gpu, tsg, runlist;
+    char reason[32];
+};
+
+/* A request's life on the timeline: arrival (t0) to its end (t1). */
+enum sc_req_end { SC_REQ_DONE, SC_REQ_FAILED, SC_REQ_OPEN };
+struct sc_request {
+    uint64_t t0, t1;
+    uint32_t inst;
+    uint32_t num;
+    uint8_t end;                          /* enum sc_req_end */
+};
+
+/* A fault the run saw: what (an SC_MARK_* name), inst (or -1), value: GPU (gpu_lost), control (busy_retry). */
+struct sc_fault_event {
+    uint64_t t, value;
+    const char *what;                     /* one of the SC_MARK_* string constants */
+    int32_t inst;
+};
+
+/* Timeline arrays stop growing here (the counts and statistics do not). */
+#define SC_MAX_TIMELINE_EVENTS 200000u
 
 struct sc_expect_outcome {
     bool pass;
@@ -132,6 +162,12 @@ struct sc_results {
     struct sc_lc_arrival *arrivals;         /* LC tasks only */
     size_t decision_count, decision_cap;
     struct sc_decision *decisions;
+    size_t hook_count, hook_cap;
+    struct sc_hook_event *hooks;            /* in time order, at most SC_MAX_TIMELINE_EVENTS */
+    size_t request_count, request_cap;
+    struct sc_request *requests;            /* in order of their end, at most SC_MAX_TIMELINE_EVENTS */
+    size_t fault_count, fault_cap;
+    struct sc_fault_event *faults;          /* in time order, at most SC_MAX_TIMELINE_EVENTS */
     struct sc_expect_outcome outcomes[SC_MAX_EXPECT];
     uint32_t passed, failed;
     char error[1024];                    /* a run-level failure (policy refused, policy fault, ...) or "" */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # report.html in a real browser (headless Chromium): the page loads without a console or script error, shows
-# the expected parts (task table with vs-alone ratios, over-time chart, overview and zoomed timelines,
+# the expected parts (task table with vs-alone ratios, over-time chart with each task's throughput, overview and
+# zoomed timelines,
 # CDF and tail CDF), a run that could not start says so; a screenshot is left in WORKDIR as an artifact.
 # Skips (77) where no chromium is installed (ci/install-deps installs it).
 # usage: report_browser.sh NVEMU SCENARIO WORKDIR
@@ -18,7 +19,7 @@ run_browser() { # OUTFILE ARGS...
 }
 run_browser "$work/dom.html" --dump-dom "file://$work/run/report.html" || { cat "$work/dom.html.log"; fail "chromium"; }
 if grep -E 'CONSOLE|Uncaught|SyntaxError' "$work/dom.html.log"; then fail "console or script error in report.html"; fi
-for id in tasks over-time timeline-overview timeline-zoom cdf cdf-tail; do
+for id in tasks over-time throughput timeline-overview timeline-zoom cdf cdf-tail; do
   grep -q "id=\"$id\"" "$work/dom.html" || fail "report.html shows no #$id"
 done
 grep -q 'p99 vs alone' "$work/dom.html" || fail "no vs-alone ratio in the task table"

@@ -8,7 +8,10 @@
  *    inside the storm, are retried every 100 us, no preemption goes out
  *    meanwhile and LC requests wait for BE's (unexpired) timeslice;
  *  - gpu_lost: what is in flight and every later arrival is reported
- *    failed at once, nothing completes afterwards, nothing is lost.
+ *    failed at once, nothing completes afterwards, nothing is lost;
+ *  - every hook decision names the task whose channel group it concerns
+ *    (results and trace.json), and trace.json holds each request's span
+ *    with named arguments.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,12 +22,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <cmocka.h>
 
 #include "core/emulator.h"
 #include "fifo/fifo.h"
 #include "nvemu/nvemu.h"
 #include "profile/profile.h"
+#include "report.h"
 #include "results.h"
 #include "runner.h"
 #include "scenario.h"
@@ -313,12 +318,111 @@ static void test_gpu_lost(void **state)
     scenario_free(sc);
 }
 
+static const char decisions_text[] =
+    "name: decisions\n"
+    "duration: 30ms\n"
+    "policy: {plugin: gpreempt, args: {lc: lc, be: be}}\n"
+    "tasks:\n"
+    "  - {name: lc, class: LC, arrival: {type: periodic, rate: 200}, request: {kernels: [{duration: 100us}]}}\n"
+    "  - {name: be, class: BE, count: 2, arrival: {type: closed}, request: {kernels: [{duration: 1ms}]}}\n";
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void test_decisions_name_their_task(void **state)
+{
+    (void)state;
+    struct sc_results res;
+    struct trace tr;
+    struct scenario *sc;
+    assert_int_equal(run_text(decisions_text, &res, &tr, &sc), 0);
+    /* gpreempt sets LC's groups to 1,000,000 us and BE's to 1 us at task_init: one apply per compute group */
+    uint64_t applied[2] = {0, 0};
+    for (size_t i = 0; i < res.decision_count; i++) {
+        const struct sc_decision *d = &res.decisions[i];
+        if (strcmp(d->hook, "task_init") == 0) {
+            assert_true(d->task == 0 || d->task == 1);
+            if (strcmp(d->field, "timeslice") == 0 && strcmp(d->result, "apply") == 0)
+                applied[d->task] += d->count;
+        }
+    }
+    assert_int_equal(applied[0], 1);
+    assert_int_equal(applied[1], 2);
+    size_t seen = 0;
+    for (size_t i = 0; i < res.hook_count; i++) {
+        const struct sc_hook_event *h = &res.hooks[i];
+        const struct sc_decision *d = &res.decisions[h->decision];
+        if (strcmp(d->hook, "task_init") != 0 || strcmp(d->field, "timeslice") != 0 || strcmp(d->result, "apply"))
+            continue;
+        assert_true(h->inst >= 0 && (uint32_t)h->inst < res.inst_count);
+        assert_int_equal(res.inst[h->inst].task, (uint32_t)d->task);
+        assert_int_equal(h->value, d->task == 0 ? 1000000 : 1);
+        seen++;
+    }
+    assert_int_equal(seen, 3);
+    assert_true(res.request_count >= 6); /* lc: one every 5 ms */
+
+    char dir[] = "/tmp/nvemu-sc-decisions-XXXXXX", path[256], err[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/trace.json", dir);
+    assert_int_equal(report_chrome(&res, path, err, sizeof(err)), 0);
+    char *text = slurp(path);
+    cJSON *root = cJSON_Parse(text);
+    assert_non_null(root);
+    size_t spans = 0, decisions = 0;
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, cJSON_GetObjectItem(root, "traceEvents"))
+    {
+        const char *ph = cJSON_GetObjectItem(ev, "ph")->valuestring;
+        const cJSON *args = cJSON_GetObjectItem(ev, "args");
+        const cJSON *cat = cJSON_GetObjectItem(ev, "cat");
+        if (!cat)
+            continue;
+        if (strcmp(cat->valuestring, "request") == 0 && strcmp(ph, "b") == 0) {
+            assert_true(cJSON_IsString(cJSON_GetObjectItem(args, "task")));
+            assert_true(cJSON_IsNumber(cJSON_GetObjectItem(args, "latency_us")));
+            spans++;
+        }
+        if (strcmp(cat->valuestring, "decision") == 0) {
+            const cJSON *task = cJSON_GetObjectItem(args, "task"), *hook = cJSON_GetObjectItem(args, "hook");
+            assert_non_null(hook);
+            assert_non_null(cJSON_GetObjectItem(args, "decision"));
+            assert_non_null(cJSON_GetObjectItem(args, "value"));
+            if (strcmp(hook->valuestring, "task_init") == 0)
+                assert_true(cJSON_IsString(task));
+            decisions++;
+        }
+    }
+    assert_int_equal(spans, res.request_count);
+    assert_int_equal(decisions, res.hook_count);
+    cJSON_Delete(root);
+    free(text);
+    unlink(path);
+    rmdir(dir);
+    free(tr.r);
+    sc_results_free(&res);
+    scenario_free(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scheduler_waits_out_call_cost),
         cmocka_unit_test(test_busy_retry_storm),
         cmocka_unit_test(test_gpu_lost),
+        cmocka_unit_test(test_decisions_name_their_task),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

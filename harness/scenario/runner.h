@@ -16,11 +16,26 @@
 #include "results.h"
 #include "scenario.h"
 
+/*
+ * Runs of one task alone kept for reuse: a run alone depends only on the
+ * task, the GPU, the clock, the seed, the duration and the warmup, so runs
+ * of many scenarios that differ elsewhere (a sweep over policy arguments,
+ * another task's rate) share it. Deterministic runs only (virtual clock,
+ * synthetic task); bounded in size.
+ */
+struct sc_baseline_cache;
+struct sc_baseline_cache *sc_baseline_cache_create(void);
+/* NULL is a no-op. */
+void sc_baseline_cache_free(struct sc_baseline_cache *c);
+/* How many runs alone it holds. */
+size_t sc_baseline_cache_size(const struct sc_baseline_cache *c);
+
 struct sc_run_opts {
     uint64_t seed;              /* used instead of the scenario's seed when has_seed */
     bool has_seed;
     FILE *progress;             /* progress lines for long realtime runs, or NULL */
     const char *trace_csv;      /* also write the raw event trace (CSV) here, or NULL */
+    struct sc_baseline_cache *baselines; /* reuse runs alone from here and add new ones, or NULL */
 };
 
 /*

@@ -190,7 +190,8 @@ static uint32_t decode(const struct sweep *sw, size_t point, size_t *vi)
 }
 
 /* Runs one point and writes its CSV row (no newline) to f. */
-static void run_point(const struct sweep *sw, const struct scenario *shape, size_t point, FILE *f)
+static void run_point(const struct sweep *sw, const struct scenario *shape, size_t point,
+                      struct sc_baseline_cache *baselines, FILE *f)
 {
     size_t vi[SWEEP_MAX_PARAMS];
     uint32_t seed = decode(sw, point, vi);
@@ -205,7 +206,7 @@ static void run_point(const struct sweep *sw, const struct scenario *shape, size
     memset(&res, 0, sizeof res);
     bool ran = false;
     if (s) {
-        struct sc_run_opts o = {.seed = seed, .has_seed = seed != 0};
+        struct sc_run_opts o = {.seed = seed, .has_seed = seed != 0, .baselines = baselines};
         ran = sc_run(s, &o, &res, err, sizeof err) == 0;
     }
     fprintf(f, "%zu", point);
@@ -255,17 +256,20 @@ static void worker_main(const struct sweep *sw, const size_t *sel, size_t nsel, 
     char err[512];
     struct scenario *shape = scenario_load(sw->scenario, err, sizeof err);
     FILE *f = fdopen(fd, "w");
+    /* points that differ only where a task's run alone does not look share that run */
+    struct sc_baseline_cache *baselines = sc_baseline_cache_create();
     if (!shape || !f)
         _exit(3);
     /* Warnings of a thousand runs would bury the progress line; NVEMU_LOG_LEVEL still wins. */
     if (!getenv("NVEMU_LOG_LEVEL"))
         nvemu_log_set_level(NVEMU_LOG_ERROR);
     for (size_t k = w; k < nsel; k += jobs) {
-        run_point(sw, shape, sel[k], f);
+        run_point(sw, shape, sel[k], baselines, f);
         fputc('\n', f);
         fflush(f);
     }
     fclose(f);
+    sc_baseline_cache_free(baselines);
     scenario_free(shape);
     _exit(0);
 }

@@ -9,6 +9,8 @@
  *    meanwhile and LC requests wait for BE's (unexpired) timeslice;
  *  - gpu_lost: what is in flight and every later arrival is reported
  *    failed at once, nothing completes afterwards, nothing is lost;
+ *  - runs alone kept across scenarios that differ only in the policy's
+ *    arguments are reused, and give the numbers a fresh run alone gives;
  *  - every hook decision names the task whose channel group it concerns
  *    (results and trace.json), and trace.json holds each request's span
  *    with named arguments.
@@ -416,6 +418,57 @@ static void test_decisions_name_their_task(void **state)
     scenario_free(sc);
 }
 
+static const char kept_text[] =
+    "name: kept\n"
+    "duration: 40ms\n"
+    "baseline: true\n"
+    "policy: {plugin: gpreempt, args: {lc: lc, be: be, be_us: %s}}\n"
+    "tasks:\n"
+    "  - {name: lc, class: LC, arrival: {type: poisson, rate: 300}, request: {kernels: [{duration: 200us}]}}\n"
+    "  - {name: be, class: BE, arrival: {type: closed}, request: {kernels: [{duration: 1ms}]}}\n";
+
+static void run_kept(const char *be_us, struct sc_baseline_cache *cache, struct sc_results *res)
+{
+    char text[1024], err[512] = "";
+    snprintf(text, sizeof(text), kept_text, be_us);
+    struct scenario *sc = scenario_load_string("kept.yaml", text, err, sizeof(err));
+    if (!sc)
+        print_error("%s\n", err);
+    assert_non_null(sc);
+    struct sc_run_opts o = {.baselines = cache};
+    assert_int_equal(sc_run(sc, &o, res, err, sizeof(err)), 0);
+    res->sc = NULL;
+    scenario_free(sc);
+}
+
+static void test_runs_alone_are_kept(void **state)
+{
+    (void)state;
+    struct sc_baseline_cache *cache = sc_baseline_cache_create();
+    assert_non_null(cache);
+    struct sc_results first, kept, fresh;
+    run_kept("1", cache, &first);
+    assert_int_equal(sc_baseline_cache_size(cache), 2);
+    run_kept("500", cache, &kept);
+    /* the policy's arguments do not change a task's run alone: nothing new to keep */
+    assert_int_equal(sc_baseline_cache_size(cache), 2);
+    run_kept("500", NULL, &fresh);
+    for (uint32_t t = 0; t < 2; t++) {
+        const struct sc_task_result *a = &kept.tasks[t], *b = &fresh.tasks[t];
+        assert_true(a->has_alone && b->has_alone);
+        assert_true(b->alone_completed > 0);
+        assert_int_equal(a->alone_completed, b->alone_completed);
+        assert_memory_equal(a->alone_lat_ns, b->alone_lat_ns, b->alone_completed * sizeof(uint64_t));
+        assert_true(a->alone_p99_ns == b->alone_p99_ns && a->alone_throughput == b->alone_throughput);
+        assert_true(a->p99_ns == b->p99_ns);
+    }
+    assert_int_equal(kept.digest, fresh.digest);
+    sc_results_free(&first);
+    sc_results_free(&kept);
+    sc_results_free(&fresh);
+    sc_baseline_cache_free(cache);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_busy_retry_storm),
         cmocka_unit_test(test_gpu_lost),
         cmocka_unit_test(test_decisions_name_their_task),
+        cmocka_unit_test(test_runs_alone_are_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

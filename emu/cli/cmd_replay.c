@@ -1,24 +1,148 @@
 /* `nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose] [--mismatch-file PATH] FILE` */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "base/log.h"
 #include "cli.h"
+#include "profile/profile.h"
 #include "replay.h"
+
+#define TRACE_FORMAT "an RM trace has one 'IOCTL ...' line per call, as 'nvemu record' writes (fixtures/replay/README.md)"
 
 static int usage(FILE *out, int status)
 {
     fprintf(out, "usage: nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose]\n"
                     "                    [--mismatch-file PATH] TRACE\n"
                     "  Re-issues every RM alloc/control/free and OS escape of a recorded trace against a fresh\n"
-                    "  emulator and compares results; exits 1 on any mismatch, 2 on usage/IO errors.\n"
+                    "  emulator and compares results; exits 0 when every call matches, 1 on any mismatch, 2 on\n"
+                    "  a usage error or a TRACE that cannot be read or is not a trace. When calls differ, it\n"
+                    "  tries the built-in profiles and says which one the trace matches better (a trace\n"
+                    "  recorded on another board: fixtures/hw/ needs --profile h200-dev).\n"
+                    "  --profile         the GPU profile (default h200; built in: h200, h200-dev, h200-2b42,\n"
+                    "                    h100, a100, v100) or a profile file.\n"
                     "  --other-client-on-gpu  before the first call, another process opens /dev/nvidiactl and\n"
                     "                    /dev/nvidia0 and allocates a client and a device on GPU 0, and holds\n"
                     "                    them until the end: for traces recorded while another program still\n"
                     "                    held the GPU (the driver then reports it in use, e.g. NV0000\n"
                     "                    GET_ID_INFO(_V2) gpuFlags bit 0, before the trace's own device exists).\n"
-                    "  --mismatch-file also writes the mismatch lines (with owners) to PATH.\n");
+                    "  --verbose         one line per call.\n"
+                    "  --mismatch-file   also writes the mismatch lines to PATH (each names the part of the\n"
+                    "                    emulator that answers the call).\n");
     return status;
+}
+
+/*
+ * The file must be a readable text file whose first line that is not blank or a '#' comment is a
+ * recorded call; otherwise one message says why (rather than one parse error per line).
+ */
+static int check_trace_file(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "replay: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "replay: %s is a directory, not a trace file\n", path);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode))
+        return 0; /* a pipe is read once, by the replay itself */
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "replay: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int lineno = 0, rc = 1;
+    /* a gzip-compressed trace (magic 1f 8b) is decompressed, and checked, by the replay itself */
+    int c0 = fgetc(f), c1 = fgetc(f);
+    if (c0 == 0x1f && c1 == 0x8b)
+        rc = 0;
+    rewind(f);
+    while (rc == 1 && (n = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        size_t skip = strspn(line, " \t\r\n");
+        if (memchr(line, '\0', (size_t)n)) {
+            fprintf(stderr, "replay: %s is not an RM trace (binary data on line %d); " TRACE_FORMAT "\n", path,
+                    lineno);
+            rc = -1;
+        } else if (line[skip] == '\0' || line[skip] == '#') {
+            continue;
+        } else if (strncmp(line, "IOCTL ", 6) != 0) {
+            line[strcspn(line, "\r\n")] = '\0';
+            fprintf(stderr, "replay: %s is not an RM trace (line %d starts '%.24s%s'); " TRACE_FORMAT "\n", path,
+                    lineno, line, strlen(line) > 24 ? "..." : "");
+            rc = -1;
+        } else {
+            rc = 0;
+        }
+    }
+    if (rc == 1)
+        fprintf(stderr, "replay: %s is empty: no recorded call; " TRACE_FORMAT "\n", path);
+    free(line);
+    fclose(f);
+    return rc == 0 ? 0 : -1;
+}
+
+/* A --profile that is neither a built-in name nor a file: say which names exist. */
+static int check_profile(const char *name)
+{
+    struct stat st;
+    if (!name || strchr(name, '/') || stat(name, &st) == 0)
+        return 0;
+    const char *const *names = profile_builtin_names();
+    for (size_t i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return 0;
+    fprintf(stderr, "replay: --profile %s: no built-in profile and no file of that name; built in:", name);
+    for (size_t i = 0; names[i]; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+    fputc('\n', stderr);
+    return -1;
+}
+
+/*
+ * When calls differ, the trace may come from another board: replays it under every built-in profile,
+ * with and without another client on the GPU, and names the setting with the fewest mismatches when
+ * it has fewer than this run.
+ */
+static void hint_better_profile(const char *trace, const struct replay_opts *given, uint32_t mismatches)
+{
+    FILE *sink = fopen("/dev/null", "w");
+    if (!sink)
+        return;
+    /* the trial replays' warnings are not the user's business */
+    nvemu_log_set_level(NVEMU_LOG_ERROR);
+    const char *const *names = profile_builtin_names();
+    struct replay_opts best = *given;
+    uint32_t best_n = mismatches;
+    for (size_t i = 0; names[i]; i++) {
+        for (int other = 0; other < 2; other++) {
+            struct replay_opts o = {.profile = names[i], .other_client_on_gpu = other};
+            struct replay_result res;
+            if (replay_file(trace, &o, sink, &res) == 0 && res.mismatches < best_n) {
+                best = o;
+                best_n = res.mismatches;
+            }
+        }
+    }
+    fclose(sink);
+    if (best_n >= mismatches)
+        return;
+    fprintf(stderr,
+            "hint: with --profile %s%s this trace replays with %u mismatch%s instead of %u: it was likely "
+            "recorded on the GPU that profile describes%s\n",
+            best.profile, best.other_client_on_gpu ? " --other-client-on-gpu" : "", best_n, best_n == 1 ? "" : "es",
+            mismatches,
+            best.other_client_on_gpu && !given->other_client_on_gpu
+                ? ", while another program held the GPU"
+                : "");
 }
 
 int nvemu_cmd_replay(int argc, char **argv)
@@ -26,23 +150,37 @@ int nvemu_cmd_replay(int argc, char **argv)
     struct replay_opts opts = {0};
     const char *trace = NULL, *mfile = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--profile") && i + 1 < argc)
-            opts.profile = argv[++i];
-        else if (!strcmp(argv[i], "--other-client-on-gpu"))
-            opts.other_client_on_gpu = true;
-        else if (!strcmp(argv[i], "--verbose"))
-            opts.verbose = true;
-        else if (!strcmp(argv[i], "--mismatch-file") && i + 1 < argc)
-            mfile = argv[++i];
-        else if (cli_is_help(argv[i]))
-            return usage(stdout, 0);
-        else if (argv[i][0] == '-' || trace)
+        bool valued = !strcmp(argv[i], "--profile") || !strcmp(argv[i], "--mismatch-file");
+        if (valued && i + 1 == argc) {
+            fprintf(stderr, "replay: %s needs a value\n", argv[i]);
             return usage(stderr, 2);
-        else
+        }
+        if (!strcmp(argv[i], "--profile")) {
+            opts.profile = argv[++i];
+        } else if (!strcmp(argv[i], "--mismatch-file")) {
+            mfile = argv[++i];
+        } else if (!strcmp(argv[i], "--other-client-on-gpu")) {
+            opts.other_client_on_gpu = true;
+        } else if (!strcmp(argv[i], "--verbose")) {
+            opts.verbose = true;
+        } else if (cli_is_help(argv[i])) {
+            return usage(stdout, 0);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "replay: unknown option %s\n", argv[i]);
+            return usage(stderr, 2);
+        } else if (trace) {
+            fprintf(stderr, "replay: one TRACE only (%s and %s given)\n", trace, argv[i]);
+            return usage(stderr, 2);
+        } else {
             trace = argv[i];
+        }
     }
-    if (!trace)
+    if (!trace) {
+        fprintf(stderr, "replay: no TRACE given\n");
         return usage(stderr, 2);
+    }
+    if (check_profile(opts.profile) || check_trace_file(trace))
+        return 2;
     /* Mismatch lines go to a memory stream first so they can be copied to --mismatch-file too. */
     char *text = NULL;
     size_t len = 0;
@@ -54,12 +192,13 @@ int nvemu_cmd_replay(int argc, char **argv)
     struct replay_result res;
     int rc = replay_file(trace, &opts, mem, &res);
     fclose(mem);
-    fputs(text ? text : "", stdout);
+    fputs(text ? text : "", rc ? stderr : stdout);
     if (rc != 0) {
         free(text);
         return 2;
     }
     printf("replay: %u calls, %u mismatches (%u UVM ioctls skipped)\n", res.calls, res.mismatches, res.skipped_uvm);
+    fflush(stdout);
     if (mfile) {
         FILE *f = fopen(mfile, "w");
         if (!f) {
@@ -67,7 +206,7 @@ int nvemu_cmd_replay(int argc, char **argv)
             free(text);
             return 2;
         }
-        fprintf(f, "# nvemu replay %s%s%s%s%s: %u calls, %u mismatches ([MODULE]: the module that"
+        fprintf(f, "# nvemu replay %s%s%s%s%s: %u calls, %u mismatches ([MODULE]: the part of the emulator that"
                    " answers the call)\n",
                 opts.profile ? "--profile " : "", opts.profile ? opts.profile : "", opts.profile ? " " : "",
                 opts.other_client_on_gpu ? "--other-client-on-gpu " : "", trace, res.calls, res.mismatches);
@@ -76,5 +215,8 @@ int nvemu_cmd_replay(int argc, char **argv)
         fclose(f);
     }
     free(text);
+    struct stat st;
+    if (res.mismatches && stat(trace, &st) == 0 && S_ISREG(st.st_mode)) /* a pipe cannot be read again */
+        hint_better_profile(trace, &opts, res.mismatches);
     return res.mismatches ? 1 : 0;
 }

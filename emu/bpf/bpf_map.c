@@ -5,6 +5,10 @@
  * a deleted element goes back to a free list and its slot is reused, as the kernel's preallocated
  * hash maps do, so every value pointer ever handed out stays inside live memory. Iteration
  * (get_next_key) follows insertion order, which keeps dumps deterministic.
+ *
+ * Large pools are anonymous mappings, zero pages the kernel fills on first touch, so a map costs
+ * what a program uses of it rather than what it declares (a 4096-entry HASH or a 256 KiB RINGBUF
+ * of which a run touches a few elements); a PROT_NONE page after each one stops any overrun.
  */
 #include "bpf/bpf_map.h"
 
@@ -12,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define ENOTSUPP_KERNEL 524          /* the kernel's internal ENOTSUPP, what bpf() returns */
 #define KMALLOC_MAX_SIZE (1u << 22)  /* x86-64, 4 KiB pages, MAX_PAGE_ORDER 10 */
@@ -22,6 +28,7 @@
 #define RB_BUSY (1u << 31)
 #define RB_DISCARD (1u << 30)
 #define NIL UINT32_MAX
+#define MAPPED_MIN (16u << 10)       /* pools from this size on are mappings (zero on first touch) */
 
 #define ACCESS_FLAGS (BPF_F_RDONLY | BPF_F_WRONLY | BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG)
 #define ARRAY_FLAGS (BPF_F_NUMA_NODE | BPF_F_MMAPABLE | ACCESS_FLAGS | BPF_F_PRESERVE_ELEMS | BPF_F_INNER_MAP)
@@ -44,16 +51,46 @@ struct bpf_map {
     /* hash family */
     uint8_t *keys;               /* max_entries * key_size */
     struct helem *elems;
-    uint32_t *buckets;
+    uint32_t *buckets;           /* first element's index + 1, 0 = empty (zeroed memory is an empty table) */
     uint32_t nbuckets;           /* power of two */
     uint32_t free_head;          /* chained through helem.next */
+    uint32_t unused;             /* elements from here on were never handed out */
     uint32_t count;
     uint32_t oldest, newest;
     uint64_t tick;
     /* ringbuf */
     uint8_t *ring;
     uint64_t cons, prod;
+    /* bytes mapped for each pool (0: it came from calloc) */
+    size_t values_len, keys_len, elems_len, buckets_len, ring_len;
 };
+
+/* n zeroed bytes: calloc for small pools, a mapping with a guard page after it from MAPPED_MIN on. */
+static void *pool_alloc(size_t n, size_t *mapped)
+{
+    *mapped = 0;
+    if (n < MAPPED_MIN)
+        return calloc(1, n ? n : 1);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t len = (n + page - 1) / page * page + page;
+    uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    if (mprotect(p + len - page, page, PROT_NONE)) {
+        munmap(p, len);
+        return NULL;
+    }
+    *mapped = len;
+    return p;
+}
+
+static void pool_free(void *p, size_t mapped)
+{
+    if (mapped)
+        munmap(p, mapped);
+    else
+        free(p);
+}
 
 static bool is_hash(uint32_t t)
 {
@@ -144,27 +181,24 @@ struct bpf_map *bpf_map_create_errno(const struct bpf_map_def *def, int *err_no,
         goto nomem;
     }
     if (def->type == BPF_MAP_TYPE_RINGBUF) {
-        m->ring = calloc(1, def->max_entries);
+        m->ring = pool_alloc(def->max_entries, &m->ring_len);
         if (!m->ring)
             goto fail;
         return m;
     }
-    m->values = calloc(def->max_entries, m->stride);
+    m->values = pool_alloc((size_t)def->max_entries * m->stride, &m->values_len);
     if (!m->values)
         goto fail;
     if (is_hash(def->type)) {
         m->nbuckets = 1;
         while (m->nbuckets < def->max_entries)
             m->nbuckets <<= 1;
-        m->keys = calloc(def->max_entries, def->key_size);
-        m->elems = calloc(def->max_entries, sizeof *m->elems);
-        m->buckets = malloc((size_t)m->nbuckets * sizeof *m->buckets);
+        m->keys = pool_alloc((size_t)def->max_entries * def->key_size, &m->keys_len);
+        m->elems = pool_alloc((size_t)def->max_entries * sizeof *m->elems, &m->elems_len);
+        m->buckets = pool_alloc((size_t)m->nbuckets * sizeof *m->buckets, &m->buckets_len);
         if (!m->keys || !m->elems || !m->buckets)
             goto fail;
-        memset(m->buckets, 0xff, (size_t)m->nbuckets * sizeof *m->buckets);
-        for (uint32_t i = 0; i < def->max_entries; i++)
-            m->elems[i].next = i + 1 < def->max_entries ? i + 1 : NIL;
-        m->free_head = 0;
+        m->free_head = NIL;
         m->oldest = m->newest = NIL;
     }
     return m;
@@ -186,11 +220,11 @@ void bpf_map_destroy(struct bpf_map *map)
 {
     if (!map)
         return;
-    free(map->values);
-    free(map->keys);
-    free(map->elems);
-    free(map->buckets);
-    free(map->ring);
+    pool_free(map->values, map->values_len);
+    pool_free(map->keys, map->keys_len);
+    pool_free(map->elems, map->elems_len);
+    pool_free(map->buckets, map->buckets_len);
+    pool_free(map->ring, map->ring_len);
     free(map);
 }
 
@@ -237,7 +271,7 @@ static uint8_t *elem_value(const struct bpf_map *m, uint32_t i)
 
 static uint32_t htab_find(const struct bpf_map *m, const void *key, uint32_t h)
 {
-    for (uint32_t i = m->buckets[h & (m->nbuckets - 1)]; i != NIL; i = m->elems[i].next)
+    for (uint32_t i = m->buckets[h & (m->nbuckets - 1)] - 1; i != NIL; i = m->elems[i].next)
         if (m->elems[i].hash == h && memcmp(elem_key(m, i), key, m->def.key_size) == 0)
             return i;
     return NIL;
@@ -246,10 +280,15 @@ static uint32_t htab_find(const struct bpf_map *m, const void *key, uint32_t h)
 static void htab_unlink(struct bpf_map *m, uint32_t i)
 {
     struct helem *e = &m->elems[i];
-    uint32_t *pp = &m->buckets[e->hash & (m->nbuckets - 1)];
-    while (*pp != i)
-        pp = &m->elems[*pp].next;
-    *pp = e->next;
+    uint32_t *head = &m->buckets[e->hash & (m->nbuckets - 1)];
+    if (*head - 1 == i) {
+        *head = e->next + 1; /* NIL + 1 wraps to 0: empty */
+    } else {
+        uint32_t p = *head - 1;
+        while (m->elems[p].next != i)
+            p = m->elems[p].next;
+        m->elems[p].next = e->next;
+    }
     if (e->older != NIL)
         m->elems[e->older].newer = e->newer;
     else
@@ -283,18 +322,22 @@ static int htab_update(struct bpf_map *m, const void *key, const void *value, ui
     if (i == NIL && flags == BPF_EXIST)
         return -ENOENT;
     if (i == NIL) {
-        if (m->free_head == NIL) {
+        if (m->free_head == NIL && m->unused == m->def.max_entries) {
             if (m->def.type != BPF_MAP_TYPE_LRU_HASH)
                 return -E2BIG;
             htab_unlink(m, lru_victim(m));
         }
-        i = m->free_head;
+        if (m->free_head != NIL) {
+            i = m->free_head;
+            m->free_head = m->elems[i].next;
+        } else {
+            i = m->unused++;
+        }
         struct helem *e = &m->elems[i];
-        m->free_head = e->next;
         e->hash = h;
         e->live = true;
-        e->next = m->buckets[h & (m->nbuckets - 1)];
-        m->buckets[h & (m->nbuckets - 1)] = i;
+        e->next = m->buckets[h & (m->nbuckets - 1)] - 1;
+        m->buckets[h & (m->nbuckets - 1)] = i + 1;
         e->older = m->newest;
         e->newer = NIL;
         if (m->newest != NIL)

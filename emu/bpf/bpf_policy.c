@@ -142,11 +142,11 @@ static bool env_task(void *ctx, struct bpf_vm_task *task)
     struct bpf_policy *p = ctx;
     if (!p->t)
         return false;
-    /* the hook's caller is the channel group's creator; nvemu models no group id: gid 0 */
+    /* the hook's caller is the channel group's creator */
     task->pid = (uint32_t)p->t->tid;
     task->tgid = (uint32_t)p->t->pid;
     task->uid = p->t->uid;
-    task->gid = 0;
+    task->gid = p->t->gid;
     memcpy(task->comm, p->t->comm, sizeof task->comm);
     task->comm[sizeof task->comm - 1] = '\0';
     return true;

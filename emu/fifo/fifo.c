@@ -81,6 +81,7 @@ void fifo_hook_task(const struct fifo_tsg *t, struct hook_task *out)
     out->pid = t->who.pid;
     out->tid = t->who.tid;
     out->uid = t->who.uid;
+    out->gid = t->who.gid;
     memcpy(out->comm, t->who.comm, sizeof(out->comm));
     out->comm[sizeof(out->comm) - 1] = 0;
     out->timeslice_us = t->timeslice_us;

@@ -127,7 +127,7 @@ enum fifo_preempt_cause {
 /* Who created a TSG (recorded at construction; hooks and the GPreempt query need it). */
 struct fifo_creator {
     int32_t pid, tid;
-    uint32_t uid;
+    uint32_t uid, gid;
     char comm[16];
     uint32_t hclient, htsg;       /* RM handles of the TSG object */
 };

@@ -30,7 +30,7 @@ int ident_read(pid_t tid, nvemu_identity *id, pid_t *tgid)
     unsigned seen = 0;
     char line[256];
     while (fgets(line, sizeof(line), fp)) {
-        unsigned ruid, euid;
+        unsigned ruid, euid, rgid, egid;
         int pid;
         uint64_t caps;
         if (strncmp(line, "Name:\t", 6) == 0) {
@@ -45,13 +45,16 @@ int ident_read(pid_t tid, nvemu_identity *id, pid_t *tgid)
         } else if (sscanf(line, "Uid: %u %u", &ruid, &euid) == 2) {
             id->uid = euid;
             seen |= 4;
+        } else if (sscanf(line, "Gid: %u %u", &rgid, &egid) == 2) {
+            id->gid = egid;
+            seen |= 16;
         } else if (sscanf(line, "CapEff: %" SCNx64, &caps) == 1) {
             id->caps = caps;
             seen |= 8;
         }
     }
     fclose(fp);
-    if (seen != 15)
+    if (seen != 31)
         return -ESRCH;
     if (id->caps && !same_user_ns(tid))
         id->caps = 0;

@@ -34,6 +34,7 @@ void nvemu_identity_self(nvemu_identity *who)
     who->pid = (int32_t)getpid();
     who->tid = self_tid();
     who->uid = (uint32_t)geteuid();
+    who->gid = (uint32_t)getegid();
     struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
     struct __user_cap_data_struct data[2];
     memset(data, 0, sizeof(data));

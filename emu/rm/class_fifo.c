@@ -88,6 +88,7 @@ static NV_STATUS tsg_construct(struct rm_call *c, struct rm_object *obj, void *p
         who.pid = id->pid;
         who.tid = id->tid;
         who.uid = id->uid;
+        who.gid = id->gid;
         memcpy(who.comm, id->comm, sizeof(who.comm));
     }
     if (c->tid)

@@ -27,7 +27,7 @@ int run_ctx_open(struct run_ctx *c, nvemu *emu, nvemu_fdtable *fdt, const struct
                  char *err, size_t errlen)
 {
     memset(c, 0, sizeof(*c));
-    nvemu_identity who = {.pid = (int32_t)(1000 + inst), .tid = (int32_t)(1000 + inst), .uid = 1000,
+    nvemu_identity who = {.pid = (int32_t)(1000 + inst), .tid = (int32_t)(1000 + inst), .uid = 1000, .gid = 1000,
                           .caps = NVEMU_CAP_SYS_NICE};
     snprintf(who.comm, sizeof(who.comm), "%s", t->comm);
     c->ip = calloc(1, sizeof(*c->ip));

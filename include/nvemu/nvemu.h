@@ -36,6 +36,7 @@ typedef struct nvemu_identity {
     int32_t pid;
     int32_t tid;          /* thread that called open() */
     uint32_t uid;         /* effective uid */
+    uint32_t gid;         /* effective gid */
     uint64_t caps;        /* effective capability mask (NVEMU_CAP_*) */
     char comm[16];        /* process name, NUL-terminated (policies classify by it) */
 } nvemu_identity;

@@ -68,6 +68,7 @@ struct hook_task {
     uint64_t timeslice_us;        /* current (or default, at task_init) */
     uint32_t interleave;          /* NVEMU_INTERLEAVE_* */
     uint32_t channel_count;
+    uint32_t gid;                 /* creator's effective gid (appended: plugins built before it never read it) */
 };
 
 /* Where a work_submit hook fired: the emulator sees every submission; the real driver only token requests. */

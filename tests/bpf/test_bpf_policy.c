@@ -284,6 +284,7 @@ static void test_kfunc_rules_and_helpers(void **state)
     struct hook_task t = te_task(3, "proc");
     t.pid = 4242;
     t.uid = 1000;
+    t.gid = 1001;
     uint64_t ts = 1024;
     uint32_t il = 1;
     hooks_task_init(h, &t, &ts, &il);
@@ -297,6 +298,7 @@ static void test_kfunc_rules_and_helpers(void **state)
     assert_int_equal(report_value(h, "codes", "9"), 123456789); /* ktime = virtual clock */
     assert_int_equal(report_value(h, "codes", "10"), 4242);     /* tgid of the caller */
     assert_int_equal(report_value(h, "codes", "11"), 1000);     /* uid */
+    assert_int_equal(report_value(h, "codes", "14"), 1001);     /* gid */
     /* the conflict keeps the native timeslice; the interleave decision is out of range */
     assert_int_equal(ts, 1024);
     assert_int_equal(il, 1);

@@ -77,6 +77,7 @@ static void ident_reads_this_thread(void **state)
     assert_int_equal(id.pid, getpid());
     assert_int_equal(id.tid, gettid());
     assert_int_equal(id.uid, geteuid());
+    assert_int_equal(id.gid, getegid());
     assert_string_equal(id.comm, "identtest");
     assert_int_equal(ident_read(0x7ffffff0, &id, &tgid), -ESRCH);
 }

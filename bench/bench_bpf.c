@@ -9,6 +9,8 @@
 
 #include "bench.h"
 #include "bpf/bpf_vm.h"
+#include "runner.h"
+#include "scenario.h"
 
 #define I(c, d, s, o, i) \
     ((struct bpf_insn){.code = (uint8_t)(c), .dst_reg = (d), .src_reg = (s), .off = (int16_t)(o), .imm = (int32_t)(i)})
@@ -219,9 +221,70 @@ static int vs_native(const struct bench_ctx *ctx, struct bench_result *out)
     return 0;
 }
 
+/*
+ * The gpreempt policy as its C plugin and as its BPF twin (gpreempt.bpf.o) on the same LC/BE scenario:
+ * wall time of the whole run, BPF over C, alternating the two so drift hits both.
+ */
+static const char twin_scenario[] =
+    "name: bench-twin\nduration: 2s\nwarmup: 100ms\nbaseline: false\n"
+    "policy: POLICY\n"
+    "tasks:\n"
+    "  - {name: lc, class: LC, arrival: {type: poisson, rate: 200}, request: {kernels: [{duration: 100us, blocks: 264, repeat: 8}]}}\n"
+    "  - {name: be, class: BE, count: 2, arrival: {type: closed}, request: {kernels: [{duration: 200us, blocks: 1056, repeat: 10}]}}\n";
+
+static double run_twin(const char *policy, char *err, size_t errlen)
+{
+    char text[sizeof twin_scenario + 128];
+    const char *at = strstr(twin_scenario, "POLICY");
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - twin_scenario), twin_scenario, policy, at + 6);
+    struct scenario *sc = scenario_load_string("bench-twin", text, err, errlen);
+    if (!sc)
+        return -1;
+    struct sc_run_opts o = {0};
+    struct sc_results r;
+    memset(&r, 0, sizeof r);
+    double t0 = bench_now();
+    int rc = sc_run(sc, &o, &r, err, errlen);
+    double dt = bench_now() - t0;
+    sc_results_free(&r);
+    scenario_free(sc);
+    return rc == 0 ? dt : -1;
+}
+
+static int scenario_vs_c(const struct bench_ctx *ctx, struct bench_result *out)
+{
+    static const char *const bpf_policy = "{bpf: gpreempt, maps: {process_class: {lc: 1, be: 2}}}";
+    static const char *const c_policy = "{plugin: gpreempt, args: {lc: lc, be: be}}";
+    char err[512] = "";
+    double bpf = 0, c = 0;
+    int runs = 0;
+    /* one untimed run each: the first run pays for loading the plugin and faulting in the code */
+    if (run_twin(bpf_policy, err, sizeof err) < 0 || run_twin(c_policy, err, sizeof err) < 0) {
+        fprintf(stderr, "bench_bpf: %s\n", err[0] ? err : "the twin scenario did not run");
+        return -1;
+    }
+    double t0 = bench_now();
+    do {
+        double b = run_twin(bpf_policy, err, sizeof err);
+        double n = run_twin(c_policy, err, sizeof err);
+        if (b < 0 || n < 0) {
+            fprintf(stderr, "bench_bpf: %s\n", err[0] ? err : "the twin scenario did not run");
+            return -1;
+        }
+        bpf += b;
+        c += n;
+        runs++;
+    } while (bench_now() - t0 < ctx->seconds);
+    out->value = bpf / c;
+    snprintf(out->note, sizeof out->note, "2 s LC/BE scenario, gpreempt.bpf.o %.1f ms vs gpreempt.so %.1f ms wall (%d runs each)",
+             bpf * 1e3 / runs, c * 1e3 / runs, runs);
+    return 0;
+}
+
 const struct bench_row bench_rows_bpf[] = {
     {"bpf.interp_insns_rate", "insns/s", 2e7, true, insns_rate},
     {"bpf.policy_callback_rate", "calls/s", 5e5, true, callback_rate},
     {"bpf.policy_vs_c_ratio", "x", 15, false, vs_native},
+    {"bpf.scenario_vs_c_ratio", "x", 1.1, false, scenario_vs_c},
     {NULL, NULL, 0, false, NULL},
 };

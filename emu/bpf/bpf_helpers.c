@@ -394,24 +394,43 @@ static int h_trace_printk(struct vm *vm)
     return 0;
 }
 
+/*
+ * Formats fmt with the dlen bytes of u64 arguments register reg points at (the bprintf helpers'
+ * convention) into line, the length or a negative errno in *n. 1 when formatted; 0 when the size was
+ * refused (r0 = -EINVAL already set); -1 on a fault.
+ */
+static int bprintf(struct vm *vm, const char *fmt, uint32_t fsz, int reg, uint32_t dlen, const char *what,
+                   char *line, size_t len, int *n)
+{
+    if (dlen % 8 || dlen > MAX_BPRINTF_VARARGS * 8) {
+        ret(vm, err(-EINVAL));
+        return 0;
+    }
+    const void *data = arg_mem(vm, reg, dlen, false, what);
+    if (!data && dlen)
+        return -1;
+    uint64_t args[MAX_BPRINTF_VARARGS];
+    if (dlen)
+        memcpy(args, data, dlen);
+    *n = format(vm, fmt, fsz, args, dlen / 8, MAX_BPRINTF_VARARGS, line, len);
+    return 1;
+}
+
 static int h_trace_vprintk(struct vm *vm)
 {
     uint32_t fsz = (uint32_t)vm->r[2], dlen = (uint32_t)vm->r[4];
     const char *fmt = arg_mem(vm, 1, fsz, false, "trace_vprintk");
     if (!fmt)
         return vm->failed ? -1 : (ret(vm, err(-EINVAL)), 0);
-    if (dlen % 8 || dlen > MAX_BPRINTF_VARARGS * 8 || (dlen && vm->r[3] == 0)) {
+    if (dlen && vm->r[3] == 0) {
         ret(vm, err(-EINVAL));
         return 0;
     }
-    const void *data = arg_mem(vm, 3, dlen, false, "trace_vprintk");
-    if (!data && dlen)
-        return -1;
-    uint64_t args[MAX_BPRINTF_VARARGS];
-    if (dlen)
-        memcpy(args, data, dlen);
     char line[MAX_BPRINTF_BUF];
-    int n = format(vm, fmt, fsz, args, dlen / 8, MAX_BPRINTF_VARARGS, line, sizeof line);
+    int n;
+    int rc = bprintf(vm, fmt, fsz, 3, dlen, "trace_vprintk", line, sizeof line, &n);
+    if (rc <= 0)
+        return rc;
     if (n >= 0)
         emit(vm, line);
     ret(vm, err(n));
@@ -429,18 +448,11 @@ static int h_snprintf(struct vm *vm)
     if (!fmt)
         return vm_fault(vm, BPF_FAULT_POINTER, "argument 3 of snprintf must point into read-only data");
     uint32_t fsz = (uint32_t)(vm->t[3].base + vm->t[3].size - vm->r[3]);
-    if (dlen % 8 || dlen > MAX_BPRINTF_VARARGS * 8) {
-        ret(vm, err(-EINVAL));
-        return 0;
-    }
-    const void *data = arg_mem(vm, 4, dlen, false, "snprintf");
-    if (!data && dlen)
-        return -1;
-    uint64_t args[MAX_BPRINTF_VARARGS];
-    if (dlen)
-        memcpy(args, data, dlen);
     char line[MAX_BPRINTF_BUF];
-    int n = format(vm, fmt, fsz, args, dlen / 8, MAX_BPRINTF_VARARGS, line, sizeof line);
+    int n;
+    int rc = bprintf(vm, fmt, fsz, 4, dlen, "snprintf", line, sizeof line, &n);
+    if (rc <= 0)
+        return rc;
     if (n < 0) {
         ret(vm, err(n));
         return 0;

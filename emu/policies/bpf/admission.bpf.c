@@ -9,28 +9,13 @@
  * The bind ctx carries no engine type, so the C twin's engines=gr filter is
  * the GR runlist here: gr_runlist (0 on the H200; 0xffffffff = every runlist).
  */
-#include "nv_gpu_sched.bpf.h"
+#include "process_class.bpf.h"
 
 #define ALL_RUNLISTS 0xffffffffu
-
-enum { CLS_NONE = 0, CLS_LC = 1, CLS_BE = 2 };
 
 const volatile __u32 max_lc = 0;
 const volatile __u32 default_cls = CLS_NONE;
 const volatile __u32 gr_runlist = 0;
-
-struct task_key {
-    __u32 runlist_id;
-    __u32 pad;
-    __u64 tsg_id;
-};
-
-struct {
-    __uint(type, BPF_MAP_TYPE_HASH);
-    __uint(max_entries, 64);
-    __type(key, char[16]);
-    __type(value, __u32);
-} process_class SEC(".maps");
 
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -45,13 +30,9 @@ SEC("struct_ops/admission_bind")
 int admission_bind(unsigned long long *args)
 {
     struct nv_gpu_bind_ctx *ctx = (void *)args[0];
-    char comm[16] = {};
     if (gr_runlist != ALL_RUNLISTS && ctx->runlist_id != gr_runlist)
         return 0;
-    bpf_get_current_comm(comm, sizeof comm);
-    __u32 *c = bpf_map_lookup_elem(&process_class, comm);
-    __u32 cls = c ? *c : default_cls;
-    if (cls != CLS_LC)
+    if (current_class(default_cls) != CLS_LC)
         return 0;
     struct task_key k = {.runlist_id = ctx->runlist_id, .tsg_id = ctx->tsg_id};
     __u32 *was = bpf_map_lookup_elem(&task_admitted, &k);

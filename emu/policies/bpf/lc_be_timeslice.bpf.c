@@ -10,15 +10,13 @@
  * interleave decision), hold, default_cls (class of an unlisted name), gr_only.
  * Built twice: lc_be_timeslice (LC 1 s / BE 200 us) and gpreempt (LC 1 s / BE 1 us).
  */
-#include "nv_gpu_sched.bpf.h"
+#include "process_class.bpf.h"
 
 #ifndef LCBE_BE_US
 #define LCBE_BE_US 200
 #endif
 #define LCBE_LC_US 1000000
 #define NO_LEVEL 0xffffffffu
-
-enum { CLS_NONE = 0, CLS_LC = 1, CLS_BE = 2 };
 
 const volatile __u64 lc_us = LCBE_LC_US;
 const volatile __u64 be_us = LCBE_BE_US;
@@ -27,19 +25,6 @@ const volatile __u32 be_il = NO_LEVEL;
 const volatile __u32 hold = 1;
 const volatile __u32 default_cls = CLS_NONE;
 const volatile __u32 gr_only = 1;
-
-struct task_key {
-    __u32 runlist_id;
-    __u32 pad;
-    __u64 tsg_id;
-};
-
-struct {
-    __uint(type, BPF_MAP_TYPE_HASH);
-    __uint(max_entries, 64);
-    __type(key, char[16]);
-    __type(value, __u32);
-} process_class SEC(".maps");
 
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -50,12 +35,9 @@ struct {
 
 static __always_inline __u32 classify(__u32 engine_type)
 {
-    char comm[16] = {};
     if (gr_only && !nv_gpu_engine_is_gr(engine_type))
         return CLS_NONE;
-    bpf_get_current_comm(comm, sizeof comm);
-    __u32 *c = bpf_map_lookup_elem(&process_class, comm);
-    return c ? *c : default_cls;
+    return current_class(default_cls);
 }
 
 SEC("struct_ops/lcbe_task_init")

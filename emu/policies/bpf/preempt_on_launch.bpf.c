@@ -12,11 +12,10 @@
  * Knob (.rodata): cooldown_ns. Statistics: stats[] = launches by LC,
  * preempts that succeeded, preempts that failed, launches inside the cooldown.
  */
-#include "nv_gpu_sched.bpf.h"
+#include "process_class.bpf.h"
 
 #define MAX_BE_GROUPS 16
 
-enum { CLS_LC = 1, CLS_BE = 2 };
 enum { ST_LC_LAUNCHES, ST_PREEMPT_OK, ST_PREEMPT_ERR, ST_COOLDOWN, ST_COUNT };
 
 const volatile __u64 cooldown_ns = 1000000;
@@ -28,13 +27,6 @@ struct be_group {
     __u32 pad;
     __u64 tsg_id;
 };
-
-struct {
-    __uint(type, BPF_MAP_TYPE_HASH);
-    __uint(max_entries, 64);
-    __type(key, char[16]);
-    __type(value, __u32);
-} process_class SEC(".maps");
 
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -52,14 +44,6 @@ struct {
 
 __u64 last_preempt_ns;
 
-static __always_inline __u32 current_class(void)
-{
-    char comm[16] = {};
-    bpf_get_current_comm(comm, sizeof comm);
-    __u32 *c = bpf_map_lookup_elem(&process_class, comm);
-    return c ? *c : 0;
-}
-
 static __always_inline void count(__u32 which)
 {
     __u64 *v = bpf_map_lookup_elem(&stats, &which);
@@ -71,7 +55,7 @@ SEC("struct_ops/pol_timeslice_control")
 int pol_timeslice_control(unsigned long long *args)
 {
     struct nv_gpu_timeslice_control_ctx *ctx = (void *)args[0];
-    if (!nv_gpu_engine_is_gr(ctx->engine_type) || current_class() != CLS_BE)
+    if (!nv_gpu_engine_is_gr(ctx->engine_type) || current_class(CLS_NONE) != CLS_BE)
         return 0;
     __u32 free_slot = MAX_BE_GROUPS;
     for (__u32 i = 0; i < MAX_BE_GROUPS; i++) {
@@ -112,7 +96,7 @@ int pol_task_destroy(unsigned long long *args)
 SEC("uprobe.s")
 int preempt_on_launch(void *regs)
 {
-    if (current_class() != CLS_LC)
+    if (current_class(CLS_NONE) != CLS_LC)
         return 0;
     count(ST_LC_LAUNCHES);
     __u64 now = bpf_ktime_get_ns();

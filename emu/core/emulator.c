@@ -6,6 +6,7 @@
  */
 #include "core/emulator.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,14 +292,6 @@ void nvemu_get_stats(nvemu *emu, nvemu_stats *out)
     pthread_mutex_unlock(&emu->lock);
 }
 
-/* snprintf into buf at *off, tracking the length needed. */
-#define JSON(...)                                                                                              \
-    do {                                                                                                       \
-        int n_ = snprintf(buf && off < len ? buf + off : NULL, buf && off < len ? len - off : 0, __VA_ARGS__); \
-        if (n_ > 0)                                                                                            \
-            off += (size_t)n_;                                                                                 \
-    } while (0)
-
 struct class_count {
     uint32_t hclass, count;
 };
@@ -326,57 +319,74 @@ static const char *node_name(nvemu_node n)
     return n == NVEMU_NODE_CTL ? "nvidiactl" : n == NVEMU_NODE_GPU ? "nvidia" : "nvidia-uvm";
 }
 
-size_t nvemu_status_json(nvemu *emu, char *buf, size_t len)
+struct cJSON *nvemu_status_tree(nvemu *emu)
 {
-    size_t off = 0;
-    if (buf && len)
-        buf[0] = '\0';
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return NULL;
     pthread_mutex_lock(&emu->lock);
     struct rm_counts rc;
     rm_server_counts(emu->rm, &rc);
-    JSON("{\"profile\":\"%s\",\"gpus\":%u,\"ioctls\":%llu,\"errors\":%llu,\"clients\":%u,\"objects\":%u,"
-         "\"channel_groups\":%u,\"lost_gpus\":[",
-         emu->profile->name, emu->gpu_count, (unsigned long long)emu->ioctls, (unsigned long long)emu->errors,
-         rc.clients, rc.objects, rc.channel_groups);
-    bool first = true;
+    cJSON_AddStringToObject(root, "profile", emu->profile->name);
+    cJSON_AddNumberToObject(root, "gpus", emu->gpu_count);
+    cJSON_AddNumberToObject(root, "ioctls", (double)emu->ioctls);
+    cJSON_AddNumberToObject(root, "errors", (double)emu->errors);
+    cJSON_AddNumberToObject(root, "clients", rc.clients);
+    cJSON_AddNumberToObject(root, "objects", rc.objects);
+    cJSON_AddNumberToObject(root, "channel_groups", rc.channel_groups);
+    cJSON *lost = cJSON_AddArrayToObject(root, "lost_gpus");
     for (uint32_t i = 0; i < emu->gpu_count; i++)
-        if (emu->gpus[i].lost) {
-            JSON("%s%u", first ? "" : ",", i);
-            first = false;
-        }
-    JSON("],\"openers\":[");
-    first = true;
+        if (emu->gpus[i].lost)
+            cJSON_AddItemToArray(lost, cJSON_CreateNumber(i));
+    cJSON *openers = cJSON_AddArrayToObject(root, "openers");
     for (nvemu_opener *op = rm_openers(emu->rm); op; op = op->next) {
-        char comm[sizeof(op->who.comm) * 2];
+        /* comm is the caller's: keep printable characters only, no quotes or backslashes */
+        char comm[sizeof(op->who.comm) + 1];
         size_t j = 0;
-        for (size_t i = 0; op->who.comm[i] && j + 1 < sizeof(comm); i++)
+        for (size_t i = 0; i < sizeof(op->who.comm) && op->who.comm[i]; i++)
             if (op->who.comm[i] >= 0x20 && op->who.comm[i] != '"' && op->who.comm[i] != '\\')
                 comm[j++] = op->who.comm[i];
         comm[j] = '\0';
-        JSON("%s{\"id\":%llu,\"node\":\"%s\",\"minor\":%u,\"pid\":%d,\"uid\":%u,\"comm\":\"%s\",\"closed\":%s}",
-             first ? "" : ",", (unsigned long long)op->serial, node_name(op->node), op->minor, op->who.pid,
-             op->who.uid, comm, op->closed ? "true" : "false");
-        first = false;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", (double)op->serial);
+        cJSON_AddStringToObject(o, "node", node_name(op->node));
+        cJSON_AddNumberToObject(o, "minor", op->minor);
+        cJSON_AddNumberToObject(o, "pid", op->who.pid);
+        cJSON_AddNumberToObject(o, "uid", op->who.uid);
+        cJSON_AddStringToObject(o, "comm", comm);
+        cJSON_AddBoolToObject(o, "closed", op->closed);
+        cJSON_AddItemToArray(openers, o);
     }
     struct count_ctx cc = {.n = 0};
     rm_for_each_object(emu->rm, count_object, &cc);
-    JSON("],\"objects_by_class\":{");
-    for (uint32_t i = 0; i < cc.n; i++)
-        JSON("%s\"0x%04x\":%u", i ? "," : "", cc.v[i].hclass, cc.v[i].count);
-    JSON("},\"errors_by_status\":{");
-    first = true;
+    cJSON *by_class = cJSON_AddObjectToObject(root, "objects_by_class");
+    for (uint32_t i = 0; i < cc.n; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "0x%04x", cc.v[i].hclass);
+        cJSON_AddNumberToObject(by_class, key, cc.v[i].count);
+    }
+    cJSON *by_status = cJSON_AddObjectToObject(root, "errors_by_status");
     for (int i = 0; i < NVEMU_STATUS_SLOTS; i++) {
         if (!emu->by_status[i].count)
             continue;
         NV_STATUS st = emu->by_status[i].status;
+        char key[32];
         if (st & 0x80000000u)
-            JSON("%s\"errno %u\":%llu", first ? "" : ",", st & 0x7FFFFFFFu,
-                 (unsigned long long)emu->by_status[i].count);
+            snprintf(key, sizeof key, "errno %u", st & 0x7FFFFFFFu);
         else
-            JSON("%s\"%s\":%llu", first ? "" : ",", nv_status_name(st), (unsigned long long)emu->by_status[i].count);
-        first = false;
+            snprintf(key, sizeof key, "%s", nv_status_name(st));
+        cJSON_AddNumberToObject(by_status, key, (double)emu->by_status[i].count);
     }
-    JSON("}}");
     pthread_mutex_unlock(&emu->lock);
-    return off;
+    return root;
+}
+
+size_t nvemu_status_json(nvemu *emu, char *buf, size_t len)
+{
+    cJSON *root = nvemu_status_tree(emu);
+    char *txt = root ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    int n = snprintf(buf, buf ? len : 0, "%s", txt ? txt : "{}");
+    free(txt);
+    return n > 0 ? (size_t)n : 0;
 }

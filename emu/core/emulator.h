@@ -28,6 +28,7 @@ struct sim;
 struct hooks;
 struct workload;
 struct rm_server;
+struct cJSON;
 
 /* Number of GPUs (= /dev/nvidiaN nodes) of the loaded profile. */
 uint32_t nvemu_gpu_count(const nvemu *emu);
@@ -45,6 +46,16 @@ struct sim *nvemu_sim(nvemu *emu);
 struct workload *nvemu_workload(nvemu *emu);
 struct hooks *nvemu_hooks(nvemu *emu);
 struct rm_server *nvemu_rm(nvemu *emu);
+
+/*
+ * The emulator's status document, the one writer of it (nvemu_status_json
+ * prints it; the daemon adds its own section before printing): profile, GPU
+ * count, ioctl and error counts, client/object/channel-group counts,
+ * lost_gpus, openers, objects_by_class, errors_by_status, all read under the
+ * emulator lock at one moment. The caller owns the tree (cJSON_Delete); NULL
+ * when out of memory.
+ */
+struct cJSON *nvemu_status_tree(nvemu *emu);
 
 /* ---- fault injection (scenario harness, tests): deterministic, logged, each takes the lock ---- */
 

@@ -171,33 +171,29 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
     return rc;
 }
 
-static void add_stats(cJSON *d, nvemu *emu)
+static double number_of(const cJSON *root, const char *key)
 {
-    nvemu_stats st;
-    nvemu_get_stats(emu, &st);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* The daemon's counter summary, copied from the same status document so both read one moment. */
+static void add_stats(cJSON *d, const cJSON *root)
+{
     cJSON *s = cJSON_AddObjectToObject(d, "stats");
-    cJSON_AddNumberToObject(s, "ioctls", (double)st.ioctls);
-    cJSON_AddNumberToObject(s, "errors", (double)st.errors);
-    cJSON_AddNumberToObject(s, "openers", st.openers);
-    cJSON_AddNumberToObject(s, "clients", st.clients);
-    cJSON_AddNumberToObject(s, "objects", st.objects);
-    cJSON_AddNumberToObject(s, "channel_groups", st.channel_groups);
+    cJSON_AddNumberToObject(s, "ioctls", number_of(root, "ioctls"));
+    cJSON_AddNumberToObject(s, "errors", number_of(root, "errors"));
+    cJSON_AddNumberToObject(s, "openers", cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "openers")));
+    cJSON_AddNumberToObject(s, "clients", number_of(root, "clients"));
+    cJSON_AddNumberToObject(s, "objects", number_of(root, "objects"));
+    cJSON_AddNumberToObject(s, "channel_groups", number_of(root, "channel_groups"));
 }
 
 char *front_status_json(struct front *f, const char *transport, const char *where)
 {
-    size_t need = nvemu_status_json(f->emu, NULL, 0) + 1;
-    char *core = malloc(need);
-    if (!core)
+    cJSON *root = nvemu_status_tree(f->emu);
+    if (!root)
         return NULL;
-    nvemu_status_json(f->emu, core, need);
-    cJSON *root = cJSON_Parse(core);
-    if (!root) {
-        LOG_WARN("front", "core status is not JSON; reporting it as a string");
-        root = cJSON_CreateObject();
-        cJSON_AddStringToObject(root, "emulator_raw", core);
-    }
-    free(core);
     cJSON *d = cJSON_AddObjectToObject(root, "daemon");
     cJSON_AddNumberToObject(d, "pid", f->self);
     cJSON_AddStringToObject(d, "transport", transport);
@@ -205,7 +201,7 @@ char *front_status_json(struct front *f, const char *transport, const char *wher
     cJSON_AddNumberToObject(d, "gpus", f->node_count - 2);
     cJSON_AddNumberToObject(d, "uvm_ioctls", (double)atomic_load(&f->uvm_ioctls));
     cJSON_AddNumberToObject(d, "front_errors", (double)atomic_load(&f->front_errors));
-    add_stats(d, f->emu);
+    add_stats(d, root);
     char *out = cJSON_Print(root);
     cJSON_Delete(root);
     return out;

@@ -167,7 +167,6 @@ struct fifo *fifo_create(const struct profile *p, uint32_t gpu_index, struct sim
     f->hooks = h;
     f->next_kernel_id = ((uint64_t)gpu_index << 48) + 1;
     f->sm_width = p->sm_count ? p->sm_count : 1;
-    f->uid_first = p->channel_uid_first;
     f->rls = calloc(p->engine_count, sizeof(*f->rls));
     bool ok = f->rls && idmap_init(&f->tsg_ids, p->max_channel_groups) && idmap_init(&f->chids, FIFO_CHID_LIMIT);
     for (uint32_t i = 0; ok && i < p->engine_count; i++) {
@@ -233,11 +232,6 @@ const struct profile *fifo_profile(const struct fifo *f) { return f->p; }
 struct sim *fifo_sim(const struct fifo *f) { return f->sim; }
 uint32_t fifo_gpu_index(const struct fifo *f) { return f->gpu; }
 
-uint32_t fifo_channel_uid_next(struct fifo *f)
-{
-    return f->uid_first + (uint32_t)sim_sequence_next(f->sim);
-}
-
 /* ---- channel groups ---- */
 
 static struct fifo_idmap *tsg_space(struct fifo *f, struct fifo_runlist *rl)
@@ -265,8 +259,6 @@ NV_STATUS fifo_tsg_create(struct fifo *f, uint32_t engine_type, const struct fif
         free(t);
         return NV_ERR_NO_FREE_FIFOS;
     }
-    /* the recorded cids skip one id per channel group (see the header comment) */
-    fifo_channel_uid_next(f);
     t->f = f;
     t->rl = rl;
     t->engine_type = engine_type;

@@ -89,14 +89,8 @@
  *   CUDA process; a process that never touches nvidia-uvm gets 0x04, so 6 of
  *   the 10 are UVM's channels of a registered GPU: UVM is not modelled, the
  *   profile value is the CUDA case).
- * - Channel unique id (NV_CHANNEL_ALLOC_PARAMS.cid): the driver's
- *   system-wide ++currentChannelUniqueId, taken at the start of every channel
- *   construction (kernel_channel.c), so it spans GPUs and clients: here one
- *   emulator-wide sequence (sim_sequence_next) over profile->channel_uid_first.
- *   Every recording skips exactly one id per channel group between the last
- *   channel of one group and the first of the next (two interleaved processes
- *   included); the consumer is not visible in the open kernel RM, so the model
- *   takes that id when the TSG is created.
+ * The channel unique id (NV_CHANNEL_ALLOC_PARAMS.cid) spans GPUs and clients;
+ * the resource server that owns the channels counts it (emu/rm/class_fifo.c).
  *
  * Not thread-safe: callers hold the emulator lock.
  */
@@ -146,9 +140,6 @@ void fifo_charge_latency(struct fifo *f, uint64_t ns);
 const struct profile *fifo_profile(const struct fifo *f);
 struct sim *fifo_sim(const struct fifo *f);
 uint32_t fifo_gpu_index(const struct fifo *f);
-
-/* Takes the next channel unique id (NV_CHANNEL_ALLOC_PARAMS.cid); see the header comment. */
-uint32_t fifo_channel_uid_next(struct fifo *f);
 
 /* Fills *env so the hook framework's decision records go into the sim trace (gpu from each task). */
 void fifo_hooks_env_init(struct hooks_env *env, const struct profile *p, struct sim *s);

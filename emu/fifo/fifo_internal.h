@@ -111,7 +111,6 @@ struct fifo {
     struct fifo_krec *kfree;
     struct fifo_kchunk *kchunks;
     uint32_t sm_width;
-    uint32_t uid_first;            /* channel unique id the emulator's first consumer gets */
     bool lost;                     /* fifo_gpu_lost: engines stopped for good */
 };
 

@@ -16,7 +16,7 @@
 #include "fifo/fifo.h"
 #include "rm/gpu.h"
 #include "rm/opener.h"
-#include "rm/rm.h"
+#include "rm/rm_internal.h"
 
 #define COMP "rm.fifo"
 #define CTX_UNSET  0
@@ -52,6 +52,20 @@ static NV_STATUS find_of_family(struct rm_call *c, uint32_t h, enum rm_family fa
         return NV_ERR_INVALID_OBJECT_HANDLE;
     *out = o;
     return NV_OK;
+}
+
+/*
+ * The driver's system-wide channel unique id (NV_CHANNEL_ALLOC_PARAMS.cid,
+ * ++currentChannelUniqueId in kernel_channel.c): one counter for every GPU
+ * and client of the resource server, over the GPU profile's channel_uid_first.
+ * Every recording skips exactly one id per channel group between the last
+ * channel of one group and the first of the next (two interleaved processes
+ * included); the consumer is not visible in the open kernel RM, so the model
+ * takes that id when the group is created.
+ */
+static uint32_t channel_uid_next(struct rm_call *c, const struct fifo *f)
+{
+    return fifo_profile(f)->channel_uid_first + (uint32_t)c->rs->channel_uids++;
 }
 
 /* ---- KEPLER_CHANNEL_GROUP_A ---- */
@@ -102,6 +116,7 @@ static NV_STATUS tsg_construct(struct rm_call *c, struct rm_object *obj, void *p
         free(rs);
         return st;
     }
+    channel_uid_next(c, f); /* the id each channel group uses up */
     rs->obj = obj;
     fifo_tsg_set_user(t, rs);
     rm_object_set_priv(obj, t);
@@ -262,7 +277,7 @@ static NV_STATUS channel_construct(struct rm_call *c, struct rm_object *obj, voi
     struct rm_object *tsg_obj = c->obj, *ctx = NULL, *vas = NULL;
     NV_STATUS st;
     /* the driver takes the unique id first, so a channel that fails later still uses one up */
-    p->cid = fifo_channel_uid_next(f);
+    p->cid = channel_uid_next(c, f);
     /* kernel RM clears the handle of the implicit TSG before it (maybe) writes one */
     p->hPhysChannelGroup = 0;
     if (rm_object_family(c->obj) == RM_FAM_DEVICE) {

@@ -261,8 +261,6 @@ uint64_t sim_take_call_charge(struct sim *s)
     return c;
 }
 
-uint64_t sim_sequence_next(struct sim *s) { return s->sequence++; }
-
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 uint64_t sim_rand_u64(struct sim *s)

@@ -89,13 +89,6 @@ void sim_charge_call(struct sim *s, uint64_t ns);
 /* Returns the accumulated charge (pending until taken) and resets it to 0. */
 uint64_t sim_take_call_charge(struct sim *s);
 
-/*
- * Emulator-wide sequence for identifiers the driver counts system-wide (the
- * channel unique id, NV_CHANNEL_ALLOC_PARAMS.cid, spans GPUs and clients):
- * returns 0 on the first call, then 1, 2, ... Callers add their own base.
- */
-uint64_t sim_sequence_next(struct sim *s);
-
 /* ---- random ---- */
 
 uint64_t sim_rand_u64(struct sim *s);

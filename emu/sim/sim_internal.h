@@ -29,7 +29,6 @@ struct sim {
     uint64_t fired;
     bool running, in_event;
     uint64_t call_charge;
-    uint64_t sequence;     /* sim_sequence_next */
     uint64_t rng[4];
 
     struct sim_ev *pool;

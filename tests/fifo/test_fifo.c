@@ -102,26 +102,6 @@ static void test_ids_per_runlist(void **state)
     tenv_fini(&e);
 }
 
-/* NV_CHANNEL_ALLOC_PARAMS.cid: the H200 reference trace's 0x33 (TSG), 0x34.. (channels), one skipped per group. */
-static void test_channel_uids(void **state)
-{
-    (void)state;
-    struct tenv e;
-    tenv_init(&e, 1, NULL);
-    struct fifo_tsg *gr, *cp;
-    assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_GR0, NULL, &gr), NV_OK);
-    assert_int_equal(fifo_channel_uid_next(e.f), TEST_UID_FIRST + 1);
-    assert_int_equal(fifo_channel_uid_next(e.f), TEST_UID_FIRST + 2);
-    assert_int_equal(fifo_tsg_create(e.f, NV2080_ENGINE_TYPE_COPY(2), NULL, &cp), NV_OK);
-    assert_int_equal(fifo_channel_uid_next(e.f), TEST_UID_FIRST + 4);
-    /* system-wide: a second GPU of the same emulator (same sim) continues the sequence */
-    struct fifo *g1 = fifo_create(&e.p, 1, e.s, NULL);
-    assert_non_null(g1);
-    assert_int_equal(fifo_channel_uid_next(g1), TEST_UID_FIRST + 5);
-    fifo_destroy(g1);
-    tenv_fini(&e);
-}
-
 static void test_timeslice_get_set(void **state)
 {
     (void)state;
@@ -784,7 +764,6 @@ int main(void)
         cmocka_unit_test(test_effective_timeslice),
         cmocka_unit_test(test_ids_and_limits),
         cmocka_unit_test(test_ids_per_runlist),
-        cmocka_unit_test(test_channel_uids),
         cmocka_unit_test(test_timeslice_get_set),
         cmocka_unit_test(test_runlist_interleave),
         cmocka_unit_test(test_runlist_no_low),

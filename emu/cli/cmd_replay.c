@@ -197,7 +197,9 @@ int nvemu_cmd_replay(int argc, char **argv)
         free(text);
         return 2;
     }
-    printf("replay: %u calls, %u mismatches (%u UVM ioctls skipped)\n", res.calls, res.mismatches, res.skipped_uvm);
+    printf("replay: %u calls, %u mismatches (%u UVM ioctls replayed, %u recorded without parameter blocks skipped, "
+           "%u VA-space registrations inferred)\n",
+           res.calls, res.mismatches, res.uvm_calls, res.skipped_uvm, res.uvm_inferred);
     fflush(stdout);
     if (mfile) {
         FILE *f = fopen(mfile, "w");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/emulator_internal.h"
+#include "abi/nv_escape.h"
 #include "base/log.h"
 #include "dispatch/dispatch.h"
 #include "fifo/fifo.h"
@@ -263,6 +264,27 @@ int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *
         nvemu_count_error(emu, st);
     workload_after_ioctl(emu->wl, tid, &emu->lock);
     pthread_mutex_unlock(&emu->lock);
+    return rc;
+}
+
+int nvemu_ioctl_request(nvemu *emu, nvemu_opener *op, unsigned long request, uint64_t arg, const nvemu_access *acc)
+{
+    if (!acc)
+        acc = &nvemu_access_inproc;
+    uint32_t nr, size;
+    dispatch_decode(op->node, request, &nr, &size);
+    /* 14 bits bound an _IOC size; the largest UVM block (MAP_EXTERNAL_ALLOCATION) is 9264 bytes */
+    _Alignas(8) unsigned char buf[0x4000];
+    if (size > sizeof(buf))
+        return -EINVAL;
+    /* the driver copies the whole block in before anything else */
+    if (acc->read(acc->ctx, arg, buf, size) != 0)
+        return -EFAULT;
+    int rc = nvemu_ioctl(emu, op, nr, size, buf, acc);
+    /* XFER's header is not written back (its result went to xfer.ptr, which may be the header itself) */
+    bool xfer = op->node != NVEMU_NODE_UVM && nr == NV_ESC_IOCTL_XFER_CMD;
+    if (rc != -EFAULT && !xfer && acc->write(acc->ctx, arg, buf, size) != 0)
+        rc = -EFAULT;
     return rc;
 }
 

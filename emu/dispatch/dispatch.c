@@ -1,6 +1,7 @@
 /*
  * The dispatcher (dispatch.h): escape rows indexed by number, XFER, the node
- * and size rules, the GPU-lost rule.
+ * and size rules, the GPU-lost rule; /dev/nvidia-uvm requests go to the UVM
+ * rows (uvm_escapes.c).
  */
 #include "dispatch/dispatch.h"
 
@@ -42,7 +43,7 @@ static bool node_ok(enum esc_node rule, nvemu_node node)
         return rule & ESC_CTL;
     if (node == NVEMU_NODE_GPU)
         return rule & ESC_DEV;
-    return false;
+    return rule & ESC_UVM;
 }
 
 /* NV_ESC_IOCTL_XFER_CMD: the real argument lives at xfer.ptr; the 16-byte header is not written back. */
@@ -71,10 +72,6 @@ static int do_xfer(struct esc_ctx *x)
 
 int dispatch_escape(struct esc_ctx *x)
 {
-    if (x->op->node == NVEMU_NODE_UVM) {
-        LOG_INFO("dispatch", "nvidia-uvm ioctl 0x%02x is not modelled", x->nr);
-        return -EINVAL;
-    }
     const struct esc_row *r = x->nr < 256 ? esc_index[x->nr] : NULL;
     if (!r || (r->gpreempt_only && !x->d->env.gpreempt_compat)) {
         LOG_INFO("dispatch", "unknown escape 0x%02x (size %u): -EINVAL", x->nr, x->size);
@@ -123,11 +120,30 @@ void dispatch_destroy(struct dispatch *d)
     free(d);
 }
 
+void dispatch_decode(nvemu_node node, unsigned long request, uint32_t *nr, uint32_t *size)
+{
+    if (node == NVEMU_NODE_UVM) {
+        const struct esc_row *r = request <= UINT32_MAX ? dispatch_uvm_row((uint32_t)request) : NULL;
+        *nr = r ? r->nr : UINT32_MAX;
+        *size = r ? r->size : 0;
+        return;
+    }
+    *nr = (uint32_t)(request & 0xFFu);
+    *size = (uint32_t)((request >> 16) & 0x3FFFu);
+}
+
 int dispatch_ioctl(struct dispatch *d, nvemu_opener *op, uint32_t nr, uint32_t size, void *arg,
                    const nvemu_access *acc, int32_t tid, NV_STATUS *st)
 {
-    struct esc_ctx x = {d, op, acc, tid, nr & 0xFFu, size & 0x3FFFu, arg, NV_OK};
-    int rc = node_gpu_lost(&x) ? -EINVAL : x.nr == NV_ESC_IOCTL_XFER_CMD ? do_xfer(&x) : dispatch_escape(&x);
+    int rc;
+    struct esc_ctx x = {d, op, acc, tid, nr, size, arg, NV_OK};
+    if (op->node == NVEMU_NODE_UVM) {
+        rc = dispatch_uvm(&x);
+    } else {
+        x.nr &= 0xFFu;
+        x.size &= 0x3FFFu;
+        rc = node_gpu_lost(&x) ? -EINVAL : x.nr == NV_ESC_IOCTL_XFER_CMD ? do_xfer(&x) : dispatch_escape(&x);
+    }
     *st = x.st;
     return rc;
 }

@@ -2,7 +2,8 @@
  * The dispatcher: decodes one ioctl like nvidia_ioctl (only the escape number
  * and the byte count matter), handles XFER, applies each escape's node and
  * size rule and runs its handler against the resource server or the workload
- * layer. The composition root (emu/core) creates one per emulator and calls
+ * layer; on /dev/nvidia-uvm it routes UVM's plain request numbers like the
+ * driver's uvm_ioctl. The composition root (emu/core) creates one per emulator and calls
  * it from nvemu_ioctl with the emulator lock held.
  */
 #ifndef NVEMU_DISPATCH_H
@@ -34,6 +35,15 @@ struct dispatch_env {
 /* A dispatcher, or NULL when out of memory. */
 struct dispatch *dispatch_create(const struct dispatch_env *env);
 void dispatch_destroy(struct dispatch *d);
+
+/*
+ * How a request word reads on a node: on /dev/nvidiactl and /dev/nvidiaN the
+ * escape number and byte count of the _IOC word (magic and direction ignored,
+ * as the driver does); on /dev/nvidia-uvm the word is the request number
+ * itself and the byte count that of its parameter block (nr UINT32_MAX and
+ * size 0 for a number the driver does not route). Needs no dispatcher.
+ */
+void dispatch_decode(nvemu_node node, unsigned long request, uint32_t *nr, uint32_t *size);
 
 /*
  * One ioctl (see nvemu_ioctl) from thread tid on opener op, lock held.

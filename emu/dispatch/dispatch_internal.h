@@ -36,17 +36,24 @@ struct esc_ctx {
 /* An escape handler's untyped entry (see ESC_HANDLER); arg is x->arg. */
 typedef int (*esc_fn)(struct esc_ctx *x, void *arg);
 
-/* Which node an escape is accepted on. */
-enum esc_node { ESC_CTL = 1, ESC_DEV = 2, ESC_ANY = 3 };
+/* Which node an escape is accepted on (ESC_UVM: a /dev/nvidia-uvm request). */
+enum esc_node { ESC_CTL = 1, ESC_DEV = 2, ESC_ANY = 3, ESC_UVM = 4 };
 
+/*
+ * One row of an escape table. For /dev/nvidia-uvm rows nr is UVM's plain request number, size the size of its
+ * parameter block (the number does not carry it), and the dispatcher stores the handler's x->st at status_offset
+ * (the block's rmStatus); pre_init rows run before UVM_INITIALIZE (the driver's NO_INIT_CHECK routes), the others
+ * answer NV_ERR_ILLEGAL_ACTION on a UVM file not initialized.
+ */
 struct esc_row {
     uint32_t nr;
     const char *name;
     uint32_t size;          /* exact size the driver requires; 0 = the handler checks */
     enum esc_node node;
     esc_fn fn;              /* NULL: not modelled, NV_ERR_NOT_SUPPORTED at status_offset */
-    uint32_t status_offset; /* where an unmodelled escape's NV_STATUS goes */
+    uint32_t status_offset; /* where an unmodelled escape's (every UVM row's) NV_STATUS goes */
     bool gpreempt_only;     /* only with dispatch_env.gpreempt_compat (GPreempt's patched driver), else -EINVAL */
+    bool pre_init;          /* UVM rows: accepted before UVM_INITIALIZE */
 };
 
 /*
@@ -76,6 +83,15 @@ extern const struct esc_row esc_rows_os[];
 extern const struct esc_row esc_rows_rm[];
 /* The emulator-private workload escapes 0xF0-0xFF (workload_escapes.c), terminated by name NULL. */
 extern const struct esc_row esc_rows_workload[];
+
+/* The /dev/nvidia-uvm requests the driver's uvm_ioctl() routes (uvm_escapes.c), terminated by name NULL. */
+extern const struct esc_row esc_rows_uvm[];
+
+/* The UVM row of request cmd, or NULL when the driver does not route cmd. */
+const struct esc_row *dispatch_uvm_row(uint32_t cmd);
+
+/* One /dev/nvidia-uvm request (x->nr the request number, x->arg its parameter block of x->size bytes). */
+int dispatch_uvm(struct esc_ctx *x);
 
 /* GPreempt's NV_ESC_RM_QUERY_GROUP in compat mode (gpreempt.c), a row of esc_rows_rm. */
 NVEMU_TYPED_DECL(int, esc_query_group, struct esc_ctx *, NVOS54_PARAMETERS);

@@ -4,7 +4,6 @@
  */
 #include "front/inproc.h"
 
-#include "abi/nv_escape.h"
 
 #include <errno.h>
 #include <linux/capability.h>
@@ -241,11 +240,6 @@ int nvemu_fdtable_ioctl(nvemu_fdtable *t, int fd, unsigned long request, void *a
 
 int nvemu_fdtable_ioctl_as(nvemu_fdtable *t, int fd, int32_t tid, unsigned long request, void *arg)
 {
-    uint32_t nr = (uint32_t)(request & 0xFFu);
-    uint32_t size = (uint32_t)((request >> 16) & 0x3FFFu);
-    /* the driver copies _IOC_SIZE bytes in before anything else; 14 bits bound it */
-    _Alignas(8) unsigned char buf[0x4000];
-
     struct fd_file *f = file_locked(t, fd);
     if (!f)
         return -1;
@@ -254,14 +248,7 @@ int nvemu_fdtable_ioctl_as(nvemu_fdtable *t, int fd, int32_t tid, unsigned long 
 
     nvemu_access acc = t->acc;
     acc.tid = tid ? tid : self_tid();
-    int rc = acc.read(acc.ctx, (uint64_t)(uintptr_t)arg, buf, size);
-    if (rc == 0) {
-        rc = nvemu_ioctl(t->emu, f->op, nr, size, buf, &acc);
-        /* XFER's header is not written back (its result went to xfer.ptr, which may be the header itself) */
-        if (rc != -EFAULT && nr != NV_ESC_IOCTL_XFER_CMD &&
-            acc.write(acc.ctx, (uint64_t)(uintptr_t)arg, buf, size) != 0)
-            rc = -EFAULT;
-    }
+    int rc = nvemu_ioctl_request(t->emu, f->op, request, (uint64_t)(uintptr_t)arg, &acc);
 
     pthread_mutex_lock(&t->lock);
     bool last = --f->inflight == 0 && f->closed;

@@ -48,8 +48,9 @@ int nvemu_fdtable_open(nvemu_fdtable *t, const char *path, const nvemu_identity 
 int nvemu_fdtable_open_at(nvemu_fdtable *t, int fd, const char *path, const nvemu_identity *who);
 
 /*
- * ioctl(2): decodes _IOC_NR/_IOC_SIZE from request, copies _IOC_SIZE bytes in
- * from arg, calls nvemu_ioctl, copies them back unless the result is -EFAULT.
+ * ioctl(2) through nvemu_ioctl_request: the block at arg is copied in (_IOC_SIZE
+ * bytes, or a UVM request's parameter block on /dev/nvidia-uvm), handled, and
+ * copied back unless the result is -EFAULT.
  * Returns 0, or -1 with errno set (EBADF for an fd not in the table).
  */
 int nvemu_fdtable_ioctl(nvemu_fdtable *t, int fd, unsigned long request, void *arg);

@@ -14,7 +14,6 @@
 #include "front/fdmap.h"
 #include "front/ident.h"
 #include "front/procmem.h"
-#include "front/uvm.h"
 
 #define CTL_MINOR 255u
 
@@ -132,9 +131,13 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
                 void *buf, uint32_t size, uint32_t in_len, uint32_t out_cap, uint32_t *out_len)
 {
     *out_len = 0;
+    /* UVM numbers are not _IOC words: the kernel moved nothing, the core reads and writes the caller's block */
     if (ff->node->kind == NVEMU_NODE_UVM) {
         atomic_fetch_add(&f->uvm_ioctls, 1);
-        return uvm_ioctl(tid, cmd, arg);
+        struct procmem_ctx uc = {.f = f, .tid = tid, .pre_fd = -1, .pre_op = NULL, .pre_hold = -1};
+        nvemu_access uacc;
+        procmem_access(&uc, &uacc);
+        return nvemu_ioctl_request(f->emu, ff->op, cmd, arg, &uacc);
     }
     uint64_t token;
     if (cmd == FRONT_IOCTL_WHOAMI && in_len == sizeof(token) && out_cap == sizeof(token) &&

@@ -5,6 +5,8 @@
  * emulator accepts without behaviour (modelled = false: the object exists so
  * handles, parents and frees behave; its params are returned unchanged).
  */
+#include <stdlib.h>
+
 #include "abi/nv_alloc.h"
 #include "abi/nv_classes.h"
 #include "base/log.h"
@@ -136,6 +138,60 @@ static NV_STATUS event_construct(struct rm_call *c, struct rm_object *obj, void 
     return NV_OK;
 }
 
+/* ---- FERMI_VASPACE_A ---- */
+
+/* An externally owned VA space gets its page directory from UVM (UVM_REGISTER_GPU_VASPACE). */
+struct vaspace_rm {
+    bool external;
+    bool uvm_registered;
+};
+
+static NV_STATUS vaspace_construct(struct rm_call *c, struct rm_object *obj, void *params)
+{
+    (void)c;
+    const NV_VASPACE_ALLOCATION_PARAMETERS *p = params;
+    struct vaspace_rm *v = calloc(1, sizeof(*v));
+    if (!v)
+        return NV_ERR_NO_MEMORY;
+    v->external = (p->flags & NV_VASPACE_ALLOCATION_FLAGS_IS_EXTERNALLY_OWNED) != 0;
+    rm_object_set_priv(obj, v);
+    return NV_OK;
+}
+
+static void vaspace_destruct(struct rm_call *c, struct rm_object *obj)
+{
+    (void)c;
+    free(rm_object_priv(obj));
+    rm_object_set_priv(obj, NULL);
+}
+
+bool rm_vaspace_usable(const struct rm_object *vas)
+{
+    const struct vaspace_rm *v = rm_object_priv(vas);
+    return !v || !v->external || v->uvm_registered;
+}
+
+NV_STATUS rm_vaspace_uvm_register(struct rm_server *rs, uint32_t hclient, uint32_t hvaspace)
+{
+    struct rm_client *cl = rm_client_by_handle(rs, hclient);
+    if (!cl) {
+        LOG_INFO("rm", "UVM VA-space registration: no client 0x%x", hclient);
+        return NV_ERR_INVALID_CLIENT;
+    }
+    struct rm_object *o = rm_client_find(cl, hvaspace);
+    if (!o || rm_object_family(o) != RM_FAM_VASPACE) {
+        LOG_INFO("rm", "UVM VA-space registration: 0x%x is not a VA space of client 0x%x", hvaspace, hclient);
+        return NV_ERR_OBJECT_NOT_FOUND;
+    }
+    struct vaspace_rm *v = rm_object_priv(o);
+    if (!v || !v->external) {
+        LOG_INFO("rm", "UVM VA-space registration: VA space 0x%x is not externally owned", hvaspace);
+        return NV_ERR_INVALID_ARGUMENT;
+    }
+    v->uvm_registered = true;
+    return NV_OK;
+}
+
 #define P RM_FREE_PRIO_DEFAULT
 /* Row families: the columns they share, the symbol (and for USERMODE the params type) per row. */
 #define ROOT_ROW(sym)                                                                                        \
@@ -175,7 +231,8 @@ const struct rm_class_row rm_class_rows_core[] = {
     RM_CLASS(NV20_SUBDEVICE_0, NV2080_ALLOC_PARAMETERS, .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_DEVICE,
      .family = RM_FAM_SUBDEVICE, .modelled = true, .free_priority = P, .construct = subdevice_construct),
     RM_CLASS(FERMI_VASPACE_A, NV_VASPACE_ALLOCATION_PARAMETERS, .params = RM_PARAMS_REQUIRED,
-     .parents = RM_FAM_DEVICE | RM_FAM_SUBDEVICE, .family = RM_FAM_VASPACE, .modelled = true, .free_priority = P),
+     .parents = RM_FAM_DEVICE | RM_FAM_SUBDEVICE, .family = RM_FAM_VASPACE, .modelled = true, .free_priority = P,
+     .construct = vaspace_construct, .destruct = vaspace_destruct),
     RM_CLASS_NO_PARAMS(KERNEL_GRAPHICS_CONTEXT, .parents = RM_FAM_TSG | RM_FAM_CHANNEL, .family = RM_FAM_OTHER,
      .internal_only = true, .modelled = true, .free_priority = P),
 

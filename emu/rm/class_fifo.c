@@ -190,6 +190,11 @@ static NV_STATUS ctxshare_construct(struct rm_call *c, struct rm_object *obj, vo
         NV_STATUS st = find_of_family(c, p->hVASpace, RM_FAM_VASPACE, &vas);
         if (st != NV_OK)
             return st;
+        if (!rm_vaspace_usable(vas)) {
+            LOG_INFO("rm", "context share on VA space 0x%x before its UVM registration: NV_ERR_INVALID_STATE",
+                     p->hVASpace);
+            return NV_ERR_INVALID_STATE;
+        }
     }
     uint32_t max = fifo_profile(f)->max_subcontexts;
     if (max > 64)

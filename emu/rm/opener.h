@@ -43,6 +43,9 @@ struct nvemu_opener {
     uint32_t linked;               /* openers registered to this one; keeps it alive after close */
     bool closed;                   /* released by its front-end, kept while `linked` > 0 */
     bool gpus_attached;            /* ATTACH_GPUS_TO_FD took device references */
+    /* /dev/nvidia-uvm only (the driver's uvm_va_space_t of the file): */
+    bool uvm_initialized;          /* UVM_INITIALIZE answered NV_OK on this file */
+    uint64_t uvm_range_groups;     /* range-group ids handed out (UVM_CREATE_RANGE_GROUP counts from 1) */
     struct os_event *events;
     uint32_t nevents;
     nvemu_opener *prev, *next;

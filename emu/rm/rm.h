@@ -264,6 +264,20 @@ void rm_free_later(struct rm_call *c, struct rm_object *o);
 /* Live NV01_DEVICE_0 objects on GPU g, over all clients (GPU "in use" flags). */
 uint32_t rm_gpu_device_count(struct rm_server *rs, const struct gpu *g);
 
+/*
+ * A VA space allocated externally owned (libcuda's flags 0x48) has no page directory until UVM registers it
+ * (UVM_REGISTER_GPU_VASPACE); until then a context share on it is refused with NV_ERR_INVALID_STATE, as on the
+ * H200 (fixtures/hw/h200-580.159.04/conformance-root.txt, libcuda.alloc.ctxshare). True for any other VA space.
+ */
+bool rm_vaspace_usable(const struct rm_object *vas);
+
+/*
+ * UVM_REGISTER_GPU_VASPACE's RM side: marks VA space hvaspace of client hclient registered. NV_ERR_INVALID_CLIENT,
+ * NV_ERR_OBJECT_NOT_FOUND (no such VA space) or NV_ERR_INVALID_ARGUMENT (not externally owned), with a log line.
+ * Caller holds the emulator lock.
+ */
+NV_STATUS rm_vaspace_uvm_register(struct rm_server *rs, uint32_t hclient, uint32_t hvaspace);
+
 /* True for a *_USERMODE_A object allocated with bBar1Mapping = 1. */
 bool rm_usermode_bar1(const struct rm_object *o);
 

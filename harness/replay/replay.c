@@ -36,6 +36,16 @@
 #define NR_MAP_MEMORY 0x4Eu
 #define NR_UPDATE_MAPPING 0x5Eu
 
+/* FERMI_VASPACE_A and its NV_VASPACE_ALLOCATION_FLAGS_IS_EXTERNALLY_OWNED (nvos.h): libcuda's UVM-owned VA space. */
+#define FERMI_VASPACE_CLASS 0x90F1u
+#define VASPACE_EXTERNALLY_OWNED 0x8u
+/* UVM request numbers and blocks (uvm_ioctl.h, uvm_linux_ioctl.h) the replay builds itself for older traces. */
+#define UVM_INITIALIZE_REQ 0x30000001u
+#define UVM_INITIALIZE_SIZE 16u
+#define UVM_DEINITIALIZE_REQ 0x30000002u
+#define UVM_REGISTER_GPU_VASPACE_REQ 25u
+#define UVM_REGISTER_GPU_VASPACE_SIZE 32u   /* uuid[16], rmCtrlFd, hClient, hVaSpace, rmStatus */
+
 /* Params blocks for classes whose size the recorder did not know: big enough for any class. */
 #define UNKNOWN_PARAMS_BYTES 4096u
 
@@ -68,6 +78,10 @@ struct replay {
     uint32_t cur_id;              /* what the call being replayed exercises (0: an escape of its own) */
     uint32_t clients[256];        /* client handles the trace allocated (the allow-list asks) */
     uint32_t nclients;
+    struct ext_vaspace {
+        uint32_t hclient, hvaspace;  /* the emulator's handles */
+    } ext_vas[16];                /* externally owned VA spaces, in allocation order (older traces' UVM) */
+    uint32_t next_ext_vas, next_ext_vas_free;
     const struct replay_allowed *used[8];  /* allow-list entries that covered a difference */
     uint32_t nused, allowed;
     FILE *report;
@@ -518,6 +532,10 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     if (tc->nr == NR_ALLOC && rc == 0 && (hclass == 0 || hclass == 1 || hclass == 0x41) &&
         r->nclients < sizeof r->clients / sizeof r->clients[0])
         r->clients[r->nclients++] = rd32(tc->out.data + 8);
+    if (tc->nr == NR_ALLOC && hclass == FERMI_VASPACE_CLASS && rc == 0 && so != ~0u && so + 4 <= size &&
+        rd32(arg + so) == NV_OK && params && plen >= 8 && (rd32(params + 4) & VASPACE_EXTERNALLY_OWNED) &&
+        r->next_ext_vas_free < sizeof r->ext_vas / sizeof r->ext_vas[0])
+        r->ext_vas[r->next_ext_vas_free++] = (struct ext_vaspace){rd32(arg), rd32(arg + 8)};
     if (tc->nr == NR_ALLOC && auto_handle && rc == 0)
         pair_add(&r->handles, &r->nhandles, &r->caphandles, rd32(tc->out.data + 8), rd32(arg + 8));
     if (tc->nr == NR_MAP_MEMORY && size == 56 && rc == 0)
@@ -580,6 +598,102 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
  * Opens a trace for reading; a gzip-compressed one (magic 1f 8b) is read through `gzip -dc` in a
  * child process (*child set; 0 otherwise). NULL with errno set when the file cannot be opened.
  */
+/*
+ * Issues UVM request tc->req with `block` (len bytes, a buffer of `bufs`; NULL for a request without one) and
+ * compares the syscall result with the recorded one and the block with `want` (NULL: not compared).
+ */
+static void uvm_issue(struct replay *r, const struct trace_call *tc, struct buffers *bufs, uint8_t *block,
+                      const uint8_t *want, uint32_t len)
+{
+    errno = 0;
+    r->current = bufs;
+    int rc = nvemu_fdtable_ioctl(r->fds, tc->fd, tc->req, block);
+    r->current = NULL;
+    int err = rc < 0 ? errno : 0;
+    r->res->uvm_calls++;
+    long off;
+    if (rc != tc->ret || (tc->err && err != tc->err))
+        mismatch(r, tc, "emu/dispatch", "UVM request 0x%x: syscall returned %d (errno %d), recorded %d (errno %d)",
+                 tc->req, rc, err, tc->ret, tc->err);
+    else if (want && (off = compare_block(r, block, want, len, NULL, 0, NULL, 0)) >= 0)
+        report_diff(r, tc, "emu/dispatch", "UVM parameters", block, want, len, off);
+}
+
+/*
+ * An older trace names no VA space in its UVM_REGISTER_GPU_VASPACE (no parameter block). libcuda registers the
+ * externally owned VA space it allocated just before, so the oldest one not yet registered is registered here:
+ * its context shares then succeed as they did on the GPU.
+ */
+static void replay_uvm_vaspace_inferred(struct replay *r, const struct trace_call *tc)
+{
+    if (r->next_ext_vas == r->next_ext_vas_free) {
+        mismatch(r, tc, "emu/dispatch", "UVM_REGISTER_GPU_VASPACE without an externally owned VA space before it");
+        return;
+    }
+    struct ext_vaspace v = r->ext_vas[r->next_ext_vas++];
+    struct buffers bufs = {0};
+    uint8_t *p = buf_new(&bufs, UVM_REGISTER_GPU_VASPACE_SIZE);
+    if (!p) {
+        mismatch(r, tc, "emu/dispatch", "replay out of memory");
+        return;
+    }
+    wr32(p + 16, 0xFFFFFFFFu);
+    wr32(p + 20, v.hclient);
+    wr32(p + 24, v.hvaspace);
+    r->res->uvm_inferred++;
+    uvm_issue(r, tc, &bufs, p, NULL, 0);
+    if (rd32(p + 28) != NV_OK)
+        mismatch(r, tc, "emu/dispatch", "UVM_REGISTER_GPU_VASPACE of VA space 0x%08x (inferred): status 0x%x",
+                 v.hvaspace, rd32(p + 28));
+    buf_free(&bufs);
+}
+
+/*
+ * A /dev/nvidia-uvm line. Recorded with its parameter block (pin/pout): issued from pin (handles mapped), result
+ * and pout compared. UVM_INITIALIZE recorded without one: its block is the first 16 bytes of in/out (the recorder
+ * copied the _IOC_SIZE its number decodes to). UVM_DEINITIALIZE takes no block. Older traces' other requests
+ * carry nothing to issue: counted as skipped (REGISTER_GPU_VASPACE inferred, see above).
+ */
+static void replay_uvm(struct replay *r, const struct trace_call *tc)
+{
+    r->cur_id = 0;
+    const uint8_t *in = NULL, *want = NULL;
+    uint32_t len = 0;
+    if (tc->pin.present && tc->pout.present) {
+        if (tc->pin.len != tc->pout.len) {
+            mismatch(r, tc, "emu/profile", "UVM pin and pout blocks differ in length");
+            return;
+        }
+        in = tc->pin.data;
+        want = tc->pout.data;
+        len = tc->pin.len;
+    } else if (tc->req == UVM_INITIALIZE_REQ && tc->in.len >= UVM_INITIALIZE_SIZE &&
+               tc->out.len >= UVM_INITIALIZE_SIZE) {
+        in = tc->in.data;
+        want = tc->out.data;
+        len = UVM_INITIALIZE_SIZE;
+    } else if (tc->req == UVM_REGISTER_GPU_VASPACE_REQ) {
+        r->res->skipped_uvm++;
+        replay_uvm_vaspace_inferred(r, tc);
+        return;
+    } else if (tc->req != UVM_DEINITIALIZE_REQ) {
+        r->res->skipped_uvm++;
+        return;
+    }
+    struct buffers bufs = {0};
+    uint8_t *p = len ? buf_new(&bufs, len) : NULL;
+    if (len && !p) {
+        mismatch(r, tc, "emu/dispatch", "replay out of memory");
+        return;
+    }
+    if (len) {
+        memcpy(p, in, len);
+        map_handles(r, p, len);
+    }
+    uvm_issue(r, tc, &bufs, p, want, len);
+    buf_free(&bufs);
+}
+
 static FILE *open_trace(const char *path, pid_t *child)
 {
     *child = 0;
@@ -676,7 +790,13 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
             fprintf(report, "line %d: parse error: %s [emu/profile]\n", lineno, perr);
             res->mismatches++;
         } else if (pr == 0 && !strcmp(tc.path, "/dev/nvidia-uvm")) {
-            res->skipped_uvm++;
+            if (ensure_fd(r, &tc) == 0) {
+                replay_uvm(r, &tc);
+            } else {
+                fprintf(report, "line %d: cannot open %s as fd %d: %s [emu/rm]\n", lineno, tc.path, tc.fd,
+                        strerror(errno));
+                res->mismatches++;
+            }
         } else if (pr == 0 && tc.in.len != tc.size) {
             fprintf(report, "line %d: argument block of %u bytes not recorded whole [emu/profile]\n", lineno, tc.size);
             res->mismatches++;

@@ -113,10 +113,26 @@ void nvemu_release(nvemu *emu, nvemu_opener *op);
  * already copied in from the caller; on return they hold what must be copied
  * back. Returns 0 or a negative errno (-EINVAL, -EFAULT, -EIO, -EBUSY, ...).
  * Per the driver, arg must be copied back to the caller unless the result is -EFAULT.
+ * On a /dev/nvidia-uvm opener nr is UVM's plain request number (UVM_INITIALIZE =
+ * 0x30000001, UVM_REGISTER_GPU_VASPACE = 25, ...: not an _IOC word) and size the
+ * size of that request's parameter block; nvemu_ioctl_request works both out.
  * Thread-safe: one coarse lock per emulator serialises calls.
  */
 int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size,
                 void *arg, const nvemu_access *acc);
+
+/*
+ * One ioctl as the caller issued it, for front-ends that hold only the caller's
+ * address: `request` is the raw request word, `arg` the address of its block in
+ * the caller's memory, read and written through acc (NULL: this process). The
+ * block's size comes from the node: _IOC_SIZE(request) on /dev/nvidiactl and
+ * /dev/nvidiaN, the request's parameter layout on /dev/nvidia-uvm (whose numbers
+ * carry no size; one the driver does not route fails with -EINVAL). The block is
+ * copied in, handled by nvemu_ioctl and copied back unless the result is -EFAULT
+ * (XFER's header is never written back). Returns 0 or a negative errno.
+ */
+int nvemu_ioctl_request(nvemu *emu, nvemu_opener *op, unsigned long request,
+                        uint64_t arg, const nvemu_access *acc);
 
 /* Read-only counters for `nvemu status` and benchmarks. */
 typedef struct nvemu_stats {

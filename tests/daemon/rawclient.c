@@ -112,15 +112,17 @@ int main(void)
 
     struct uvm_init ui = {0, 0xFFFFFFFFu};
     CHECK(ioctl(uvm, 0x30000001, &ui) == 0 && ui.rmStatus == 0, "UVM_INITIALIZE status %#x", ui.rmStatus);
-    struct uvm_pageable up = {0, {0}, 0xFFFFFFFFu};
-    CHECK(ioctl(uvm, 39, &up) == 0 && up.rmStatus == 0x56, "UVM_PAGEABLE_MEM_ACCESS status %#x", up.rmStatus);
+    struct uvm_pageable up = {1, {0}, 0xFFFFFFFFu};
+    CHECK(ioctl(uvm, 39, &up) == 0 && up.rmStatus == 0 && up.access == 0, "UVM_PAGEABLE_MEM_ACCESS status %#x",
+          up.rmStatus);
     /* UVM_REGISTER_GPU_VASPACE (25): uuid[16], rmCtrlFd, hClient, hVaSpace, rmStatus @28; 32 bytes. */
     uint8_t vas[32];
     memset(vas, 0xEE, sizeof(vas));
     uint32_t vst;
     CHECK(ioctl(uvm, 25, vas) == 0, "UVM_REGISTER_GPU_VASPACE: errno %d", errno);
     memcpy(&vst, vas + 28, 4);
-    CHECK(vst == 0x56 && vas[27] == 0xEE, "UVM_REGISTER_GPU_VASPACE status %#x", vst);
+    /* hClient 0xEEEEEEEE is no client: the RM side of the registration answers NV_ERR_INVALID_CLIENT */
+    CHECK(vst == 0x23 && vas[27] == 0xEE, "UVM_REGISTER_GPU_VASPACE status %#x", vst);
     errno = 0;
     CHECK(ioctl(uvm, 1, vas) == -1 && errno == EINVAL, "UVM_RESERVE_VA (not routed): errno %d", errno);
 

@@ -1,4 +1,4 @@
-/* Unit tests of the daemon's pure parts: option parsing, /proc identity, UVM answers, the accessor. */
+/* Unit tests of the daemon's pure parts: option parsing, /proc identity, the accessor. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +13,6 @@
 #include "front/front.h"
 #include "front/ident.h"
 #include "front/procmem.h"
-#include "front/uvm.h"
 
 static int parse_all(struct front_opts *o, int argc, char **argv)
 {
@@ -82,59 +81,6 @@ static void ident_reads_this_thread(void **state)
     assert_int_equal(ident_read(0x7ffffff0, &id, &tgid), -ESRCH);
 }
 
-static void uvm_answers_by_table(void **state)
-{
-    (void)state;
-    uvm_initialize_params init = {0, 0xFFFFFFFFu};
-    assert_int_equal(uvm_ioctl(gettid(), UVM_IOCTL_INITIALIZE, (uint64_t)(uintptr_t)&init), 0);
-    assert_int_equal(init.rmStatus, 0);
-    uvm_pageable_mem_access_params pm = {1, {0}, 0xFFFFFFFFu};
-    assert_int_equal(uvm_ioctl(gettid(), UVM_IOCTL_PAGEABLE_MEM_ACCESS, (uint64_t)(uintptr_t)&pm), 0);
-    assert_int_equal(pm.rmStatus, 0x56);
-    assert_int_equal(pm.pageableMemAccess, 1);
-    assert_int_equal(uvm_ioctl(gettid(), UVM_IOCTL_DEINITIALIZE, 0), 0);
-    assert_int_equal(uvm_ioctl(gettid(), 0x30000099u, (uint64_t)(uintptr_t)&init), -EINVAL);
-    assert_int_equal(uvm_ioctl(gettid(), UVM_IOCTL_INITIALIZE, 8), -EFAULT);
-}
-
-/* Offsets and sizes worked out by hand from the driver's uvm_ioctl.h, independent of uvm_abi.h. */
-static const struct {
-    uint32_t cmd, size, status_off;
-} uvm_expect[] = {
-    {0x17, 16, 8},     {0x18, 16, 8},     {0x19, 32, 28},  {0x1b, 56, 48},  {0x21, 9264, 9260},
-    {0x22, 24, 16},    {0x25, 40, 36},    {0x27, 8, 4},    {0x2a, 40, 36},  {0x33, 80, 72},
-    {0x41, 40, 32},    {0x44, 9248, 9240}, {0x45, 4, 0},   {0x46, 24, 20},  {0x48, 24, 16},
-    {0x49, 24, 16},    {0x4b, 8, 4},      {0x4e, 56, 52},
-};
-
-static void uvm_not_supported_at_header_offset(void **state)
-{
-    (void)state;
-    static uint8_t buf[9264 + 16];
-    for (size_t i = 0; i < sizeof(uvm_expect) / sizeof(uvm_expect[0]); i++) {
-        const struct uvm_layout *l = uvm_layout_find(uvm_expect[i].cmd);
-        assert_non_null(l);
-        assert_int_equal(l->params_size, uvm_expect[i].size);
-        memset(buf, 0xEE, sizeof(buf));
-        assert_int_equal(uvm_ioctl(gettid(), uvm_expect[i].cmd, (uint64_t)(uintptr_t)buf), 0);
-        uint32_t st;
-        memcpy(&st, buf + uvm_expect[i].status_off, sizeof(st));
-        assert_int_equal(st, 0x56);
-        for (size_t b = 0; b < sizeof(buf); b++)
-            if (b < uvm_expect[i].status_off || b >= uvm_expect[i].status_off + 4)
-                assert_int_equal(buf[b], 0xEE);
-    }
-    /* Numbers the 575/580 driver does not route (RESERVE_VA 1, MEM_MAP 35) or whose layout we left out. */
-    const uint32_t unknown[] = {1, 35, 64, 77, 0x30000003u};
-    for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
-        memset(buf, 0xEE, sizeof(buf));
-        assert_null(uvm_layout_find(unknown[i]));
-        assert_int_equal(uvm_ioctl(gettid(), unknown[i], (uint64_t)(uintptr_t)buf), -EINVAL);
-        for (size_t b = 0; b < 64; b++)
-            assert_int_equal(buf[b], 0xEE);
-    }
-}
-
 static void procmem_faults_instead_of_crashing(void **state)
 {
     (void)state;
@@ -151,8 +97,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(opts_accepts_every_daemon_option), cmocka_unit_test(opts_rejects_bad_values),
-        cmocka_unit_test(ident_reads_this_thread),          cmocka_unit_test(uvm_answers_by_table),
-        cmocka_unit_test(uvm_not_supported_at_header_offset),
+        cmocka_unit_test(ident_reads_this_thread),
         cmocka_unit_test(procmem_faults_instead_of_crashing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

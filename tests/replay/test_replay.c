@@ -153,9 +153,41 @@ static void test_clean_prefix_replays(void **state)
     if (res.mismatches)
         fail_msg("unexpected mismatches:\n%s", rep);
     assert_int_equal(res.calls, 31);
-    assert_int_equal(res.skipped_uvm, 3);
+    /* UVM_INITIALIZE is issued from the head of its in/out block; the two requests without blocks are skipped */
+    assert_int_equal(res.uvm_calls, 1);
+    assert_int_equal(res.skipped_uvm, 2);
     free(rep);
     free_lines(v);
+}
+
+/* UVM lines with parameter blocks are issued and their pout compared: CREATE_RANGE_GROUP hands out 1, then 2. */
+static void test_uvm_blocks_replayed(void **state)
+{
+    (void)state;
+    const char *init = "IOCTL tid=1 fd=10 path=/dev/nvidia-uvm req=0x30000001 nr=0x1 size=12288 ret=0 us=1.0 "
+                       "UVM op=INITIALIZE rmStatus=0x0 pin=00000000000000000000000000000000 "
+                       "pout=00000000000000000000000000000000\n";
+    const char *fmt = "IOCTL tid=1 fd=10 path=/dev/nvidia-uvm req=0x17 nr=0x17 size=0 ret=0 us=1.0 "
+                      "UVM op=CREATE_RANGE_GROUP rmStatus=0x0 pin=00000000000000000000000000000000 "
+                      "pout=0%c000000000000000000000000000000\n";
+    char l0[256], l1[256], l2[256];
+    snprintf(l0, sizeof l0, "%s", init);
+    snprintf(l1, sizeof l1, fmt, '1');
+    snprintf(l2, sizeof l2, fmt, '2');
+    char *v[] = {l0, l1, l2, NULL};
+    struct replay_result res;
+    char *rep = replay_lines(v, &res);
+    if (res.mismatches)
+        fail_msg("unexpected mismatches:\n%s", rep);
+    assert_int_equal(res.uvm_calls, 3);
+    assert_int_equal(res.skipped_uvm, 0);
+    free(rep);
+    snprintf(l2, sizeof l2, fmt, '5');
+    rep = replay_lines(v, &res);
+    if (!strstr(rep, "line 3: UVM parameters differ at byte 0: got 02000000"))
+        fail_msg("no UVM difference reported:\n%s", rep);
+    assert_int_equal(res.mismatches, 1);
+    free(rep);
 }
 
 static void test_changed_output_is_a_mismatch(void **state)
@@ -233,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_parse_good_line),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_clean_prefix_replays),
+        cmocka_unit_test(test_uvm_blocks_replayed),
         cmocka_unit_test(test_changed_output_is_a_mismatch),
         cmocka_unit_test(test_changed_status_is_a_mismatch),
         cmocka_unit_test(test_corrupted_line_is_reported),

@@ -1,17 +1,18 @@
 /*
- * Parameter layouts of the /dev/nvidia-uvm ioctls that the open driver's
- * uvm_ioctl() routes (kernel-open/nvidia-uvm/uvm.c; structs from
- * uvm_ioctl.h and uvm_linux_ioctl.h, UVM_MAX_GPUS and the mapping
- * attributes from uvm_types.h; newest release stored for reference: 575.51.02).
- * Only what the daemon needs: each struct's size and where its rmStatus (the
- * last NV_STATUS) lies, x86-64 LP64. Offsets and sizes were worked out by hand
- * from the field types and are pinned by the asserts below.
+ * Parameter layouts of the /dev/nvidia-uvm requests that the open driver's
+ * uvm_ioctl() routes (open-gpu-kernel-modules 580.x,
+ * kernel-open/nvidia-uvm/uvm.c; structs from kernel-open/nvidia-uvm/uvm_ioctl.h
+ * and uvm_linux_ioctl.h, UVM_MAX_GPUS and the mapping attributes from
+ * uvm_types.h; docs/driver-sources.md section M). x86-64 LP64. The sizes of
+ * every request the recorded programs make are confirmed by their parameter
+ * blocks in fixtures/hw/{h200,h100}-580.159.04 (pin/pout of the UVM lines).
  *
- * Request numbers are plain integers (UVM_IOCTL_BASE(i) is i on Linux).
- * Layouts shared by several requests get one struct.
+ * Request numbers are plain integers (UVM_IOCTL_BASE(i) is i on Linux), not
+ * _IOC words: the size of a request's block comes from its layout here, never
+ * from the number. Layouts shared by several requests get one struct.
  */
-#ifndef NVEMU_FRONT_UVM_ABI_H
-#define NVEMU_FRONT_UVM_ABI_H
+#ifndef NVEMU_ABI_NV_UVM_H
+#define NVEMU_ABI_NV_UVM_H
 
 #include <stddef.h>
 #include <stdint.h>

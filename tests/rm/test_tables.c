@@ -102,10 +102,34 @@ static void escapes_unique_and_sane(void **state)
     assert_true(rows > 30);
 }
 
+/* The /dev/nvidia-uvm rows: UVM's own numbers (not _IOC words), each block holding its rmStatus. */
+static void uvm_rows_unique_and_sane(void **state)
+{
+    (void)state;
+    size_t rows = 0;
+    for (const struct esc_row *r = esc_rows_uvm; r->name; r++, rows++) {
+        assert_true(strncmp(r->name, "UVM_IOCTL_", 10) == 0);
+        assert_int_equal(r->node, ESC_UVM);
+        assert_false(r->gpreempt_only);
+        assert_ptr_equal(dispatch_uvm_row(r->nr), r);
+        /* only UVM_DEINITIALIZE takes no block; every other one has its status inside */
+        if (r->size == 0)
+            assert_string_equal(r->name, "UVM_IOCTL_DEINITIALIZE");
+        else
+            assert_true(r->status_offset + sizeof(NV_STATUS) <= r->size);
+        assert_true(r->size <= 0x3FFFu);
+        for (const struct esc_row *o = esc_rows_uvm; o->name; o++)
+            if (o != r && o->nr == r->nr)
+                fail_msg("UVM request %u is in two rows (%s, %s)", r->nr, r->name, o->name);
+    }
+    assert_true(rows > 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(escapes_unique_and_sane),
+        cmocka_unit_test(uvm_rows_unique_and_sane),
         cmocka_unit_test(controls_unique_and_sane),
         cmocka_unit_test(classes_unique_and_sane),
     };

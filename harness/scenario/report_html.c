@@ -143,17 +143,20 @@ static void timeline(const struct sc_results *r, FILE *f, const char *id, uint64
     double height = TL_ROW * (nrows + 1) + 80;
     char buf[64], a[32];
 #define X(t) (TL_LABEL + plot * ((double)(t) - (double)t0) / span)
+    /* data-t0-ns/data-t1-ns: the interval drawn (and, on the band, the one zoomed), for checks of the page */
     fprintf(f, "<svg id=\"%s\" class=\"tl\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+               "data-t0-ns=\"%llu\" data-t1-ns=\"%llu\" "
                "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"12\">\n",
-            id, TL_W, height, TL_W, height);
+            id, TL_W, height, TL_W, height, (unsigned long long)t0, (unsigned long long)t1);
     fprintf(f, "<defs><pattern id=\"hatch\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" "
                "patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"4\" fill=\"#555\"/></pattern></defs>\n");
     double step = nice_step(span);
     double axis_y = TL_ROW * (nrows + 1) + 26;
     if (z1 > z0)
-        fprintf(f, "<rect x=\"%.2f\" y=\"2\" width=\"%.2f\" height=\"%.1f\" fill=\"#ffd54f\" opacity=\"0.35\">"
-                   "<title>zoomed below</title></rect>\n",
-                X(z0 < t0 ? t0 : z0), X(z1 > t1 ? t1 : z1) - X(z0 < t0 ? t0 : z0) + 1, axis_y - 2);
+        fprintf(f, "<rect class=\"zoom-band\" data-t0-ns=\"%llu\" data-t1-ns=\"%llu\" x=\"%.2f\" y=\"2\" "
+                   "width=\"%.2f\" height=\"%.1f\" fill=\"#ffd54f\" opacity=\"0.35\"><title>zoomed below</title></rect>\n",
+                (unsigned long long)z0, (unsigned long long)z1, X(z0 < t0 ? t0 : z0),
+                X(z1 > t1 ? t1 : z1) - X(z0 < t0 ? t0 : z0) + 1, axis_y - 2);
     /* Ticks on multiples of step counted from origin; the first and last stay inside the drawing. */
     double first = ceil(((double)t0 - (double)origin) / step) * step;
     for (double x = first; (double)origin + x <= (double)t1 + 1; x += step) {
@@ -203,8 +206,13 @@ static void timeline(const struct sc_results *r, FILE *f, const char *id, uint64
                 fprintf(f, "<path d=\"M%.2f %.1f l-5 -7 h10 z\" fill=\"#111\"><title>LC request arrives</title></path>\n",
                         X(av->t), 8 + TL_ROW * (k + 1) + 7);
     }
-    /* Preemption requests (dashed) and completions (solid), labelled once each. */
-    bool said_req = false, said_done = false;
+    /*
+     * Preemption requests (dashed), completions (solid) and timeouts (red), labelled once each on two
+     * lines of their own: a request's label left of its line on the first, a timeout's right of its
+     * line on the same (it comes later), a completion's right of its line on the second; a label that
+     * would leave the chart goes to the other side.
+     */
+    bool said_req = false, said_done = false, said_tmo = false;
     for (size_t i = 0; i < r->point_count; i++) {
         const struct sc_point *p = &r->points[i];
         if (p->engine_idx != eng || p->t < t0 || p->t > t1)
@@ -213,13 +221,15 @@ static void timeline(const struct sc_results *r, FILE *f, const char *id, uint64
         const char *col = tmo ? "#d00000" : req ? "#222" : "#000";
         fprintf(f, "<line x1=\"%.2f\" y1=\"4\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
                 X(p->t), X(p->t), TL_ROW * (nrows + 1) + 6, col, req ? " stroke-dasharray=\"4 3\"" : "");
-        if ((req && !said_req) || (!req && !said_done) || tmo) {
-            fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\"%s>%s</text>\n",
-                    X(p->t) + (req ? -3 : 3), req ? TL_ROW * (nrows + 1) + 4 : TL_ROW * (nrows + 1) + 16, col,
-                    req ? " text-anchor=\"end\"" : "", tmo ? "preempt timeout" : req ? "preempt requested" : "preempted");
-            said_req = said_req || req;
-            said_done = said_done || !req;
-        }
+        bool *said = tmo ? &said_tmo : req ? &said_req : &said_done;
+        if (*said)
+            continue;
+        *said = true;
+        const char *label = tmo ? "preempt timeout" : req ? "preempt requested" : "preempted";
+        double px = X(p->t), room = 6.5 * (double)strlen(label);
+        bool left = req ? px - room > TL_LABEL - 10 : px + room > TL_W - 4;
+        fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\"%s>%s</text>\n", px + (left ? -3 : 3),
+                TL_ROW * (nrows + 1) + (req || tmo ? 4 : 18), col, left ? " text-anchor=\"end\"" : "", label);
     }
     fputs("</svg>\n", f);
 #undef X
@@ -284,8 +294,9 @@ static void cdfs(const struct sc_results *r, FILE *f, const char *id, double q_l
             fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x, y0, x, y0 + h,
                     m == 1 ? "#ccc" : "#f0f0f0");
             if (m == 1)
+                /* low enough to clear the y axis's "0" */
                 fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\">%s</text>\n", x,
-                        y0 + h + 16, sc_fmt_ns(v, a, sizeof(a)));
+                        y0 + h + 21, sc_fmt_ns(v, a, sizeof(a)));
         }
     }
     for (int q = 0; q <= 4; q++) {
@@ -301,7 +312,7 @@ static void cdfs(const struct sc_results *r, FILE *f, const char *id, double q_l
                "<text x=\"%.1f\" y=\"%.1f\" fill=\"#999\" font-size=\"10\">p99</text>\n",
             x0, p99y, x0 + w, p99y, x0 + w + 2, p99y + 3);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">request latency (arrival to last kernel done), "
-               "log scale</text>\n", x0 + w / 2, y0 + h + 36);
+               "log scale</text>\n", x0 + w / 2, y0 + h + 41);
     uint32_t lc = 0;
     double ly = y0 + h / 2; /* below the p99 label, which sits at the top right */
     for (uint32_t t = 0; t < s->task_count; t++) {
@@ -592,6 +603,12 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
     uint32_t eng;
     if (pick_window(r, &t0, &t1, &eng, &at)) {
         zoom_window(r, eng, at, &z0, &z1);
+        /* a zoom is at most a third of its overview: widen the overview around it when it is not */
+        if ((z1 - z0) * 3 > t1 - t0) {
+            uint64_t w = (z1 - z0) * 3;
+            t0 = z0 > (w - (z1 - z0)) / 2 ? z0 - (w - (z1 - z0)) / 2 : 0;
+            t1 = t0 + w;
+        }
         timeline(r, f, "timeline-overview", t0, t1, eng, t0, z0, z1);
         fputs("<p class=\"meta\">The shaded interval, zoomed (same clock): the preempt request, the save of the "
               "running group (CILP/CTA/WFI per its mode), the context switch, and the LC group starting.</p>\n", f);

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Same scenario + seed => same event trace, byte for byte; another seed => another trace.
+# Same scenario + seed => same event trace and same trace.json (Perfetto), byte for byte; another seed =>
+# another trace.
 # usage: determinism.sh NVEMU SCENARIO WORKDIR
 set -eu
 nvemu=$1 scenario=$2 work=$3
@@ -8,6 +9,7 @@ rm -rf "$work" && mkdir -p "$work"
 "$nvemu" scenario run "$scenario" --quiet --seed 7 --csv --out "$work/b"
 "$nvemu" scenario run "$scenario" --quiet --seed 8 --csv --out "$work/c"
 cmp "$work/a/trace.csv" "$work/b/trace.csv"
+cmp "$work/a/trace.json" "$work/b/trace.json"
 test -s "$work/a/trace.csv"
 if cmp -s "$work/a/trace.csv" "$work/c/trace.csv"; then
     echo "seed 8 gave the same trace as seed 7" >&2

@@ -3,6 +3,9 @@
 # the expected parts (task table with vs-alone ratios, over-time chart with each task's throughput, overview and
 # zoomed timelines,
 # CDF and tail CDF), a run that could not start says so; a screenshot is left in WORKDIR as an artifact.
+# The layout as drawn (report_layout.js, run in the page): no two labels of a chart collide, no label is cut
+# by its chart's edge, the zoomed timeline shows the interval its overview marks and is really zoomed; for
+# SCENARIO and for faults.yaml beside it (preempt timeouts, BUSY_RETRY).
 # Skips (77) where no chromium is installed (ci/install-deps installs it).
 # usage: report_browser.sh NVEMU SCENARIO WORKDIR
 set -u
@@ -23,6 +26,16 @@ for id in tasks over-time throughput timeline-overview timeline-zoom cdf cdf-tai
   grep -q "id=\"$id\"" "$work/dom.html" || fail "report.html shows no #$id"
 done
 grep -q 'p99 vs alone' "$work/dom.html" || fail "no vs-alone ratio in the task table"
+here=$(dirname "$0")
+layout_check() { # NAME RUN_DIR
+  { cat "$2/report.html"; echo '<script>'; cat "$here/report_layout.js"; echo '</script>'; } >"$2/layout.html"
+  run_browser "$work/$1.layout" --window-size=1250,2900 --dump-dom "file://$2/layout.html" || fail "chromium ($1 layout)"
+  verdict=$(sed -n '/<pre id="layout-check">/,/<\/pre>/p' "$work/$1.layout" | sed 's/<[^>]*>//g')
+  [ "$verdict" = "ok" ] || fail "$1 report.html layout: $verdict"
+}
+layout_check main "$work/run"
+"$nvemu" scenario run "$(dirname "$sc")/faults.yaml" --quiet --out "$work/faults" 2>/dev/null || fail "faults.yaml run"
+layout_check faults "$work/faults"
 run_browser "$work/shot.out" --window-size=1250,2900 --screenshot="$work/report.png" "file://$work/run/report.html"
 [ -s "$work/report.png" ] || fail "no screenshot"
 # A run that could not start: one message, no empty tables.
@@ -31,4 +44,4 @@ sed 's/^  plugin: .*/  plugin: no-such-policy/' "$sc" >"$work/broken.yaml"
 run_browser "$work/broken.html" --dump-dom "file://$work/broken/report.html" || fail "chromium (broken run)"
 grep -q 'id="not-started"' "$work/broken.html" || fail "a run that could not start does not say so"
 ! grep -q 'id="tasks"' "$work/broken.html" || fail "a run that could not start shows empty tables"
-echo "report.html: no script errors, every part present; screenshot $work/report.png"
+echo "report.html: no script errors, every part present, labels clear, zoom consistent; screenshot $work/report.png"

@@ -15,6 +15,11 @@
  *   per block of a kernel a CILP save interrupted. Its timeslice starts with
  *   the switch: the load counts against the slice (H200, two BE groups with
  *   50/200/1000 us slices: fixtures/hw/h200-580.159.04/validation x-switch-ts*).
+ *   A TSG that ran out of work stays loaded (resident) while the engine
+ *   idles; switching another TSG in first saves it: idle_save_ns more,
+ *   before the load, so not counted against the new TSG's slice (H200: an LC
+ *   group that completes its request and the BE group that takes the
+ *   engine; validation/traces, the numbers in emu/profiles/h200.yaml).
  * - A TSG runs until it drains, its timeslice expires while another TSG of
  *   the runlist is runnable (then it is preempted), it is preempted (PREEMPT,
  *   DISABLE_CHANNELS, RESTART_RUNLIST, STOP_CHANNEL, a runlist update that

@@ -136,11 +136,14 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t)
 {
     const struct profile_timing *tm = &rl->f->p->timing;
     uint64_t cost = t == rl->resident ? 0 : tm->ctxsw_ns + tm->restore_ns_per_kb * t->saved_kb;
+    /* a group that ran out of work stays loaded until another one needs the engine: its save comes first */
+    uint64_t save = rl->resident && t != rl->resident ? tm->idle_save_ns : 0;
+    cost += save;
     t->saved_kb = 0;
     set_state(rl, ENG_SWITCH);
     rl->cur = t;
-    /* the slice counts from the start of the switch: the load is part of it (fifo.h) */
-    rl->slice_start = now_of(rl);
+    /* the slice counts from the start of the load: the load is part of it, the save before it is not (fifo.h) */
+    rl->slice_start = now_of(rl) + save;
     rl->switch_abort = false;
     fifo_trace(rl->f, SIM_REC_SWITCH, rl, t, SIM_NONE, rl->resident ? rl->resident->hw_id : SIM_NONE, cost);
     if (cost)

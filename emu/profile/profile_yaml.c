@@ -401,6 +401,7 @@ static const struct yfield timing_fields[] = {
     YFIELD("save_per_kb", YF_DURATION, P(timing.save_ns_per_kb), .max = TMAX, .legacy_us = "save_per_kb_us"),
     YFIELD("restore_per_kb", YF_DURATION, P(timing.restore_ns_per_kb), .max = TMAX,
            .legacy_us = "restore_per_kb_us"),
+    YFIELD("idle_save", YF_DURATION, P(timing.idle_save_ns), .max = TMAX, .legacy_us = "idle_save_us"),
     YFIELD("kernel_gap", YF_DURATION, P(timing.kernel_gap_ns), .max = TMAX, .legacy_us = "kernel_gap_us"),
     YFIELD("launch", YF_DURATION, P(timing.launch_ns), .max = TMAX, .legacy_us = "launch_us"),
     YFIELD("completion", YF_DURATION, P(timing.completion_ns), .max = TMAX, .legacy_us = "completion_us"),

@@ -155,7 +155,8 @@ struct sc_timing_override {
 /* Index into sc_gpu.timing[]; names are the YAML keys under gpu.timing and the profile's timing keys. */
 #define SC_TIMING_LIST(X) \
     X(SC_T_CTXSW, "ctxsw") X(SC_T_RUNLIST_UPDATE, "runlist_update") X(SC_T_WFI_OVERHEAD, "wfi_overhead") \
-    X(SC_T_CTA_OVERHEAD, "cta_overhead") X(SC_T_CILP_SAVE, "cilp_save") X(SC_T_PREEMPT_TIMEOUT, "preempt_timeout")
+    X(SC_T_CTA_OVERHEAD, "cta_overhead") X(SC_T_CILP_SAVE, "cilp_save") X(SC_T_PREEMPT_TIMEOUT, "preempt_timeout") \
+    X(SC_T_IDLE_SAVE, "idle_save")
 enum sc_timing_field { SC_TIMING_LIST(SC_ENUM_ID) SC_T_COUNT };
 
 struct sc_gpu {

@@ -758,6 +758,50 @@ static void test_hw_disable_window(void **state)
     assert_near_ms(disabled_run(813 * US), 730.0, 0.005);
 }
 
+/*
+ * A group that ran out of work stays loaded; the next group's switch first saves it (idle_save), and that
+ * save does not count against the new group's slice (emu/profiles/h200.yaml idle_save_us, fifo.h).
+ */
+static void idle_save_run(uint64_t idle_save, uint64_t done[3])
+{
+    struct tenv e;
+    test_profile(&e.p);
+    e.p.timing.idle_save_ns = idle_save;
+    tenv_init_profile(&e, 1, NULL);
+    struct fifo_channel *a, *b;
+    struct fifo_tsg *ta = mk_tsg(&e, 1, &a), *tb = mk_tsg(&e, 1, &b);
+    assert_int_equal(fifo_channel_set_preempt_mode(b, FIFO_PREEMPT_CILP), NV_OK);
+    assert_int_equal(fifo_tsg_set_timeslice(ta, 1000), NV_OK);
+    assert_int_equal(fifo_tsg_set_timeslice(tb, 100), NV_OK);
+    /* A runs 50 us and goes idle at ctxsw + 50 us, still loaded */
+    struct fifo_kernel k = {.blocks = TEST_SM, .block_ns = 50 * US, .tag = 0};
+    assert_int_equal(fifo_submit(a, &k, pair_done, done, NULL), NV_OK);
+    sim_run_until(e.s, 1 * MS);
+    /* B takes the engine at 1 ms with a long kernel; A gets work again right after */
+    k = (struct fifo_kernel){.blocks = TEST_SM, .block_ns = 10 * MS, .tag = 1};
+    assert_int_equal(fifo_submit(b, &k, pair_done, done, NULL), NV_OK);
+    sim_run_until(e.s, 1 * MS + 1 * US);
+    k = (struct fifo_kernel){.blocks = TEST_SM, .block_ns = 50 * US, .tag = 2};
+    assert_int_equal(fifo_submit(a, &k, pair_done, done, NULL), NV_OK);
+    sim_run_until(e.s, 30 * MS);
+    tenv_fini(&e);
+}
+
+static void test_idle_save(void **state)
+{
+    (void)state;
+    uint64_t d0[3] = {0}, d1[3] = {0};
+    idle_save_run(0, d0);
+    idle_save_run(120 * US, d1);
+    assert_int_equal(d0[0], TEST_CTXSW + 50 * US);
+    assert_int_equal(d1[0], d0[0]);
+    /* B's slice (100 us, its load included) starts after A's save; then B's CILP save, A's load, A's kernel */
+    assert_int_equal(d0[2], 1 * MS + 100 * US + TEST_CILP + TEST_CTXSW + 50 * US);
+    assert_int_equal(d1[2], d0[2] + 120 * US);
+    /* A, idle again, is saved once more before B resumes: B ends one idle save later after A's second request */
+    assert_int_equal(d1[1] - d1[2], d0[1] - d0[2] + 120 * US);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -783,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_hw_preempt_series),
         cmocka_unit_test(test_hw_lc_next_to_be),
         cmocka_unit_test(test_hw_disable_window),
+        cmocka_unit_test(test_idle_save),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -62,10 +64,17 @@ struct slot {
     bool group_found, libcuda_ts_seen;
     uint64_t libcuda_ts_us;
     uint32_t ts_status, il_status, pm_rewrites, nchannels;
+    /* the scheduler: an LC replica announces its requests; a BE replica's agent acts on its own group */
+    bool lc;
+    int sched_action;             /* -1 none, SC_SCHED_PREEMPT or SC_SCHED_DISABLE (BE replicas) */
+    uint64_t sched_calls, sched_failed;
+    uint32_t sched_last_bad;
 };
 
 struct region {
     _Atomic int go;
+    _Atomic uint64_t lc_requests;  /* LC requests whose kernels are queued, ever */
+    _Atomic int lc_busy;           /* LC requests queued and not done */
     uint64_t t0;                  /* CLOCK_MONOTONIC ns of time 0 */
     struct calib calib;
     uint32_t nslots;
@@ -256,6 +265,65 @@ static void apply_policy(struct slot *sl)
     }
 }
 
+/*
+ * GPreempt's scheduler on a stock driver: a group's controls are accepted from its opener only, so
+ * the scheduler's calls come from a thread inside each BE process, on that process's own fd and
+ * client, when the LC processes announce a request (the region's counters): PREEMPT (bWait=0) each
+ * time LC kernels are queued, or DISABLE_CHANNELS while any LC request is in flight and enable after.
+ */
+struct agent {
+    struct region *R;
+    struct slot *sl;
+    struct hw_group g;
+    uint64_t end;
+};
+
+static void agent_call(struct agent *a, uint32_t st)
+{
+    a->sl->sched_calls++;
+    if (st) {
+        a->sl->sched_failed++;
+        a->sl->sched_last_bad = st;
+    }
+}
+
+static void agent_disable(struct agent *a, bool disable)
+{
+    NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS p = {.bDisable = disable, .numChannels = a->g.nchannels};
+    for (uint32_t i = 0; i < a->g.nchannels && i < NV2080_CTRL_FIFO_DISABLE_CHANNELS_MAX_ENTRIES; i++) {
+        p.hClientList[i] = a->g.hclient;
+        p.hChannelList[i] = a->g.channels[i];
+    }
+    agent_call(a, hw_rm_control(&a->g, a->g.hsubdevice, NV2080_CTRL_CMD_FIFO_DISABLE_CHANNELS, &p, sizeof(p)));
+}
+
+static void *agent_main(void *arg)
+{
+    struct agent *a = arg;
+    uint64_t seen = atomic_load(&a->R->lc_requests);
+    bool disabled = false;
+    while (mono_ns() < a->end) {
+        if (a->sl->sched_action == SC_SCHED_PREEMPT) {
+            uint64_t now = atomic_load(&a->R->lc_requests);
+            if (now != seen) {
+                seen = now;
+                NVA06C_CTRL_PREEMPT_PARAMS p = {.bWait = 0};
+                agent_call(a, hw_rm_control(&a->g, a->g.htsg, NVA06C_CTRL_CMD_PREEMPT, &p, sizeof(p)));
+            }
+        } else {
+            bool busy = atomic_load(&a->R->lc_busy) > 0;
+            if (busy != disabled) {
+                agent_disable(a, busy);
+                disabled = busy;
+            }
+        }
+        sched_yield();
+    }
+    if (disabled)
+        agent_disable(a, false);
+    return NULL;
+}
+
 static bool streams_idle(struct dev *d, CUstream *st, uint32_t n, CUresult *bad)
 {
     for (uint32_t i = 0; i < n; i++) {
@@ -294,6 +362,9 @@ static int task_run(struct region *R, struct slot *sl, const struct sc_task *t, 
     while (!atomic_load(&R->go))
         usleep(1000);
     const uint64_t t0 = R->t0, end = t0 + duration;
+    struct agent ag = {.R = R, .sl = sl, .end = end};
+    pthread_t agent;
+    bool agent_on = sl->sched_action >= 0 && hw_rm_group(&ag.g) && pthread_create(&agent, NULL, agent_main, &ag) == 0;
     const uint64_t *arr = (const uint64_t *)((const char *)R + sl->arr_off);
     struct rec *rec = (struct rec *)((char *)R + sl->rec_off);
     bool closed = t->arrival == SC_ARRIVAL_CLOSED;
@@ -311,11 +382,17 @@ static int task_run(struct region *R, struct slot *sl, const struct sc_task *t, 
             for (uint32_t r = 0; r < k[i].repeat; r++)
                 CU_TRY(&d, launch(&d, st[k[i].stream], k[i].blocks, k[i].iters, k[i].smem), "cuLaunchKernel", err,
                        errlen);
+        if (sl->lc) {
+            atomic_fetch_add(&R->lc_busy, 1);
+            atomic_fetch_add(&R->lc_requests, 1);
+        }
         CUresult bad = HW_CUDA_SUCCESS;
         uint64_t done;
         while (!streams_idle(&d, st, t->streams, &bad) && (done = mono_ns()) < end)
             ;
         done = mono_ns();
+        if (sl->lc)
+            atomic_fetch_sub(&R->lc_busy, 1);
         if (bad != HW_CUDA_SUCCESS) {
             snprintf(err, errlen, "a kernel failed: %s", hw_cuda_strerror(&d.cu, bad));
             return -1;
@@ -330,6 +407,8 @@ static int task_run(struct region *R, struct slot *sl, const struct sc_task *t, 
         rec[sl->nrec++] = (struct rec){arr[ai++], UINT64_MAX};
     /* stay until the end: a context torn down early would disturb the others' measurements */
     sleep_until(end);
+    if (agent_on)
+        pthread_join(agent, NULL);
     return 0;
 }
 
@@ -536,16 +615,17 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
         if (pm == SC_PREEMPT_PROFILE)
             pm = sc->gpu.preempt_mode;
         sl->preempt_mode = pm == SC_PREEMPT_PROFILE || pm == SC_PREEMPT_CILP ? -1 : (int)pm;
+        sl->lc = t->cls == SC_LC;
+        sl->sched_action = sc->scheduler.kind == SC_SCHED_GPREEMPT && t->cls == SC_BE &&
+                                   sc->scheduler.action != SC_SCHED_TIMESLICE
+                               ? (int)sc->scheduler.action
+                               : -1;
     }
     if (hooks_acts_on_work_submit(h))
         note(out, "policy %s acts at every kernel launch (on_work_submit, or a cuLaunchKernel uprobe calling "
                   "bpf_nv_gpu_preempt_tsg): not run (the hardware backend applies task_init and SET_TIMESLICE "
                   "decisions only)", hooks_policy_name(h));
     hooks_destroy(h);
-    if (sc->scheduler.kind == SC_SCHED_GPREEMPT && sc->scheduler.action != SC_SCHED_TIMESLICE)
-        note(out, "scheduler action %s: not applied (the hardware backend applies timeslice decisions only; "
-                  "PREEMPT/DISABLE_CHANNELS on LC arrival need a scheduler process)",
-             sc->scheduler.action == SC_SCHED_PREEMPT ? "preempt" : "disable");
     if (sc->fault_count)
         note(out, "%u fault(s): not injected on hardware", sc->fault_count);
     if (sc->gpu.inject_latency)
@@ -621,8 +701,10 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     if (main_run && decide(sc, p, sim, R, out, err, errlen))
         goto done;
     if (!main_run)
-        for (uint32_t k = 0; k < ninst; k++)
+        for (uint32_t k = 0; k < ninst; k++) {
             R->slots[k].preempt_mode = -1;
+            R->slots[k].sched_action = -1;
+        }
     /* task processes, one after the other, each ready before the next starts (contexts in instance order) */
     uint64_t w0 = mono_ns();
     for (uint32_t k = 0; k < ninst; k++) {
@@ -714,6 +796,17 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
         for (uint32_t k = 0; k < ninst; k++) {
             const struct slot *sl = &R->slots[k];
             const char *name = sc->tasks[sl->task].name;
+            if (sl->sched_action >= 0 && (!sl->group_found || (sl->sched_action == SC_SCHED_DISABLE && !sl->nchannels)))
+                note(out, "%s#%u: scheduler action %s not applied: libcuda's compute channel group was not seen",
+                     name, sl->replica, sc_sched_action_names[sl->sched_action]);
+            else if (sl->sched_action >= 0)
+                LOG_INFO("hw", "%s#%u: scheduler %s: %llu calls from an agent thread in the task (a stock driver "
+                         "takes a group's controls from its opener only), %llu failed (last 0x%x)", name,
+                         sl->replica, sc_sched_action_names[sl->sched_action], (unsigned long long)sl->sched_calls,
+                         (unsigned long long)sl->sched_failed, sl->sched_last_bad);
+            if (sl->sched_failed)
+                note(out, "%s#%u: %llu of %llu scheduler calls failed (last 0x%x)", name, sl->replica,
+                     (unsigned long long)sl->sched_failed, (unsigned long long)sl->sched_calls, sl->sched_last_bad);
             if (!sl->group_found && (sl->want_ts || sl->want_il)) {
                 note(out, "%s#%u: libcuda's compute channel group was not seen: timeslice/interleave not applied",
                      name, sl->replica);

@@ -2,7 +2,8 @@
 # fake_driver.sh NVEMU FAKEDRV_DIR SCENARIO OUT: `scenario run --hw` against the stand-in libcuda.so.1.
 # The run must evaluate its expectations (exit 0 or 1: the stand-in's kernels take CPU time, so on a loaded
 # machine a latency bound may fail; timings are not judged here), be marked hw, see exactly the emulator's LC
-# arrivals (same seed), and say that it found no channel group to apply the policy to (the stand-in has no RM).
+# arrivals (same seed), and say that it found no channel group to apply the policy or the scheduler's PREEMPT
+# to (the stand-in has no RM).
 set -u
 nvemu=$1 drv=$2 sc=$3 out=$4
 rm -rf "$out" && mkdir -p "$out"
@@ -14,6 +15,7 @@ grep -q '"expectations"' "$out/hw/results.json" || { echo "expectations not eval
 grep -q '"backend":[[:space:]]*"hw"' "$out/hw/results.json" || { echo "not marked hw"; exit 1; }
 grep -q '"gpu":[[:space:]]*"Fake GPU' "$out/hw/results.json" || { echo "no GPU name"; exit 1; }
 grep -q 'compute channel group was not seen' "$out/hw/results.json" || { echo "no not-applied note"; exit 1; }
+grep -q 'scheduler action preempt not applied' "$out/hw/results.json" || { echo "no scheduler not-applied note"; exit 1; }
 req() { tr -d '\t\n ' < "$1" | sed 's/.*"name":"lc","class":"LC","replicas":1,"arrival":"poisson","requests":\([0-9]*\).*/\1/'; }
 a=$(req "$out/hw/results.json") b=$(req "$out/emu/results.json")
 [ -n "$a" ] && [ "$a" = "$b" ] || { echo "LC arrivals differ: hw $a, emulator $b"; exit 1; }

@@ -2,6 +2,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -565,6 +566,22 @@ static bool cell_is(const char *row, int col, const char *text)
 #define MT 22
 #define MR 12
 
+/* An axis value in at most ~6 characters (57.5k, 1.2M, 0.25), so it fits left of the frame. */
+static const char *tick_label(double v, char *buf, size_t len)
+{
+    static const struct {
+        double scale;
+        const char *suffix;
+    } units[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (fabs(v) >= units[i].scale) {
+            snprintf(buf, len, "%.3g%s", v / units[i].scale, units[i].suffix);
+            return buf;
+        }
+    snprintf(buf, len, "%.3g", v);
+    return buf;
+}
+
 static void panel(FILE *f, const struct sweep *sw, int mcol, size_t p)
 {
     const struct sweep_param *pp = &sw->params[p];
@@ -597,9 +614,10 @@ static void panel(FILE *f, const struct sweep *sw, int mcol, size_t p)
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" class=\"frame\"/>\n", ML, MT, pw, ph);
     for (int k = 0; k <= 4; k++) {
         double v = lo + (hi - lo) * k / 4, y = MT + ph - ph * k / 4;
+        char tick[24];
         fprintf(f, "<line x1=\"%d\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
-                   "<text x=\"%d\" y=\"%.1f\" class=\"yl\">%.4g</text>\n",
-                ML, ML + pw, y, y, ML - 4, y + 4, v);
+                   "<text x=\"%d\" y=\"%.1f\" class=\"yl\">%s</text>\n",
+                ML, ML + pw, y, y, ML - 4, y + 4, tick_label(v, tick, sizeof(tick)));
     }
     double step = pw / (double)pp->nvalues;
     for (size_t v = 0; v < pp->nvalues; v++)

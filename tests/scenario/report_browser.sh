@@ -5,7 +5,7 @@
 # CDF and tail CDF), a run that could not start says so; a screenshot is left in WORKDIR as an artifact.
 # The layout as drawn (report_layout.js, run in the page): no two labels of a chart collide, no label is cut
 # by its chart's edge, the zoomed timeline shows the interval its overview marks and is really zoomed; for
-# SCENARIO and for faults.yaml beside it (preempt timeouts, BUSY_RETRY).
+# SCENARIO and for faults.yaml beside it (preempt timeouts, BUSY_RETRY), and the labels of a sweep's page.
 # Skips (77) where no chromium is installed (ci/install-deps installs it).
 # usage: report_browser.sh NVEMU SCENARIO WORKDIR
 set -u
@@ -36,6 +36,12 @@ layout_check() { # NAME RUN_DIR
 layout_check main "$work/run"
 "$nvemu" scenario run "$(dirname "$sc")/faults.yaml" --quiet --out "$work/faults" 2>/dev/null || fail "faults.yaml run"
 layout_check faults "$work/faults"
+# sweep.html's small multiples: tick labels of large values (requests, events) inside their panels
+# (exit 1: a point failed an expectation, as a 1 s run of SCENARIO may)
+"$nvemu" scenario sweep "$sc" --set policy.args.be_us=1,2048 --set duration=1s --out "$work/sweep" >/dev/null 2>&1
+[ $? -le 1 ] || fail "the sweep did not run"
+cp "$work/sweep/sweep.html" "$work/sweep/report.html"
+layout_check sweep "$work/sweep"
 run_browser "$work/shot.out" --window-size=1250,2900 --screenshot="$work/report.png" "file://$work/run/report.html"
 [ -s "$work/report.png" ] || fail "no screenshot"
 # A run that could not start: one message, no empty tables.

@@ -298,13 +298,16 @@ static void report_diff(struct replay *r, const struct trace_call *tc, const cha
 
 static int ensure_fd(struct replay *r, const struct trace_call *tc)
 {
-    if (tc->fd < 0 || tc->fd >= (int)(sizeof r->fd_path / sizeof r->fd_path[0]))
+    if (tc->fd < 0 || tc->fd >= (int)(sizeof r->fd_path / sizeof r->fd_path[0])) {
+        errno = EMFILE;
         return -1;
+    }
     char *known = r->fd_path[tc->fd];
     /*
      * The trace holds no open/close: a second REGISTER_FD on one fd number means the program closed it
      * and opened the node again (the driver refuses to register an open file twice), so reopen it.
      */
+    errno = 0;
     bool reopened = tc->nr == NR_REGISTER_FD && r->fd_registered[tc->fd];
     if (known[0] && !strcmp(known, tc->path) && !reopened)
         return 0;
@@ -781,11 +784,22 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
     char *line = NULL;
     size_t cap = 0;
     int lineno = 0;
-    while (getline(&line, &cap, f) > 0) {
+    uint32_t ioctl_lines = 0;
+    ssize_t n;
+    bool cut = false;
+    while ((n = getline(&line, &cap, f)) > 0) {
         lineno++;
         struct trace_call tc;
         char perr[160];
-        int pr = trace_parse_line(line, lineno, &tc, perr, sizeof perr);
+        /* the recorder ends every line with a newline: a last line without one was cut short */
+        cut = line[n - 1] != '\n';
+        int pr = memchr(line, 0, (size_t)n) ? -2 : trace_parse_line(line, lineno, &tc, perr, sizeof perr);
+        ioctl_lines += pr == 0;
+        if (pr == -2) {
+            fprintf(report, "%s:%d: NUL byte in the line (not a text trace) [emu/profile]\n", path, lineno);
+            res->mismatches++;
+            continue;
+        }
         if (pr < 0) {
             fprintf(report, "line %d: parse error: %s [emu/profile]\n", lineno, perr);
             res->mismatches++;
@@ -801,8 +815,8 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
             fprintf(report, "line %d: argument block of %u bytes not recorded whole [emu/profile]\n", lineno, tc.size);
             res->mismatches++;
         } else if (pr == 0 && ensure_fd(r, &tc) != 0) {
-            fprintf(report, "line %d: cannot open %s as fd %d: %s [emu/rm]\n", lineno, tc.path, tc.fd,
-                    strerror(errno));
+            fprintf(report, "line %d: cannot open %s as fd %d%s%s [emu/rm]\n", lineno, tc.path, tc.fd,
+                    errno ? ": " : "", errno ? strerror(errno) : "");
             res->mismatches++;
         } else if (pr == 0) {
             replay_call(r, &tc);
@@ -810,6 +824,10 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         trace_call_free(&tc);
     }
     free(line);
+    if (cut) {
+        fprintf(report, "%s:%d: truncated trace: the last line has no newline [emu/profile]\n", path, lineno);
+        res->mismatches++;
+    }
     uint32_t nctrl = 0, nctrl_ok = 0, ncls = 0, ncls_ok = 0;
     for (uint32_t i = 0; i < r->nseen; i++) {
         bool cls = r->seen[i].id & SEEN_CLASS;
@@ -835,5 +853,9 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
     free(r->addrs);
     free(r->seen);
     free(r);
+    if (ioctl_lines == 0) {
+        fprintf(report, "replay: %s: no IOCTL line: empty or not a trace\n", path);
+        return -1;
+    }
     return 0;
 }

@@ -34,8 +34,11 @@ struct replay_result {
  *   "line N: <what> [MODULE]"
  * (MODULE answers the call: emu/rm = dispatch and resource server, emu/profile =
  * discovery answers from the GPU profile, emu/fifo = FIFO classes and controls).
+ * A line holding a NUL byte ("FILE:LINE: NUL byte ...") and a last line
+ * without its newline (a cut recording) count as mismatches.
  * Returns 0 when the replay ran (see res->mismatches), -1 when the file or the
- * emulator could not be opened (message on `report`).
+ * emulator could not be opened or the file holds no IOCTL line at all (empty,
+ * or not a trace; message on `report`).
  */
 int replay_file(const char *path, const struct replay_opts *opts, FILE *report, struct replay_result *res);
 

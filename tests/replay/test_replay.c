@@ -259,6 +259,81 @@ static void test_other_client_on_gpu_sets_in_use(void **state)
     free_lines(v);
 }
 
+/* Writes len bytes to a temporary trace and replays it; returns replay_file's result and the report in *text. */
+static int replay_bytes(const char *bytes, size_t len, char **text, struct replay_result *res)
+{
+    char path[] = "/tmp/nvemu-replay-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, bytes, len), (ssize_t)len);
+    close(fd);
+    size_t tl = 0;
+    FILE *rep = open_memstream(text, &tl);
+    const struct replay_opts o = {.profile = "h200"};
+    int rc = replay_file(path, &o, rep, res);
+    fclose(rep);
+    unlink(path);
+    return rc;
+}
+
+static void test_empty_or_foreign_file_is_refused(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {"", "\n\n# only a comment\n", "hello world\nnot a trace\n"};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        char *text = NULL;
+        struct replay_result res;
+        assert_int_equal(replay_bytes(inputs[i], strlen(inputs[i]), &text, &res), -1);
+        assert_non_null(strstr(text, "no IOCTL line: empty or not a trace"));
+        free(text);
+    }
+}
+
+/* The first line of the fixture, whole and then cut, then a line starting with NUL. */
+static void test_truncated_and_nul_lines_are_errors(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(1);
+    size_t n = strlen(v[0]);
+    char *text = NULL;
+    struct replay_result res;
+    assert_int_equal(replay_bytes(v[0], n, &text, &res), 0);
+    assert_int_equal(res.mismatches, 0);
+    free(text);
+
+    assert_int_equal(replay_bytes(v[0], n - 1, &text, &res), 0);
+    assert_true(res.mismatches > 0);
+    assert_non_null(strstr(text, ":1: truncated trace: the last line has no newline"));
+    free(text);
+
+    char *buf = malloc(2 * n + 2);
+    memcpy(buf, v[0], n);
+    buf[n] = 0;
+    memcpy(buf + n + 1, v[0], n);
+    assert_int_equal(replay_bytes(buf, 2 * n + 1, &text, &res), 0);
+    assert_int_equal(res.mismatches, 1);
+    assert_non_null(strstr(text, ":2: NUL byte in the line"));
+    free(text);
+    free(buf);
+    free_lines(v);
+}
+
+/* A failure without an errno never prints strerror(0) ("Success"). */
+static void test_error_messages_never_end_in_success(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(1);
+    replace(&v[0], " fd=", " fd=9999");
+    char *text = NULL;
+    struct replay_result res;
+    assert_int_equal(replay_bytes(v[0], strlen(v[0]), &text, &res), 0);
+    assert_true(res.mismatches > 0);
+    assert_non_null(strstr(text, "cannot open"));
+    assert_null(strstr(text, "Success"));
+    free(text);
+    free_lines(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +346,9 @@ int main(void)
         cmocka_unit_test(test_corrupted_line_is_reported),
         cmocka_unit_test(test_wrong_handle_is_a_mismatch),
         cmocka_unit_test(test_other_client_on_gpu_sets_in_use),
+        cmocka_unit_test(test_empty_or_foreign_file_is_refused),
+        cmocka_unit_test(test_truncated_and_nul_lines_are_errors),
+        cmocka_unit_test(test_error_messages_never_end_in_success),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

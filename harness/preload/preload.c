@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "open_mode.h"
+
 #define EXPORT __attribute__((visibility("default")))
 
 /* /dev/nvidiactl, /dev/nvidia-uvm and /dev/nvidia<digits> are ours; nvidia-uvm-tools, nvidia-caps/ are not. */
@@ -71,10 +73,9 @@ static void *next(const char *name)
     return dlsym(RTLD_NEXT, name);
 }
 
-/* O_CREAT/O_TMPFILE carry a mode argument; anything else does not. */
 #define TAKE_MODE(flags, mode)                                  \
     do {                                                        \
-        if ((flags) & (O_CREAT | O_TMPFILE)) {                  \
+        if (open_needs_mode(flags)) {                           \
             va_list ap;                                         \
             va_start(ap, flags);                                \
             mode = (mode_t)va_arg(ap, int);                     \

@@ -258,6 +258,12 @@ int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *
     emu->ioctls++;
     NV_STATUS st;
     int rc = dispatch_ioctl(emu->dispatch, op, nr, size, arg, acc, tid, &st);
+    if (acc->staged_miss && acc->staged_miss(acc->ctx)) {
+        /* nothing changed before the unstaged read: the call is issued again once the range is copied in */
+        emu->ioctls--;
+        pthread_mutex_unlock(&emu->lock);
+        return NVEMU_ERR_NOT_STAGED;
+    }
     if (rc < 0)
         nvemu_count_error(emu, 0x80000000u | (uint32_t)-rc);
     else if (st != NV_OK)

@@ -1,10 +1,22 @@
 #include "front/procmem.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/uio.h>
+#include <time.h>
 
+#include "base/log.h"
 #include "front/fdmap.h"
 #include "front/ident.h"
+
+/* Reads of one uid's memory that may be stuck at once before the next is refused. */
+#define PROCMEM_STUCK_PER_UID 8
+/* A read in flight this long is counted as stuck. */
+#define PROCMEM_STUCK_NS 10000000000ull
+/* Reads in flight at once, all callers together (well above the session threads). */
+#define PROCMEM_INFLIGHT 256
 
 /* A vanished caller and a bad address look the same to the core: the copy failed. */
 static int vm_errno(ssize_t n, size_t len)
@@ -34,16 +46,175 @@ int procmem_write(pid_t tid, uint64_t addr, const void *src, size_t len)
     return vm_errno(process_vm_writev(tid, &local, 1, &remote, 1, 0), len);
 }
 
-static int acc_read(void *ctx, uint64_t addr, void *dst, size_t len)
+/*
+ * Reads in flight, by uid. A read the caller makes block (its own FUSE file,
+ * userfaultfd) holds a session thread for as long as the caller wants; without
+ * a bound one user could hold them all.
+ */
+static struct inflight {
+    bool used;
+    uid_t uid;
+    uint64_t since_ns;
+} inflight[PROCMEM_INFLIGHT];
+static pthread_mutex_t inflight_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t mono_ns(void)
 {
-    const struct procmem_ctx *c = ctx;
-    return procmem_read(c->tid, addr, dst, len);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static int inflight_begin(uid_t uid)
+{
+    uint64_t now = mono_ns();
+    int free_slot = -1;
+    unsigned stuck = 0;
+    pthread_mutex_lock(&inflight_lock);
+    for (int i = 0; i < PROCMEM_INFLIGHT; i++) {
+        if (!inflight[i].used)
+            free_slot = free_slot < 0 ? i : free_slot;
+        else if (inflight[i].uid == uid && now - inflight[i].since_ns > PROCMEM_STUCK_NS)
+            stuck++;
+    }
+    if (stuck < PROCMEM_STUCK_PER_UID && free_slot >= 0)
+        inflight[free_slot] = (struct inflight){true, uid, now};
+    else
+        free_slot = -1;
+    pthread_mutex_unlock(&inflight_lock);
+    if (free_slot < 0)
+        LOG_WARN("front", "uid %u: %u reads of its memory stuck for over 10 s: copy refused (EFAULT)",
+                 (unsigned)uid, stuck);
+    return free_slot;
+}
+
+static void inflight_end(int slot)
+{
+    pthread_mutex_lock(&inflight_lock);
+    inflight[slot].used = false;
+    pthread_mutex_unlock(&inflight_lock);
+}
+
+int procmem_stage(struct procmem_ctx *c, uint64_t addr, size_t len)
+{
+    if (c->n_in == PROCMEM_STAGED_RANGES || len > PROCMEM_STAGED_BYTES - c->bytes)
+        return -E2BIG;
+    struct procmem_range *r = &c->in[c->n_in];
+    r->addr = addr;
+    r->len = len;
+    r->data = len ? malloc(len) : NULL;
+    if (len && !r->data)
+        return -ENOMEM;
+    int slot = inflight_begin(c->uid);
+    if (slot < 0) {
+        free(r->data);
+        return -EBUSY;
+    }
+    int rc = procmem_read(c->tid, addr, r->data, len);
+    inflight_end(slot);
+    if (rc != 0) {
+        free(r->data);
+        r->data = NULL;
+    }
+    c->n_in++;
+    c->bytes += len;
+    return 0;
+}
+
+int procmem_stage_missed(struct procmem_ctx *c)
+{
+    c->missed = false;
+    return procmem_stage(c, c->miss_addr, c->miss_len);
+}
+
+void procmem_drop_writes(struct procmem_ctx *c)
+{
+    for (unsigned i = 0; i < c->n_out; i++) {
+        c->bytes -= c->out[i].len;
+        free(c->out[i].data);
+    }
+    c->n_out = 0;
+}
+
+int procmem_flush_writes(struct procmem_ctx *c)
+{
+    int rc = 0;
+    for (unsigned i = 0; i < c->n_out; i++)
+        if (procmem_write(c->tid, c->out[i].addr, c->out[i].data, c->out[i].len) != 0)
+            rc = -EFAULT;
+    return rc;
+}
+
+void procmem_ctx_fini(struct procmem_ctx *c)
+{
+    procmem_drop_writes(c);
+    for (unsigned i = 0; i < c->n_in; i++)
+        free(c->in[i].data);
+    c->n_in = 0;
+    c->bytes = 0;
+}
+
+static bool within(const struct procmem_range *r, uint64_t addr, size_t len)
+{
+    return addr >= r->addr && addr - r->addr <= r->len && len <= r->len - (addr - r->addr);
+}
+
+static bool overlaps(const struct procmem_range *r, uint64_t addr, size_t len)
+{
+    return addr < r->addr + r->len && r->addr < addr + len;
+}
+
+static int acc_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+    struct procmem_ctx *c = ctx;
+    if (len == 0)
+        return 0;
+    for (unsigned i = 0; i < c->n_in; i++) {
+        const struct procmem_range *r = &c->in[i];
+        if (!r->data && overlaps(r, addr, len))
+            return -EFAULT;
+        if (r->data && within(r, addr, len)) {
+            memcpy(dst, r->data + (addr - r->addr), len);
+            return 0;
+        }
+    }
+    if (!c->missed) {
+        c->missed = true;
+        c->miss_addr = addr;
+        c->miss_len = len;
+    }
+    return NVEMU_ERR_NOT_STAGED;
+}
+
+/* Kept for copy-out; later reads of the call see it, as they would see the caller's memory. */
 static int acc_write(void *ctx, uint64_t addr, const void *src, size_t len)
 {
+    struct procmem_ctx *c = ctx;
+    if (len == 0)
+        return 0;
+    if (c->n_out == PROCMEM_STAGED_WRITES || len > PROCMEM_STAGED_BYTES - c->bytes)
+        return -EFAULT;
+    unsigned char *copy = malloc(len);
+    if (!copy)
+        return -ENOMEM;
+    memcpy(copy, src, len);
+    c->out[c->n_out++] = (struct procmem_range){addr, len, copy};
+    c->bytes += len;
+    for (unsigned i = 0; i < c->n_in; i++) {
+        struct procmem_range *r = &c->in[i];
+        if (!r->data || !overlaps(r, addr, len))
+            continue;
+        uint64_t lo = addr > r->addr ? addr : r->addr;
+        uint64_t hi = addr + len < r->addr + r->len ? addr + len : r->addr + r->len;
+        memcpy(r->data + (lo - r->addr), copy + (lo - addr), hi - lo);
+    }
+    return 0;
+}
+
+static bool acc_staged_miss(void *ctx)
+{
     const struct procmem_ctx *c = ctx;
-    return procmem_write(c->tid, addr, src, len);
+    return c->missed;
 }
 
 static nvemu_opener *acc_resolve_fd(void *ctx, int fd)
@@ -67,6 +238,7 @@ void procmem_access(struct procmem_ctx *c, nvemu_access *acc)
     acc->write = acc_write;
     acc->resolve_fd = acc_resolve_fd;
     acc->current_caps = acc_current_caps;
+    acc->staged_miss = acc_staged_miss;
     acc->ctx = c;
     acc->tid = c->tid;
 }

@@ -2,6 +2,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 #include "front/procmem.h"
 
 #define CTL_MINOR 255u
+/* free heap bytes, beyond what was free after the last trim, at which a release hands memory back to the system */
+#define FRONT_TRIM_FREE_BYTES (16u << 20)
 
 int front_init(struct front *f, nvemu *emu)
 {
@@ -94,6 +97,24 @@ struct front_file *front_open(struct front *f, const struct front_node *node, pi
     return ff;
 }
 
+/*
+ * glibc keeps freed heap pages mapped: after an opener that held many clients
+ * is released, a long-running daemon would keep their memory forever. Give
+ * it back once much more lies free than after the last trim (trimming walks
+ * the heap, and the free count stays high after it: pages are returned, the
+ * chunks stay free).
+ */
+static void trim_heap(void)
+{
+    static atomic_size_t free_after_trim;
+    struct mallinfo2 mi = mallinfo2();
+    if (mi.fordblks < atomic_load(&free_after_trim) + FRONT_TRIM_FREE_BYTES)
+        return;
+    malloc_trim(0);
+    atomic_store(&free_after_trim, mallinfo2().fordblks);
+    LOG_DEBUG("front", "returned free heap to the system (%zu bytes were free)", mi.fordblks);
+}
+
 void front_release(struct front *f, struct front_file *ff)
 {
     pthread_mutex_lock(&f->files_lock);
@@ -103,6 +124,7 @@ void front_release(struct front *f, struct front_file *ff)
     LOG_DEBUG("front", "release %s of pid %d", ff->node->name, (int)ff->pid);
     nvemu_release(f->emu, ff->op);
     free(ff);
+    trim_heap();
 }
 
 uint32_t front_ioctl_size(const struct front_file *ff, uint32_t cmd)
@@ -125,6 +147,54 @@ static void pre_resolve(struct front *f, struct procmem_ctx *c, uint32_t nr, uin
     memcpy(&ctl_fd, buf, sizeof(ctl_fd));
     c->pre_fd = ctl_fd;
     c->pre_op = fdmap_resolve(f, c->tid, ctl_fd, &c->pre_hold);
+}
+
+/*
+ * Copies in, before the core's lock, what the call will surely read: the
+ * control params block and XFER's inner block (allocation params, rights and
+ * embedded lists are staged when the core first asks for them).
+ */
+static void pre_stage(struct procmem_ctx *c, uint32_t nr, uint32_t size, const void *buf)
+{
+    if (nr == NV_ESC_RM_CONTROL && size == sizeof(NVOS54_PARAMETERS)) {
+        NVOS54_PARAMETERS p;
+        memcpy(&p, buf, sizeof(p));
+        if (p.params && p.paramsSize && p.paramsSize <= RMAPI_PARAM_COPY_MAX_PARAMS_SIZE)
+            procmem_stage(c, p.params, p.paramsSize);
+    } else if (nr == NV_ESC_IOCTL_XFER_CMD && size == sizeof(nv_ioctl_xfer_t)) {
+        nv_ioctl_xfer_t x;
+        memcpy(&x, buf, sizeof(x));
+        if (x.ptr && x.size && x.size <= NV_ABSOLUTE_MAX_IOCTL_SIZE)
+            procmem_stage(c, x.ptr, x.size);
+    }
+}
+
+/*
+ * The core's call on staged caller memory: each read it finds unstaged drops
+ * the call (nothing changed yet); the range is copied in without the lock and
+ * the call issued again from the bytes it came with.
+ */
+static int call_staged(struct front *f, struct front_file *ff, struct procmem_ctx *c, uint32_t nr, uint32_t size,
+                       void *buf)
+{
+    nvemu_access acc;
+    procmem_access(c, &acc);
+    _Alignas(8) unsigned char orig[NV_ABSOLUTE_MAX_IOCTL_SIZE];
+    uint32_t keep = size < sizeof(orig) ? size : (uint32_t)sizeof(orig);
+    memcpy(orig, buf, keep);
+    for (unsigned round = 0;; round++) {
+        int rc = nvemu_ioctl(f->emu, ff->op, nr, size, buf, &acc);
+        if (rc != NVEMU_ERR_NOT_STAGED)
+            return rc;
+        memcpy(buf, orig, keep);
+        procmem_drop_writes(c);
+        int st = round < PROCMEM_STAGED_RANGES ? procmem_stage_missed(c) : -E2BIG;
+        if (st != 0) {
+            LOG_INFO("front", "ioctl 0x%02x of tid %d: nested copy-in refused (%s): EFAULT", nr, (int)c->tid,
+                     st == -EBUSY ? "reads of this user's memory are stuck" : "too much to copy");
+            return -EFAULT;
+        }
+    }
 }
 
 int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd, uint64_t arg,
@@ -152,15 +222,19 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         atomic_fetch_add(&f->front_errors, 1);
         return -EFAULT;
     }
-    struct procmem_ctx c = {.f = f, .tid = tid, .pre_fd = -1, .pre_op = NULL, .pre_hold = -1};
+    struct procmem_ctx c = {.f = f, .tid = tid, .uid = nvemu_opener_identity(ff->op)->uid, .pre_fd = -1,
+                            .pre_op = NULL, .pre_hold = -1};
     uint32_t nr = _IOC_NR(cmd);
     pre_resolve(f, &c, nr, size, buf);
-    nvemu_access acc;
-    procmem_access(&c, &acc);
-    int rc = nvemu_ioctl(f->emu, ff->op, nr, size, buf, &acc);
+    pre_stage(&c, nr, size, buf);
+    int rc = call_staged(f, ff, &c, nr, size, buf);
     /* only now may the file behind REGISTER_FD's ctl_fd be released (and its opener freed) */
     if (c.pre_hold >= 0)
         close(c.pre_hold);
+    /* nested results go out now that the core's lock is released */
+    if (rc != -EFAULT && procmem_flush_writes(&c) != 0)
+        rc = -EFAULT;
+    procmem_ctx_fini(&c);
     if (rc == -EFAULT)
         return rc;
     /* XFER's header is not written back (its result went to xfer.ptr, which may be the header itself) */

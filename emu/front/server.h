@@ -75,7 +75,7 @@ void front_fini(struct front *f, bool release_openers);
  * from /proc). Returns NULL with *err = -errno.
  */
 struct front_file *front_open(struct front *f, const struct front_node *node, pid_t tid, int *err);
-/* release(): frees the opener's clients (nvemu_release) and the file. */
+/* release(): frees the opener's clients (nvemu_release) and the file; hands a large free heap back to the system. */
 void front_release(struct front *f, struct front_file *ff);
 
 /*

@@ -51,7 +51,18 @@ typedef struct nvemu_identity {
  * driver checks CAP_SYS_NICE at control time, so a process that dropped it
  * loses the right on clients it already has); NULL: the opener's caps from open
  * time. Called only by checks that need it, so it may be slow (/proc).
+ *
+ * Staged accessors (a daemon must not touch a caller's memory while it holds
+ * the emulator's lock: the read may block for as long as the caller wants, a
+ * page of its own FUSE file): read serves copies made before the call and
+ * answers NVEMU_ERR_NOT_STAGED for a range it has none of; write keeps the
+ * bytes to copy out after the call. staged_miss (NULL: never) tells whether
+ * a read of this call was answered NVEMU_ERR_NOT_STAGED: the emulator then
+ * drops the call without counting it (every handler reads caller memory
+ * before it changes anything) and nvemu_ioctl returns NVEMU_ERR_NOT_STAGED;
+ * the caller copies that range in, without the lock, and issues the call again.
  */
+#define NVEMU_ERR_NOT_STAGED (-4097)
 typedef struct nvemu_access {
     int (*read)(void *ctx, uint64_t addr, void *dst, size_t len);
     int (*write)(void *ctx, uint64_t addr, const void *src, size_t len);
@@ -59,6 +70,7 @@ typedef struct nvemu_access {
     uint64_t (*current_caps)(void *ctx);
     void *ctx;
     int32_t tid;          /* thread issuing this ioctl (0: the opener's tid) */
+    bool (*staged_miss)(void *ctx);
 } nvemu_access;
 
 /* In-process accessor: addresses are plain pointers of this process. */

@@ -1,10 +1,15 @@
 /*
  * A local user attacking the daemon, with nothing but libc and <sys/ioctl.h>
  * (like rawclient.c). One mode per run; exit 0 when the daemon held up:
- *   regfd-race SECONDS  threads close nvidiactl fds while others REGISTER_FD them
+ *   regfd-race [SECONDS] threads close nvidiactl fds while others REGISTER_FD them (default
+ *                       $NVEMU_RACE_SECONDS, else 3)
  *   regfd-flood         100 threads REGISTER_FD at once; afterwards one must still work
  *   userns              (run inside unshare -Ur as a user) GPU-wide controls must be refused
  *   status-idle         40 idle connections to $NVEMU_SOCKET; a status request must still be answered
+ *   heap-trim           100 000 clients on one fd, then close: the daemon's RSS must fall back
+ *                       by a quarter of what they took at least
+ *   stuck-read          a nested pointer into a page whose faults nobody answers must not stall
+ *                       another client; the stuck call is answered once the page is released
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/userfaultfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,6 +95,14 @@ static int still_serving(const char *mode)
     close(ctl);
     printf("hostile %s: daemon %s\n", mode, ok ? "still serving" : "NOT serving");
     return ok ? 0 : 1;
+}
+
+/* How long a race runs: $NVEMU_RACE_SECONDS (CI's sanitizer stage sets 30), else a short 3 s. */
+static double race_seconds(void)
+{
+    const char *v = getenv("NVEMU_RACE_SECONDS");
+    double s = v ? atof(v) : 0;
+    return s > 0 ? s : 3;
 }
 
 static atomic_int shared_fd = -1;
@@ -225,18 +241,184 @@ static int status_idle(void)
     return n > 0 && buf[0] == '{' ? 0 : 1;
 }
 
+/*
+ * A nested pointer into memory whose page faults nobody answers (userfaultfd): the daemon's read of it
+ * blocks. Another client's calls must still complete; once the page is unmapped and the fault
+ * released, the stuck call gets its answer (the address is bad now).
+ */
+static struct stuck {
+    int ctl;
+    uint32_t client;
+    void *page;
+    uint32_t status;
+    atomic_bool done;
+} stuck;
+
+static void *stuck_caller(void *arg)
+{
+    (void)arg;
+    uint32_t h = H_DEVICE;
+    stuck.status = alloc(stuck.ctl, stuck.client, stuck.client, &h, 0x80, stuck.page, 56);
+    atomic_store(&stuck.done, true);
+    return NULL;
+}
+
+static void *other_client(void *arg)
+{
+    atomic_int *rc = arg;
+    atomic_store(rc, still_serving("stuck-read"));
+    return NULL;
+}
+
+static int wait_flag(atomic_bool *flag, double seconds)
+{
+    double end = now() + seconds;
+    while (!atomic_load(flag) && now() < end)
+        usleep(10000);
+    return atomic_load(flag) ? 0 : -1;
+}
+
+static int stuck_read(void)
+{
+    long psz = sysconf(_SC_PAGESIZE);
+    int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+    struct uffdio_api api = {.api = UFFD_API};
+    stuck.page = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    struct uffdio_register reg = {.range = {(uint64_t)(uintptr_t)stuck.page, (uint64_t)psz},
+                                  .mode = UFFDIO_REGISTER_MODE_MISSING};
+    if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) != 0 || stuck.page == MAP_FAILED ||
+        ioctl(uffd, UFFDIO_REGISTER, &reg) != 0) {
+        printf("SKIP: no userfaultfd here (%s)\n", strerror(errno));
+        return 77;
+    }
+    stuck.ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    int gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+    uint32_t root_param = 0;
+    if (stuck.ctl < 0 || gpu < 0 || alloc(stuck.ctl, 0, 0, &stuck.client, 0x41, &root_param, 4) != 0) {
+        printf("hostile stuck-read: cannot set up a client\n");
+        return 1;
+    }
+    pthread_t a, b;
+    pthread_create(&a, NULL, stuck_caller, NULL);
+    usleep(300000); /* the daemon is now inside the read of the unanswered page */
+    if (atomic_load(&stuck.done)) {
+        printf("hostile stuck-read: the call on the unanswered page returned at once (status 0x%x)\n", stuck.status);
+        return 1;
+    }
+    static atomic_int other_rc = -1;
+    pthread_create(&b, NULL, other_client, &other_rc);
+    pthread_detach(b);
+    double t0 = now();
+    while (atomic_load(&other_rc) < 0 && now() - t0 < 10)
+        usleep(10000);
+    int other = atomic_load(&other_rc);
+    printf("hostile stuck-read: another client's calls %s after %.3f s\n",
+           other == 0 ? "completed" : other < 0 ? "still blocked" : "failed", now() - t0);
+    /* release the fault: the page is gone, so the daemon's read fails */
+    munmap(stuck.page, (size_t)psz);
+    close(uffd);
+    int stuck_rc = wait_flag(&stuck.done, 20);
+    printf("hostile stuck-read: the stuck call %s (status 0x%x)\n", stuck_rc == 0 ? "was answered" : "never returned",
+           stuck.status);
+    if (other != 0 || stuck_rc != 0 || stuck.status == 0)
+        _exit(1);
+    pthread_join(a, NULL);
+    close(gpu);
+    close(stuck.ctl);
+    return 0;
+}
+
+/* The daemon's pid from the "daemon" object of a status answer on $NVEMU_SOCKET; 0 when not found. */
+static long daemon_pid(void)
+{
+    const char *path = getenv("NVEMU_SOCKET");
+    int fd = path ? connect_socket(path) : -1;
+    if (fd < 0 || send(fd, "status\n", 7, MSG_NOSIGNAL) != 7) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    static char buf[1 << 16];
+    size_t len = 0;
+    ssize_t n;
+    while (len < sizeof(buf) - 1 && (n = recv(fd, buf + len, sizeof(buf) - 1 - len, 0)) > 0)
+        len += (size_t)n;
+    close(fd);
+    buf[len] = 0;
+    const char *d = strstr(buf, "\"daemon\"");
+    const char *p = d ? strstr(d, "\"pid\":") : NULL;
+    return p ? strtol(p + 6, NULL, 10) : 0;
+}
+
+/* VmRSS of pid in KiB, -1 when unreadable. */
+static long rss_kib(long pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+    FILE *f = fopen(path, "r");
+    long kib = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kib = strtol(line + 6, NULL, 10);
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+/*
+ * One opener allocates many clients, then closes: the daemon's resident memory must fall back
+ * (freed heap returned to the system), not stay at its peak.
+ */
+static int heap_trim(void)
+{
+    enum { CLIENTS = 100000 };
+    long pid = daemon_pid();
+    if (pid <= 0) {
+        fprintf(stderr, "hostile heap-trim: no daemon pid from $NVEMU_SOCKET\n");
+        return 1;
+    }
+    long base = rss_kib(pid);
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    int made = 0;
+    for (int i = 0; ctl >= 0 && i < CLIENTS; i++) {
+        uint32_t client = 0, root_param = 0;
+        made += alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) == 0;
+    }
+    long peak = rss_kib(pid);
+    if (ctl >= 0)
+        close(ctl);
+    long after = peak, want = peak - (peak - base) / 4;
+    /* the release runs after the last close reached the daemon */
+    for (int i = 0; i < 60 && after > want; i++) {
+        usleep(50000);
+        after = rss_kib(pid);
+    }
+    printf("hostile heap-trim: %d clients; daemon RSS %ld KiB before, %ld KiB with them, %ld KiB after close\n", made,
+           base, peak, after);
+    if (made != CLIENTS || peak - base < 8192) {
+        printf("hostile heap-trim: the clients did not grow the daemon measurably\n");
+        return 1;
+    }
+    /* a quarter of the growth at least (tables sized for the peak and fragments may stay) */
+    return after <= want ? still_serving("heap-trim") : 1;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "regfd-race") == 0)
-        return regfd_race(argc > 2 ? atof(argv[2]) : 30);
+        return regfd_race(argc > 2 ? atof(argv[2]) : race_seconds());
     if (strcmp(mode, "regfd-flood") == 0)
         return regfd_flood();
     if (strcmp(mode, "userns") == 0)
         return userns();
     if (strcmp(mode, "status-idle") == 0)
         return status_idle();
-    fprintf(stderr, "usage: hostile regfd-race SECONDS | regfd-flood | userns | status-idle\n");
+    if (strcmp(mode, "heap-trim") == 0)
+        return heap_trim();
+    if (strcmp(mode, "stuck-read") == 0)
+        return stuck_read();
+    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read\n");
     return 2;
 }

@@ -257,13 +257,19 @@ int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *
         sim_sync_realtime(emu->sim);
     emu->ioctls++;
     NV_STATUS st;
+    /* a dropped call must not leave the latency its rows charged before the unstaged read */
+    uint64_t charged_before = acc->staged_miss ? sim_take_call_charge(emu->sim) : 0;
     int rc = dispatch_ioctl(emu->dispatch, op, nr, size, arg, acc, tid, &st);
     if (acc->staged_miss && acc->staged_miss(acc->ctx)) {
-        /* nothing changed before the unstaged read: the call is issued again once the range is copied in */
+        /* nothing else changed before the unstaged read: the call is issued again once the range is copied in */
+        sim_take_call_charge(emu->sim);
+        sim_charge_call(emu->sim, charged_before);
         emu->ioctls--;
         pthread_mutex_unlock(&emu->lock);
         return NVEMU_ERR_NOT_STAGED;
     }
+    if (charged_before)
+        sim_charge_call(emu->sim, charged_before);
     if (rc < 0)
         nvemu_count_error(emu, 0x80000000u | (uint32_t)-rc);
     else if (st != NV_OK)

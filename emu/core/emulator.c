@@ -274,7 +274,7 @@ int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *
         nvemu_count_error(emu, 0x80000000u | (uint32_t)-rc);
     else if (st != NV_OK)
         nvemu_count_error(emu, st);
-    workload_after_ioctl(emu->wl, tid, &emu->lock);
+    workload_after_ioctl(emu->wl, tid, &emu->lock, acc);
     pthread_mutex_unlock(&emu->lock);
     return rc;
 }
@@ -290,14 +290,24 @@ int nvemu_ioctl_request(nvemu *emu, nvemu_opener *op, unsigned long request, uin
     if (size > sizeof(buf))
         return -EINVAL;
     /* the driver copies the whole block in before anything else */
-    if (acc->read(acc->ctx, arg, buf, size) != 0)
-        return -EFAULT;
+    int in = acc->read(acc->ctx, arg, buf, size);
+    if (in != 0)
+        return in == NVEMU_ERR_NOT_STAGED ? in : -EFAULT;
     int rc = nvemu_ioctl(emu, op, nr, size, buf, acc);
+    if (rc == NVEMU_ERR_NOT_STAGED)
+        return rc;
     /* XFER's header is not written back (its result went to xfer.ptr, which may be the header itself) */
     bool xfer = op->node != NVEMU_NODE_UVM && nr == NV_ESC_IOCTL_XFER_CMD;
     if (rc != -EFAULT && !xfer && acc->write(acc->ctx, arg, buf, size) != 0)
         rc = -EFAULT;
     return rc;
+}
+
+void nvemu_wake(nvemu *emu, int32_t tid)
+{
+    pthread_mutex_lock(&emu->lock);
+    workload_wake(emu->wl, tid);
+    pthread_mutex_unlock(&emu->lock);
 }
 
 void nvemu_count_error(nvemu *emu, NV_STATUS st)

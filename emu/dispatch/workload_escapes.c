@@ -5,6 +5,7 @@
  * the participant in virtual time. The syscall returns 0 once the struct is
  * understood; the outcome is in its status field.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "abi/nv_workload.h"
@@ -54,7 +55,11 @@ ESC_HANDLER(wl_wait, struct nvemu_wl_wait)
 {
     sim_sync_realtime(x->d->env.sim);
     struct workload_done done;
-    NV_STATUS st = workload_wait(x->d->env.wl, x->tid, p->kernel_id, p->deadline_ns, &done, x->d->env.lock);
+    NV_STATUS st =
+        workload_wait(x->d->env.wl, x->tid, p->kernel_id, p->deadline_ns, &done, x->d->env.lock, x->acc);
+    /* the caller stopped waiting (signal, daemon stop): an interrupted wait, as the driver's */
+    if (workload_cancelled(x->acc))
+        return -EINTR;
     if (st == NV_OK || st == NV_ERR_GPU_IS_LOST) {
         p->kernel_id = done.kernel_id;
         p->tag = done.tag;
@@ -67,8 +72,8 @@ ESC_HANDLER(wl_wait, struct nvemu_wl_wait)
 ESC_HANDLER(wl_sleep, struct nvemu_wl_sleep)
 {
     sim_sync_realtime(x->d->env.sim);
-    p->status = workload_sleep(x->d->env.wl, x->tid, p->until_ns, x->d->env.lock);
-    return 0;
+    p->status = workload_sleep(x->d->env.wl, x->tid, p->until_ns, x->d->env.lock, x->acc);
+    return workload_cancelled(x->acc) ? -EINTR : 0;
 }
 
 ESC_HANDLER(wl_now, struct nvemu_wl_now)

@@ -197,8 +197,20 @@ static void on_kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t
     p->done[p->n_done++] = (struct wl_done){kernel_id, tag, done_t, lost ? NV_ERR_GPU_IS_LOST : NV_OK};
 }
 
-/* Blocks the calling participant until its wait is satisfied; returns with the lock held. */
-static void block(struct wl_part *p, pthread_mutex_t *lock)
+bool workload_cancelled(const nvemu_access *acc)
+{
+    return acc && acc->cancelled && acc->cancelled(acc->ctx);
+}
+
+void workload_wake(struct workload *wl, int32_t tid)
+{
+    struct wl_part *p = part_by_tid(wl, tid);
+    if (p && p->waiting)
+        pthread_cond_broadcast(&p->cv);
+}
+
+/* Blocks the calling participant until its wait is satisfied or its call is cancelled; returns with the lock held. */
+static void block(struct wl_part *p, pthread_mutex_t *lock, const nvemu_access *acc)
 {
     struct workload *wl = p->wl;
     struct sim *s = wl->s;
@@ -211,7 +223,7 @@ static void block(struct wl_part *p, pthread_mutex_t *lock)
     if (sim_clock(s) == NVEMU_CLOCK_REALTIME) {
         for (;;) {
             sim_sync_realtime(s);
-            if (satisfied(p))
+            if (satisfied(p) || workload_cancelled(acc))
                 break;
             uint64_t next = sim_now(s) + RT_TICK_NS, t;
             if (sim_next_time(s, &t) && t < next)
@@ -222,7 +234,7 @@ static void block(struct wl_part *p, pthread_mutex_t *lock)
         }
     } else {
         pass_baton(wl);
-        while (!p->woken)
+        while (!p->woken && !workload_cancelled(acc))
             pthread_cond_wait(&p->cv, lock);
     }
     p->waiting = false;
@@ -365,7 +377,7 @@ static void forget_outstanding(struct wl_part *p, uint64_t id)
 }
 
 NV_STATUS workload_wait(struct workload *wl, int32_t tid, uint64_t kernel_id, uint64_t deadline_ns,
-                        struct workload_done *out, pthread_mutex_t *lock)
+                        struct workload_done *out, pthread_mutex_t *lock, const nvemu_access *acc)
 {
     struct wl_part *p = part_by_tid(wl, tid);
     if (!p)
@@ -378,7 +390,7 @@ NV_STATUS workload_wait(struct workload *wl, int32_t tid, uint64_t kernel_id, ui
     p->want = kernel_id;
     p->deadline = deadline_ns;
     p->sleeping = false;
-    block(p, lock);
+    block(p, lock, acc);
     uint32_t i;
     if (!find_done(p, &i))
         return p->stalled ? NV_ERR_INVALID_STATE : NV_ERR_TIMEOUT;
@@ -391,17 +403,17 @@ NV_STATUS workload_wait(struct workload *wl, int32_t tid, uint64_t kernel_id, ui
     return st;
 }
 
-static void sleep_until(struct wl_part *p, uint64_t until, pthread_mutex_t *lock)
+static void sleep_until(struct wl_part *p, uint64_t until, pthread_mutex_t *lock, const nvemu_access *acc)
 {
     if (until <= sim_now(p->wl->s))
         return;
     p->want = 0;
     p->deadline = until;
     p->sleeping = true;
-    block(p, lock);
+    block(p, lock, acc);
 }
 
-void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu_lock)
+void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu_lock, const nvemu_access *acc)
 {
     /* only a participant's charge is taken here; an in-process caller takes its own */
     struct wl_part *p = part_by_tid(wl, tid);
@@ -409,10 +421,11 @@ void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu
         return;
     uint64_t charge = sim_take_call_charge(wl->s);
     if (charge)
-        sleep_until(p, sim_now(wl->s) + charge, emu_lock);
+        sleep_until(p, sim_now(wl->s) + charge, emu_lock, acc);
 }
 
-NV_STATUS workload_sleep(struct workload *wl, int32_t tid, uint64_t until_ns, pthread_mutex_t *lock)
+NV_STATUS workload_sleep(struct workload *wl, int32_t tid, uint64_t until_ns, pthread_mutex_t *lock,
+                         const nvemu_access *acc)
 {
     struct wl_part *p = part_by_tid(wl, tid);
     if (!p)
@@ -422,6 +435,6 @@ NV_STATUS workload_sleep(struct workload *wl, int32_t tid, uint64_t until_ns, pt
                  (unsigned long long)WL_MAX_SPAN_NS);
         return NV_ERR_INVALID_ARGUMENT;
     }
-    sleep_until(p, until_ns, lock);
+    sleep_until(p, until_ns, lock, acc);
     return NV_OK;
 }

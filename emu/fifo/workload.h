@@ -29,6 +29,7 @@
 #define NVEMU_WORKLOAD_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "nvemu/nvemu.h"
@@ -73,10 +74,20 @@ struct workload_done {
  * ever satisfy the wait).
  */
 NV_STATUS workload_wait(struct workload *wl, int32_t tid, uint64_t kernel_id, uint64_t deadline_ns,
-                        struct workload_done *out, pthread_mutex_t *lock);
+                        struct workload_done *out, pthread_mutex_t *lock, const nvemu_access *acc);
 /* Blocks participant tid until virtual time until_ns: NV_OK, NV_ERR_INVALID_STATE when tid is none,
  * NV_ERR_INVALID_ARGUMENT (logged) when until_ns lies more than one hour of virtual time ahead. */
-NV_STATUS workload_sleep(struct workload *wl, int32_t tid, uint64_t until_ns, pthread_mutex_t *lock);
+NV_STATUS workload_sleep(struct workload *wl, int32_t tid, uint64_t until_ns, pthread_mutex_t *lock,
+                         const nvemu_access *acc);
+/*
+ * Every blocking call above (and workload_after_ioctl) also ends early once
+ * acc->cancelled(acc->ctx) is true (acc or its cancelled may be NULL: never);
+ * its status then means nothing: the caller checks workload_cancelled.
+ * workload_wake makes a blocked one look.
+ */
+bool workload_cancelled(const nvemu_access *acc);
+/* Wakes participant tid if it is blocked, so that it checks whether its call was cancelled. */
+void workload_wake(struct workload *wl, int32_t tid);
 
 /*
  * Called by the dispatcher after every ioctl: when the calling thread is a
@@ -84,7 +95,7 @@ NV_STATUS workload_sleep(struct workload *wl, int32_t tid, uint64_t until_ns, pt
  * sleeps it that long in virtual time. For other threads the charge stays
  * pending for an in-process caller to take (reset it before the call).
  */
-void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu_lock);
+void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu_lock, const nvemu_access *acc);
 
 /* A participant's thread went away (client killed): unregisters it so time can advance. */
 void workload_forget_tid(struct workload *wl, int32_t tid);

@@ -217,6 +217,12 @@ static bool acc_staged_miss(void *ctx)
     return c->missed;
 }
 
+static bool acc_cancelled(void *ctx)
+{
+    const struct procmem_ctx *c = ctx;
+    return c->cancel && atomic_load(c->cancel);
+}
+
 static nvemu_opener *acc_resolve_fd(void *ctx, int fd)
 {
     const struct procmem_ctx *c = ctx;
@@ -239,6 +245,7 @@ void procmem_access(struct procmem_ctx *c, nvemu_access *acc)
     acc->resolve_fd = acc_resolve_fd;
     acc->current_caps = acc_current_caps;
     acc->staged_miss = acc_staged_miss;
+    acc->cancelled = acc_cancelled;
     acc->ctx = c;
     acc->tid = c->tid;
 }

@@ -11,6 +11,7 @@
 #ifndef NVEMU_FRONT_PROCMEM_H
 #define NVEMU_FRONT_PROCMEM_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -39,6 +40,7 @@ struct procmem_ctx {
     int pre_fd;                  /* fd resolved before the core lock was taken (-1: none) */
     nvemu_opener *pre_op;        /* valid while pre_hold is open */
     int pre_hold;                /* the daemon's reference to pre_fd's file (-1: none) */
+    const atomic_bool *cancel;   /* set when the caller stopped waiting (NULL: not cancellable) */
     /* staged memory of this call */
     struct procmem_range in[PROCMEM_STAGED_RANGES];
     unsigned n_in;

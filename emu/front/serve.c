@@ -273,6 +273,8 @@ int front_serve(struct front_opts *o)
     LOG_INFO("front", "stopping on signal %d", sig);
     status = 0;
 stop_loops:
+    /* session threads blocked in workload calls must return before their loops can end */
+    front_block_cancel_all(&f);
     for (int i = 0; i < t.count; i++)
         stop_loop(&loops[i]);
 out:
@@ -325,6 +327,7 @@ void front_server_stop(front_server *s)
 {
     if (!s)
         return;
+    front_block_cancel_all(&s->f);
     stop_loop(&s->loop);
     transport_destroy(&s->t);
     front_fini(&s->f, true);

@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <malloc.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 #include <unistd.h>
 
 #include "abi/nv_escape.h"
+#include "abi/nv_status.h"
+#include "abi/nv_workload.h"
 #include "core/emulator.h"
 #include "base/log.h"
 #include "front/fdmap.h"
@@ -47,6 +50,7 @@ int front_init(struct front *f, nvemu *emu)
     snprintf(uvm->name, sizeof(uvm->name), "nvidia-uvm");
     uvm->kind = NVEMU_NODE_UVM;
     pthread_mutex_init(&f->files_lock, NULL);
+    pthread_mutex_init(&f->blocked_lock, NULL);
     f->files.next = f->files.prev = &f->files;
     return 0;
 }
@@ -63,6 +67,7 @@ void front_fini(struct front *f, bool release_openers)
     }
     f->files.next = f->files.prev = &f->files;
     pthread_mutex_destroy(&f->files_lock);
+    pthread_mutex_destroy(&f->blocked_lock);
     fdprobe_stop(&f->probe);
     free(f->nodes);
     f->nodes = NULL;
@@ -125,6 +130,87 @@ void front_release(struct front *f, struct front_file *ff)
     nvemu_release(f->emu, ff->op);
     free(ff);
     trim_heap();
+}
+
+static bool blocks(const struct front_file *ff, uint32_t cmd)
+{
+    uint32_t nr = _IOC_NR(cmd);
+    return ff->node->kind == NVEMU_NODE_CTL && (nr == NVEMU_ESC_WL_WAIT || nr == NVEMU_ESC_WL_SLEEP);
+}
+
+struct front_blocked *front_block_begin(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd)
+{
+    if (!blocks(ff, cmd))
+        return NULL;
+    uid_t uid = nvemu_opener_identity(ff->op)->uid;
+    struct front_blocked *b = NULL;
+    unsigned mine = 0;
+    pthread_mutex_lock(&f->blocked_lock);
+    for (unsigned i = 0; i < FRONT_BLOCKED_MAX; i++) {
+        if (!f->blocked[i].used)
+            b = b ? b : &f->blocked[i];
+        else if (f->blocked[i].uid == uid)
+            mine++;
+    }
+    if (f->stopping || mine >= FRONT_BLOCKED_PER_UID)
+        b = NULL;
+    if (b) {
+        b->f = f;
+        b->used = true;
+        b->tid = tid;
+        b->uid = uid;
+        atomic_store(&b->cancel, false);
+    }
+    bool stopping = f->stopping;
+    pthread_mutex_unlock(&f->blocked_lock);
+    if (!b)
+        LOG_WARN("front", "uid %u tid %d: %s refused with NV_ERR_INSUFFICIENT_RESOURCES (%s)", (unsigned)uid,
+                 (int)tid, _IOC_NR(cmd) == NVEMU_ESC_WL_WAIT ? "WL_WAIT" : "WL_SLEEP",
+                 stopping ? "the daemon stops" : "too many blocking calls of this user in flight");
+    return b;
+}
+
+void front_block_end(struct front *f, struct front_blocked *b)
+{
+    if (!b)
+        return;
+    pthread_mutex_lock(&f->blocked_lock);
+    b->used = false;
+    pthread_mutex_unlock(&f->blocked_lock);
+}
+
+void front_block_cancel(struct front_blocked *b)
+{
+    struct front *f = b->f;
+    pthread_mutex_lock(&f->blocked_lock);
+    if (b->used) {
+        atomic_store(&b->cancel, true);
+        nvemu_wake(f->emu, b->tid);
+    }
+    pthread_mutex_unlock(&f->blocked_lock);
+}
+
+void front_block_cancel_all(struct front *f)
+{
+    pthread_mutex_lock(&f->blocked_lock);
+    f->stopping = true;
+    for (unsigned i = 0; i < FRONT_BLOCKED_MAX; i++) {
+        if (f->blocked[i].used) {
+            atomic_store(&f->blocked[i].cancel, true);
+            nvemu_wake(f->emu, f->blocked[i].tid);
+        }
+    }
+    pthread_mutex_unlock(&f->blocked_lock);
+}
+
+/* A blocking call past the limits: its status says the resources are exhausted, the syscall succeeds. */
+static void refuse_blocking(void *buf, uint32_t size, uint32_t nr)
+{
+    uint32_t st = NV_ERR_INSUFFICIENT_RESOURCES;
+    size_t off = nr == NVEMU_ESC_WL_WAIT ? offsetof(struct nvemu_wl_wait, status)
+                                         : offsetof(struct nvemu_wl_sleep, status);
+    if (off + sizeof(st) <= size)
+        memcpy((char *)buf + off, &st, sizeof(st));
 }
 
 uint32_t front_ioctl_size(const struct front_file *ff, uint32_t cmd)
@@ -198,16 +284,32 @@ static int call_staged(struct front *f, struct front_file *ff, struct procmem_ct
 }
 
 int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd, uint64_t arg,
-                void *buf, uint32_t size, uint32_t in_len, uint32_t out_cap, uint32_t *out_len)
+                void *buf, uint32_t size, uint32_t in_len, uint32_t out_cap, uint32_t *out_len,
+                struct front_blocked *b)
 {
     *out_len = 0;
     /* UVM numbers are not _IOC words: the kernel moved nothing, the core reads and writes the caller's block */
     if (ff->node->kind == NVEMU_NODE_UVM) {
         atomic_fetch_add(&f->uvm_ioctls, 1);
-        struct procmem_ctx uc = {.f = f, .tid = tid, .pre_fd = -1, .pre_op = NULL, .pre_hold = -1};
+        struct procmem_ctx uc = {.f = f, .tid = tid, .uid = nvemu_opener_identity(ff->op)->uid, .pre_fd = -1,
+                                 .pre_op = NULL, .pre_hold = -1};
         nvemu_access uacc;
         procmem_access(&uc, &uacc);
-        return nvemu_ioctl_request(f->emu, ff->op, cmd, arg, &uacc);
+        int rc;
+        for (unsigned round = 0;; round++) {
+            rc = nvemu_ioctl_request(f->emu, ff->op, cmd, arg, &uacc);
+            if (rc != NVEMU_ERR_NOT_STAGED)
+                break;
+            procmem_drop_writes(&uc);
+            if (round == PROCMEM_STAGED_RANGES || procmem_stage_missed(&uc) != 0) {
+                rc = -EFAULT;
+                break;
+            }
+        }
+        if (rc != -EFAULT && procmem_flush_writes(&uc) != 0)
+            rc = -EFAULT;
+        procmem_ctx_fini(&uc);
+        return rc;
     }
     uint64_t token;
     if (cmd == FRONT_IOCTL_WHOAMI && in_len == sizeof(token) && out_cap == sizeof(token) &&
@@ -223,11 +325,15 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         return -EFAULT;
     }
     struct procmem_ctx c = {.f = f, .tid = tid, .uid = nvemu_opener_identity(ff->op)->uid, .pre_fd = -1,
-                            .pre_op = NULL, .pre_hold = -1};
+                            .pre_op = NULL, .pre_hold = -1, .cancel = b ? &b->cancel : NULL};
     uint32_t nr = _IOC_NR(cmd);
     pre_resolve(f, &c, nr, size, buf);
     pre_stage(&c, nr, size, buf);
-    int rc = call_staged(f, ff, &c, nr, size, buf);
+    int rc = 0;
+    if (blocks(ff, cmd) && !b)
+        refuse_blocking(buf, size, nr);
+    else
+        rc = call_staged(f, ff, &c, nr, size, buf);
     /* only now may the file behind REGISTER_FD's ctl_fd be released (and its opener freed) */
     if (c.pre_hold >= 0)
         close(c.pre_hold);

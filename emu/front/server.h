@@ -40,6 +40,20 @@ struct front_file {
     struct front_file *prev, *next;
 };
 
+/* Blocking workload calls (WL_WAIT, WL_SLEEP) one uid may have in flight; more are refused. */
+#define FRONT_BLOCKED_PER_UID 16
+/* Blocking calls in flight, all callers (above the session threads). */
+#define FRONT_BLOCKED_MAX 128
+
+/* One blocking call in flight: a FUSE interrupt (its caller got a signal) or a stop cancels it. */
+struct front_blocked {
+    struct front *f;
+    bool used;
+    pid_t tid;
+    uid_t uid;
+    atomic_bool cancel;
+};
+
 struct front {
     nvemu *emu;
     struct front_node *nodes;
@@ -54,6 +68,9 @@ struct front {
     struct front_file files;     /* list head of open files, freed at shutdown */
     atomic_ulong uvm_ioctls;
     atomic_ulong front_errors;   /* ioctls refused before reaching the core (bad transfer, compat) */
+    pthread_mutex_t blocked_lock; /* guards blocked[] and stopping; taken before the core's lock, never after */
+    struct front_blocked blocked[FRONT_BLOCKED_MAX];
+    bool stopping;               /* new blocking calls are refused */
 };
 
 /*
@@ -86,9 +103,25 @@ void front_release(struct front *f, struct front_file *ff);
  * been written to the caller here. Returns 0 or a negative errno; on an
  * error other than -EFAULT the struct has been written back to the caller
  * (the driver copies back on failure, a FUSE error reply does not).
+ * b: the slot front_block_begin gave (NULL for a blocking cmd: refused with
+ * NV_ERR_INSUFFICIENT_RESOURCES in its status, as the driver answers exhaustion).
  */
 int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd, uint64_t arg,
-                void *buf, uint32_t size, uint32_t in_len, uint32_t out_cap, uint32_t *out_len);
+                void *buf, uint32_t size, uint32_t in_len, uint32_t out_cap, uint32_t *out_len,
+                struct front_blocked *b);
+
+/*
+ * Before an ioctl that may block for long (WL_WAIT, WL_SLEEP): a slot for it,
+ * or NULL when cmd does not block, when the caller's uid already has
+ * FRONT_BLOCKED_PER_UID such calls in flight or the daemon stops (front_ioctl
+ * then answers the call as refused). Release it with front_block_end.
+ */
+struct front_blocked *front_block_begin(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd);
+void front_block_end(struct front *f, struct front_blocked *b);
+/* Cancels b's call (its caller stopped waiting: FUSE interrupt) and wakes it; it answers -EINTR. */
+void front_block_cancel(struct front_blocked *b);
+/* Cancels every blocking call in flight and refuses new ones (before the session threads are stopped). */
+void front_block_cancel_all(struct front *f);
 
 /* Size of the buffer front_ioctl needs for cmd on ff (0 for UVM and probes: none). */
 uint32_t front_ioctl_size(const struct front_file *ff, uint32_t cmd);

@@ -34,6 +34,13 @@ void transport_release(struct front *f, struct fuse_req *req, struct fuse_file_i
     fuse_reply_err(req, 0);
 }
 
+/* The caller of a blocked call got a signal (or was killed): its wait ends with -EINTR. */
+static void on_interrupt(fuse_req_t req, void *data)
+{
+    (void)req;
+    front_block_cancel(data);
+}
+
 void transport_ioctl(struct front *f, struct fuse_req *req, struct front_file *ff, uint32_t cmd, void *arg,
                      unsigned flags, const void *in_buf, size_t in_bufsz, size_t out_bufsz)
 {
@@ -49,8 +56,17 @@ void transport_ioctl(struct front *f, struct fuse_req *req, struct front_file *f
     if (in_len > 0)
         memcpy(buf, in_buf, in_len);
     uint32_t out_len = 0;
-    int rc = front_ioctl(f, ff, fuse_req_ctx(req)->pid, cmd, (uint64_t)(uintptr_t)arg, buf, size, in_len,
-                         out_bufsz > size ? size : (uint32_t)out_bufsz, &out_len);
+    pid_t tid = fuse_req_ctx(req)->pid;
+    struct front_blocked *b = front_block_begin(f, ff, tid, cmd);
+    if (b)
+        fuse_req_interrupt_func(req, on_interrupt, b);
+    int rc = front_ioctl(f, ff, tid, cmd, (uint64_t)(uintptr_t)arg, buf, size, in_len,
+                         out_bufsz > size ? size : (uint32_t)out_bufsz, &out_len, b);
+    if (b) {
+        /* waits for an interrupt callback still running, so b is not reused under it */
+        fuse_req_interrupt_func(req, NULL, NULL);
+        front_block_end(f, b);
+    }
     if (rc < 0)
         fuse_reply_err(req, -rc);
     else

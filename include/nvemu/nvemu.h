@@ -71,6 +71,12 @@ typedef struct nvemu_access {
     void *ctx;
     int32_t tid;          /* thread issuing this ioctl (0: the opener's tid) */
     bool (*staged_miss)(void *ctx);
+    /*
+     * NULL: never. True once the caller no longer waits for the answer (it
+     * got a signal, the daemon stops): a blocking workload call (WL_WAIT,
+     * WL_SLEEP) then returns -EINTR. Whoever makes it true calls nvemu_wake.
+     */
+    bool (*cancelled)(void *ctx);
 } nvemu_access;
 
 /* In-process accessor: addresses are plain pointers of this process. */
@@ -141,10 +147,14 @@ int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size,
  * /dev/nvidiaN, the request's parameter layout on /dev/nvidia-uvm (whose numbers
  * carry no size; one the driver does not route fails with -EINVAL). The block is
  * copied in, handled by nvemu_ioctl and copied back unless the result is -EFAULT
- * (XFER's header is never written back). Returns 0 or a negative errno.
+ * (XFER's header is never written back). Returns 0 or a negative errno
+ * (NVEMU_ERR_NOT_STAGED from a staged accessor: stage the range, call again).
  */
 int nvemu_ioctl_request(nvemu *emu, nvemu_opener *op, unsigned long request,
                         uint64_t arg, const nvemu_access *acc);
+
+/* Wakes thread tid if it is blocked in a workload call, so that it sees its accessor's cancelled(). */
+void nvemu_wake(nvemu *emu, int32_t tid);
 
 /* Read-only counters for `nvemu status` and benchmarks. */
 typedef struct nvemu_stats {

@@ -10,10 +10,13 @@
  *                       by a quarter of what they took at least
  *   stuck-read          a nested pointer into a page whose faults nobody answers must not stall
  *                       another client; the stuck call is answered once the page is released
+ *   sleepers            (daemon with --clock realtime) 70 threads of uid 65534 sleep: at most 16 block,
+ *                       root is still served, SIGKILL ends them, SIGTERM stops the daemon
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -27,6 +30,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -263,10 +267,12 @@ static void *stuck_caller(void *arg)
     return NULL;
 }
 
+static const char *other_mode = "stuck-read";
+
 static void *other_client(void *arg)
 {
     atomic_int *rc = arg;
-    atomic_store(rc, still_serving("stuck-read"));
+    atomic_store(rc, still_serving(other_mode));
     return NULL;
 }
 
@@ -325,6 +331,144 @@ static int stuck_read(void)
     pthread_join(a, NULL);
     close(gpu);
     close(stuck.ctl);
+    return 0;
+}
+
+/*
+ * Blocking workload calls: one user's sleepers (WL_SLEEP an hour ahead on a realtime clock) are limited,
+ * do not keep another user's calls from being served, die when killed, and do not keep SIGTERM from
+ * stopping the daemon.
+ */
+static long daemon_pid(void);
+
+#define WL_REGISTER REQ(0xF0, 40)
+#define WL_SLEEP REQ(0xF4, 16)
+#define WL_NOW REQ(0xF5, 8)
+#define NV_ERR_INSUFFICIENT_RESOURCES 0x1Au
+struct wl_register { char name[32]; uint32_t participant, status; };
+struct wl_sleep { uint64_t until_ns; uint32_t status, pad; };
+
+struct sleep_stats { atomic_int refused, asleep, other; };
+static struct sleep_stats *sleep_stats;
+static int sleeper_ctl = -1;
+
+static void *sleeper(void *arg)
+{
+    (void)arg;
+    struct wl_register r;
+    memset(&r, 0, sizeof(r));
+    snprintf(r.name, sizeof(r.name), "sleeper");
+    uint64_t now_ns = 0;
+    if (ioctl(sleeper_ctl, WL_REGISTER, &r) != 0 || r.status != 0 || ioctl(sleeper_ctl, WL_NOW, &now_ns) != 0) {
+        atomic_fetch_add(&sleep_stats->other, 1);
+        return NULL;
+    }
+    struct wl_sleep sl = {now_ns + 3000ull * 1000000000ull, 0xFFFFFFFFu, 0};
+    atomic_fetch_add(&sleep_stats->asleep, 1);
+    int rc = ioctl(sleeper_ctl, WL_SLEEP, &sl);
+    atomic_fetch_sub(&sleep_stats->asleep, 1);
+    if (rc == 0 && sl.status == NV_ERR_INSUFFICIENT_RESOURCES)
+        atomic_fetch_add(&sleep_stats->refused, 1);
+    else
+        atomic_fetch_add(&sleep_stats->other, 1);
+    return NULL;
+}
+
+/* A process of uid 65534 whose `n` threads each register and sleep; it exits when they all returned. */
+static pid_t spawn_sleepers(int n)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    if (setgid(65534) != 0 || setuid(65534) != 0)
+        _exit(3);
+    sleeper_ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    if (sleeper_ctl < 0)
+        _exit(4);
+    pthread_t t[128];
+    for (int i = 0; i < n; i++)
+        pthread_create(&t[i], NULL, sleeper, NULL);
+    for (int i = 0; i < n; i++)
+        pthread_join(t[i], NULL);
+    _exit(0);
+}
+
+/* waitpid with a bound: 0 when pid ended within `seconds`. */
+static int reap(pid_t pid, double seconds)
+{
+    double end = now() + seconds;
+    while (now() < end) {
+        if (waitpid(pid, NULL, WNOHANG) == pid)
+            return 0;
+        usleep(20000);
+    }
+    return -1;
+}
+
+/* True when pid is gone or a zombie. */
+static bool ended(long pid)
+{
+    char path[64], buf[256];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return true;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
+static int sleepers(void)
+{
+    enum { SLEEPERS = 70 };
+    long dpid = daemon_pid();
+    sleep_stats = mmap(NULL, sizeof(*sleep_stats), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (dpid <= 0 || sleep_stats == MAP_FAILED) {
+        printf("hostile sleepers: no daemon pid or no shared page\n");
+        return 1;
+    }
+    memset(sleep_stats, 0, sizeof(*sleep_stats));
+    other_mode = "sleepers";
+    pid_t a = spawn_sleepers(SLEEPERS);
+    double t0 = now();
+    /* every call past the limit is answered at once; the others sleep */
+    while (now() - t0 < 10 && atomic_load(&sleep_stats->refused) + atomic_load(&sleep_stats->other) < SLEEPERS - 16)
+        usleep(20000);
+    printf("hostile sleepers: %d threads of uid 65534: %d asleep, %d refused, %d other\n", SLEEPERS,
+           atomic_load(&sleep_stats->asleep), atomic_load(&sleep_stats->refused), atomic_load(&sleep_stats->other));
+    static atomic_int other_rc = -1;
+    pthread_t b;
+    pthread_create(&b, NULL, other_client, &other_rc);
+    pthread_detach(b);
+    t0 = now();
+    while (atomic_load(&other_rc) < 0 && now() - t0 < 10)
+        usleep(10000);
+    int other = atomic_load(&other_rc);
+    printf("hostile sleepers: root's calls %s after %.3f s\n",
+           other == 0 ? "completed" : other < 0 ? "still blocked" : "failed", now() - t0);
+    int refused = atomic_load(&sleep_stats->refused);
+    kill(a, SIGKILL);
+    int killed = reap(a, 10);
+    printf("hostile sleepers: SIGKILL %s the sleeping process\n", killed == 0 ? "ended" : "did NOT end");
+    /* a few sleepers, then the daemon is told to stop */
+    memset(sleep_stats, 0, sizeof(*sleep_stats));
+    pid_t c = spawn_sleepers(4);
+    t0 = now();
+    while (now() - t0 < 10 && atomic_load(&sleep_stats->asleep) < 4)
+        usleep(20000);
+    usleep(300000);
+    kill((pid_t)dpid, SIGTERM);
+    t0 = now();
+    while (!ended(dpid) && now() - t0 < 15)
+        usleep(20000);
+    bool stopped = ended(dpid);
+    printf("hostile sleepers: SIGTERM with %d sleepers: daemon %s after %.3f s\n", 4, stopped ? "stopped" : "still running",
+           now() - t0);
+    int c_done = reap(c, 10);
+    if (other != 0 || refused < SLEEPERS - 16 || killed != 0 || !stopped || c_done != 0)
+        _exit(1);
     return 0;
 }
 
@@ -419,6 +563,8 @@ int main(int argc, char **argv)
         return heap_trim();
     if (strcmp(mode, "stuck-read") == 0)
         return stuck_read();
-    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read\n");
+    if (strcmp(mode, "sleepers") == 0)
+        return sleepers();
+    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers\n");
     return 2;
 }

@@ -186,12 +186,31 @@ static int acc_read(void *ctx, uint64_t addr, void *dst, size_t len)
     return NVEMU_ERR_NOT_STAGED;
 }
 
-/* Kept for copy-out; later reads of the call see it, as they would see the caller's memory. */
+/*
+ * Kept for copy-out; later reads of the call see it, as they would see the
+ * caller's memory. A range not staged yet is a miss like a read's (the front
+ * probes it by reading it), so that a bad address fails here, inside the
+ * call, with the status the handler gives it, not later at copy-out.
+ */
 static int acc_write(void *ctx, uint64_t addr, const void *src, size_t len)
 {
     struct procmem_ctx *c = ctx;
     if (len == 0)
         return 0;
+    bool staged = false;
+    for (unsigned i = 0; i < c->n_in && !staged; i++) {
+        if (!c->in[i].data && overlaps(&c->in[i], addr, len))
+            return -EFAULT;
+        staged = c->in[i].data && within(&c->in[i], addr, len);
+    }
+    if (!staged) {
+        if (!c->missed) {
+            c->missed = true;
+            c->miss_addr = addr;
+            c->miss_len = len;
+        }
+        return NVEMU_ERR_NOT_STAGED;
+    }
     if (c->n_out == PROCMEM_STAGED_WRITES || len > PROCMEM_STAGED_BYTES - c->bytes)
         return -EFAULT;
     unsigned char *copy = malloc(len);

@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "abi/nv_classes.h"
 #include "abi/nv_escape.h"
 #include "abi/nv_status.h"
 #include "abi/nv_workload.h"
@@ -236,22 +237,32 @@ static void pre_resolve(struct front *f, struct procmem_ctx *c, uint32_t nr, uin
 }
 
 /*
- * Copies in, before the core's lock, what the call will surely read: the
- * control params block and XFER's inner block (allocation params, rights and
- * embedded lists are staged when the core first asks for them).
+ * Copies in, before the core's lock, what the call will surely touch: the
+ * control params block, XFER's inner block and a client alloc's handle
+ * (allocation params, rights and embedded lists are staged when the core
+ * first asks for them).
  */
-static void pre_stage(struct procmem_ctx *c, uint32_t nr, uint32_t size, const void *buf)
+static void pre_stage(struct procmem_ctx *c, uint32_t nr, uint32_t size, const void *buf, bool nested)
 {
     if (nr == NV_ESC_RM_CONTROL && size == sizeof(NVOS54_PARAMETERS)) {
         NVOS54_PARAMETERS p;
         memcpy(&p, buf, sizeof(p));
         if (p.params && p.paramsSize && p.paramsSize <= RMAPI_PARAM_COPY_MAX_PARAMS_SIZE)
             procmem_stage(c, p.params, p.paramsSize);
-    } else if (nr == NV_ESC_IOCTL_XFER_CMD && size == sizeof(nv_ioctl_xfer_t)) {
+    } else if (nr == NV_ESC_RM_ALLOC && (size == sizeof(NVOS21_PARAMETERS) || size == sizeof(NVOS64_PARAMETERS))) {
+        /* a client alloc writes the new handle into its params without reading them, after creating the client */
+        NVOS21_PARAMETERS p;
+        memcpy(&p, buf, sizeof(p));
+        if (p.pAllocParms && (p.hClass == NV01_ROOT || p.hClass == NV01_ROOT_NON_PRIV || p.hClass == NV01_ROOT_CLIENT))
+            procmem_stage(c, p.pAllocParms, sizeof(NvHandle));
+    } else if (nr == NV_ESC_IOCTL_XFER_CMD && size == sizeof(nv_ioctl_xfer_t) && !nested) {
         nv_ioctl_xfer_t x;
         memcpy(&x, buf, sizeof(x));
-        if (x.ptr && x.size && x.size <= NV_ABSOLUTE_MAX_IOCTL_SIZE)
-            procmem_stage(c, x.ptr, x.size);
+        if (!x.ptr || !x.size || x.size > NV_ABSOLUTE_MAX_IOCTL_SIZE || procmem_stage(c, x.ptr, x.size) != 0)
+            return;
+        const struct procmem_range *in = &c->in[c->n_in - 1];
+        if (in->data)
+            pre_stage(c, x.cmd & 0xFFu, x.size, in->data, true);
     }
 }
 
@@ -328,7 +339,7 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
                             .pre_op = NULL, .pre_hold = -1, .cancel = b ? &b->cancel : NULL};
     uint32_t nr = _IOC_NR(cmd);
     pre_resolve(f, &c, nr, size, buf);
-    pre_stage(&c, nr, size, buf);
+    pre_stage(&c, nr, size, buf, false);
     int rc = 0;
     if (blocks(ff, cmd) && !b)
         refuse_blocking(buf, size, nr);

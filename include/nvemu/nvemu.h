@@ -56,11 +56,14 @@ typedef struct nvemu_identity {
  * the emulator's lock: the read may block for as long as the caller wants, a
  * page of its own FUSE file): read serves copies made before the call and
  * answers NVEMU_ERR_NOT_STAGED for a range it has none of; write keeps the
- * bytes to copy out after the call. staged_miss (NULL: never) tells whether
- * a read of this call was answered NVEMU_ERR_NOT_STAGED: the emulator then
- * drops the call without counting it (every handler reads caller memory
- * before it changes anything) and nvemu_ioctl returns NVEMU_ERR_NOT_STAGED;
- * the caller copies that range in, without the lock, and issues the call again.
+ * bytes to copy out after the call (into staged ranges only: the same answer
+ * otherwise, so a bad address fails inside the call). staged_miss (NULL: never) tells whether
+ * a read or write of this call was answered NVEMU_ERR_NOT_STAGED: the
+ * emulator then drops the call without counting it (every handler reads
+ * caller memory, and writes memory it did not read, before it changes
+ * anything; a client alloc's handle, written after the client exists, must be
+ * staged up front) and nvemu_ioctl returns NVEMU_ERR_NOT_STAGED; the caller
+ * copies that range in, without the lock, and issues the call again.
  */
 #define NVEMU_ERR_NOT_STAGED (-4097)
 typedef struct nvemu_access {

@@ -11,14 +11,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi/nv_abi_assert.h"
+
 typedef struct NV2080_CTRL_GR_ROUTE_INFO {
     uint32_t flags;
     uint32_t pad;
     uint64_t route __attribute__((aligned(8)));
 } NV2080_CTRL_GR_ROUTE_INFO;
-_Static_assert(sizeof(NV2080_CTRL_GR_ROUTE_INFO) == 16, "NV2080_CTRL_GR_ROUTE_INFO size");
-_Static_assert(_Alignof(NV2080_CTRL_GR_ROUTE_INFO) == 8, "NV2080_CTRL_GR_ROUTE_INFO align");
-_Static_assert(offsetof(NV2080_CTRL_GR_ROUTE_INFO, flags) == 0, "NV2080_CTRL_GR_ROUTE_INFO.flags");
-_Static_assert(offsetof(NV2080_CTRL_GR_ROUTE_INFO, route) == 8, "NV2080_CTRL_GR_ROUTE_INFO.route");
+NV_ASSERT_LAYOUT(NV2080_CTRL_GR_ROUTE_INFO, 16, 8);
+NV_ASSERT_OFF(NV2080_CTRL_GR_ROUTE_INFO, flags, 0);
+NV_ASSERT_OFF(NV2080_CTRL_GR_ROUTE_INFO, route, 8);
 
 #endif

@@ -116,12 +116,10 @@ RM_CTRL_HANDLER(ctrl_id_info_v2, NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS)
 }
 
 /* V1 is V2 with RM's unused 8-byte szName pointer after subDeviceInstance; szName is left as given. */
-_Static_assert(offsetof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, szName) ==
-               offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus), "V1 head = V2 head");
-_Static_assert(offsetof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, sliStatus) ==
-               offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus) + 8, "V1 tail starts after szName");
-_Static_assert(sizeof(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS) == sizeof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS) + 8,
-               "V1 tail = V2 tail");
+NV_ASSERT_OFF(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, szName, offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus));
+NV_ASSERT_OFF(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, sliStatus,
+              offsetof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, sliStatus) + 8);
+NV_ASSERT_SIZE(NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, sizeof(NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS) + 8);
 
 RM_CTRL_HANDLER(ctrl_id_info, NV0000_CTRL_GPU_GET_ID_INFO_PARAMS)
 {

@@ -65,3 +65,11 @@ void nvemu_log(enum nvemu_log_level level, const char *component, const char *fm
     va_end(ap);
     pthread_mutex_unlock(&log_lock);
 }
+
+void nvemu_assert_failed(const char *comp, const char *expr, const char *file, int line)
+{
+    nvemu_log(NVEMU_LOG_ERROR, comp, "invariant %s broken at %s:%d", expr, file, line);
+#ifndef NDEBUG
+    abort();
+#endif
+}

@@ -310,6 +310,7 @@ static void tsg_detach(struct fifo_tsg *t)
     if (rl->pos >= n)
         rl->pos = n ? n - 1 : 0;
     rl->by_id[t->hw_id] = NULL;
+    NVEMU_ASSERT(COMP, rl->members > 0);
     rl->members--;
     idmap_free(tsg_space(t->f, rl), t->hw_id);
     if (was_scheduled)
@@ -336,6 +337,7 @@ void fifo_tsg_destroy(struct fifo_tsg *t)
         f->tsgs = t->next;
     if (t->next)
         t->next->prev = t->prev;
+    NVEMU_ASSERT(COMP, f->n_tsgs > 0);
     f->n_tsgs--;
     free(t);
 }
@@ -614,6 +616,7 @@ static void drop_kernel(struct fifo *f, struct fifo_channel *c, struct fifo_krec
         .b = sim_now(f->sim) - k->submit_t, .result = "dropped",
     };
     sim_trace(f->sim, &r);
+    NVEMU_ASSERT(COMP, c->pending > 0);
     c->pending--;
     fifo_krec_free(f, k);
 }
@@ -627,6 +630,7 @@ static void channel_free(struct fifo_channel *c, bool detach_from_tsg)
         rl_evict(t);
     if (c->ready) {
         c->ready = false;
+        NVEMU_ASSERT(COMP, t->ready_channels > 0);
         t->ready_channels--;
     }
     fifo_trace(f, SIM_REC_CHANNEL_DESTROY, rl, t, c->chid, c->handle, 0);

@@ -331,10 +331,14 @@ static void release_state(struct rm_call *c, struct rm_object *o)
         ptr_remove(rs->later, &rs->nlater, o);
         o->free_later = false;
     }
-    if (o->family == RM_FAM_TSG && !o->lost)
+    if (o->family == RM_FAM_TSG && !o->lost) {
+        NVEMU_ASSERT("rm", rs->channel_groups > 0);
         rs->channel_groups--;
-    if (o->family == RM_FAM_DEVICE && o->constructed && !o->dup_src && o->gpu && o->gpu->index < NV0080_MAX_DEVICES)
+    }
+    if (o->family == RM_FAM_DEVICE && o->constructed && !o->dup_src && o->gpu && o->gpu->index < NV0080_MAX_DEVICES) {
+        NVEMU_ASSERT("rm", rs->devices_per_gpu[o->gpu->index] > 0);
         rs->devices_per_gpu[o->gpu->index]--;
+    }
     o->constructed = false;
     o->priv = NULL;
 }
@@ -355,6 +359,7 @@ static void object_invalidate(struct rm_call *c, struct rm_object *o)
 static void object_destroy(struct rm_call *c, struct rm_object *o)
 {
     struct rm_server *rs = o->client->rs;
+    NVEMU_ASSERT("rm", !o->first_child); /* the free pass frees children first */
     release_state(c, o);
     if (o->parent) {
         if (o->prev_sibling)
@@ -367,6 +372,7 @@ static void object_destroy(struct rm_call *c, struct rm_object *o)
             o->parent->last_child = o->prev_sibling;
     }
     client_unindex_object(o->client, o);
+    NVEMU_ASSERT("rm", rs->objects > 0);
     rs->objects--;
     free(o->dependants);
     free(o->depends_on);
@@ -505,6 +511,7 @@ static void free_client_root(struct rm_server *rs, struct rm_client *cl)
         if (rs->env.gpus[g].fifo)
             fifo_sched_policy_owner_gone(rs->env.gpus[g].fifo, cl);
     server_unlink_client(rs, cl);
+    NVEMU_ASSERT("rm", rs->objects > 0);
     rs->objects--;
     free(cl->root->dependants);
     free(cl->root->depends_on);

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "base/log.h"
 #include "rm/rm_internal.h"
 
 nvemu_opener *rm_owner_of(nvemu_opener *op)
@@ -49,6 +50,7 @@ void rm_opener_free(struct rm_server *rs, nvemu_opener *op)
         rs->openers = op->next;
     if (op->next)
         op->next->prev = op->prev;
+    NVEMU_ASSERT("rm", rs->opener_count > 0);
     rs->opener_count--;
     rm_os_event_drop_opener(rs, op);
     free(op);
@@ -63,6 +65,7 @@ void rm_opener_close(struct rm_server *rs, nvemu_opener *op)
         rm_opener_free(rs, op);
         if (!ctl)
             break;
+        NVEMU_ASSERT("rm", ctl->linked > 0); /* op was one of the fds registered to ctl */
         ctl->linked--;
         op = ctl;
     }

@@ -120,6 +120,7 @@ void rm_os_event_remove(struct rm_server *rs, struct os_event *e)
     UNLINK(e, op);
     UNLINK(e, pair);
     UNLINK(e, cl);
+    NVEMU_ASSERT("rm", e->owner->nevents > 0 && rs->os_events.count > 0);
     e->owner->nevents--;
     rs->os_events.count--;
     free(e);

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi/nv_abi_assert.h"
+
 #define UVM_IOCTL_INITIALIZE                     0x30000001u
 #define UVM_IOCTL_DEINITIALIZE                   0x30000002u
 #define UVM_IOCTL_CREATE_RANGE_GROUP             23u
@@ -64,22 +66,23 @@
 /* NV_MAX_DEVICES (32) x UVM_PARENT_ID_MAX_SUB_PROCESSORS (8): the per-GPU attribute arrays. */
 #define UVM_ABI_MAX_GPUS 256u
 
-#define UVM_ABI_CHECK(type, size, status_off)                                   \
-    _Static_assert(sizeof(type) == (size), #type " size");                      \
-    _Static_assert(offsetof(type, rmStatus) == (status_off), #type " rmStatus")
+/* A UVM parameter block: its size and where the driver stores rmStatus. */
+#define UVM_ABI_CHECK(type, size, status_off) \
+    NV_ASSERT_SIZE(type, size);               \
+    NV_ASSERT_OFF(type, rmStatus, status_off)
 
 /* NvProcessorUuid: 16 bytes, byte-aligned. */
 typedef struct uvm_uuid {
     uint8_t bytes[16];
 } uvm_uuid;
-_Static_assert(sizeof(uvm_uuid) == 16 && _Alignof(uvm_uuid) == 1, "NvProcessorUuid");
+NV_ASSERT_LAYOUT(uvm_uuid, 16, 1);
 
 /* UvmGpuMappingAttributes: uuid then five NvU32 enums. */
 typedef struct uvm_gpu_mapping_attributes {
     uvm_uuid gpuUuid;
     uint32_t mappingType, cachingType, formatType, elementBits, compressionType;
 } uvm_gpu_mapping_attributes;
-_Static_assert(sizeof(uvm_gpu_mapping_attributes) == 36, "UvmGpuMappingAttributes size");
+NV_ASSERT_SIZE(uvm_gpu_mapping_attributes, 36);
 
 /* UVM_INITIALIZE. */
 typedef struct uvm_initialize_params {
@@ -197,7 +200,7 @@ typedef struct uvm_register_channel_params {
     uint32_t rmStatus;
 } uvm_register_channel_params;
 UVM_ABI_CHECK(uvm_register_channel_params, 56, 48);
-_Static_assert(offsetof(uvm_register_channel_params, base) == 32, "REGISTER_CHANNEL base");
+NV_ASSERT_OFF(uvm_register_channel_params, base, 32);
 
 /* UNREGISTER_CHANNEL: uuid, hClient, hChannel. */
 typedef struct uvm_unregister_channel_params {
@@ -227,7 +230,7 @@ typedef struct uvm_migrate_params {
     uint32_t rmStatus;
 } uvm_migrate_params;
 UVM_ABI_CHECK(uvm_migrate_params, 80, 72);
-_Static_assert(offsetof(uvm_migrate_params, semaphoreAddress) == 40, "MIGRATE semaphoreAddress");
+NV_ASSERT_OFF(uvm_migrate_params, semaphoreAddress, 40);
 
 /* MIGRATE_RANGE_GROUP. */
 typedef struct uvm_migrate_range_group_params {
@@ -254,7 +257,7 @@ typedef struct uvm_map_external_allocation_params {
     uint32_t rmStatus;
 } uvm_map_external_allocation_params;
 UVM_ABI_CHECK(uvm_map_external_allocation_params, 9264, 9260);
-_Static_assert(offsetof(uvm_map_external_allocation_params, gpuAttributesCount) == 9240, "MAP_EXTERNAL count");
+NV_ASSERT_OFF(uvm_map_external_allocation_params, gpuAttributesCount, 9240);
 
 /* ALLOC_SEMAPHORE_POOL. */
 typedef struct uvm_alloc_semaphore_pool_params {

@@ -168,17 +168,21 @@ static bool fifo_class(uint32_t hclass)
     return false;
 }
 
+static bool in_table(const struct rm_ctrl_row *rows, uint32_t cmd)
+{
+    for (const struct rm_ctrl_row *row = rows; row->name; row++)
+        if (row->cmd == cmd)
+            return true;
+    return false;
+}
+
+/* The control tables say who answers: FIFO and scheduling controls, discovery (profile data), the rest rm. */
 static const char *ctrl_owner(uint32_t cmd)
 {
-    static const uint32_t fifo_cmds[] = {0x2080110B, 0x20801115, 0x20801109, 0x20801210, 0x20801211, 0x0080170D};
-    for (size_t i = 0; i < sizeof fifo_cmds / sizeof fifo_cmds[0]; i++)
-        if (fifo_cmds[i] == cmd)
-            return "emu/fifo";
-    if (fifo_class(cmd >> 16))
+    if (in_table(rm_ctrl_rows_fifo, cmd) || fifo_class(cmd >> 16))
         return "emu/fifo";
-    for (const struct rm_ctrl_row *row = rm_ctrl_rows_discovery; row->name; row++)
-        if (row->cmd == cmd)
-            return "emu/profile";
+    if (in_table(rm_ctrl_rows_discovery, cmd))
+        return "emu/profile";
     return "emu/rm";
 }
 

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi/nv_abi_assert.h"
+
 struct btf;
 struct btf_type;
 
@@ -36,9 +38,9 @@ struct bpf_abi_task_init_ctx {
     uint32_t default_interleave;
     uint32_t runlist_id;
 };
-_Static_assert(sizeof(struct bpf_abi_task_init_ctx) == 32, "nv_gpu_task_init_ctx is 32 bytes");
-_Static_assert(offsetof(struct bpf_abi_task_init_ctx, default_timeslice) == 16, "default_timeslice @16");
-_Static_assert(offsetof(struct bpf_abi_task_init_ctx, runlist_id) == 28, "runlist_id @28");
+NV_ASSERT_SIZE(struct bpf_abi_task_init_ctx, 32);
+NV_ASSERT_OFF(struct bpf_abi_task_init_ctx, default_timeslice, 16);
+NV_ASSERT_OFF(struct bpf_abi_task_init_ctx, runlist_id, 28);
 
 struct bpf_abi_bind_ctx {
     uint64_t tsg_id;
@@ -48,15 +50,15 @@ struct bpf_abi_bind_ctx {
     uint32_t interleave_level;
     uint32_t allow;
 };
-_Static_assert(sizeof(struct bpf_abi_bind_ctx) == 32, "nv_gpu_bind_ctx is 32 bytes");
-_Static_assert(offsetof(struct bpf_abi_bind_ctx, allow) == 28, "allow @28");
+NV_ASSERT_SIZE(struct bpf_abi_bind_ctx, 32);
+NV_ASSERT_OFF(struct bpf_abi_bind_ctx, allow, 28);
 
 struct bpf_abi_task_destroy_ctx {
     uint64_t tsg_id;
     uint32_t runlist_id;
     uint32_t engine_type;
 };
-_Static_assert(sizeof(struct bpf_abi_task_destroy_ctx) == 16, "nv_gpu_task_destroy_ctx is 16 bytes");
+NV_ASSERT_SIZE(struct bpf_abi_task_destroy_ctx, 16);
 
 struct bpf_abi_timeslice_control_ctx {
     uint64_t tsg_id;
@@ -68,8 +70,8 @@ struct bpf_abi_timeslice_control_ctx {
     uint32_t gpu_instance;
     uint32_t phase;
 };
-_Static_assert(sizeof(struct bpf_abi_timeslice_control_ctx) == 40, "nv_gpu_timeslice_control_ctx is 40 bytes");
-_Static_assert(offsetof(struct bpf_abi_timeslice_control_ctx, phase) == 36, "phase @36");
+NV_ASSERT_SIZE(struct bpf_abi_timeslice_control_ctx, 40);
+NV_ASSERT_OFF(struct bpf_abi_timeslice_control_ctx, phase, 36);
 
 /*
  * A uprobe program's ctx is the probed thread's struct pt_regs of the architecture the object was built for

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <linux/bpf.h>
 
+#include "abi/nv_abi_assert.h"
+
 /* v4: sign-extending load mode (LDX only). */
 #ifndef BPF_MEMSX
 #define BPF_MEMSX 0x80
@@ -30,9 +32,9 @@
 #define BPF_NREGS 11
 #define BPF_REG_FP 10
 
-_Static_assert(sizeof(struct bpf_insn) == 8, "struct bpf_insn is 8 bytes");
-_Static_assert(offsetof(struct bpf_insn, off) == 2, "bpf_insn.off at byte 2");
-_Static_assert(offsetof(struct bpf_insn, imm) == 4, "bpf_insn.imm at byte 4");
+NV_ASSERT_SIZE(struct bpf_insn, 8);
+NV_ASSERT_OFF(struct bpf_insn, off, 2);
+NV_ASSERT_OFF(struct bpf_insn, imm, 4);
 _Static_assert(BPF_LD == 0x00 && BPF_LDX == 0x01 && BPF_ST == 0x02 && BPF_STX == 0x03 &&
                BPF_ALU == 0x04 && BPF_JMP == 0x05 && BPF_JMP32 == 0x06 && BPF_ALU64 == 0x07,
                "RFC 9669 instruction classes");

@@ -6,7 +6,11 @@
  * at offset nr << 8 instead of issuing an ioctl; who 0xFE injects a fault
  * (core/emulator.h): nr odd -> the next nr >> 1 controls with the command in
  * the record's first 4 bytes (LE) answer NV_ERR_BUSY_RETRY; nr & 0x0F == 0x0E
- * -> GPU nr >> 4 lost; other even nr: nothing.
+ * -> GPU nr >> 4 lost; other even nr: nothing; who 0xFD issues a /dev/nvidia-uvm
+ * request through nvemu_ioctl_request (number nr, or UVM_INITIALIZE/
+ * DEINITIALIZE 0x30000000 | (nr & 0xF) for nr >= 0xF0) whose block is the
+ * record's bytes, placed in the arena at UVM_BLOCK (the UVM opener is opened
+ * at the first such record).
  * Embedded pointers are only valid inside a private 64 KiB arena at
  * ARENA_BASE (the accessor refuses everything else with -EFAULT), so fuzzed
  * pointer values can never touch real memory.
@@ -31,11 +35,13 @@
 #define ARENA_BASE 0x10000000ull
 #define ARENA_SIZE 0x10000u
 #define OPENERS 4
+#define UVM_BLOCK 0xD000u   /* arena offset of a UVM record's block (the largest is 9264 bytes) */
 
 struct fz {
     unsigned char arena[ARENA_SIZE];
     size_t dirty;                 /* arena bytes [0, dirty) may be non-zero (cleared before the next input) */
     nvemu_opener *ops[OPENERS * 2];
+    nvemu_opener *uvm;
 };
 
 static int arena_read(void *ctx, uint64_t addr, void *dst, size_t len)
@@ -172,6 +178,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         z.ops[i] = !(named & (1u << i)) ? NULL
                    : nvemu_open(emu, (i % OPENERS) < 2 ? NVEMU_NODE_CTL : NVEMU_NODE_GPU, 0, &who, NULL);
     }
+    z.uvm = NULL;
     nvemu_access acc = {.read = arena_read, .write = arena_write, .resolve_fd = arena_resolve, .ctx = &z};
     size_t off = 0;
     unsigned char arg[0x4000];
@@ -190,6 +197,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 z.dirty = at + n;
         } else if (who == 0xFE) {
             inject_fault(emu, nr, data + off, avail, busy, &nbusy);
+        } else if (who == 0xFD) {
+            size_t n = avail < ARENA_SIZE - UVM_BLOCK ? avail : ARENA_SIZE - UVM_BLOCK;
+            memcpy(z.arena + UVM_BLOCK, data + off, n);
+            if (UVM_BLOCK + n > z.dirty)
+                z.dirty = UVM_BLOCK + n;
+            if (!z.uvm) {
+                nvemu_identity uwho = {.pid = 10, .tid = 10, .uid = 1000, .comm = "fuzz"};
+                z.uvm = nvemu_open(emu, NVEMU_NODE_UVM, 0, &uwho, NULL);
+            }
+            acc.tid = 10;
+            unsigned long cmd = nr >= 0xF0 ? 0x30000000u | (nr & 0xFu) : nr;
+            if (z.uvm)
+                nvemu_ioctl_request(emu, z.uvm, cmd, ARENA_BASE + UVM_BLOCK, &acc);
         } else {
             uint32_t sz = len & 0x3FFF;
             memset(arg, 0, sz);
@@ -202,6 +222,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (int i = 0; i < OPENERS * 2; i++)
         nvemu_release(emu, z.ops[i]);
+    nvemu_release(emu, z.uvm);
     for (uint32_t i = 0; i < nbusy; i++)
         nvemu_fault_busy_retry(emu, busy[i], 0);
     return 0;

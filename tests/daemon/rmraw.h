@@ -1,7 +1,8 @@
 /*
- * Raw RM ioctl structs and calls for the daemon tests, written from the fact
- * sheet (rm-abi-facts.md sections A, C, D, E) with nothing from nvemu: these
- * programs talk to /dev/nvidiactl exactly as a foreign binary would.
+ * Raw RM ioctl structs and calls for the daemon tests, written from the
+ * driver's headers (docs/driver-sources.md sections A, C, D, E) with nothing
+ * from nvemu: these programs talk to /dev/nvidiactl exactly as a foreign
+ * binary would.
  */
 #ifndef NVEMU_TESTS_RMRAW_H
 #define NVEMU_TESTS_RMRAW_H

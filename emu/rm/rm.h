@@ -73,7 +73,7 @@ typedef NV_STATUS (*rm_construct_fn)(struct rm_call *c, struct rm_object *obj, v
  * when the constructor failed after rm_object_set_priv (so it must accept partial state). */
 typedef void (*rm_destruct_fn)(struct rm_call *c, struct rm_object *obj);
 
-/* free_priority values: lower frees first among objects ready to be freed (added by A). */
+/* free_priority values: lower frees first among objects ready to be freed. */
 #define RM_FREE_PRIO_HIGH     0u    /* channels */
 #define RM_FREE_PRIO_TSG      1u    /* channel groups */
 #define RM_FREE_PRIO_DEFAULT  128u

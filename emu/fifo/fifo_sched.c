@@ -132,21 +132,33 @@ static struct fifo_krec *tsg_next_kernel(const struct fifo_tsg *t)
 
 static void on_switch_done(struct sim *s, void *arg, uint64_t data);
 
-static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t)
+/* What an engine that was idle since `since` takes beyond its switch to start again (fifo.h). */
+static uint64_t wake_cost(const struct profile_timing *tm, uint64_t since, uint64_t now)
+{
+    uint64_t idle = now - since;
+    if (!tm->wake_per_ms_ns || idle <= tm->wake_after_ns)
+        return 0;
+    uint64_t ms = (idle - tm->wake_after_ns) / 1000000u;
+    uint64_t w = ms > tm->wake_max_ns / tm->wake_per_ms_ns ? tm->wake_max_ns : ms * tm->wake_per_ms_ns;
+    return w < tm->wake_max_ns ? w : tm->wake_max_ns;
+}
+
+static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t wake)
 {
     const struct profile_timing *tm = &rl->f->p->timing;
     uint64_t cost = t == rl->resident ? 0 : tm->ctxsw_ns + tm->restore_ns_per_kb * t->saved_kb;
+    bool sw = cost != 0;
     /* a group that ran out of work stays loaded until another one needs the engine: its save comes first */
     uint64_t save = rl->resident && t != rl->resident ? tm->idle_save_ns : 0;
-    cost += save;
+    cost += save + wake;
     t->saved_kb = 0;
     set_state(rl, ENG_SWITCH);
     rl->cur = t;
     /* the slice counts from the start of the load: the load is part of it, the save before it is not (fifo.h) */
-    rl->slice_start = now_of(rl) + save;
+    rl->slice_start = now_of(rl) + save + wake;
     rl->switch_abort = false;
     fifo_trace(rl->f, SIM_REC_SWITCH, rl, t, SIM_NONE, rl->resident ? rl->resident->hw_id : SIM_NONE, cost);
-    if (cost)
+    if (sw || save)
         rl->st.switches++;
     rl->preempt_done_t = now_of(rl) + cost;
     rl->ev_switch = sim_at(rl->f->sim, rl->preempt_done_t, on_switch_done, rl, 0);
@@ -156,11 +168,12 @@ static void rl_kick(struct fifo_runlist *rl)
 {
     if (rl->state != ENG_IDLE || rl->runnable == 0 || rl->f->lost)
         return;
+    uint64_t wake = wake_cost(&rl->f->p->timing, rl->state_since, now_of(rl));
     for (uint32_t i = 1; i <= rl->n_entries; i++) {
         uint32_t idx = (rl->pos + i) % rl->n_entries;
         if (rl->entries[idx]->runnable) {
             rl->pos = idx;
-            start_switch(rl, rl->entries[idx]);
+            start_switch(rl, rl->entries[idx], wake);
             return;
         }
     }

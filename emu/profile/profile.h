@@ -76,6 +76,11 @@ struct profile_timing {
     uint64_t save_ns_per_kb;       /* CILP save: per KiB of shared memory per block of the interrupted kernel */
     uint64_t restore_ns_per_kb;    /* switch-in of a group saved mid-kernel: per KiB of that kernel's shared memory */
     uint64_t idle_save_ns;         /* switch away from a group still loaded after it ran out of work: its context save */
+    /* an engine that idled longer than wake_after_ns takes wake_per_ms_ns per ms beyond it (at most wake_max_ns) more
+     * to start its next work */
+    uint64_t wake_after_ns;
+    uint64_t wake_per_ms_ns;
+    uint64_t wake_max_ns;
     uint64_t kernel_gap_ns;        /* engine time each kernel costs beyond its blocks (launch processing, drain) */
     /* host side, applied by the scenario runner (not by RM or the engines) */
     uint64_t launch_ns;            /* a process's launch call to its kernel being queued on the channel */

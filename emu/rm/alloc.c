@@ -217,7 +217,7 @@ NV_STATUS rm_free(struct rm_call *c, uint32_t hroot, uint32_t hobject)
 NV_STATUS rm_find_object(struct rm_server *rs, nvemu_opener *op, uint32_t hclient, uint32_t hobject, struct rm_object **out)
 {
     struct rm_client *cl = rm_client_lookup(rs, hclient);
-    if (!cl || !rm_client_usable(cl, op, rs->env.gpreempt_compat))
+    if (!cl || (op && !rm_client_usable(cl, op, rs->env.gpreempt_compat)))
         return NV_ERR_INVALID_CLIENT;
     struct rm_object *o = rm_client_find(cl, hobject);
     if (!o)

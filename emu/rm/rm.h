@@ -284,6 +284,7 @@ bool rm_usermode_bar1(const struct rm_object *o);
 /*
  * Looks up a channel/TSG object of a client the caller may use; NV_ERR_* as the control path would
  * (an object invalidated because something it depended on was freed -> NV_ERR_RESOURCE_LOST).
+ * op NULL: at kernel privilege (RS_PRIV_LEVEL_KERNEL), where every client may be used.
  */
 NV_STATUS rm_find_object(struct rm_server *rs, nvemu_opener *op, uint32_t hclient, uint32_t hobject,
                          struct rm_object **out);

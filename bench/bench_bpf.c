@@ -225,18 +225,17 @@ static int vs_native(const struct bench_ctx *ctx, struct bench_result *out)
  * The gpreempt policy as its C plugin and as its BPF twin (gpreempt.bpf.o) on the same LC/BE scenario:
  * wall time of the whole run, BPF over C, alternating the two so drift hits both.
  */
-static const char twin_scenario[] =
-    "name: bench-twin\nduration: 2s\nwarmup: 100ms\nbaseline: false\n"
-    "policy: POLICY\n"
-    "tasks:\n"
-    "  - {name: lc, class: LC, arrival: {type: poisson, rate: 200}, request: {kernels: [{duration: 100us, blocks: 264, repeat: 8}]}}\n"
-    "  - {name: be, class: BE, count: 2, arrival: {type: closed}, request: {kernels: [{duration: 200us, blocks: 1056, repeat: 10}]}}\n";
+#define TWIN_SCENARIO \
+    "name: bench-twin\nduration: 2s\nwarmup: 100ms\nbaseline: false\n"                                     \
+    "policy: %s\n"                                                                                            \
+    "tasks:\n"                                                                                                 \
+    "  - {name: lc, class: LC, arrival: {type: poisson, rate: 200}, request: {kernels: [{duration: 100us, blocks: 264, repeat: 8}]}}\n" \
+    "  - {name: be, class: BE, count: 2, arrival: {type: closed}, request: {kernels: [{duration: 200us, blocks: 1056, repeat: 10}]}}\n"
 
 static double run_twin(const char *policy, char *err, size_t errlen)
 {
-    char text[sizeof twin_scenario + 128];
-    const char *at = strstr(twin_scenario, "POLICY");
-    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - twin_scenario), twin_scenario, policy, at + 6);
+    char text[sizeof TWIN_SCENARIO + 128];
+    snprintf(text, sizeof text, TWIN_SCENARIO, policy);
     struct scenario *sc = scenario_load_string("bench-twin", text, err, errlen);
     if (!sc)
         return -1;

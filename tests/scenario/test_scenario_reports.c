@@ -15,6 +15,8 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "test_slurp.h"
+
 #include "fifo/fifo.h"
 #include "profile/profile.h"
 #include "report.h"
@@ -182,20 +184,6 @@ static void test_numbers_from_trace(void **state)
     teardown_world(&w);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
 
 static void test_report_files(void **state)
 {

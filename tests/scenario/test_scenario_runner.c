@@ -27,6 +27,8 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "test_slurp.h"
+
 #include "core/emulator.h"
 #include "fifo/fifo.h"
 #include "nvemu/nvemu.h"
@@ -328,20 +330,6 @@ static const char decisions_text[] =
     "  - {name: lc, class: LC, arrival: {type: periodic, rate: 200}, request: {kernels: [{duration: 100us}]}}\n"
     "  - {name: be, class: BE, count: 2, arrival: {type: closed}, request: {kernels: [{duration: 1ms}]}}\n";
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
 
 static void test_decisions_name_their_task(void **state)
 {

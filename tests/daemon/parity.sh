@@ -6,19 +6,8 @@ nvemu=$1 lib=$2 raw=$3 inproc=$4 work=$5
 rm -rf "$work" && mkdir -p "$work" || exit 1
 "$inproc" > "$work/inproc.txt" || { echo "FAIL: in-process run"; exit 1; }
 "$nvemu" run -- "$raw" > "$work/daemon.txt" || { echo "FAIL: run under the FUSE daemon"; exit 1; }
-top=$(mktemp -d /tmp/nvemu-parity-XXXXXX)
-"$nvemu" daemon --foreground --mount "$top/m" --socket "$top/s" >/dev/null &
-daemon=$!
-i=0
-while [ ! -e "$top/m/nvidiactl" ]; do
-    i=$((i + 1))
-    if [ $i -gt 100 ] || ! kill -0 $daemon 2>/dev/null; then
-        echo "FAIL: daemon did not start"
-        kill $daemon 2>/dev/null
-        exit 1
-    fi
-    sleep 0.1
-done
+. "$(dirname "$0")/daemon_mount.sh"
+mount_daemon "$nvemu" || exit 1
 LD_PRELOAD="$lib" NVEMU_MOUNT="$top/m" "$raw" > "$work/preload.txt"
 rc=$?
 kill $daemon

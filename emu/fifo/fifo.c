@@ -867,6 +867,7 @@ NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo
         c->head = k;
     c->tail = k;
     c->pending++;
+    rl_work_queued(t);
     if (kernel_id)
         *kernel_id = k->id;
     fifo_trace(f, SIM_REC_SUBMIT, t->rl, t, c->chid, k->id, k->total_ns);

@@ -26,17 +26,19 @@
  *   drops it) or disabled. The next TSG is the next runnable runlist entry
  *   after the current position (round robin over entries, repetitions
  *   included).
- * - The timeslice runs from the TSG's switch-in. While the TSG runs alone
- *   and its running kernel is the last one it has queued, the slice is not
- *   renewed: another TSG that becomes runnable after the slice ran out
- *   preempts it at once (H200 lc-be.txt: a short LC kernel next to one long BE
- *   kernel with 2048 us slices completes 186 us later than alone, one CILP
- *   save; validation x-slice-bekernel20ms: 80 us LC kernels next to 20 ms
- *   single-kernel BE requests wait 165 us at p50). While it has more kernels
- *   queued behind the running one, its slice is renewed at every expiry, so
- *   the newcomer waits for the rest of the current slice (x-slice-bekernel5ms,
- *   1ms, 200us: the same LC waits 0-2048 us, p50 ~930 us, whatever the BE
- *   kernels' length).
+ * - The timeslice runs from the TSG's switch-in and expires at every
+ *   multiple of it. While the TSG runs alone, an expiry that finds kernels
+ *   queued behind the running one renews the slice; the first expiry that
+ *   finds the running kernel to be its last queued one ends it for good.
+ *   Another TSG that becomes runnable waits for the next expiry while the
+ *   slice is renewed, and preempts at once after it ended (H200 lc-be.txt: a
+ *   short LC kernel next to one long BE kernel with 2048 us slices completes
+ *   186 us later than alone, one CILP save; validation x-slice-bekernel20ms:
+ *   80 us LC kernels next to 20 ms single-kernel BE requests wait 165 us at
+ *   p50; x-slice-bekernel5ms/1ms/200us: the same LC waits 0-2048 us, p50 ~930
+ *   us, whatever the BE kernels' length; traces/ of v15 and
+ *   x-slice-bekernel5ms: LC requests arriving in the first 1-1.5 ms of the BE
+ *   request's last kernel still wait for the expiry after it started).
  * - A kernel of B blocks of d ns runs in ceil(B / sm_count) waves of d ns,
  *   plus profile->timing.kernel_gap_ns (what each launch costs the engine).
  *   Preemption completes at the boundary of the running channel's compute

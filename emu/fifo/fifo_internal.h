@@ -46,6 +46,8 @@ struct fifo_runlist {
     struct fifo_krec *kcur;        /* kernel executing, NULL between kernels */
     uint64_t seg_start;            /* when kcur's current execution segment began */
     uint64_t slice_start;
+    uint64_t last_kernel_t;        /* when cur began its last queued kernel (UINT64_MAX: it has more queued) */
+    bool slice_lapsed;             /* cur's slice expired with nothing queued: not renewed until its next switch-in */
     uint64_t state_since;
     sim_event_id ev_switch, ev_slice, ev_kernel, ev_preempt;
     uint64_t preempt_done_t, preempt_req_t;
@@ -126,6 +128,7 @@ void rl_evict(struct fifo_tsg *t);
 uint64_t rl_restart(struct fifo_runlist *rl);   /* returns the preemption completion time */
 void rl_stop(struct fifo_runlist *rl);          /* GPU lost: cancels every engine event, engine idle for good */
 void rl_timeslice_changed(struct fifo_tsg *t);
+void rl_work_queued(struct fifo_tsg *t);        /* a kernel was queued on t (slice renewal bookkeeping) */
 bool tsg_on_engine(const struct fifo_tsg *t);
 uint32_t ch_effective_mode(const struct fifo_channel *c);
 

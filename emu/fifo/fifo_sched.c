@@ -66,12 +66,27 @@ static uint32_t tsg_pending(const struct fifo_tsg *t)
 }
 
 /*
+ * Whether cur's slice ran out at an expiry where it had nothing queued behind
+ * its running kernel: expiries fall at slice_start + k x timeslice, and one
+ * that finds more kernels queued renews the slice (fifo.h).
+ */
+static bool slice_lapsed(struct fifo_runlist *rl, uint64_t now)
+{
+    uint64_t ts = rl->cur->timeslice_ns, s = rl->slice_start;
+    if (rl->slice_lapsed || rl->last_kernel_t == UINT64_MAX || !ts)
+        return rl->slice_lapsed;
+    uint64_t from = rl->last_kernel_t > s + ts ? rl->last_kernel_t : s + ts;
+    uint64_t expiry = s + (from - s + ts - 1) / ts * ts;
+    rl->slice_lapsed = expiry <= now;
+    return rl->slice_lapsed;
+}
+
+/*
  * The slice timer only matters while another TSG is runnable, so it is
- * armed only then (fifo.h has the rules). A TSG that ran alone past its
- * slice with kernels queued behind the running one has had its slice
- * renewed at every expiry: the next expiry is the next multiple of the
- * slice after its start. One running its last queued kernel is preempted
- * at once.
+ * armed only then. A TSG that ran alone past its slice had it renewed at
+ * every expiry that found kernels queued behind the running one: the next
+ * expiry is the next multiple of the slice after its start. Once an expiry
+ * found it running its last queued kernel, it is preempted at once.
  */
 static void arm_slice(struct fifo_runlist *rl)
 {
@@ -79,9 +94,19 @@ static void arm_slice(struct fifo_runlist *rl)
     if (rl->state != ENG_RUN || others_runnable(rl) == 0)
         return;
     uint64_t now = now_of(rl), ts = rl->cur->timeslice_ns, at = rl->slice_start + ts;
-    if (at <= now && ts && tsg_pending(rl->cur) > 1)
+    if (at <= now && ts && !slice_lapsed(rl, now))
         at = rl->slice_start + ((now - rl->slice_start) / ts + 1) * ts;
     rl->ev_slice = sim_at(rl->f->sim, at > now ? at : now, on_slice, rl, 0);
+}
+
+/* New work for the running TSG: an expiry already passed with nothing queued stays lapsed. */
+void rl_work_queued(struct fifo_tsg *t)
+{
+    struct fifo_runlist *rl = t->rl;
+    if (rl->cur != t || rl->state != ENG_RUN || rl->last_kernel_t == UINT64_MAX)
+        return;
+    slice_lapsed(rl, now_of(rl));
+    rl->last_kernel_t = UINT64_MAX;
 }
 
 static void rl_changed(struct fifo_runlist *rl)
@@ -156,6 +181,8 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
     rl->cur = t;
     /* the slice counts from the start of the load: the load is part of it, the save before it is not (fifo.h) */
     rl->slice_start = now_of(rl) + save + wake;
+    rl->last_kernel_t = UINT64_MAX;
+    rl->slice_lapsed = false;
     rl->switch_abort = false;
     fifo_trace(rl->f, SIM_REC_SWITCH, rl, t, SIM_NONE, rl->resident ? rl->resident->hw_id : SIM_NONE, cost);
     if (sw || save)
@@ -255,6 +282,8 @@ static void kernel_begin(struct fifo_runlist *rl)
     }
     rl->kcur = k;
     rl->seg_start = now_of(rl);
+    if (tsg_pending(rl->cur) <= 1 && rl->last_kernel_t == UINT64_MAX)
+        rl->last_kernel_t = rl->seg_start;
     k->started = true;
     fifo_trace(rl->f, SIM_REC_KERNEL_START, rl, rl->cur, k->ch->chid, k->id, k->remaining_ns);
     rl->ev_kernel = sim_at(rl->f->sim, rl->seg_start + k->remaining_ns, on_kernel_done, rl, 0);

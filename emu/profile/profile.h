@@ -85,6 +85,7 @@ struct profile_timing {
     /* host side, applied by the scenario runner (not by RM or the engines) */
     uint64_t launch_ns;            /* a process's launch call to its kernel being queued on the channel */
     uint64_t completion_ns;        /* a kernel's completion to the process seeing it */
+    uint64_t host_jitter_ns;       /* scale of the logistic spread around completion_ns (0: none) */
 };
 
 struct profile {

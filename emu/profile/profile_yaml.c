@@ -408,6 +408,7 @@ static const struct yfield timing_fields[] = {
     YFIELD("kernel_gap", YF_DURATION, P(timing.kernel_gap_ns), .max = TMAX, .legacy_us = "kernel_gap_us"),
     YFIELD("launch", YF_DURATION, P(timing.launch_ns), .max = TMAX, .legacy_us = "launch_us"),
     YFIELD("completion", YF_DURATION, P(timing.completion_ns), .max = TMAX, .legacy_us = "completion_us"),
+    YFIELD("host_jitter", YF_DURATION, P(timing.host_jitter_ns), .max = TMAX, .legacy_us = "host_jitter_us"),
     YFIELD_END,
 };
 #undef T

@@ -17,6 +17,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,8 @@ struct run {
     struct run_sched sched;
     uint64_t end_ns;
     uint64_t launch_ns, completion_ns;   /* host latencies (profile timing) */
+    uint64_t jitter_ns;                  /* logistic scale of the completion's spread */
+    uint64_t jitter_rng;                 /* its own stream, so arrivals draw the same numbers with or without it */
     bool gpu_lost;             /* gpu_lost fault fired: every request from then on fails */
     char err[1024];
 };
@@ -191,6 +194,23 @@ static void request_done_fn(struct sim *s, void *arg, uint64_t data)
     start_next(in);
 }
 
+/*
+ * How long the process takes to see its request's last kernel complete: completion_ns, spread by a logistic
+ * of scale jitter_ns (the host's wake-up; emu/profiles/h200.yaml cites the recording), never below zero.
+ */
+static uint64_t completion_delay(struct run *R)
+{
+    if (!R->jitter_ns)
+        return R->completion_ns;
+    uint64_t z = (R->jitter_rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    double u = ((double)(z >> 11) + 0.5) * 0x1.0p-53;
+    double d = (double)R->completion_ns + (double)R->jitter_ns * log(u / (1.0 - u));
+    return d > 0 ? (uint64_t)d : 0;
+}
+
 static void kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
 {
     (void)kernel_id;
@@ -201,11 +221,12 @@ static void kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t su
     if (--in->kernels_left)
         return;
     struct run *R = in->R;
-    if (R->completion_ns == 0 || in->R->gpu_lost) {
+    uint64_t host = completion_delay(R);
+    if (host == 0 || in->R->gpu_lost) {
         request_done_fn(R->sim, in, 0);
         return;
     }
-    in->pending_done = sim_at(R->sim, done_t + R->completion_ns, request_done_fn, in, 0);
+    in->pending_done = sim_at(R->sim, done_t + host, request_done_fn, in, 0);
 }
 
 static void submit_fn(struct sim *s, void *arg, uint64_t data)
@@ -503,6 +524,8 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
     R.sim = nvemu_sim(R.emu);
     R.launch_ns = nvemu_profile(R.emu)->timing.launch_ns;
     R.completion_ns = nvemu_profile(R.emu)->timing.completion_ns;
+    R.jitter_ns = nvemu_profile(R.emu)->timing.host_jitter_ns;
+    R.jitter_rng = seed ^ 0x6a09e667f3bcc909ull;
     struct sc_analyzer *an = sc_analyzer_create(sc, nvemu_profile(R.emu), out);
     if (!an) {
         snprintf(R.err, sizeof(R.err), "out of memory");

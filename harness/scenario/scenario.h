@@ -157,7 +157,7 @@ struct sc_timing_override {
     X(SC_T_CTXSW, "ctxsw") X(SC_T_RUNLIST_UPDATE, "runlist_update") X(SC_T_WFI_OVERHEAD, "wfi_overhead") \
     X(SC_T_CTA_OVERHEAD, "cta_overhead") X(SC_T_CILP_SAVE, "cilp_save") X(SC_T_PREEMPT_TIMEOUT, "preempt_timeout") \
     X(SC_T_IDLE_SAVE, "idle_save") X(SC_T_WAKE_AFTER, "wake_after") X(SC_T_WAKE_PER_MS, "wake_per_ms") \
-    X(SC_T_WAKE_MAX, "wake_max")
+    X(SC_T_WAKE_MAX, "wake_max") X(SC_T_HOST_JITTER, "host_jitter")
 enum sc_timing_field { SC_TIMING_LIST(SC_ENUM_ID) SC_T_COUNT };
 
 struct sc_gpu {

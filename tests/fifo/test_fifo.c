@@ -838,6 +838,44 @@ static void test_wake_after_idle(void **state)
     assert_int_equal(wake_run(50 * MS), 50 * US + 15 * US);
 }
 
+/*
+ * A group alone on the engine has its slice renewed at an expiry only while kernels are queued behind the
+ * running one (fifo.h; validation x-slice-bekernel5ms and v15 traces): A runs two 5 ms kernels with 1024 us
+ * slices from 0; its expiries fall at 1024, 2048, ... us. B's kernel arrives at `at`.
+ */
+static uint64_t lapse_run(uint64_t at)
+{
+    struct tenv e;
+    test_profile(&e.p);
+    tenv_init_profile(&e, 1, NULL);
+    struct fifo_channel *a, *b;
+    mk_tsg(&e, 1, &a);
+    mk_tsg(&e, 1, &b);
+    assert_int_equal(fifo_channel_set_preempt_mode(a, FIFO_PREEMPT_CILP), NV_OK);
+    uint64_t done[2] = {0};
+    struct fifo_kernel k = {.blocks = TEST_SM, .block_ns = 5 * MS, .tag = 0};
+    assert_int_equal(fifo_submit(a, &k, NULL, NULL, NULL), NV_OK);
+    assert_int_equal(fifo_submit(a, &k, NULL, NULL, NULL), NV_OK);
+    sim_run_until(e.s, at);
+    k = (struct fifo_kernel){.blocks = TEST_SM, .block_ns = 50 * US, .tag = 1};
+    assert_int_equal(fifo_submit(b, &k, pair_done, done, NULL), NV_OK);
+    sim_run_until(e.s, 30 * MS);
+    tenv_fini(&e);
+    return done[1];
+}
+
+static void test_slice_lapse(void **state)
+{
+    (void)state;
+    uint64_t after_preempt = TEST_CILP + TEST_CTXSW + 50 * US;
+    /* first kernel running, the second queued: every expiry renews, B waits for the next one */
+    assert_int_equal(lapse_run(4500 * US), 5120 * US + after_preempt);
+    /* the second kernel started at 5025 us, within the slice the 4096 us expiry renewed: B waits for 5120 */
+    assert_int_equal(lapse_run(5080 * US), 5120 * US + after_preempt);
+    /* the 5120 us expiry found nothing queued: the slice lapsed, B preempts A at once */
+    assert_int_equal(lapse_run(5500 * US), 5500 * US + after_preempt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -865,6 +903,7 @@ int main(void)
         cmocka_unit_test(test_hw_disable_window),
         cmocka_unit_test(test_idle_save),
         cmocka_unit_test(test_wake_after_idle),
+        cmocka_unit_test(test_slice_lapse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

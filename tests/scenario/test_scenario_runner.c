@@ -15,6 +15,7 @@
  *    (results and trace.json), and trace.json holds each request's span
  *    with named arguments.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -457,6 +458,69 @@ static void test_runs_alone_are_kept(void **state)
     sc_baseline_cache_free(cache);
 }
 
+/* An LC task alone, one 80 us kernel 200 times a second (arrivals %s); %s is the completion's spread. */
+static const char jitter_text[] =
+    "name: host-jitter\n"
+    "duration: 1s\n"
+    "gpu: {timing: {host_jitter: %s}}\n"
+    "tasks:\n"
+    "  - {name: lc, class: LC, arrival: {type: %s, rate: 200}, request: {kernels: [{duration: 80us}]}}\n";
+
+static void jitter_run(const char *arrival, const char *spread, struct sc_results *res, struct trace *tr)
+{
+    char text[sizeof(jitter_text) + 32];
+    snprintf(text, sizeof(text), jitter_text, spread, arrival);
+    struct scenario *sc;
+    assert_int_equal(run_text(text, res, tr, &sc), 0);
+    scenario_free(sc);
+}
+
+static void jitter_free(struct sc_results *a, struct sc_results *b, struct trace *ta, struct trace *tb)
+{
+    sc_results_free(a);
+    sc_results_free(b);
+    free(ta->r);
+    free(tb->r);
+}
+
+/* The arrival times of a trace, in order; returns how many. */
+static size_t arrivals(const struct trace *tr, uint64_t *t, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tr->n && n < max; i++)
+        if (is_mark(&tr->r[i], SC_MARK_ARRIVE))
+            t[n++] = tr->r[i].t;
+    return n;
+}
+
+/*
+ * The host's completion spread (profile timing host_jitter) widens a request's latency around the same
+ * median, and draws from its own stream: Poisson arrivals are the same with or without it.
+ */
+static void test_host_jitter(void **state)
+{
+    (void)state;
+    static uint64_t ta[512], tb[512];
+    struct sc_results flat, spread;
+    struct trace tf, ts;
+    jitter_run("periodic", "0us", &flat, &tf);
+    jitter_run("periodic", "2500ns", &spread, &ts);
+    const struct sc_task_result *a = &flat.tasks[0], *b = &spread.tasks[0];
+    assert_true(a->completed > 150 && a->completed == b->completed);
+    assert_true(a->p99_ns == a->p50_ns);
+    /* a logistic of scale 2.5 us: p99 about 11.5 us above the median, which moves by less than 1 us */
+    assert_true(b->p99_ns - b->p50_ns > 8000 && b->p99_ns - b->p50_ns < 16000);
+    assert_true(fabs(b->p50_ns - a->p50_ns) < 1000);
+    jitter_free(&flat, &spread, &tf, &ts);
+    jitter_run("poisson", "0us", &flat, &tf);
+    jitter_run("poisson", "2500ns", &spread, &ts);
+    size_t na = arrivals(&tf, ta, 512), nb = arrivals(&ts, tb, 512);
+    assert_true(na > 150);
+    assert_int_equal(na, nb);
+    assert_memory_equal(ta, tb, na * sizeof(*ta));
+    jitter_free(&flat, &spread, &tf, &ts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_gpu_lost),
         cmocka_unit_test(test_decisions_name_their_task),
         cmocka_unit_test(test_runs_alone_are_kept),
+        cmocka_unit_test(test_host_jitter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

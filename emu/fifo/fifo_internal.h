@@ -47,6 +47,7 @@ struct fifo_runlist {
     uint64_t seg_start;            /* when kcur's current execution segment began */
     uint64_t slice_start;
     uint64_t last_kernel_t;        /* when cur began its last queued kernel (UINT64_MAX: it has more queued) */
+    struct fifo_tsg *next;         /* picked when cur's slice expired: it takes the engine after the save */
     bool slice_lapsed;             /* cur's slice expired with nothing queued: not renewed until its next switch-in */
     uint64_t state_since;
     sim_event_id ev_switch, ev_slice, ev_kernel, ev_preempt;
@@ -123,7 +124,7 @@ void tsg_refresh(struct fifo_tsg *t);           /* recompute runnable, kick the 
 void ch_refresh(struct fifo_channel *c);        /* recompute ready, then the TSG */
 /* Starts preempting t off its engine when it is there; returns the completion time (now if not there). */
 uint64_t rl_preempt_tsg(struct fifo_tsg *t, uint32_t cause);
-/* Takes t off its engine immediately (destroy): no completion callbacks. */
+/* Takes t off its engine immediately (destroy): no completion callbacks; forgets it as resident or next. */
 void rl_evict(struct fifo_tsg *t);
 uint64_t rl_restart(struct fifo_runlist *rl);   /* returns the preemption completion time */
 void rl_stop(struct fifo_runlist *rl);          /* GPU lost: cancels every engine event, engine idle for good */

@@ -196,13 +196,22 @@ static void rl_kick(struct fifo_runlist *rl)
     if (rl->state != ENG_IDLE || rl->runnable == 0 || rl->f->lost)
         return;
     uint64_t wake = wake_cost(&rl->f->p->timing, rl->state_since, now_of(rl));
+    struct fifo_tsg *next = rl->next;
+    rl->next = NULL;
     for (uint32_t i = 1; i <= rl->n_entries; i++) {
         uint32_t idx = (rl->pos + i) % rl->n_entries;
+        if (next && next->runnable && rl->entries[idx] != next)
+            continue;
         if (rl->entries[idx]->runnable) {
             rl->pos = idx;
             start_switch(rl, rl->entries[idx], wake);
             return;
         }
+    }
+    if (next && next->runnable) {
+        /* a runlist rebuilt during the save dropped the group picked at the expiry: take the next runnable one */
+        rl_kick(rl);
+        return;
     }
     LOG_ERROR(COMP, "runlist %u: %u runnable TSGs but none in the runlist", rl->id, rl->runnable);
 }
@@ -376,6 +385,12 @@ static void on_slice(struct sim *s, void *arg, uint64_t data)
     if (rl->state != ENG_RUN || others_runnable(rl) == 0)
         return;
     fifo_trace(rl->f, SIM_REC_TIMESLICE_EXPIRE, rl, rl->cur, SIM_NONE, 1, rl->cur->timeslice_ns);
+    /* the next group is picked at the expiry: one that becomes runnable during the save waits its turn */
+    for (uint32_t i = 1; i <= rl->n_entries && !rl->next; i++) {
+        struct fifo_tsg *t = rl->entries[(rl->pos + i) % rl->n_entries];
+        if (t->runnable && t != rl->cur)
+            rl->next = t;
+    }
     preempt_begin(rl, FIFO_CAUSE_TIMESLICE);
 }
 
@@ -408,6 +423,8 @@ void rl_evict(struct fifo_tsg *t)
     struct fifo_runlist *rl = t->rl;
     if (rl->resident == t)
         rl->resident = NULL;
+    if (rl->next == t)
+        rl->next = NULL;
     if (rl->cur != t)
         return;
     cancel(rl, &rl->ev_switch);
@@ -439,6 +456,7 @@ void rl_stop(struct fifo_runlist *rl)
     rl->cur = NULL;
     rl->kcur = NULL;
     rl->resident = NULL;
+    rl->next = NULL;
     set_state(rl, ENG_IDLE);
 }
 

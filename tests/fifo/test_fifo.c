@@ -876,6 +876,38 @@ static void test_slice_lapse(void **state)
     assert_int_equal(lapse_run(5500 * US), 5500 * US + after_preempt);
 }
 
+/*
+ * The next group is picked when the running group's slice expires (fifo.h; validation v08/v10/v11/v18 and the
+ * H100's w08): groups A, C, B in runlist order with 1024 us slices, A running and B waiting; C becomes
+ * runnable during A's save at the 1024 us expiry, after B was picked: it waits for B's slice and for A's (A
+ * follows B in the runlist), instead of taking the engine right after A's save.
+ */
+static void test_next_picked_at_expiry(void **state)
+{
+    (void)state;
+    struct tenv e;
+    test_profile(&e.p);
+    tenv_init_profile(&e, 1, NULL);
+    struct fifo_channel *a, *b, *c;
+    mk_tsg(&e, 1, &a);
+    mk_tsg(&e, 1, &c);
+    mk_tsg(&e, 1, &b);
+    assert_int_equal(fifo_channel_set_preempt_mode(a, FIFO_PREEMPT_CILP), NV_OK);
+    assert_int_equal(fifo_channel_set_preempt_mode(b, FIFO_PREEMPT_CILP), NV_OK);
+    uint64_t done[2] = {0};
+    struct fifo_kernel k = {.blocks = TEST_SM, .block_ns = 10 * MS, .tag = 0};
+    assert_int_equal(fifo_submit(a, &k, NULL, NULL, NULL), NV_OK);
+    sim_run_until(e.s, 100 * US);
+    assert_int_equal(fifo_submit(b, &k, NULL, NULL, NULL), NV_OK);
+    sim_run_until(e.s, 1024 * US + TEST_CILP / 2);
+    k = (struct fifo_kernel){.blocks = TEST_SM, .block_ns = 50 * US, .tag = 1};
+    assert_int_equal(fifo_submit(c, &k, pair_done, done, NULL), NV_OK);
+    sim_run_until(e.s, 30 * MS);
+    tenv_fini(&e);
+    /* each slice includes its load: B 1054-2078 us, A 2108-3132 us, then A's save, C's load and C's kernel */
+    assert_int_equal(done[1], 3 * (1024 * US + TEST_CILP) + TEST_CTXSW + 50 * US);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -904,6 +936,7 @@ int main(void)
         cmocka_unit_test(test_idle_save),
         cmocka_unit_test(test_wake_after_idle),
         cmocka_unit_test(test_slice_lapse),
+        cmocka_unit_test(test_next_picked_at_expiry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /*
  * `nvemu scenario run FILE [--seed N] [--policy FILE [--policy-arg K=V]...] [--out DIR] [--junit FILE] [--quiet]`
  * `nvemu scenario check FILE...`
- * `nvemu scenario compare A B [--tolerance F] [--headline]`
+ * `nvemu scenario compare A B [--tolerance F] [--headline] [--html FILE]`
  * Exit status: 0 all expectations met; 1 an expectation failed; 2 usage or
  * validation error; 3 the scenario could not run.
  */
@@ -27,7 +27,7 @@ static void usage(FILE *f)
             "                           [--policy NAME|FILE.so|FILE.bpf.o [--policy-arg K=V]...] [--timeout SECONDS]\n"
             "                           [--quiet] [--no-color] [--hw]\n"
             "       nvemu scenario check FILE...\n"
-            "       nvemu scenario compare A B [--tolerance FRACTION] [--headline]\n"
+            "       nvemu scenario compare A B [--tolerance FRACTION] [--headline] [--html FILE]\n"
             "       nvemu scenario sweep FILE --set PATH=V1,V2,... [--seeds N] --out DIR   (sweep --help)\n"
             "       nvemu scenario sweep-merge --out DIR SHARD_DIR...\n\n"
             "run    runs a scenario in an in-process emulator, prints a summary and exits 1 when an\n"
@@ -44,7 +44,10 @@ static void usage(FILE *f)
             "check  validates scenario files without running them.\n"
             "compare  two runs (results.json files or --out directories) metric by metric: A, B and B/A;\n"
             "       exits 1 when a metric differs by more than --tolerance (default 0.10); --headline\n"
-            "       judges only LC p50/p99 vs alone and BE requests/s.\n"
+            "       judges only LC p50/p99 vs alone and BE requests/s. --html FILE also writes the comparison as\n"
+            "       a page: both runs' headers (backend, GPU, driver, calibration), the table with a B/A bar\n"
+            "       per metric, each task's latencies and requests/s side by side and, for --out\n"
+            "       directories, their report.html next to each other (exit 2 when it cannot be written).\n"
             "The scenario format is described in scenarios/README.md.\n");
 }
 
@@ -354,9 +357,10 @@ static int compare(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"tolerance", required_argument, NULL, 't'}, {"headline", no_argument, NULL, 'H'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"html", required_argument, NULL, 'W'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     double tol = 0.10;
+    const char *html = NULL;
     bool headline = false;
     int c;
     optind = 1;
@@ -373,6 +377,7 @@ static int compare(int argc, char **argv)
             break;
         }
         case 'H': headline = true; break;
+        case 'W': html = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -389,6 +394,11 @@ static int compare(int argc, char **argv)
     }
     cmp_print(&r, tol, headline, stdout);
     int status = r.passed == r.checked ? 0 : 1;
+    /* the page is extra: the table and the verdict stand whether or not it could be written */
+    if (html && cmp_html(&r, argv[optind], argv[optind + 1], tol, headline, html, err, sizeof(err)) != 0) {
+        fprintf(stderr, "nvemu scenario compare: cannot write the --html page: %s\n", err);
+        status = 2;
+    }
     cmp_result_free(&r);
     return status;
 }

@@ -93,6 +93,8 @@ static int add_row(struct cmp_result *r, size_t *cap, const char *owner, const c
     struct cmp_row *row = &r->rows[r->count++];
     memset(row, 0, sizeof(*row));
     snprintf(row->metric, sizeof(row->metric), "%.60s.%s", owner, what);
+    snprintf(row->owner, sizeof(row->owner), "%s", owner);
+    row->what = what;
     row->a = a;
     row->b = b;
     row->ratio = a == b ? 1.0 : a == 0 ? INFINITY : b / a;
@@ -110,16 +112,18 @@ static int task_rows(struct cmp_result *r, size_t *cap, const cJSON *ta, const c
     const cJSON *cls = cJSON_GetObjectItemCaseSensitive(ta, "class");
     bool lc = cJSON_IsString(cls) && strcmp(cls->valuestring, "LC") == 0;
     const char *name = cJSON_GetObjectItemCaseSensitive(ta, "name")->valuestring;
-    static const char *const stats[] = {"p50", "p99", "max"};
+    /* the stat's key in latency_us, its row (also its key in alone) and the row of its ratio to alone */
+    static const char *const stats[3][3] = {
+        {"p50", "p50_us", "p50_vs_alone"},
+        {"p99", "p99_us", "p99_vs_alone"},
+        {"max", "max_us", "max_vs_alone"},
+    };
     int rc = 0;
     for (int i = 0; i < 3; i++) {
-        char what[32], alone_key[16];
-        snprintf(what, sizeof(what), "%s_us", stats[i]);
-        rc |= add_row(r, cap, name, what, num(ta, "latency_us", stats[i]), num(tb, "latency_us", stats[i]), false);
-        snprintf(alone_key, sizeof(alone_key), "%s_us", stats[i]);
-        snprintf(what, sizeof(what), "%s_vs_alone", stats[i]);
-        rc |= add_row(r, cap, name, what, ratio_of(num(ta, "latency_us", stats[i]), num(ta, "alone", alone_key)),
-                      ratio_of(num(tb, "latency_us", stats[i]), num(tb, "alone", alone_key)), lc && i < 2);
+        const char *const *st = stats[i];
+        rc |= add_row(r, cap, name, st[1], num(ta, "latency_us", st[0]), num(tb, "latency_us", st[0]), false);
+        rc |= add_row(r, cap, name, st[2], ratio_of(num(ta, "latency_us", st[0]), num(ta, "alone", st[1])),
+                      ratio_of(num(tb, "latency_us", st[0]), num(tb, "alone", st[1])), lc && i < 2);
     }
     rc |= add_row(r, cap, name, "throughput_rps", num(ta, "throughput_rps", NULL), num(tb, "throughput_rps", NULL),
                   !lc);
@@ -129,12 +133,37 @@ static int task_rows(struct cmp_result *r, size_t *cap, const cJSON *ta, const c
     return rc;
 }
 
-static void side_name(const cJSON *root, const char *fallback, char *out, size_t len)
+static void copy_str(char *out, size_t len, const cJSON *o, const char *key)
 {
-    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(root, "scenario");
-    const cJSON *be = cJSON_GetObjectItemCaseSensitive(root, "backend");
-    snprintf(out, len, "%.48s (%.32s)", cJSON_IsString(sc) ? sc->valuestring : fallback,
-             cJSON_IsString(be) ? be->valuestring : "emulator");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    snprintf(out, len, "%s", cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* The run's header; a results.json without "backend" predates hardware runs: the emulator's. */
+static void read_side(const cJSON *root, const char *fallback, struct cmp_side *sd, char *name, size_t len)
+{
+    copy_str(sd->scenario, sizeof(sd->scenario), root, "scenario");
+    copy_str(sd->backend, sizeof(sd->backend), root, "backend");
+    copy_str(sd->profile, sizeof(sd->profile), root, "profile");
+    copy_str(sd->policy, sizeof(sd->policy), root, "policy");
+    if (!sd->backend[0])
+        snprintf(sd->backend, sizeof(sd->backend), "emulator");
+    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
+    if (cJSON_IsNumber(seed))
+        snprintf(sd->seed, sizeof(sd->seed), "%.0f", seed->valuedouble);
+    const cJSON *hw = cJSON_GetObjectItemCaseSensitive(root, "hw");
+    copy_str(sd->gpu, sizeof(sd->gpu), hw, "gpu");
+    copy_str(sd->driver, sizeof(sd->driver), hw, "driver");
+    size_t n = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(hw, "calibration")) {
+        if (!cJSON_IsNumber(c) || !c->string || n >= sizeof(sd->calibration))
+            continue;
+        int w = snprintf(sd->calibration + n, sizeof(sd->calibration) - n, "%s%s %.4g", n ? ", " : "", c->string,
+                         c->valuedouble);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    snprintf(name, len, "%.48s (%.15s)", sd->scenario[0] ? sd->scenario : fallback, sd->backend);
 }
 
 int cmp_texts(const char *text_a, const char *name_a, const char *text_b, const char *name_b, double tolerance,
@@ -150,8 +179,8 @@ int cmp_texts(const char *text_a, const char *name_a, const char *text_b, const 
                  cJSON_IsArray(tasks_a) ? name_b : name_a);
         goto done;
     }
-    side_name(ja, name_a, out->name_a, sizeof(out->name_a));
-    side_name(jb, name_b, out->name_b, sizeof(out->name_b));
+    read_side(ja, name_a, &out->side[0], out->name_a, sizeof(out->name_a));
+    read_side(jb, name_b, &out->side[1], out->name_b, sizeof(out->name_b));
     size_t cap = 0;
     const cJSON *ta;
     cJSON_ArrayForEach(ta, tasks_a) {

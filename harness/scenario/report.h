@@ -23,6 +23,15 @@ int report_chrome(const struct sc_results *r, const char *path, char *err, size_
 /* report.html: self-contained page, inline SVG timeline around a preemption and LC latency CDFs. */
 int report_html(const struct sc_results *r, const char *path, char *err, size_t errlen);
 
+/*
+ * The start of a page in report.html's style, up to and including <body>: title and name (escaped) make
+ * the <title>, css (raw, "" for none) follows the shared style sheet.
+ */
+void report_html_head(FILE *f, const char *title, const char *name, const char *css);
+
+/* A round axis maximum at or above v (1, 2, 5 x 10^n). */
+double report_nice_max(double v);
+
 /* The console summary: per task, per engine, expectations with check marks. */
 void report_console(const struct sc_results *r, FILE *out, bool color);
 

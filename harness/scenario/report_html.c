@@ -341,8 +341,7 @@ static void cdfs(const struct sc_results *r, FILE *f, const char *id, double q_l
 
 #define OT_BINS 60
 
-/* A round axis maximum at or above v (1, 2, 5 x 10^n). */
-static double nice_max(double v)
+double report_nice_max(double v)
 {
     double p = 1;
     while (p * 10 <= v)
@@ -410,7 +409,7 @@ static void over_time(const struct sc_results *r, FILE *f)
         b = b < OT_BINS ? b : OT_BINS - 1;
         rmax = fmax(rmax, rate[r->inst[q->inst].task][b] += 1e9 / bin);
     }
-    rmax = nice_max(fmax(rmax, 1));
+    rmax = report_nice_max(fmax(rmax, 1));
     double pmax = 1;
     for (size_t i = 0; i < r->point_count; i++) {
         if (r->points[i].kind != SIM_REC_PREEMPT_DONE)
@@ -419,7 +418,7 @@ static void over_time(const struct sc_results *r, FILE *f)
         b = b < OT_BINS ? b : OT_BINS - 1;
         pmax = fmax(pmax, ++pre[b]);
     }
-    pmax = nice_max(pmax);
+    pmax = report_nice_max(pmax);
     double W = 1000, x0 = 74, w = W - x0 - 200, h1 = 150, y1 = 14;
     double yt = y1 + h1 + 34, ht = fmax(120, 18.0 * s->task_count + 12);
     double y2 = yt + ht + 34, h2 = 90, H = y2 + h2 + 50;
@@ -550,6 +549,21 @@ static void tables(const struct sc_results *r, FILE *f)
     fputs("</table>\n", f);
 }
 
+void report_html_head(FILE *f, const char *title, const char *name, const char *css)
+{
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", f);
+    report_xml_escape(f, title);
+    report_xml_escape(f, name);
+    fputs("</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222;max-width:1150px}"
+          "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ddd;padding:3px 8px;"
+          "text-align:right;white-space:nowrap}th{background:#f4f4f4;white-space:normal}td:first-child{text-align:left}.ok td:first-child{color:#1a7f37}"
+          ".bad{background:#fff0f0}.bad td:first-child{color:#c00}.verdict{font-size:20px;font-weight:bold}"
+          ".pass{color:#1a7f37}.fail{color:#c00}pre{background:#f8f8f8;padding:8px;white-space:pre-wrap}"
+          ".meta{color:#555}table.ex td{text-align:left}", f);
+    fputs(css, f);
+    fputs("</style></head><body>\n", f);
+}
+
 int report_html(const struct sc_results *r, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "w");
@@ -559,14 +573,8 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
     }
     const struct scenario *s = r->sc;
     bool ok = r->failed == 0 && !r->error[0];
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>nvemu scenario ", f);
-    report_xml_escape(f, s->name);
-    fputs("</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222;max-width:1150px}"
-          "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ddd;padding:3px 8px;"
-          "text-align:right;white-space:nowrap}th{background:#f4f4f4;white-space:normal}td:first-child{text-align:left}.ok td:first-child{color:#1a7f37}"
-          ".bad{background:#fff0f0}.bad td:first-child{color:#c00}.verdict{font-size:20px;font-weight:bold}"
-          ".pass{color:#1a7f37}.fail{color:#c00}pre{background:#f8f8f8;padding:8px;white-space:pre-wrap}"
-          ".meta{color:#555}table.ex td{text-align:left}</style></head><body>\n<h1>", f);
+    report_html_head(f, "nvemu scenario ", s->name, "");
+    fputs("<h1>", f);
     report_xml_escape(f, s->name);
     fprintf(f, " <span class=\"verdict %s\">%s</span></h1>\n", ok ? "pass" : "fail", ok ? "PASS" : "FAIL");
     if (s->description) {

@@ -5,7 +5,8 @@
 # CDF and tail CDF), a run that could not start says so; a screenshot is left in WORKDIR as an artifact.
 # The layout as drawn (report_layout.js, run in the page): no two labels of a chart collide, no label is cut
 # by its chart's edge, the zoomed timeline shows the interval its overview marks and is really zoomed; for
-# SCENARIO and for faults.yaml beside it (preempt timeouts, BUSY_RETRY), and the labels of a sweep's page.
+# SCENARIO and for faults.yaml beside it (preempt timeouts, BUSY_RETRY), the labels of a sweep's page and of
+# `scenario compare --html`'s page (two seeds of SCENARIO, their reports in iframes).
 # Skips (77) where no chromium is installed (ci/install-deps installs it).
 # usage: report_browser.sh NVEMU SCENARIO WORKDIR
 set -u
@@ -42,6 +43,14 @@ layout_check faults "$work/faults"
 [ $? -le 1 ] || fail "the sweep did not run"
 cp "$work/sweep/sweep.html" "$work/sweep/report.html"
 layout_check sweep "$work/sweep"
+# compare.html: its own charts' labels; both runs' report.html beside it in iframes (layout.html is written
+# next to it, so the iframes' relative paths hold)
+"$nvemu" scenario run "$sc" --quiet --seed 2 --out "$work/run2" || fail "the second run failed"
+mkdir -p "$work/compare"
+"$nvemu" scenario compare "$work/run" "$work/run2" --html "$work/compare/report.html" >/dev/null 2>&1
+[ $? -le 1 ] || fail "compare --html"
+layout_check compare "$work/compare"
+grep -q '<iframe id="report-b" src="../run2/report.html"' "$work/compare.layout" || fail "compare.html shows no report of B"
 run_browser "$work/shot.out" --window-size=1250,2900 --screenshot="$work/report.png" "file://$work/run/report.html"
 [ -s "$work/report.png" ] || fail "no screenshot"
 # A run that could not start: one message, no empty tables.

@@ -646,7 +646,7 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     out->seed = seed;
     struct sim_config scfg = {.seed = seed, .clock = NVEMU_CLOCK_VIRTUAL, .trace_path = main_run ? o->trace_csv : NULL};
     struct sim *sim = sim_create(&scfg);
-    struct sc_analyzer *an = sim ? sc_analyzer_create(sc, p, out) : NULL;
+    struct sc_analyzer *an = sim ? sc_analyzer_create(sc, seed, p, out) : NULL;
     struct arrgen g;
     memset(&g, 0, sizeof(g));
     uint64_t *offs = NULL;

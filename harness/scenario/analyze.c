@@ -92,11 +92,12 @@ uint32_t sc_instance_id(const struct scenario *s, uint32_t task, uint32_t replic
     return n + replica;
 }
 
-struct sc_analyzer *sc_analyzer_create(const struct scenario *s, const struct profile *p, struct sc_results *out)
+struct sc_analyzer *sc_analyzer_create(const struct scenario *s, uint64_t seed, const struct profile *p,
+                                       struct sc_results *out)
 {
     memset(out, 0, sizeof(*out));
     out->sc = s;
-    out->seed = s->seed;
+    out->seed = seed;
     out->inst_count = sc_instance_count(s);
     struct sc_analyzer *a = calloc(1, sizeof(*a));
     out->inst = calloc(out->inst_count, sizeof(*out->inst));

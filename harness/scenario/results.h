@@ -185,8 +185,9 @@ struct sc_analyzer;
 uint32_t sc_instance_count(const struct scenario *s);
 uint32_t sc_instance_id(const struct scenario *s, uint32_t task, uint32_t replica);
 
-/* An analyzer filling *out (zeroed here). `p` names engines; it must outlive the analyzer. */
-struct sc_analyzer *sc_analyzer_create(const struct scenario *s, const struct profile *p, struct sc_results *out);
+/* An analyzer filling *out (zeroed here) for a run of s with `seed`. `p` names engines; it must outlive the analyzer. */
+struct sc_analyzer *sc_analyzer_create(const struct scenario *s, uint64_t seed, const struct profile *p,
+                                       struct sc_results *out);
 /* The sim_trace_fn to subscribe with (ctx = the analyzer). */
 void sc_analyzer_record(void *ctx, const struct sim_rec *r);
 /* Closes open intervals at end_ns and computes per-task statistics. Frees the analyzer. */

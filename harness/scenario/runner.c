@@ -526,7 +526,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
     R.completion_ns = nvemu_profile(R.emu)->timing.completion_ns;
     R.jitter_ns = nvemu_profile(R.emu)->timing.host_jitter_ns;
     R.jitter_rng = seed ^ 0x6a09e667f3bcc909ull;
-    struct sc_analyzer *an = sc_analyzer_create(sc, nvemu_profile(R.emu), out);
+    struct sc_analyzer *an = sc_analyzer_create(sc, seed, nvemu_profile(R.emu), out);
     if (!an) {
         snprintf(R.err, sizeof(R.err), "out of memory");
         nvemu_destroy(R.emu);

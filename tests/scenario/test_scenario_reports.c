@@ -101,7 +101,7 @@ static void build(struct world *w)
 
 static void run_world(struct world *w)
 {
-    struct sc_analyzer *an = sc_analyzer_create(w->sc, w->p, &w->res);
+    struct sc_analyzer *an = sc_analyzer_create(w->sc, w->sc->seed, w->p, &w->res);
     assert_non_null(an);
     int sub = sim_trace_subscribe(w->sim, sc_analyzer_record, an);
     struct fifo_creator lc_who = {.pid = 1000, .tid = 1000, .comm = "lc"}, be_who = {.pid = 1001, .tid = 1001,

@@ -493,6 +493,23 @@ static size_t arrivals(const struct trace *tr, uint64_t *t, size_t max)
     return n;
 }
 
+/* A run with --seed reports that seed, not the file's (results.json, report.html). */
+static void test_seed_reported(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    char text[sizeof(jitter_text) + 32];
+    snprintf(text, sizeof(text), jitter_text, "0us", "poisson");
+    struct scenario *sc = scenario_load_string("unit.yaml", text, err, sizeof(err));
+    assert_non_null(sc);
+    struct sc_run_opts o = {.seed = 7, .has_seed = true};
+    struct sc_results res;
+    assert_int_equal(sc_run(sc, &o, &res, err, sizeof(err)), 0);
+    assert_int_equal(res.seed, 7);
+    sc_results_free(&res);
+    scenario_free(sc);
+}
+
 /*
  * The host's completion spread (profile timing host_jitter) widens a request's latency around the same
  * median, and draws from its own stream: Poisson arrivals are the same with or without it.
@@ -530,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_decisions_name_their_task),
         cmocka_unit_test(test_runs_alone_are_kept),
         cmocka_unit_test(test_host_jitter),
+        cmocka_unit_test(test_seed_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

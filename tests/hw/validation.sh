@@ -1,14 +1,15 @@
 #!/bin/sh
 # validation.sh NVEMU RECORDINGS SCENARIOS OUT MIN_WITHIN_10PCT MIN_WITHIN_25PCT [PROFILE]
 # RECORDINGS holds repeated recordings of the suite with `--hw` (RECORDINGS/rN/NAME/results.json, scenario
-# SCENARIOS/NAME.yaml). Runs every recorded scenario once on the emulator, compares its headline metrics (LC p50
-# and p99 relative to alone, BE requests/s) with each repeat through `nvemu scenario compare --headline`, and
-# takes the median over the repeats of the measured value (the mean of the middle two for an even count) as the
-# hardware's. Writes the table predicted vs measured to OUT/table.txt and how far the repeats agree with each
-# other to OUT/repeats.txt, and fails when fewer than MIN_WITHIN_10PCT percent of the metrics are within 10% of
-# the hardware or fewer than MIN_WITHIN_25PCT within 25% (the floors are what the model reaches today: see
-# fixtures/hw/h200-580.159.04/validation/README.md). PROFILE: the GPU profile the emulator runs them on instead of
-# the scenarios' own (the board the recordings come from).
+# SCENARIOS/NAME.yaml), all of one scenario with the same seed. Runs every recorded scenario once on the emulator
+# with the seed of its first recording, compares its headline metrics (LC p50 and p99 relative to alone, BE
+# requests/s) with each repeat through `nvemu scenario compare --headline`, and takes the median over the
+# repeats of the measured value (the mean of the middle two for an even count) as the hardware's. Writes the
+# table predicted vs measured to OUT/table.txt and how far the repeats agree with each other to
+# OUT/repeats.txt, and fails when fewer than MIN_WITHIN_10PCT percent of the metrics are within 10% of the
+# hardware or fewer than MIN_WITHIN_25PCT within 25% (the floors are what the model reaches today: see
+# fixtures/hw/h200-580.159.04/validation/README.md). PROFILE: the GPU profile the emulator runs them on instead
+# of the scenarios' own (the board the recordings come from).
 set -u
 nvemu=$1 rec=$2 scen=$3 out=$4 min10=$5 min25=$6 profile=${7:-}
 rm -rf "$out" && mkdir -p "$out"
@@ -16,8 +17,12 @@ rows=$out/rows.txt
 : > "$rows"
 for f in "$scen"/*.yaml; do
   n=$(basename "$f" .yaml)
-  ls "$rec"/r*/"$n"/results.json > /dev/null 2>&1 || continue
-  "$nvemu" scenario run "$f" --quiet ${profile:+--profile "$profile"} --out "$out/$n" > /dev/null 2>&1
+  first=$(ls "$rec"/r*/"$n"/results.json 2> /dev/null | head -n 1)
+  [ -n "$first" ] || continue
+  # the hardware ran the arrivals of the seed its results.json names: the emulator runs the same
+  seed=$(sed -n 's/^[[:space:]]*"seed":[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$first" | head -n 1)
+  "$nvemu" scenario run "$f" --quiet ${profile:+--profile "$profile"} ${seed:+--seed "$seed"} --out "$out/$n" \
+      > /dev/null 2>&1
   rc=$?
   [ $rc -le 1 ] || { echo "$n: the emulator could not run it (exit $rc)"; exit 1; }
   for d in "$rec"/r*/"$n"; do

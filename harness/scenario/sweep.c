@@ -672,12 +672,13 @@ static int write_html(const struct sweep *sw, const char *dir, const char *const
         return -1;
     size_t failed, broken;
     sweep_outcome(sw, &failed, &broken);
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>nvemu sweep</title><style>\n"
-          "body{font:14px sans-serif;margin:16px;color:#222}.row{display:flex;flex-wrap:wrap;gap:8px}"
-          ".t{font-weight:bold;font-size:12px}.frame{fill:none;stroke:#888}.grid{stroke:#eee}"
-          ".yl{font-size:10px;text-anchor:end}.xl{font-size:10px;text-anchor:middle}"
-          ".xt{font-size:11px;text-anchor:middle;fill:#555}.ok{fill:#3b6ea5;opacity:.55}.bad{fill:#c0392b}"
-          ".mean{fill:none;stroke:#111;stroke-width:1.5}\n</style></head><body>\n<h1>sweep of ", f);
+    report_html_head(f, "nvemu sweep of ", sw->scenario,
+                     ".row{display:flex;flex-wrap:wrap;gap:8px}"
+                     ".t{font-weight:bold;font-size:12px}.frame{fill:none;stroke:#888}.grid{stroke:#eee}"
+                     ".yl{font-size:10px;text-anchor:end}.xl{font-size:10px;text-anchor:middle}"
+                     ".xt{font-size:11px;text-anchor:middle;fill:#555}circle.ok{fill:#3b6ea5;opacity:.55}"
+                     "circle.bad{fill:#c0392b}.mean{fill:none;stroke:#111;stroke-width:1.5}");
+    fputs("<h1>sweep of ", f);
     report_xml_escape(f, sw->scenario);
     fprintf(f, "</h1>\n<p>%zu points (", sw->points);
     for (size_t p = 0; p < sw->nparams; p++) {

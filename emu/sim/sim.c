@@ -17,7 +17,7 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t splitmix64(uint64_t *x)
+uint64_t sim_splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -34,7 +34,7 @@ struct sim *sim_create(const struct sim_config *cfg)
     s->keep = cfg->keep_trace;
     uint64_t x = cfg->seed;
     for (int i = 0; i < 4; i++)
-        s->rng[i] = splitmix64(&x);
+        s->rng[i] = sim_splitmix64(&x);
     s->digest = 0xcbf29ce484222325ull;
     s->wall_base = mono_ns();
     if (cfg->trace_path) {

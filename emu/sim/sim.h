@@ -96,6 +96,9 @@ uint64_t sim_rand_u64(struct sim *s);
 double sim_rand_unit(struct sim *s);
 /* Exponentially distributed with the given mean (Poisson arrivals). */
 uint64_t sim_rand_exp(struct sim *s, double mean);
+/* The next number of the splitmix64 stream *state (which it advances): a stream of its own for a caller that
+ * must not move the sim's generator. */
+uint64_t sim_splitmix64(uint64_t *state);
 
 /* ---- event trace ---- */
 

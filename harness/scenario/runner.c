@@ -202,11 +202,7 @@ static uint64_t completion_delay(struct run *R)
 {
     if (!R->jitter_ns)
         return R->completion_ns;
-    uint64_t z = (R->jitter_rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    double u = ((double)(z >> 11) + 0.5) * 0x1.0p-53;
+    double u = ((double)(sim_splitmix64(&R->jitter_rng) >> 11) + 0.5) * 0x1.0p-53;
     double d = (double)R->completion_ns + (double)R->jitter_ns * log(u / (1.0 - u));
     return d > 0 ? (uint64_t)d : 0;
 }

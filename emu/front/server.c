@@ -24,9 +24,15 @@
 /* free heap bytes, beyond what was free after the last trim, at which a release hands memory back to the system */
 #define FRONT_TRIM_FREE_BYTES (16u << 20)
 
+static atomic_size_t free_after_trim;     /* mallinfo2().fordblks after the last trim (trim_heap) */
+
 int front_init(struct front *f, nvemu *emu)
 {
     memset(f, 0, sizeof(*f));
+    /* The first mallinfo2 sets glibc's allocator up when nothing did yet (a sanitizer's malloc replaces it):
+     * two session threads doing that at once leave its arena count off by one, and glibc aborts when the
+     * second of them exits. Here no session thread runs yet. */
+    atomic_store(&free_after_trim, mallinfo2().fordblks);
     f->emu = emu;
     f->self = getpid();
     if (getrandom(&f->token, sizeof(f->token), 0) != sizeof(f->token) || f->token == 0)
@@ -112,7 +118,6 @@ struct front_file *front_open(struct front *f, const struct front_node *node, pi
  */
 static void trim_heap(void)
 {
-    static atomic_size_t free_after_trim;
     struct mallinfo2 mi = mallinfo2();
     if (mi.fordblks < atomic_load(&free_after_trim) + FRONT_TRIM_FREE_BYTES)
         return;

@@ -67,14 +67,15 @@ static uint64_t mono_ns(void)
 
 static int inflight_begin(uid_t uid)
 {
-    uint64_t now = mono_ns();
     int free_slot = -1;
     unsigned stuck = 0;
     pthread_mutex_lock(&inflight_lock);
+    /* read under the lock: a time taken before it can be older than a slot another thread filled meanwhile */
+    uint64_t now = mono_ns();
     for (int i = 0; i < PROCMEM_INFLIGHT; i++) {
         if (!inflight[i].used)
             free_slot = free_slot < 0 ? i : free_slot;
-        else if (inflight[i].uid == uid && now - inflight[i].since_ns > PROCMEM_STUCK_NS)
+        else if (inflight[i].uid == uid && now > inflight[i].since_ns + PROCMEM_STUCK_NS)
             stuck++;
     }
     if (stuck < PROCMEM_STUCK_PER_UID && free_slot >= 0)

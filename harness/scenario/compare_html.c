@@ -265,21 +265,19 @@ static void tasks(FILE *f, const struct cmp_result *r)
     fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>B: ", side_color[1]);
     report_xml_escape(f, r->name_b);
     fputs("</p>\n<div class=\"pairs\">\n", f);
-    static const char *const lat[3][2] = {{"p50_us", "p50"}, {"p99_us", "p99"}, {"max_us", "max"}};
+    static const char *const what[4][2] = {
+        {"p50_us", "p50"}, {"p99_us", "p99"}, {"max_us", "max"}, {"throughput_rps", "req/s"}};
     size_t shown = 0;
     for (size_t i = 0; i < r->count; i++) {
+        /* compare.c adds a task's (or an engine's) rows together: its first row stands for it */
         const char *owner = r->rows[i].owner;
-        if (strcmp(r->rows[i].what, "p50_us") != 0 && strcmp(r->rows[i].what, "throughput_rps") != 0)
+        if (i > 0 && strcmp(r->rows[i - 1].owner, owner) == 0)
             continue;
-        /* a task's first row of either kind draws it; the other kind of row finds it drawn */
-        bool drawn = false;
-        for (size_t j = 0; j < i && !drawn; j++)
-            drawn = strcmp(r->rows[j].owner, owner) == 0 &&
-                    (strcmp(r->rows[j].what, "p50_us") == 0 || strcmp(r->rows[j].what, "throughput_rps") == 0);
-        if (drawn)
+        const struct cmp_row *rows[4];
+        for (int k = 0; k < 4; k++)
+            rows[k] = find_row(r, owner, what[k][0]);
+        if (!rows[0] && !rows[3])
             continue;
-        const struct cmp_row *rows[4] = {find_row(r, owner, "p50_us"), find_row(r, owner, "p99_us"),
-                                         find_row(r, owner, "max_us"), find_row(r, owner, "throughput_rps")};
         double lat_max = 0;
         int n = 0;
         for (int k = 0; k < 4; k++) {
@@ -299,11 +297,11 @@ static void tasks(FILE *f, const struct cmp_result *r)
         for (int k = 0; k < 3; k++) {
             if (!rows[k])
                 continue;
-            pair(f, y, lat[k][1], rows[k], lat_max, true);
+            pair(f, y, what[k][1], rows[k], lat_max, true);
             y += 2 * PAIR_PITCH + 10;
         }
         if (rows[3])
-            pair(f, y, "req/s", rows[3], report_nice_max(fmax(fmax(rows[3]->a, rows[3]->b), 1e-3)), false);
+            pair(f, y, what[3][1], rows[3], report_nice_max(fmax(fmax(rows[3]->a, rows[3]->b), 1e-3)), false);
         fputs("</svg></div>\n", f);
     }
     if (!shown)

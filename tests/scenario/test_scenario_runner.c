@@ -458,7 +458,7 @@ static void test_runs_alone_are_kept(void **state)
     sc_baseline_cache_free(cache);
 }
 
-/* An LC task alone, one 80 us kernel 200 times a second (arrivals %s); %s is the completion's spread. */
+/* An LC task alone, one 80 us kernel 200 times a second: the completion's spread (%s), the arrivals (%s). */
 static const char jitter_text[] =
     "name: host-jitter\n"
     "duration: 1s\n"

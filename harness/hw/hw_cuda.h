@@ -66,5 +66,11 @@ extern const char hw_work_ptx[];
 #define HW_WORK_KERNEL "nvemu_work"
 #define HW_WORK_THREADS 1024u      /* threads per block: with the kernel's 40+ live registers, one block per SM */
 #define HW_WORK_OUT_BLOCKS 2048u   /* the output buffer holds this many blocks' results (indices wrap) */
+#define HW_WORK_CHAINS 40u         /* FMA chains of hw_work_ptx */
+#define HW_WORK_MAX_CHAINS 240u
+
+/* The work kernel with `chains` accumulators (1..HW_WORK_MAX_CHAINS; registers grow with them) written to buf:
+ * its length, or -1 when it does not fit or chains is out of range. */
+int hw_work_ptx_chains(char *buf, size_t n, uint32_t chains);
 
 #endif

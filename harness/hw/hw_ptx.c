@@ -10,6 +10,9 @@
  */
 #include "hw_cuda.h"
 
+#include <stdio.h>
+#include <string.h>
+
 const char hw_work_ptx[] =
     ".version 7.0\n"
     ".target sm_70\n"
@@ -177,3 +180,50 @@ const char hw_work_ptx[] =
     "    st.global.f32 [%rd2], %s1;\n"
     "    ret;\n"
     "}\n";
+
+/*
+ * The same kernel with `chains` FMA chains instead of 40: its register count follows the chain count
+ * (40 chains compile to 46 registers on sm_90), so a scenario's `regs:` picks the variant whose live
+ * accumulators need about that many. The work per round grows with the chains; the calibration of each
+ * shape measures it.
+ */
+int hw_work_ptx_chains(char *buf, size_t n, uint32_t chains)
+{
+    size_t o = 0;
+#define EMIT(...)                                                                                            \
+    do {                                                                                                     \
+        int w_ = snprintf(buf + o, o < n ? n - o : 0, __VA_ARGS__);                                          \
+        if (w_ < 0)                                                                                          \
+            return -1;                                                                                       \
+        o += (size_t)w_;                                                                                     \
+    } while (0)
+    if (chains < 1 || chains > HW_WORK_MAX_CHAINS)
+        return -1;
+    EMIT(".version 7.0\n.target sm_70\n.address_size 64\n\n.extern .shared .align 16 .b8 nvemu_dsmem[];\n\n");
+    EMIT(".visible .entry nvemu_work(.param .u64 p_out, .param .u32 p_iters, .param .u32 p_smem)\n{\n");
+    EMIT("    .reg .pred %%p<4>;\n    .reg .b32 %%r<12>;\n    .reg .f32 %%a<%u>;\n    .reg .f32 %%s<3>;\n", chains);
+    EMIT("    .reg .b64 %%rd<4>;\n    ld.param.u64 %%rd0, [p_out];\n    ld.param.u32 %%r0, [p_iters];\n");
+    EMIT("    ld.param.u32 %%r1, [p_smem];\n    mov.u32 %%r2, %%tid.x;\n    cvt.rn.f32.u32 %%s0, %%r2;\n");
+    EMIT("    mul.rn.f32 %%s0, %%s0, 0f3A83126F;\n");
+    for (uint32_t i = 0; i < chains; i++) {
+        float c = 0.01f * (float)i;
+        uint32_t bits;
+        memcpy(&bits, &c, sizeof(bits));
+        EMIT("    add.rn.f32 %%a%u, %%s0, 0f%08X;\n", i, bits);
+    }
+    EMIT("    mov.u32 %%r3, 0;\n    setp.eq.u32 %%p0, %%r0, 0;\n    @%%p0 bra DONE;\nLOOP:\n");
+    for (uint32_t i = 0; i < chains; i++)
+        EMIT("    fma.rn.f32 %%a%u, %%a%u, 0f3F800347, 0f33D6BF95;\n", i, i);
+    EMIT("    add.u32 %%r3, %%r3, 1;\n    setp.lt.u32 %%p1, %%r3, %%r0;\n    @%%p1 bra LOOP;\nDONE:\n");
+    EMIT("    mov.f32 %%s1, %%a0;\n");
+    for (uint32_t i = 1; i < chains; i++)
+        EMIT("    add.rn.f32 %%s1, %%s1, %%a%u;\n", i);
+    EMIT("    shl.b32 %%r4, %%r2, 2;\n    add.u32 %%r5, %%r4, 4;\n    setp.gt.u32 %%p2, %%r5, %%r1;\n");
+    EMIT("    @%%p2 bra STORE;\n    mov.u32 %%r6, nvemu_dsmem;\n    add.u32 %%r6, %%r6, %%r4;\n");
+    EMIT("    st.volatile.shared.f32 [%%r6], %%s1;\n    ld.volatile.shared.f32 %%s2, [%%r6];\n");
+    EMIT("    add.rn.f32 %%s1, %%s1, %%s2;\nSTORE:\n    mov.u32 %%r7, %%ctaid.x;\n    and.b32 %%r7, %%r7, 2047;\n");
+    EMIT("    shl.b32 %%r7, %%r7, 10;\n    add.u32 %%r7, %%r7, %%r2;\n    mul.wide.u32 %%rd1, %%r7, 4;\n");
+    EMIT("    add.s64 %%rd2, %%rd0, %%rd1;\n    st.global.f32 [%%rd2], %%s1;\n    ret;\n}\n");
+#undef EMIT
+    return o < n ? (int)o : -1;
+}

@@ -36,6 +36,14 @@
 #define CAL_N2 31000u
 #define CAL_RUNS 5
 
+/* A kernel shape other than the default work kernel (scenario `threads:`, `regs:`, `blocks_per_sm:`). */
+#define HW_MAX_SHAPES 8
+struct shape {
+    uint32_t threads, chains, smem, bps_want;  /* asked: threads, FMA chains (regs), dynamic shared memory bytes */
+    uint32_t regs, bps, launch_smem;         /* got: registers, resident blocks per SM, dynamic smem with padding */
+    double ns_per_iter;                      /* one round of work, a full wave of this shape */
+};
+
 struct calib {
     int ok;
     char err[256];
@@ -43,6 +51,8 @@ struct calib {
     int driver_version, cc_major, cc_minor;
     uint32_t sm_count, smem_per_sm, smem_optin, regs, blocks_per_sm, pad_bytes;
     double ns_per_iter, fixed_ns;
+    uint32_t nshapes;                        /* shape 0 is the default work kernel (the fields above) */
+    struct shape shapes[HW_MAX_SHAPES];
 };
 
 struct rec {
@@ -116,6 +126,7 @@ struct dev {
     CUcontext ctx;
     CUmodule mod;
     CUfunction fn;
+    CUfunction sfn[HW_MAX_SHAPES];           /* per calib shape (index 0 unused: fn) */
     CUdeviceptr out;
 };
 
@@ -149,10 +160,106 @@ static int dev_open(struct dev *d, uint32_t max_smem, char *err, size_t errlen)
     return 0;
 }
 
-static CUresult launch(struct dev *d, CUstream st, uint32_t blocks, uint32_t iters, uint32_t smem)
+static CUresult launch_shape(struct dev *d, CUfunction fn, uint32_t threads, CUstream st, uint32_t blocks,
+                             uint32_t iters, uint32_t smem)
 {
     void *args[] = {&d->out, &iters, &smem};
-    return d->cu.cuLaunchKernel(d->fn, blocks, 1, 1, HW_WORK_THREADS, 1, 1, smem, st, args, NULL);
+    return d->cu.cuLaunchKernel(fn, blocks, 1, 1, threads, 1, 1, smem, st, args, NULL);
+}
+
+static CUresult launch(struct dev *d, CUstream st, uint32_t blocks, uint32_t iters, uint32_t smem)
+{
+    return launch_shape(d, d->fn, HW_WORK_THREADS, st, blocks, iters, smem);
+}
+
+/* Loads shape i's variant of the work kernel (its chain count) and lets it take max_smem of dynamic memory. */
+static int shape_load(struct dev *d, const struct shape *sh, uint32_t i, char *err, size_t errlen)
+{
+    static char ptx[64 * 1024];
+    if (hw_work_ptx_chains(ptx, sizeof(ptx), sh->chains) < 0) {
+        snprintf(err, errlen, "no work kernel variant with %u FMA chains", sh->chains);
+        return -1;
+    }
+    CUmodule m;
+    CU_TRY(d, d->cu.cuModuleLoadData(&m, ptx), "cuModuleLoadData (JIT of a work kernel variant)", err, errlen);
+    CU_TRY(d, d->cu.cuModuleGetFunction(&d->sfn[i], m, HW_WORK_KERNEL), "cuModuleGetFunction", err, errlen);
+    uint32_t most = sh->launch_smem > sh->smem ? sh->launch_smem : sh->smem;
+    if (most > 48u * 1024u)
+        CU_TRY(d, d->cu.cuFuncSetAttribute(d->sfn[i], HW_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)most),
+               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err, errlen);
+    return 0;
+}
+
+/*
+ * Shape i on this GPU: its registers, the resident blocks per SM the occupancy API gives (shared memory
+ * padded until no more than blocks_per_sm fit when the scenario asks for fewer), and the cost of one
+ * round of work over a full wave.
+ */
+static int shape_calibrate(struct dev *d, struct calib *c, uint32_t i, CUstream st, char *err, size_t errlen)
+{
+    struct shape *sh = &c->shapes[i];
+    sh->launch_smem = c->smem_optin;
+    if (shape_load(d, sh, i, err, errlen))
+        return -1;
+    int v;
+    CU_TRY(d, d->cu.cuFuncGetAttribute(&v, HW_CU_FUNC_ATTRIBUTE_NUM_REGS, d->sfn[i]), "cuFuncGetAttribute", err,
+           errlen);
+    sh->regs = (uint32_t)v;
+    sh->launch_smem = sh->smem;
+    CU_TRY(d, d->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, d->sfn[i], (int)sh->threads, sh->smem),
+           "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errlen);
+    if (v < 1) {
+        snprintf(err, errlen, "a block of %u threads, %u registers/thread, %u KiB of shared memory does not fit an SM",
+                 sh->threads, sh->regs, sh->smem / 1024);
+        return -1;
+    }
+    if (sh->bps_want && (uint32_t)v < sh->bps_want) {
+        snprintf(err, errlen, "blocks_per_sm %u: only %d blocks of %u threads, %u registers/thread, %u KiB fit an SM",
+                 sh->bps_want, v, sh->threads, sh->regs, sh->smem / 1024);
+        return -1;
+    }
+    if (sh->bps_want && (uint32_t)v > sh->bps_want) {
+        uint32_t pad = c->smem_per_sm / (sh->bps_want + 1);
+        sh->launch_smem = pad > sh->smem ? pad : sh->smem;
+        for (;;) {
+            CU_TRY(d, d->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, d->sfn[i], (int)sh->threads,
+                                                                        sh->launch_smem),
+                   "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errlen);
+            if ((uint32_t)v <= sh->bps_want || sh->launch_smem + 1024 > c->smem_optin)
+                break;
+            sh->launch_smem += 1024;
+        }
+        if ((uint32_t)v != sh->bps_want) {
+            snprintf(err, errlen, "cannot hold occupancy at %u blocks per SM (%d fit)", sh->bps_want, v);
+            return -1;
+        }
+    }
+    sh->bps = (uint32_t)v;
+    double t, best1 = INFINITY, best2 = INFINITY;
+    uint32_t blocks = c->sm_count * sh->bps;
+    CU_TRY(d, launch_shape(d, d->sfn[i], sh->threads, st, blocks, CAL_N1, sh->launch_smem), "cuLaunchKernel", err,
+           errlen);
+    CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
+    for (int r = 0; r < CAL_RUNS; r++) {
+        uint64_t t0 = mono_ns();
+        CU_TRY(d, launch_shape(d, d->sfn[i], sh->threads, st, blocks, CAL_N1, sh->launch_smem), "cuLaunchKernel",
+               err, errlen);
+        CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
+        t = (double)(mono_ns() - t0);
+        best1 = t < best1 ? t : best1;
+        t0 = mono_ns();
+        CU_TRY(d, launch_shape(d, d->sfn[i], sh->threads, st, blocks, CAL_N2, sh->launch_smem), "cuLaunchKernel",
+               err, errlen);
+        CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
+        t = (double)(mono_ns() - t0);
+        best2 = t < best2 ? t : best2;
+    }
+    sh->ns_per_iter = (best2 - best1) / (double)(CAL_N2 - CAL_N1);
+    if (!(sh->ns_per_iter > 0)) {
+        snprintf(err, errlen, "calibration of a %u-thread shape failed", sh->threads);
+        return -1;
+    }
+    return 0;
 }
 
 /* Host time of one launch + completion. */
@@ -223,23 +330,71 @@ static int calibrate(struct calib *c, char *err, size_t errlen)
                  best2);
         return -1;
     }
+    for (uint32_t i = 1; i < c->nshapes; i++)
+        if (shape_calibrate(&d, c, i, st, err, errlen))
+            return -1;
+    return 0;
+}
+
+/* The variant's FMA chains for a kernel's `regs:` (40 chains take 46 registers on sm_90: registers = chains + 6). */
+static uint32_t shape_chains(const struct sc_kernel *kd)
+{
+    return !kd->regs ? HW_WORK_CHAINS : kd->regs > 6 ? kd->regs - 6 : 1;
+}
+
+/* The calib shape a kernel runs as: 0 for the default work kernel, else the index of its own shape. */
+static uint32_t shape_of(const struct calib *c, const struct sc_kernel *kd)
+{
+    if (!kd->threads && !kd->regs && !kd->blocks_per_sm)
+        return 0;
+    uint32_t threads = kd->threads ? kd->threads : HW_WORK_THREADS, chains = shape_chains(kd);
+    for (uint32_t i = 1; i < c->nshapes; i++) {
+        const struct shape *sh = &c->shapes[i];
+        if (sh->threads == threads && sh->chains == chains && sh->smem == kd->shared_kb * 1024u &&
+            sh->bps_want == kd->blocks_per_sm)
+            return i;
+    }
+    return UINT32_MAX;
+}
+
+/* Adds every kernel shape of the scenario to c (before calibration); -1 when there are too many. */
+static int collect_shapes(struct calib *c, const struct scenario *s, char *err, size_t errlen)
+{
+    c->nshapes = 1;
+    for (uint32_t t = 0; t < s->task_count; t++)
+        for (uint32_t k = 0; k < s->tasks[t].kernel_count; k++) {
+            const struct sc_kernel *kd = &s->tasks[t].kernels[k];
+            if (shape_of(c, kd) != UINT32_MAX)
+                continue;
+            if (c->nshapes == HW_MAX_SHAPES) {
+                snprintf(err, errlen, "more than %d kernel shapes in one scenario", HW_MAX_SHAPES - 1);
+                return -1;
+            }
+            c->shapes[c->nshapes++] = (struct shape){
+                .threads = kd->threads ? kd->threads : HW_WORK_THREADS,
+                .chains = shape_chains(kd),
+                .smem = kd->shared_kb * 1024u, .bps_want = kd->blocks_per_sm};
+        }
     return 0;
 }
 
 struct klaunch {
-    uint32_t blocks, iters, smem, stream, repeat;
+    uint32_t blocks, iters, smem, stream, repeat, shape, threads;
 };
 
 static uint32_t task_launches(const struct sc_task *t, const struct calib *c, struct klaunch *k)
 {
     for (uint32_t i = 0; i < t->kernel_count; i++) {
         const struct sc_kernel *kd = &t->kernels[i];
-        uint32_t waves = (kd->blocks + c->sm_count - 1) / c->sm_count;
-        double iters = round((double)kd->duration_ns / waves / c->ns_per_iter);
+        uint32_t sh = shape_of(c, kd);
+        uint32_t per_wave = sh ? c->sm_count * c->shapes[sh].bps : c->sm_count;
+        uint32_t waves = (kd->blocks + per_wave - 1) / per_wave;
+        double iters = round((double)kd->duration_ns / waves / (sh ? c->shapes[sh].ns_per_iter : c->ns_per_iter));
         uint32_t smem = kd->shared_kb * 1024u;
         k[i] = (struct klaunch){.blocks = kd->blocks, .iters = iters < 1 ? 1 : (uint32_t)iters,
-                                .smem = smem > c->pad_bytes ? smem : c->pad_bytes, .stream = kd->stream,
-                                .repeat = kd->repeat};
+                                .smem = sh ? c->shapes[sh].launch_smem : smem > c->pad_bytes ? smem : c->pad_bytes,
+                                .stream = kd->stream, .repeat = kd->repeat, .shape = sh,
+                                .threads = sh ? c->shapes[sh].threads : HW_WORK_THREADS};
     }
     return t->kernel_count;
 }
@@ -344,12 +499,15 @@ static int task_run(struct region *R, struct slot *sl, const struct sc_task *t, 
     uint32_t nk = task_launches(t, c, k);
     uint32_t max_smem = 0;
     for (uint32_t i = 0; i < nk; i++)
-        max_smem = k[i].smem > max_smem ? k[i].smem : max_smem;
+        max_smem = k[i].shape == 0 && k[i].smem > max_smem ? k[i].smem : max_smem;
     hw_rm_capture(sl->preempt_mode);
     struct dev d;
     memset(&d, 0, sizeof(d));
     if (dev_open(&d, max_smem, err, errlen))
         return -1;
+    for (uint32_t i = 0; i < nk; i++)
+        if (k[i].shape && !d.sfn[k[i].shape] && shape_load(&d, &c->shapes[k[i].shape], k[i].shape, err, errlen))
+            return -1;
     CUstream st[SC_MAX_STREAMS];
     for (uint32_t i = 0; i < t->streams; i++)
         CU_TRY(&d, d.cu.cuStreamCreate(&st[i], HW_CU_STREAM_NON_BLOCKING), "cuStreamCreate", err, errlen);
@@ -380,8 +538,8 @@ static int task_run(struct region *R, struct slot *sl, const struct sc_task *t, 
             ;
         for (uint32_t i = 0; i < nk; i++)
             for (uint32_t r = 0; r < k[i].repeat; r++)
-                CU_TRY(&d, launch(&d, st[k[i].stream], k[i].blocks, k[i].iters, k[i].smem), "cuLaunchKernel", err,
-                       errlen);
+                CU_TRY(&d, launch_shape(&d, k[i].shape ? d.sfn[k[i].shape] : d.fn, k[i].threads, st[k[i].stream],
+                                        k[i].blocks, k[i].iters, k[i].smem), "cuLaunchKernel", err, errlen);
         if (sl->lc) {
             atomic_fetch_add(&R->lc_busy, 1);
             atomic_fetch_add(&R->lc_requests, 1);
@@ -852,7 +1010,7 @@ done_early:
     return rc;
 }
 
-static int run_calibration(struct calib *cal, char *err, size_t errlen)
+static int run_calibration(const struct scenario *s, struct calib *cal, char *err, size_t errlen)
 {
     struct calib *shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared == MAP_FAILED) {
@@ -860,6 +1018,10 @@ static int run_calibration(struct calib *cal, char *err, size_t errlen)
         return -1;
     }
     memset(shared, 0, sizeof(*shared));
+    if (collect_shapes(shared, s, err, errlen)) {
+        munmap(shared, sizeof(*shared));
+        return -1;
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -909,7 +1071,7 @@ int sc_run_hw(const struct scenario *s, const struct sc_run_opts *o, struct sc_r
     struct profile *p = profile_load(s->gpu.profile, err, errlen);
     struct calib cal;
     memset(&cal, 0, sizeof(cal));
-    if (!p || run_calibration(&cal, err, errlen)) {
+    if (!p || run_calibration(s, &cal, err, errlen)) {
         snprintf(out->error, sizeof(out->error), "%s", err);
         out->hw.used = true;
         profile_free(p);
@@ -973,6 +1135,16 @@ int sc_run_hw(const struct scenario *s, const struct sc_run_opts *o, struct sc_r
     h->occupancy_pad_kb = cal.pad_bytes / 1024;
     h->ns_per_iter = cal.ns_per_iter;
     h->launch_fixed_ns = cal.fixed_ns;
+    for (uint32_t i = 1; i < cal.nshapes && h->shape_count < SC_HW_MAX_SHAPES; i++) {
+        const struct shape *sh = &cal.shapes[i];
+        h->shapes[h->shape_count++] = (struct sc_hw_shape){
+            .threads = sh->threads, .regs = sh->regs, .shared_kb = sh->smem / 1024,
+            .launch_shared_kb = sh->launch_smem / 1024, .blocks_per_sm = sh->bps, .ns_per_iter = sh->ns_per_iter};
+        if (o->progress)
+            fprintf(o->progress, "%s: kernel shape %u threads, %u registers/thread, %u KiB shared (%u launched): %u "
+                    "blocks per SM, %.1f ns per round\n", s->name, sh->threads, sh->regs, sh->smem / 1024,
+                    sh->launch_smem / 1024, sh->bps, sh->ns_per_iter);
+    }
     if (p->sm_count != cal.sm_count)
         note(out, "the GPU has %u SMs, profile '%s' %u: waves differ from the model's", cal.sm_count,
              s->gpu.profile, p->sm_count);

@@ -76,6 +76,18 @@ static void report_json_hw(cJSON *root, const struct sc_hw_info *h)
     cJSON_AddNumberToObject(c, "blocks_per_sm_unpadded", h->blocks_per_sm);
     cJSON_AddNumberToObject(c, "occupancy_pad_kb", h->occupancy_pad_kb);
     cJSON_AddNumberToObject(c, "shared_kb_per_sm", h->smem_per_sm_kb);
+    cJSON *shapes = cJSON_AddArrayToObject(o, "shapes");
+    for (uint32_t i = 0; i < h->shape_count; i++) {
+        const struct sc_hw_shape *sh = &h->shapes[i];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "threads_per_block", sh->threads);
+        cJSON_AddNumberToObject(e, "registers_per_thread", sh->regs);
+        cJSON_AddNumberToObject(e, "shared_kb", sh->shared_kb);
+        cJSON_AddNumberToObject(e, "launch_shared_kb", sh->launch_shared_kb);
+        cJSON_AddNumberToObject(e, "blocks_per_sm", sh->blocks_per_sm);
+        cJSON_AddNumberToObject(e, "ns_per_round", sh->ns_per_iter);
+        cJSON_AddItemToArray(shapes, e);
+    }
     cJSON *n = cJSON_AddArrayToObject(o, "not_applied");
     for (uint32_t i = 0; i < h->note_count; i++)
         cJSON_AddItemToArray(n, cJSON_CreateString(h->notes[i]));

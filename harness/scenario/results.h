@@ -127,6 +127,15 @@ struct sc_expect_outcome {
 
 /* A run on a real GPU (`nvemu scenario run --hw`, harness/hw): what ran it and how work was sized. */
 #define SC_HW_MAX_NOTES 16
+/* A kernel shape of a --hw run other than the default work kernel, as the GPU ran it. */
+#define SC_HW_MAX_SHAPES 8
+struct sc_hw_shape {
+    uint32_t threads, regs, shared_kb;   /* threads per block, registers per thread (compiled), shared memory asked */
+    uint32_t launch_shared_kb;           /* dynamic shared memory launched with (padded to hold blocks_per_sm) */
+    uint32_t blocks_per_sm;              /* resident blocks per SM the occupancy API gives for it */
+    double ns_per_iter;                  /* one round of work, a full wave of the shape */
+};
+
 struct sc_hw_info {
     bool used;                           /* false: the emulator ran the scenario */
     char gpu[96], driver[48];            /* device name, kernel module version */
@@ -135,6 +144,8 @@ struct sc_hw_info {
     uint32_t occupancy_pad_kb;           /* shared memory added so that one block fills an SM (0: none needed) */
     double ns_per_iter;                  /* calibrated cost of one round of the work loop, one block per SM */
     double launch_fixed_ns;              /* fixed cost of a launch + completion seen from the host */
+    uint32_t shape_count;                /* kernel shapes beyond the default work kernel */
+    struct sc_hw_shape shapes[SC_HW_MAX_SHAPES];
     uint32_t note_count;                 /* scenario decisions that could not be applied on the hardware, why */
     char notes[SC_HW_MAX_NOTES][200];
 };

@@ -64,6 +64,9 @@ struct sc_kernel {
     uint32_t stream;        /* stream index of the task (one channel each) */
     uint32_t repeat;        /* consecutive launches of this kernel */
     uint32_t shared_kb;     /* footprint: shared memory per block (KiB), what a context save must store */
+    uint32_t threads;       /* threads per block; 0: the default shape (1024 threads, one block per SM) */
+    uint32_t regs;          /* registers per thread; 0: the GPU profile's default kernel's */
+    uint32_t blocks_per_sm; /* resident blocks per SM; 0: what threads, regs and shared_kb allow */
 };
 
 struct sc_task {

@@ -471,6 +471,10 @@ static const struct yfield kernel_fields[] = {
     YFIELD("repeat", YF_U32, offsetof(struct sc_kernel, repeat), .min = 1, .max = 100000),
     /* 227 KiB: the most shared memory one block may have on Hopper (Volta: 96) */
     YFIELD("shared_kb", YF_U32, offsetof(struct sc_kernel, shared_kb), .max = 227),
+    /* 1024 threads and 255 registers: the most a block and a thread may have (Volta to Hopper); 32 blocks per SM */
+    YFIELD("threads", YF_U32, offsetof(struct sc_kernel, threads), .min = 1, .max = 1024),
+    YFIELD("regs", YF_U32, offsetof(struct sc_kernel, regs), .min = 1, .max = 255),
+    YFIELD("blocks_per_sm", YF_U32, offsetof(struct sc_kernel, blocks_per_sm), .min = 1, .max = 32),
     YFIELD_END,
 };
 static const struct ytable kernel_table = {"kernel", "kernel", kernel_fields, NULL};

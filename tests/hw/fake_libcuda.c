@@ -121,9 +121,12 @@ CUresult cuFuncGetAttribute(int *v, int attr, void *fn)
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *fn, int threads, size_t smem)
 {
-    (void)smem;
-    *n = 1;
-    return fn == &fn_token && threads == 1024 ? OK : ERR_INVALID_VALUE;
+    /* Hopper's limits for a 46-register kernel: 2048 threads, 64 Ki registers, 228 KiB (1 KiB reserved per block) */
+    int by_threads = 2048 / threads, by_regs = 65536 / (46 * threads), by_smem = 233472 / ((int)smem + 1024);
+    *n = by_threads < by_regs ? by_threads : by_regs;
+    *n = *n < by_smem ? *n : by_smem;
+    *n = *n < 32 ? *n : 32;
+    return fn == &fn_token && threads >= 1 && threads <= 1024 ? OK : ERR_INVALID_VALUE;
 }
 
 CUresult cuMemAlloc_v2(uint64_t *p, size_t size)
@@ -151,7 +154,7 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
                         unsigned smem, void *s, void **args, void **extra)
 {
     int i = stream_index(s);
-    if (fn != &fn_token || i < 0 || !args || extra || gy != 1 || gz != 1 || bx != 1024 || by != 1 || bz != 1 ||
+    if (fn != &fn_token || i < 0 || !args || extra || gy != 1 || gz != 1 || bx < 1 || bx > 1024 || by != 1 || bz != 1 ||
         (int)smem > max_dyn_smem)
         return ERR_INVALID_VALUE;
     uint32_t iters = *(uint32_t *)args[1];

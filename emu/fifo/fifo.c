@@ -131,7 +131,7 @@ uint64_t fifo_effective_timeslice_ns(const struct profile *p, uint64_t us)
     uint64_t eff = timeout << scale;
     if (eff < p->min_timeslice_us)
         eff = p->min_timeslice_us;
-    return eff * 1000u;
+    return eff * (p->timing.timeslice_tick_ns ? p->timing.timeslice_tick_ns : 1000u);
 }
 
 /* ---- lifetime ---- */
@@ -832,6 +832,28 @@ void fifo_krec_free(struct fifo *f, struct fifo_krec *k)
     f->kfree = k;
 }
 
+uint32_t fifo_kernel_occupancy(const struct profile *p, const struct fifo_kernel *k, uint32_t *smem_bytes)
+{
+    const struct profile_timing *tm = &p->timing;
+    *smem_bytes = k->shared_kb * 1024u;
+    if ((!k->threads && !k->regs && !k->blocks_per_sm) || !tm->sm_threads || !tm->sm_regs || !tm->sm_shared_kb)
+        return 1;
+    uint32_t threads = k->threads ? k->threads : 1024u, regs = k->regs ? k->regs : tm->kernel_regs;
+    uint32_t warps = (threads + 31) / 32, warp_regs = (regs * 32u + 255u) / 256u * 256u;
+    uint32_t fit = tm->sm_threads / (warps * 32u);
+    if (warp_regs && tm->sm_regs / (warp_regs * warps) < fit)
+        fit = tm->sm_regs / (warp_regs * warps);
+    uint32_t by_smem = tm->sm_shared_kb * 1024u / (*smem_bytes + 1024u);
+    fit = by_smem < fit ? by_smem : fit;
+    fit = tm->sm_blocks && tm->sm_blocks < fit ? tm->sm_blocks : fit;
+    fit = fit ? fit : 1;
+    if (!k->blocks_per_sm || k->blocks_per_sm >= fit)
+        return fit;
+    uint32_t pad = tm->sm_shared_kb * 1024u / (k->blocks_per_sm + 1);
+    *smem_bytes = pad > *smem_bytes ? pad : *smem_bytes;
+    return k->blocks_per_sm;
+}
+
 NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo_done_fn fn, void *ctx,
                       uint64_t *kernel_id)
 {
@@ -843,7 +865,12 @@ NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo
     if (!k)
         return NV_ERR_NO_MEMORY;
     uint64_t blocks = kd->blocks ? kd->blocks : 1;
-    uint64_t waves = (blocks + f->sm_width - 1) / f->sm_width;
+    uint32_t smem_b;
+    uint64_t bps = fifo_kernel_occupancy(f->p, kd, &smem_b);
+    uint64_t per_wave = f->sm_width * bps;
+    uint64_t waves = (blocks + per_wave - 1) / per_wave;
+    /* a grid smaller than a wave leaves fewer blocks on each SM */
+    uint64_t resident = blocks < per_wave ? (blocks + f->sm_width - 1) / f->sm_width : bps;
     if (kd->block_ns) {
         k->wave_ns = kd->block_ns;
         k->total_ns = waves * kd->block_ns;
@@ -853,7 +880,8 @@ NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo
     }
     /* what a kernel costs the engine beyond its waves (H200: validation alone runs, fifo.h) */
     k->total_ns += f->p->timing.kernel_gap_ns;
-    k->shared_kb = kd->shared_kb;
+    k->shared_kb = (uint32_t)(resident * smem_b / 1024u);
+    k->thread_bytes = kd->threads ? smem_b / kd->threads : smem_b / 1024u;
     k->remaining_ns = k->total_ns;
     k->id = f->next_kernel_id++;
     k->tag = kd->tag;

@@ -42,14 +42,24 @@
  *   us, whatever the BE kernels' length; traces/ of v15 and
  *   x-slice-bekernel5ms: LC requests arriving in the first 1-1.5 ms of the BE
  *   request's last kernel still wait for the expiry after it started).
- * - A kernel of B blocks of d ns runs in ceil(B / sm_count) waves of d ns,
- *   plus profile->timing.kernel_gap_ns (what each launch costs the engine).
+ * - A kernel of B blocks runs in ceil(B / (sm_count x R)) waves, R its resident
+ *   blocks per SM (fifo_kernel_occupancy: 1 for the default shape), its
+ *   duration spread over them, plus profile->timing.kernel_gap_ns (what each
+ *   launch costs the engine).
  *   Preemption completes at the boundary of the running channel's compute
  *   preemption mode: WFI = end of the running kernel + wfi_overhead_ns;
  *   CTA = end of the running wave + cta_overhead_ns; CILP = now +
- *   cilp_save_ns + save_ns_per_kb x the kernel's shared memory per block
- *   (fifo_kernel.shared_kb; H200 x-switch-smem*: 0.35 us per KiB), progress
- *   kept exactly. Work not finished stays queued.
+ *   cilp_save_ns + save_ns_per_kb x the shared memory of the kernel's
+ *   resident blocks of an SM (fifo_kernel.shared_kb x R, with what holds R
+ *   below the shape's limit; H200 x-switch-smem*: 0.35 us per KiB), progress
+ *   kept exactly. Work not finished stays queued. Switching such a group back
+ *   in also costs restore_ns_per_thread_kb per KiB of shared memory per thread
+ *   of a block beyond restore_thread_free_bytes (its own threads restore it;
+ *   H200 validation-shapes: one-warp blocks with 200 KiB lose ~140 us of each
+ *   200 us slice), inside the new slice.
+ * - Timeslices last their microseconds x timing.timeslice_tick_ns (H200:
+ *   1024 ns; validation-shapes m-native-2be-lc8xD: a 2048 us slice holds
+ *   2089-2129 us of work).
  *
  * Effective hardware timeslice: the runlist entry encodes timeout x 2^scale
  * us with an 8-bit timeout (0..255) and scale 0..profile->timeslice_scale_max.
@@ -264,7 +274,19 @@ struct fifo_kernel {
     uint64_t total_ns;
     uint64_t tag;                 /* caller's cookie, handed back on completion */
     uint32_t shared_kb;           /* shared memory per block (KiB): what a CILP save of it must store */
+    uint32_t threads;             /* threads per block (0: the default shape, one block per SM) */
+    uint32_t regs;                /* registers per thread (0: the profile's kernel_regs) */
+    uint32_t blocks_per_sm;       /* resident blocks per SM asked for (0: what the shape allows) */
 };
+
+/*
+ * Resident blocks per SM of a kernel shape on profile p, and the shared memory (bytes) each block then holds:
+ * the least of the SM's thread, register (whole warps of 256-register granules), shared memory (1 KiB reserved
+ * per block) and block limits; a blocks_per_sm below that is held with shared memory, as `--hw` and real
+ * launches do (the SM's shared memory / (blocks_per_sm + 1) per block), and that memory is saved too. The
+ * default shape (no threads, regs or blocks_per_sm) and profiles without sm_threads: one block per SM.
+ */
+uint32_t fifo_kernel_occupancy(const struct profile *p, const struct fifo_kernel *k, uint32_t *smem_bytes);
 
 /* Called from the sim when a kernel completes (virtual time = done_t). */
 typedef void (*fifo_done_fn)(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t);

@@ -9,7 +9,8 @@ struct fifo_krec {                 /* one queued kernel (pooled) */
     uint64_t total_ns;
     uint64_t remaining_ns;         /* execution time left */
     uint64_t wave_ns;              /* CTA boundary spacing */
-    uint32_t shared_kb;            /* footprint per block (save/restore cost) */
+    uint32_t shared_kb;            /* shared memory of the resident blocks of an SM (KiB): save/restore cost */
+    uint32_t thread_bytes;         /* shared memory per thread of a block: what each thread restores */
     fifo_done_fn fn;
     void *ctx;
     struct fifo_channel *ch;
@@ -74,6 +75,7 @@ struct fifo_tsg {
     uint32_t n_chans, cap_chans;
     uint32_t ready_channels;
     uint32_t saved_kb;             /* footprint of the kernel a CILP save interrupted: restored at switch-in */
+    uint32_t saved_thread_bytes;   /* its shared memory per thread, restored by its own threads */
     struct fifo_creator who;
     void *user;
     struct fifo_tsg *prev, *next;  /* all TSGs of the fifo */

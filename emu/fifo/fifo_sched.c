@@ -172,6 +172,10 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
 {
     const struct profile_timing *tm = &rl->f->p->timing;
     uint64_t cost = t == rl->resident ? 0 : tm->ctxsw_ns + tm->restore_ns_per_kb * t->saved_kb;
+    /* the interrupted blocks' own threads restore their shared memory: beyond a share per thread it shows */
+    if (cost && t->saved_thread_bytes > tm->restore_thread_free_bytes)
+        cost += tm->restore_ns_per_thread_kb * (t->saved_thread_bytes - tm->restore_thread_free_bytes) / 1024u;
+    t->saved_thread_bytes = 0;
     bool sw = cost != 0;
     /* a group that ran out of work stays loaded until another one needs the engine: its save comes first */
     uint64_t save = rl->resident && t != rl->resident ? tm->idle_save_ns : 0;
@@ -362,6 +366,7 @@ static uint64_t preempt_begin(struct fifo_runlist *rl, uint32_t cause)
             if (rem) {
                 dt += tm->save_ns_per_kb * k->shared_kb;
                 rl->cur->saved_kb = k->shared_kb;
+                rl->cur->saved_thread_bytes = k->thread_bytes;
             }
         }
         k->remaining_ns = rem - more;

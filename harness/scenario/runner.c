@@ -244,7 +244,8 @@ static void submit_fn(struct sim *s, void *arg, uint64_t data)
     for (uint32_t k = 0; k < t->kernel_count && !failed; k++) {
         const struct sc_kernel *kd = &t->kernels[k];
         struct fifo_kernel fk = {.blocks = kd->blocks, .total_ns = kd->duration_ns, .tag = in->cur_num,
-                                 .shared_kb = kd->shared_kb};
+                                 .shared_kb = kd->shared_kb, .threads = kd->threads, .regs = kd->regs,
+                                 .blocks_per_sm = kd->blocks_per_sm};
         for (uint32_t rep = 0; rep < kd->repeat && !failed; rep++) {
             uint64_t id;
             failed = fifo_submit(in->ctx.channels[kd->stream], &fk, kernel_done, in, &id) != NV_OK;

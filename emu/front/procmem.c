@@ -140,9 +140,11 @@ void procmem_drop_writes(struct procmem_ctx *c)
 int procmem_flush_writes(struct procmem_ctx *c)
 {
     int rc = 0;
-    for (unsigned i = 0; i < c->n_out; i++)
-        if (procmem_write(c->tid, c->out[i].addr, c->out[i].data, c->out[i].len) != 0)
+    for (unsigned i = 0; i < c->n_out; i++) {
+        c->out[i].failed = procmem_write(c->tid, c->out[i].addr, c->out[i].data, c->out[i].len) != 0;
+        if (c->out[i].failed)
             rc = -EFAULT;
+    }
     return rc;
 }
 
@@ -218,7 +220,7 @@ static int acc_write(void *ctx, uint64_t addr, const void *src, size_t len)
     if (!copy)
         return -ENOMEM;
     memcpy(copy, src, len);
-    c->out[c->n_out++] = (struct procmem_range){addr, len, copy};
+    c->out[c->n_out++] = (struct procmem_range){addr, len, copy, false};
     c->bytes += len;
     for (unsigned i = 0; i < c->n_in; i++) {
         struct procmem_range *r = &c->in[i];

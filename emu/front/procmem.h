@@ -31,6 +31,7 @@ struct procmem_range {
     uint64_t addr;
     size_t len;
     unsigned char *data;         /* NULL: the range could not be read (answered -EFAULT) */
+    bool failed;                 /* a write: its copy-out failed (procmem_flush_writes) */
 };
 
 struct procmem_ctx {
@@ -67,7 +68,7 @@ int procmem_stage(struct procmem_ctx *c, uint64_t addr, size_t len);
 int procmem_stage_missed(struct procmem_ctx *c);
 /* Forgets the writes of an attempt that the core dropped. */
 void procmem_drop_writes(struct procmem_ctx *c);
-/* Copies the staged writes out in call order (no lock may be held): 0, or -EFAULT when any failed. */
+/* Copies the staged writes out in call order (no lock may be held): 0, or -EFAULT when any failed (marked failed). */
 int procmem_flush_writes(struct procmem_ctx *c);
 /* Frees the staged copies. */
 void procmem_ctx_fini(struct procmem_ctx *c);

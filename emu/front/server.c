@@ -299,6 +299,45 @@ static int call_staged(struct front *f, struct front_file *ff, struct procmem_ct
     }
 }
 
+/* Where an escape's NV_STATUS lies in a block of `size` bytes when its nested params are copied out (-1: none). */
+static long nested_status_offset(uint32_t nr, uint32_t size)
+{
+    if (nr == NV_ESC_RM_CONTROL && size == sizeof(NVOS54_PARAMETERS))
+        return (long)offsetof(NVOS54_PARAMETERS, status);
+    if (nr == NV_ESC_RM_ALLOC && size == sizeof(NVOS21_PARAMETERS))
+        return (long)offsetof(NVOS21_PARAMETERS, status);
+    if (nr == NV_ESC_RM_ALLOC && size == sizeof(NVOS64_PARAMETERS))
+        return (long)offsetof(NVOS64_PARAMETERS, status);
+    return -1;
+}
+
+/*
+ * A staged write failed at copy-out (read-only or vanished params). The driver copies a control's or an
+ * alloc's params out inside the call and answers a failure with NV_ERR_INVALID_ADDRESS in the status, the
+ * syscall returning 0; only the top-level block's own copy-out fails with EFAULT. Inside XFER the top-level
+ * block is the inner one at xfer.ptr (staged too): its status word is written again.
+ */
+static int nested_copyout_failed(pid_t tid, const struct procmem_ctx *c, uint32_t nr, uint32_t size, void *buf)
+{
+    const uint32_t bad = NV_ERR_INVALID_ADDRESS;
+    if (nr != NV_ESC_IOCTL_XFER_CMD) {
+        long off = nested_status_offset(nr, size);
+        if (off < 0)
+            return -EFAULT;
+        memcpy((char *)buf + off, &bad, sizeof(bad));
+        return 0;
+    }
+    nv_ioctl_xfer_t x;
+    memcpy(&x, buf, sizeof(x));
+    long off = nested_status_offset(x.cmd & 0xFFu, x.size);
+    for (unsigned i = 0; i < c->n_out; i++)
+        if (c->out[i].failed && c->out[i].addr == x.ptr)
+            return -EFAULT;
+    if (off < 0 || procmem_write(tid, x.ptr + (uint64_t)off, &bad, sizeof(bad)) != 0)
+        return -EFAULT;
+    return 0;
+}
+
 int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd, uint64_t arg,
                 void *buf, uint32_t size, uint32_t in_len, uint32_t out_cap, uint32_t *out_len,
                 struct front_blocked *b)
@@ -355,7 +394,7 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         close(c.pre_hold);
     /* nested results go out now that the core's lock is released */
     if (rc != -EFAULT && procmem_flush_writes(&c) != 0)
-        rc = -EFAULT;
+        rc = nested_copyout_failed(tid, &c, nr, size, buf);
     procmem_ctx_fini(&c);
     if (rc == -EFAULT)
         return rc;

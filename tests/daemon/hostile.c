@@ -12,6 +12,8 @@
  *                       another client; the stuck call is answered once the page is released
  *   sleepers            (daemon with --clock realtime) 70 threads of uid 65534 sleep: at most 16 block,
  *                       root is still served, SIGKILL ends them, SIGTERM stops the daemon
+ *   ro-params           a control whose params lie in a read-only page: ioctl 0, status
+ *                       NV_ERR_INVALID_ADDRESS (the copy-out failed), directly and through XFER
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -547,6 +549,41 @@ static int heap_trim(void)
     return after <= want ? still_serving("heap-trim") : 1;
 }
 
+/*
+ * The driver copies a control's params out inside the call: a read-only page makes that copy fail, and the
+ * call answers NV_ERR_INVALID_ADDRESS in its status with the syscall returning 0 (EFAULT is only for the
+ * top-level block).
+ */
+#define NV_ERR_INVALID_ADDRESS 0x1Eu
+struct xfer { uint32_t cmd, size; uint64_t ptr; };
+
+static int ro_params(void)
+{
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    uint32_t client = 0, root_param = 0;
+    long psz = sysconf(_SC_PAGESIZE);
+    uint32_t *ids = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (ctl < 0 || ids == MAP_FAILED || alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) != 0) {
+        printf("hostile ro-params: cannot set up a client\n");
+        return 1;
+    }
+    uint32_t st_rw = control(ctl, client, client, 0x201u, ids, 128); /* GPU_GET_ATTACHED_IDS */
+    mprotect(ids, (size_t)psz, PROT_READ);
+    struct nvos54 c = {client, client, 0x201u, 0, (uint64_t)(uintptr_t)ids, 128, 0xFFFFFFFFu};
+    int rc = ioctl(ctl, REQ(0x2A, sizeof(c)), &c);
+    int err = rc != 0 ? errno : 0;
+    struct nvos54 inner = {client, client, 0x201u, 0, (uint64_t)(uintptr_t)ids, 128, 0xFFFFFFFFu};
+    struct xfer x = {0x2A, sizeof(inner), (uint64_t)(uintptr_t)&inner};
+    int xrc = ioctl(ctl, REQ(211, sizeof(x)), &x);
+    int xerr = xrc != 0 ? errno : 0;
+    printf("hostile ro-params: writable params -> 0x%x; read-only: ioctl %d (%s) status 0x%x; "
+           "through XFER: ioctl %d (%s) status 0x%x\n", st_rw, rc, strerror(err), c.status, xrc, strerror(xerr),
+           inner.status);
+    close(ctl);
+    return st_rw == 0 && rc == 0 && c.status == NV_ERR_INVALID_ADDRESS && xrc == 0 &&
+                   inner.status == NV_ERR_INVALID_ADDRESS ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -565,6 +602,8 @@ int main(int argc, char **argv)
         return stuck_read();
     if (strcmp(mode, "sleepers") == 0)
         return sleepers();
-    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers\n");
+    if (strcmp(mode, "ro-params") == 0)
+        return ro_params();
+    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params\n");
     return 2;
 }

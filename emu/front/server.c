@@ -13,6 +13,7 @@
 #include "abi/nv_classes.h"
 #include "abi/nv_escape.h"
 #include "abi/nv_status.h"
+#include "abi/nv_uvm.h"
 #include "abi/nv_workload.h"
 #include "core/emulator.h"
 #include "base/log.h"
@@ -241,6 +242,18 @@ static void pre_resolve(struct front *f, struct procmem_ctx *c, uint32_t nr, uin
     c->pre_op = fdmap_resolve(f, c->tid, ctl_fd, &c->pre_hold);
 }
 
+/* UVM_REGISTER_GPU_VASPACE names the RM file of its client (rmCtrlFd): resolved like REGISTER_FD's ctl_fd. */
+static void pre_resolve_uvm(struct front *f, struct procmem_ctx *c, uint32_t cmd, uint64_t arg)
+{
+    if (cmd != UVM_IOCTL_REGISTER_GPU_VASPACE || procmem_stage(c, arg, sizeof(uvm_register_gpu_vaspace_params)) != 0 ||
+        !c->in[c->n_in - 1].data)
+        return;
+    uvm_register_gpu_vaspace_params p;
+    memcpy(&p, c->in[c->n_in - 1].data, sizeof(p));
+    c->pre_fd = p.rmCtrlFd;
+    c->pre_op = fdmap_resolve(f, c->tid, p.rmCtrlFd, &c->pre_hold);
+}
+
 /*
  * Copies in, before the core's lock, what the call will surely touch: the
  * control params block, XFER's inner block and a client alloc's handle
@@ -348,6 +361,7 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         atomic_fetch_add(&f->uvm_ioctls, 1);
         struct procmem_ctx uc = {.f = f, .tid = tid, .uid = nvemu_opener_identity(ff->op)->uid, .pre_fd = -1,
                                  .pre_op = NULL, .pre_hold = -1};
+        pre_resolve_uvm(f, &uc, cmd, arg);
         nvemu_access uacc;
         procmem_access(&uc, &uacc);
         int rc;
@@ -361,6 +375,8 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
                 break;
             }
         }
+        if (uc.pre_hold >= 0)
+            close(uc.pre_hold);
         if (rc != -EFAULT && procmem_flush_writes(&uc) != 0)
             rc = -EFAULT;
         procmem_ctx_fini(&uc);

@@ -12,6 +12,8 @@
  *                       another client; the stuck call is answered once the page is released
  *   sleepers            (daemon with --clock realtime) 70 threads of uid 65534 sleep: at most 16 block,
  *                       root is still served, SIGKILL ends them, SIGTERM stops the daemon
+ *   uvm-vaspace         uid 65534's UVM file names root's client and VA space with its own RM fd:
+ *                       NV_ERR_INVALID_CLIENT, root's context share still waits; root's own works
  *   ro-params           a control whose params lie in a read-only page: ioctl 0, status
  *                       NV_ERR_INVALID_ADDRESS (the copy-out failed), directly and through XFER
  */
@@ -584,6 +586,73 @@ static int ro_params(void)
                    inner.status == NV_ERR_INVALID_ADDRESS ? 0 : 1;
 }
 
+/* UVM_REGISTER_GPU_VASPACE through the daemon: hClient is found through the RM fd it names, never machine-wide. */
+#define UVM_INITIALIZE 0x30000001u
+#define UVM_REGISTER_GPU_VASPACE 25u
+#define NV_ERR_INVALID_CLIENT 0x23u
+#define NV_ERR_INVALID_STATE 0x40u
+#define H_EXT_VA 0xD0000010u
+#define H_CTX 0xD0000012u
+struct uvm_init { uint64_t flags; uint32_t rmStatus, pad; };
+struct uvm_vaspace { uint8_t uuid[16]; int32_t rmCtrlFd; uint32_t hClient, hVaSpace, rmStatus; };
+struct va_alloc { uint32_t index, flags; uint64_t vaSize, vaStart, vaLimit; uint32_t bigPage, pad; uint64_t vaBase;
+                  uint32_t pasid, pad2; };
+struct ctxshare { uint32_t hVASpace, flags, subctxId; };
+_Static_assert(sizeof(struct uvm_vaspace) == 32 && sizeof(struct va_alloc) == 56, "uvm");
+
+static uint32_t uvm_register_vaspace(int ctl, uint32_t client)
+{
+    int uvm = open("/dev/nvidia-uvm", O_RDWR | O_CLOEXEC);
+    struct uvm_init init = {0, 0xFFFFFFFFu, 0};
+    struct uvm_vaspace r = {{0}, ctl, client, H_EXT_VA, 0xFFFFFFFFu};
+    if (uvm < 0 || ioctl(uvm, UVM_INITIALIZE, &init) != 0 || ioctl(uvm, UVM_REGISTER_GPU_VASPACE, &r) != 0)
+        r.rmStatus = 0xDEADu;
+    if (uvm >= 0)
+        close(uvm);
+    return r.rmStatus;
+}
+
+static int uvm_vaspace(void)
+{
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC), gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+    uint32_t client = ctl >= 0 && gpu >= 0 ? build(ctl) : 0;
+    struct va_alloc va;
+    memset(&va, 0, sizeof(va));
+    va.flags = 0x48; /* externally owned, as libcuda allocates it */
+    uint32_t h = H_EXT_VA;
+    if (!client || alloc(ctl, client, H_DEVICE, &h, 0x90F1u, &va, sizeof(va)) != 0) {
+        printf("hostile uvm-vaspace: cannot set up root's VA space\n");
+        return 1;
+    }
+    int p[2];
+    if (pipe(p) != 0)
+        return 1;
+    pid_t child = fork();
+    if (child == 0) {
+        uint32_t st = 0xDEADu;
+        if (setgid(65534) == 0 && setuid(65534) == 0) {
+            int their_ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+            st = uvm_register_vaspace(their_ctl, client);
+        }
+        _exit(write(p[1], &st, sizeof(st)) == sizeof(st) ? 0 : 1);
+    }
+    uint32_t theirs = 0xDEADu;
+    if (read(p[0], &theirs, sizeof(theirs)) != sizeof(theirs) || reap(child, 10) != 0)
+        theirs = 0xDEADu;
+    struct ctxshare cs = {H_EXT_VA, 1, 0};
+    h = H_CTX;
+    uint32_t share_before = alloc(ctl, client, H_TSG, &h, 0x9067u, &cs, sizeof(cs));
+    uint32_t mine = uvm_register_vaspace(ctl, client);
+    h = H_CTX;
+    uint32_t share_after = alloc(ctl, client, H_TSG, &h, 0x9067u, &cs, sizeof(cs));
+    printf("hostile uvm-vaspace: uid 65534 registers root's VA space -> 0x%x; root's context share then 0x%x; "
+           "root registers it -> 0x%x; context share then 0x%x\n", theirs, share_before, mine, share_after);
+    close(gpu);
+    close(ctl);
+    return theirs == NV_ERR_INVALID_CLIENT && share_before == NV_ERR_INVALID_STATE && mine == 0 && share_after == 0
+               ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -602,8 +671,10 @@ int main(int argc, char **argv)
         return stuck_read();
     if (strcmp(mode, "sleepers") == 0)
         return sleepers();
+    if (strcmp(mode, "uvm-vaspace") == 0)
+        return uvm_vaspace();
     if (strcmp(mode, "ro-params") == 0)
         return ro_params();
-    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params\n");
+    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace\n");
     return 2;
 }

@@ -164,7 +164,11 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
                           .gpreempt_compat = emu->cfg.gpreempt_compat};
     emu->rm = rm_server_create(&renv);
     struct dispatch_env denv = {.rs = emu->rm, .wl = emu->wl, .sim = emu->sim, .profile = emu->profile,
-                                .lock = &emu->lock, .gpreempt_compat = emu->cfg.gpreempt_compat};
+                                .lock = &emu->lock, .gpreempt_compat = emu->cfg.gpreempt_compat,
+                                .workload_restricted = emu->cfg.workload_restricted,
+                                .workload_uid = emu->cfg.workload_uid,
+                                .workload_gid_set = emu->cfg.workload_gid_set,
+                                .workload_gid = emu->cfg.workload_gid};
     emu->dispatch = emu->rm && emu->wl ? dispatch_create(&denv) : NULL;
     if (!emu->dispatch) {
         fail(errbuf, errlen, "%s", "out of memory");

@@ -14,6 +14,9 @@
  *                       root is still served, SIGKILL ends them, SIGTERM stops the daemon
  *   uvm-vaspace         uid 65534's UVM file names root's client and VA space with its own RM fd:
  *                       NV_ERR_INVALID_CLIENT, root's context share still waits; root's own works
+ *   wl-foreign          (daemon with its default --workload-uid) uid 65534 cannot register a workload
+ *                       participant (NV_ERR_INSUFFICIENT_PERMISSIONS), so root's 1 ms WL_SLEEP in
+ *                       virtual time ends at once while that process lives
  *   ro-params           a control whose params lie in a read-only page: ioctl 0, status
  *                       NV_ERR_INVALID_ADDRESS (the copy-out failed), directly and through XFER
  */
@@ -586,6 +589,55 @@ static int ro_params(void)
                    inner.status == NV_ERR_INVALID_ADDRESS ? 0 : 1;
 }
 
+/*
+ * A participant that registers and never waits would hold virtual time for everyone: the daemon lets only
+ * its own uid (--workload-uid) take part.
+ */
+static int wl_foreign(void)
+{
+    int p[2], q[2];
+    if (pipe(p) != 0 || pipe(q) != 0)
+        return 1;
+    pid_t child = fork();
+    if (child == 0) {
+        uint32_t st = 0xDEADu;
+        if (setgid(65534) == 0 && setuid(65534) == 0) {
+            int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+            struct wl_register r;
+            memset(&r, 0, sizeof(r));
+            snprintf(r.name, sizeof(r.name), "squatter");
+            r.status = 0xFFFFFFFFu;
+            if (ctl >= 0 && ioctl(ctl, WL_REGISTER, &r) == 0)
+                st = r.status;
+        }
+        if (write(p[1], &st, sizeof(st)) != sizeof(st))
+            _exit(1);
+        /* lives, registered or not, until root is done (at most 5 s) */
+        struct pollfd pf = {.fd = q[0], .events = POLLIN};
+        _exit(poll(&pf, 1, 5000) == 1 ? 0 : 1);
+    }
+    uint32_t theirs = 0xDEADu;
+    if (read(p[0], &theirs, sizeof(theirs)) != sizeof(theirs))
+        theirs = 0xDEADu;
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    struct wl_register r;
+    memset(&r, 0, sizeof(r));
+    snprintf(r.name, sizeof(r.name), "root");
+    uint64_t now_ns = 0;
+    int ok = ctl >= 0 && ioctl(ctl, WL_REGISTER, &r) == 0 && r.status == 0 && ioctl(ctl, WL_NOW, &now_ns) == 0;
+    struct wl_sleep sl = {now_ns + 1000000ull, 0xFFFFFFFFu, 0};
+    double t0 = now();
+    ok = ok && ioctl(ctl, WL_SLEEP, &sl) == 0 && sl.status == 0;
+    double waited = now() - t0;
+    if (write(q[1], "x", 1) != 1 || reap(child, 10) != 0)
+        ok = 0;
+    printf("hostile wl-foreign: uid 65534 WL_REGISTER -> 0x%x; root's 1 ms WL_SLEEP %s after %.3f s\n", theirs,
+           ok ? "ended" : "FAILED", waited);
+    if (ctl >= 0)
+        close(ctl);
+    return theirs == NV_ERR_INSUFFICIENT_PERMISSIONS && ok && waited < 2.0 ? 0 : 1;
+}
+
 /* UVM_REGISTER_GPU_VASPACE through the daemon: hClient is found through the RM fd it names, never machine-wide. */
 #define UVM_INITIALIZE 0x30000001u
 #define UVM_REGISTER_GPU_VASPACE 25u
@@ -673,8 +725,10 @@ int main(int argc, char **argv)
         return sleepers();
     if (strcmp(mode, "uvm-vaspace") == 0)
         return uvm_vaspace();
+    if (strcmp(mode, "wl-foreign") == 0)
+        return wl_foreign();
     if (strcmp(mode, "ro-params") == 0)
         return ro_params();
-    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace\n");
+    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace | wl-foreign\n");
     return 2;
 }

@@ -239,7 +239,7 @@ static void pre_resolve(struct front *f, struct procmem_ctx *c, uint32_t nr, uin
         return;
     memcpy(&ctl_fd, buf, sizeof(ctl_fd));
     c->pre_fd = ctl_fd;
-    c->pre_op = fdmap_resolve(f, c->tid, ctl_fd, &c->pre_hold);
+    c->pre_op = fdmap_resolve(f, c->tid, c->uid, ctl_fd, &c->pre_hold);
 }
 
 /* UVM_REGISTER_GPU_VASPACE names the RM file of its client (rmCtrlFd): resolved like REGISTER_FD's ctl_fd. */
@@ -251,7 +251,7 @@ static void pre_resolve_uvm(struct front *f, struct procmem_ctx *c, uint32_t cmd
     uvm_register_gpu_vaspace_params p;
     memcpy(&p, c->in[c->n_in - 1].data, sizeof(p));
     c->pre_fd = p.rmCtrlFd;
-    c->pre_op = fdmap_resolve(f, c->tid, p.rmCtrlFd, &c->pre_hold);
+    c->pre_op = fdmap_resolve(f, c->tid, c->uid, p.rmCtrlFd, &c->pre_hold);
 }
 
 /*

@@ -17,6 +17,8 @@
  *   wl-foreign          (daemon with its default --workload-uid) uid 65534 cannot register a workload
  *                       participant (NV_ERR_INSUFFICIENT_PERMISSIONS), so root's 1 ms WL_SLEEP in
  *                       virtual time ends at once while that process lives
+ *   regfd-fair          48 threads of uid 65534 loop REGISTER_FD while root makes 200: every one of
+ *                       root's succeeds, p99 within 500 ms
  *   ro-params           a control whose params lie in a read-only page: ioctl 0, status
  *                       NV_ERR_INVALID_ADDRESS (the copy-out failed), directly and through XFER
  */
@@ -590,6 +592,148 @@ static int ro_params(void)
 }
 
 /*
+ * Cross-tenant measurements: uid 65534 attacks from a child process (threads looping `fn` until root is done,
+ * at most 10 s) while root times its own calls.
+ */
+struct lat { double p50, p99, max; int fails, n; };
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Times n calls of call(arg) (0: success). */
+static struct lat measure(int (*call)(void *), void *arg, int n)
+{
+    double *t = calloc((size_t)n, sizeof(*t));
+    struct lat l = {0, 0, 0, 0, n};
+    for (int i = 0; t && i < n; i++) {
+        double t0 = now();
+        l.fails += call(arg) != 0;
+        t[i] = now() - t0;
+    }
+    if (!t)
+        return (struct lat){0, 0, 0, n, n};
+    qsort(t, (size_t)n, sizeof(*t), cmp_double);
+    l.p50 = t[n / 2];
+    l.p99 = t[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1];
+    l.max = t[n - 1];
+    free(t);
+    return l;
+}
+
+static void print_lat(const char *mode, const char *what, struct lat l)
+{
+    printf("hostile %s: root's %s: %d calls, %d failed, p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", mode, what, l.n,
+           l.fails, l.p50 * 1e3, l.p99 * 1e3, l.max * 1e3);
+}
+
+struct attack {
+    pid_t pid;
+    int stop_fd;                 /* root's end: closing it ends the attack */
+};
+
+static void *(*attack_fn)(void *);
+static atomic_bool attack_stop;
+
+/* A process of uid 65534 running `threads` threads of fn (setup first runs once as that user); ready when it returns. */
+static struct attack attack_start(int (*setup)(void), void *(*fn)(void *), int threads)
+{
+    int p[2], ready[2];
+    struct attack a = {-1, -1};
+    if (pipe(p) != 0 || pipe(ready) != 0)
+        return a;
+    a.pid = fork();
+    if (a.pid == 0) {
+        close(p[1]);
+        close(ready[0]);
+        if (setgid(65534) != 0 || setuid(65534) != 0 || (setup && setup() != 0))
+            _exit(3);
+        attack_fn = fn;
+        pthread_t t;
+        for (int i = 0; i < threads; i++)
+            if (pthread_create(&t, NULL, fn, NULL) == 0)
+                pthread_detach(t);
+        if (write(ready[1], "r", 1) != 1)
+            _exit(4);
+        struct pollfd pf = {.fd = p[0], .events = POLLIN};
+        poll(&pf, 1, 10000);
+        atomic_store(&attack_stop, true);
+        _exit(0);
+    }
+    close(p[0]);
+    close(ready[1]);
+    char c;
+    if (read(ready[0], &c, 1) != 1) {
+        close(p[1]);
+        reap(a.pid, 5);
+        a.pid = -1;
+        p[1] = -1;
+    }
+    close(ready[0]);
+    a.stop_fd = p[1];
+    usleep(200000); /* the attack is under way */
+    return a;
+}
+
+/* Ends the attack: 0 when its process is gone within 10 s. */
+static int attack_end(struct attack *a)
+{
+    if (a->pid < 0)
+        return -1;
+    close(a->stop_fd);
+    return reap(a->pid, 10);
+}
+
+static int regfd_ctl = -1;
+
+static int attacker_regfd_setup(void)
+{
+    regfd_ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    return regfd_ctl >= 0 ? 0 : -1;
+}
+
+static void *attacker_regfd(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&attack_stop)) {
+        int gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+        int fd = regfd_ctl;
+        ioctl(gpu, REGISTER_FD, &fd);
+        close(gpu);
+    }
+    return NULL;
+}
+
+static int root_regfd(void *arg)
+{
+    int ctl = *(int *)arg;
+    int gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+    int fd = ctl;
+    int rc = gpu >= 0 && ioctl(gpu, REGISTER_FD, &fd) == 0 ? 0 : -1;
+    if (gpu >= 0)
+        close(gpu);
+    return rc;
+}
+
+/* A REGISTER_FD flood of one user must not make another's fail (libcuda registers at context creation). */
+static int regfd_fair(void)
+{
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    if (ctl < 0)
+        return 1;
+    struct lat quiet = measure(root_regfd, &ctl, 200);
+    print_lat("regfd-fair", "REGISTER_FD quiet", quiet);
+    struct attack a = attack_start(attacker_regfd_setup, attacker_regfd, 48);
+    struct lat busy = measure(root_regfd, &ctl, 200);
+    int ended = attack_end(&a);
+    print_lat("regfd-fair", "REGISTER_FD while 48 threads of uid 65534 loop REGISTER_FD", busy);
+    close(ctl);
+    return a.pid > 0 && ended == 0 && quiet.fails == 0 && busy.fails == 0 && busy.p99 < 0.5 ? 0 : 1;
+}
+
+/*
  * A participant that registers and never waits would hold virtual time for everyone: the daemon lets only
  * its own uid (--workload-uid) take part.
  */
@@ -727,8 +871,10 @@ int main(int argc, char **argv)
         return uvm_vaspace();
     if (strcmp(mode, "wl-foreign") == 0)
         return wl_foreign();
+    if (strcmp(mode, "regfd-fair") == 0)
+        return regfd_fair();
     if (strcmp(mode, "ro-params") == 0)
         return ro_params();
-    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace | wl-foreign\n");
+    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace | wl-foreign | regfd-fair\n");
     return 2;
 }

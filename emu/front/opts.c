@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,6 +32,7 @@ void front_opts_usage(FILE *out, bool serving)
             "  --clock virtual|realtime, --seed N, --trace FILE.csv\n"
             "  --workload-uid UID|any the uid whose programs may use the workload escapes (default: the daemon's)\n"
             "  --workload-gid GID     also programs of this gid may\n"
+            "  --rm-quota KIND=N      what one uid may hold: clients, objects or events (repeatable)\n"
             "  --log-level LEVEL      error|warn|info|debug|trace\n");
     if (serving)
         fprintf(out,
@@ -49,6 +51,29 @@ static int parse_id(const char *v, uint32_t *out)
         return -1;
     *out = (uint32_t)n;
     return 0;
+}
+
+/* --rm-quota KIND=N: one of the per-uid quotas of the resource server. */
+static int parse_quota(nvemu_config *cfg, const char *v)
+{
+    static const struct {
+        const char *kind;
+        size_t off;
+    } kinds[] = {
+        {"clients", offsetof(nvemu_config, quota_clients)},
+        {"objects", offsetof(nvemu_config, quota_objects)},
+        {"events", offsetof(nvemu_config, quota_events)},
+    };
+    const char *eq = strchr(v, '=');
+    uint32_t n;
+    if (!eq || parse_id(eq + 1, &n) != 0 || n == 0)
+        return -1;
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+        if (strlen(kinds[k].kind) == (size_t)(eq - v) && strncmp(v, kinds[k].kind, (size_t)(eq - v)) == 0) {
+            memcpy((char *)cfg + kinds[k].off, &n, sizeof(n));
+            return 0;
+        }
+    return -1;
 }
 
 /* "--name VALUE" or "--name=VALUE": returns the value or NULL (not this option / missing value). */
@@ -111,6 +136,11 @@ int front_opts_parse(struct front_opts *o, int argc, char **argv, int *i)
             return -1;
         }
         o->cfg.workload_gid_set = true;
+    } else if ((v = opt_value(argc, argv, i, "--rm-quota", &missing))) {
+        if (parse_quota(&o->cfg, v) != 0) {
+            fprintf(stderr, "nvemu: --rm-quota wants clients=N, objects=N or events=N (N >= 1), not '%s'\n", v);
+            return -1;
+        }
     } else if ((v = opt_value(argc, argv, i, "--seed", &missing))) {
         char *end;
         errno = 0;

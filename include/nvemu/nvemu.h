@@ -112,6 +112,9 @@ typedef struct nvemu_config {
     uint32_t workload_uid;
     bool workload_gid_set;
     uint32_t workload_gid;
+    /* What one uid may hold at once: clients, objects (events included), event objects; past it an alloc
+       answers NV_ERR_INSUFFICIENT_RESOURCES. 0: the default (131072, 262144, 65536). */
+    uint32_t quota_clients, quota_objects, quota_events;
 } nvemu_config;
 
 /* Fills *cfg with defaults (h200, virtual clock, seed 1). */

@@ -19,6 +19,9 @@
  *                       virtual time ends at once while that process lives
  *   regfd-fair          48 threads of uid 65534 loop REGISTER_FD while root makes 200: every one of
  *                       root's succeeds, p99 within 500 ms
+ *   rm-quota [N]        (daemon with --rm-quota events=N, default 20000) uid 65534 allocates events until
+ *                       refused: NV_ERR_INSUFFICIENT_RESOURCES at exactly N, root still allocates; root's
+ *                       calls while those events are released: p99 within 200 ms
  *   ro-params           a control whose params lie in a read-only page: ioctl 0, status
  *                       NV_ERR_INVALID_ADDRESS (the copy-out failed), directly and through XFER
  */
@@ -733,6 +736,118 @@ static int regfd_fair(void)
     return a.pid > 0 && ended == 0 && quiet.fails == 0 && busy.fails == 0 && busy.p99 < 0.5 ? 0 : 1;
 }
 
+/* An event object on the client itself (NV01_EVENT_OS_EVENT, NV0005 params naming the client as notifier). */
+struct nv0005 { uint32_t hParentClient, hSrcResource, hClass, notifyIndex; uint64_t data; };
+#define EV_BASE 0xE0000000u
+
+static uint32_t alloc_event(int ctl, uint32_t client, uint32_t i)
+{
+    struct nv0005 ev = {0, client, 0x79, 0, 0};
+    uint32_t h = EV_BASE + i;
+    return alloc(ctl, client, client, &h, 0x79, &ev, sizeof(ev));
+}
+
+static int root_control(void *arg)
+{
+    const uint32_t *cc = arg; /* ctl fd, client */
+    uint32_t ids[32];
+    return control((int)cc[0], cc[1], cc[1], 0x201u, ids, sizeof(ids)) == 0 ? 0 : -1;
+}
+
+/* A thread timing root's calls until *stop. */
+struct timed { uint32_t cc[2]; atomic_bool stop; struct lat l; };
+
+static void *timed_calls(void *arg)
+{
+    struct timed *t = arg;
+    enum { MAX = 200000 };
+    double *v = malloc(MAX * sizeof(*v));
+    int n = 0;
+    while (v && n < MAX && !atomic_load(&t->stop)) {
+        double t0 = now();
+        t->l.fails += root_control(t->cc) != 0;
+        v[n++] = now() - t0;
+    }
+    t->l.n = n;
+    if (n) {
+        qsort(v, (size_t)n, sizeof(*v), cmp_double);
+        t->l.p50 = v[n / 2];
+        t->l.p99 = v[(n * 99) / 100];
+        t->l.max = v[n - 1];
+    }
+    free(v);
+    return NULL;
+}
+
+static int rm_quota(int quota)
+{
+    long dpid = daemon_pid();
+    long rss0 = rss_kib(dpid);
+    int p[2], q[2];
+    if (dpid <= 0 || pipe(p) != 0 || pipe(q) != 0)
+        return 1;
+    pid_t child = fork();
+    if (child == 0) {
+        uint32_t res[2] = {0, 0xDEADu}; /* events made, status of the refused one */
+        if (setgid(65534) == 0 && setuid(65534) == 0) {
+            int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+            uint32_t client = 0, root_param = 0;
+            if (ctl >= 0 && alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) == 0)
+                for (uint32_t i = 0; i < (uint32_t)quota + 10; i++) {
+                    uint32_t st = alloc_event(ctl, client, i);
+                    if (st != 0) {
+                        res[1] = st;
+                        break;
+                    }
+                    res[0]++;
+                }
+        }
+        if (write(p[1], res, sizeof(res)) != sizeof(res))
+            _exit(1);
+        /* holds its events until root says so (at most 10 s), then they are released at exit */
+        struct pollfd pf = {.fd = q[0], .events = POLLIN};
+        poll(&pf, 1, 10000);
+        _exit(0);
+    }
+    uint32_t res[2] = {0, 0xDEADu};
+    if (read(p[0], res, sizeof(res)) != sizeof(res))
+        res[1] = 0xDEADu;
+    long rss_full = rss_kib(dpid);
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    uint32_t client = 0, root_param = 0;
+    uint32_t root_client = ctl >= 0 ? alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) : 0xDEADu;
+    uint32_t root_event = root_client == 0 ? alloc_event(ctl, client, 0) : 0xDEADu;
+    struct timed quiet = {.cc = {(uint32_t)ctl, client}};
+    pthread_t t;
+    pthread_create(&t, NULL, timed_calls, &quiet);
+    usleep(300000);
+    atomic_store(&quiet.stop, true);
+    pthread_join(t, NULL);
+    struct timed busy = {.cc = {(uint32_t)ctl, client}};
+    pthread_create(&t, NULL, timed_calls, &busy);
+    usleep(50000);
+    double t0 = now();
+    if (write(q[1], "x", 1) != 1)
+        return 1;
+    int reaped = reap(child, 10);
+    double release = now() - t0;
+    usleep(300000); /* the release reaches the daemon after the process is gone */
+    atomic_store(&busy.stop, true);
+    pthread_join(t, NULL);
+    long rss_after = rss_kib(dpid);
+    printf("hostile rm-quota: uid 65534 made %u events, the next -> 0x%x; root's client -> 0x%x, event -> 0x%x\n",
+           res[0], res[1], root_client, root_event);
+    printf("hostile rm-quota: daemon RSS %ld KiB before, %ld KiB at the quota, %ld KiB after release\n", rss0,
+           rss_full, rss_after);
+    print_lat("rm-quota", "controls quiet", quiet.l);
+    print_lat("rm-quota", "controls while the events are released", busy.l);
+    printf("hostile rm-quota: the holder ended %.3f s after it was told to\n", release);
+    close(ctl);
+    return res[0] == (uint32_t)quota && res[1] == NV_ERR_INSUFFICIENT_RESOURCES && root_client == 0 &&
+                   root_event == 0 && reaped == 0 && quiet.l.fails == 0 && busy.l.fails == 0 && busy.l.p99 < 0.2
+               ? 0 : 1;
+}
+
 /*
  * A participant that registers and never waits would hold virtual time for everyone: the daemon lets only
  * its own uid (--workload-uid) take part.
@@ -873,8 +988,10 @@ int main(int argc, char **argv)
         return wl_foreign();
     if (strcmp(mode, "regfd-fair") == 0)
         return regfd_fair();
+    if (strcmp(mode, "rm-quota") == 0)
+        return rm_quota(argc > 2 ? atoi(argv[2]) : 20000);
     if (strcmp(mode, "ro-params") == 0)
         return ro_params();
-    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace | wl-foreign | regfd-fair\n");
+    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace | wl-foreign | regfd-fair | rm-quota [N]\n");
     return 2;
 }

@@ -15,6 +15,10 @@ void front_opts_init(struct front_opts *o)
     /* a daemon serves every local user: only its own may hold virtual time unless told otherwise */
     o->cfg.workload_restricted = true;
     o->cfg.workload_uid = (uint32_t)geteuid();
+    /* and each user's share of the resource server (a heap-trim run makes 100 000 clients; events are objects) */
+    o->cfg.quota_clients = 131072;
+    o->cfg.quota_objects = 262144;
+    o->cfg.quota_events = 65536;
     o->ready_fd = -1;
 }
 

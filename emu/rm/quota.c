@@ -6,6 +6,7 @@
  * share and one user's millions of events cannot take the daemon's memory (or
  * stall every caller while they are freed).
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "base/log.h"
@@ -30,11 +31,11 @@ static struct rm_quota_use *find(struct rm_server *rs, uint32_t uid, bool add)
     return &rs->quota[rs->nquota++];
 }
 
+/* 0: no quota (a program serving its own emulator; the daemon sets them) */
 static uint32_t limit_of(const struct rm_server *rs, enum rm_quota_kind k)
 {
-    static const uint32_t defaults[RM_QUOTA_KINDS] = {RM_QUOTA_CLIENTS, RM_QUOTA_OBJECTS, RM_QUOTA_EVENTS};
     uint32_t set = rs->env.quota[k];
-    return set ? set : defaults[k];
+    return set ? set : UINT32_MAX;
 }
 
 static const char *const kind_name[RM_QUOTA_KINDS] = {"clients", "objects", "events"};

@@ -70,10 +70,6 @@ struct busy_fault {
 
 /* What one uid holds (quota.c). */
 enum rm_quota_kind { RM_QUOTA_CLIENT, RM_QUOTA_OBJECT, RM_QUOTA_EVENT, RM_QUOTA_KINDS };
-/* Default shares of one uid: a heap-trim run makes 100 000 clients; events are objects too. */
-#define RM_QUOTA_CLIENTS 131072u
-#define RM_QUOTA_OBJECTS 262144u
-#define RM_QUOTA_EVENTS 65536u
 struct rm_quota_use {
     uint32_t uid;
     uint32_t used[RM_QUOTA_KINDS];

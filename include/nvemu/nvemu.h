@@ -113,7 +113,8 @@ typedef struct nvemu_config {
     bool workload_gid_set;
     uint32_t workload_gid;
     /* What one uid may hold at once: clients, objects (events included), event objects; past it an alloc
-       answers NV_ERR_INSUFFICIENT_RESOURCES. 0: the default (131072, 262144, 65536). */
+       answers NV_ERR_INSUFFICIENT_RESOURCES. 0: no limit (a program serving its own emulator); `nvemu daemon`
+       sets 131072, 262144 and 65536. */
     uint32_t quota_clients, quota_objects, quota_events;
 } nvemu_config;
 

@@ -22,6 +22,8 @@
  *   rm-quota [N]        (daemon with --rm-quota events=N, default 20000) uid 65534 allocates events until
  *                       refused: NV_ERR_INSUFFICIENT_RESOURCES at exactly N, root still allocates; root's
  *                       calls while those events are released: p99 within 200 ms
+ *   status-hoard        4000 openers make a large status document; 20 connections of uid 65534 ask
+ *                       for it and never read: root's status is still answered, p99 within 2 s
  *   ro-params           a control whose params lie in a read-only page: ioctl 0, status
  *                       NV_ERR_INVALID_ADDRESS (the copy-out failed), directly and through XFER
  */
@@ -39,7 +41,9 @@
 #include <sys/ioctl.h>
 #include <linux/userfaultfd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -848,6 +852,90 @@ static int rm_quota(int quota)
                ? 0 : 1;
 }
 
+/* One status query on $NVEMU_SOCKET read to the end: 0 when a JSON document came back within 5 s. */
+static int root_status(void *arg)
+{
+    (void)arg;
+    int fd = connect_socket(getenv("NVEMU_SOCKET"));
+    if (fd < 0 || send(fd, "status\n", 7, MSG_NOSIGNAL) != 7) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    char buf[65536], first = 0;
+    size_t total = 0;
+    double end = now() + 5;
+    for (;;) {
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        int left = (int)((end - now()) * 1000);
+        if (left <= 0 || poll(&pf, 1, left) != 1)
+            break;
+        ssize_t r = recv(fd, buf, sizeof(buf), 0);
+        if (r <= 0)
+            break;
+        if (total == 0)
+            first = buf[0];
+        total += (size_t)r;
+    }
+    close(fd);
+    return first == '{' && total > 1000 ? 0 : -1;
+}
+
+static int hoard_fds[20];
+
+/* uid 65534: connections that ask for the status and never read it (held until the attack ends). */
+static int attacker_hoard_setup(void)
+{
+    for (int i = 0; i < 20; i++) {
+        hoard_fds[i] = connect_socket(getenv("NVEMU_SOCKET"));
+        if (hoard_fds[i] < 0 || send(hoard_fds[i], "status\n", 7, MSG_NOSIGNAL) != 7)
+            return -1;
+    }
+    return 0;
+}
+
+static void *attacker_idle(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&attack_stop))
+        usleep(100000);
+    return NULL;
+}
+
+static int status_hoard(void)
+{
+    enum { OPENERS = 4000 };
+    struct rlimit rl = {OPENERS + 256, OPENERS + 256};
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+        printf("hostile status-hoard: cannot raise the fd limit: %s\n", strerror(errno));
+        return 1;
+    }
+    /* uid 65534 reaches the socket through nvemu run's private directory (search permission only) */
+    char dir[108];
+    snprintf(dir, sizeof(dir), "%s", getenv("NVEMU_SOCKET") ? getenv("NVEMU_SOCKET") : "");
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = 0;
+        chmod(dir, 0711);
+    }
+    static int fds[OPENERS];
+    int opened = 0;
+    for (int i = 0; i < OPENERS; i++)
+        opened += (fds[i] = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC)) >= 0;
+    struct lat quiet = measure(root_status, NULL, 10);
+    print_lat("status-hoard", "status quiet", quiet);
+    struct attack a = attack_start(attacker_hoard_setup, attacker_idle, 1);
+    struct lat busy = measure(root_status, NULL, 10);
+    int ended = attack_end(&a);
+    print_lat("status-hoard", "status while 20 connections of uid 65534 never read theirs", busy);
+    printf("hostile status-hoard: %d openers\n", opened);
+    for (int i = 0; i < OPENERS; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    return opened == OPENERS && a.pid > 0 && ended == 0 && quiet.fails == 0 && busy.fails == 0 && busy.p99 < 2.0
+               ? 0 : 1;
+}
+
 /*
  * A participant that registers and never waits would hold virtual time for everyone: the daemon lets only
  * its own uid (--workload-uid) take part.
@@ -990,8 +1078,10 @@ int main(int argc, char **argv)
         return regfd_fair();
     if (strcmp(mode, "rm-quota") == 0)
         return rm_quota(argc > 2 ? atoi(argv[2]) : 20000);
+    if (strcmp(mode, "status-hoard") == 0)
+        return status_hoard();
     if (strcmp(mode, "ro-params") == 0)
         return ro_params();
-    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace | wl-foreign | regfd-fair | rm-quota [N]\n");
+    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace | wl-foreign | regfd-fair | rm-quota [N] | status-hoard\n");
     return 2;
 }

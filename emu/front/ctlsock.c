@@ -104,6 +104,38 @@ static char *dup_str(const char *t)
     return d;
 }
 
+/*
+ * The status document, built at most every STATUS_REUSE_NS: with thousands of openers it is large, and
+ * building one per request let a user asking in a loop make everybody else's answer wait.
+ */
+#define STATUS_REUSE_NS 100000000ull
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static char *status_text(struct ctlsock *s)
+{
+    uint64_t now = mono_ns();
+    if (!s->status_doc || now - s->status_at_ns >= STATUS_REUSE_NS) {
+        free(s->status_doc);
+        char *json = front_status_json(s->f, s->transport, s->where);
+        size_t n = json ? strlen(json) : 0;
+        s->status_doc = json ? realloc(json, n + 2) : NULL;
+        if (s->status_doc) {
+            s->status_doc[n] = '\n';
+            s->status_doc[n + 1] = '\0';
+        } else {
+            free(json);
+        }
+        s->status_at_ns = now;
+    }
+    return s->status_doc ? dup_str(s->status_doc) : NULL;
+}
+
 /* The answer to c's request line, left in c->out for the writes to come. */
 static void answer(struct ctlsock *s, struct conn *c)
 {
@@ -111,15 +143,7 @@ static void answer(struct ctlsock *s, struct conn *c)
     c->req[strcspn(c->req, "\r\n")] = '\0';
     char *text = NULL;
     if (strcmp(c->req, "status") == 0) {
-        char *json = front_status_json(s->f, s->transport, s->where);
-        size_t n = json ? strlen(json) : 0;
-        text = json ? realloc(json, n + 2) : NULL;
-        if (text) {
-            text[n] = '\n';
-            text[n + 1] = '\0';
-        } else {
-            free(json);
-        }
+        text = status_text(s);
     } else {
         LOG_WARN("front", "control socket: unknown request '%s'", c->req);
         text = dup_str("{\"error\":\"unknown request\"}\n");
@@ -257,6 +281,8 @@ static void *ctl_thread(void *arg)
     }
     while (n > 0)
         drop(v, &n, n - 1);
+    free(s->status_doc);
+    s->status_doc = NULL;
     return NULL;
 }
 

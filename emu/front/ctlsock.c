@@ -88,6 +88,7 @@ static void write_all(int fd, const char *p, size_t n)
 struct conn {
     int fd;
     uid_t uid;
+    uint64_t accepted_ns;
     size_t got;
     struct timespec deadline;
     char req[128];
@@ -105,10 +106,10 @@ static char *dup_str(const char *t)
 }
 
 /*
- * The status document, built at most every STATUS_REUSE_NS: with thousands of openers it is large, and
- * building one per request let a user asking in a loop make everybody else's answer wait.
+ * The status document is reused for every request whose connection was accepted before it was built (so it
+ * shows every call completed before the asker connected): with thousands of openers it is large, and
+ * building one per request let a user asking on many connections make everybody else's answer wait.
  */
-#define STATUS_REUSE_NS 100000000ull
 
 static uint64_t mono_ns(void)
 {
@@ -117,10 +118,10 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static char *status_text(struct ctlsock *s)
+static char *status_text(struct ctlsock *s, uint64_t accepted_ns)
 {
     uint64_t now = mono_ns();
-    if (!s->status_doc || now - s->status_at_ns >= STATUS_REUSE_NS) {
+    if (!s->status_doc || s->status_at_ns < accepted_ns) {
         free(s->status_doc);
         char *json = front_status_json(s->f, s->transport, s->where);
         size_t n = json ? strlen(json) : 0;
@@ -143,7 +144,7 @@ static void answer(struct ctlsock *s, struct conn *c)
     c->req[strcspn(c->req, "\r\n")] = '\0';
     char *text = NULL;
     if (strcmp(c->req, "status") == 0) {
-        text = status_text(s);
+        text = status_text(s, c->accepted_ns);
     } else {
         LOG_WARN("front", "control socket: unknown request '%s'", c->req);
         text = dup_str("{\"error\":\"unknown request\"}\n");
@@ -273,7 +274,8 @@ static void *ctl_thread(void *arg)
             continue;
         uid_t uid = peer_uid(c);
         make_room(v, &n, uid);
-        v[n] = (struct conn){.fd = c, .uid = uid, .deadline = {now.tv_sec + IO_TIMEOUT_S, now.tv_nsec}};
+        v[n] = (struct conn){.fd = c, .uid = uid, .accepted_ns = mono_ns(),
+                             .deadline = {now.tv_sec + IO_TIMEOUT_S, now.tv_nsec}};
         if (progress(s, &v[n]))
             drop(v, &(uint32_t){n + 1}, n);
         else

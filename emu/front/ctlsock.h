@@ -21,7 +21,7 @@ struct ctlsock {
     struct front *f;
     const char *transport;
     const char *where;
-    char *status_doc;            /* the last status answer, reused for STATUS_REUSE_NS (ctlsock.c) */
+    char *status_doc;            /* the last status answer and when it was built (ctlsock.c reuses it) */
     uint64_t status_at_ns;
 };
 

@@ -17,6 +17,7 @@
 #include "abi/nv_workload.h"
 #include "core/emulator.h"
 #include "base/log.h"
+#include "front/callermem.h"
 #include "front/fdmap.h"
 #include "front/ident.h"
 #include "front/procmem.h"
@@ -127,7 +128,7 @@ static void trim_heap(void)
     LOG_DEBUG("front", "returned free heap to the system (%zu bytes were free)", mi.fordblks);
 }
 
-void front_release(struct front *f, struct front_file *ff)
+static void release_now(struct front *f, struct front_file *ff)
 {
     pthread_mutex_lock(&f->files_lock);
     ff->prev->next = ff->next;
@@ -137,6 +138,30 @@ void front_release(struct front *f, struct front_file *ff)
     nvemu_release(f->emu, ff->op);
     free(ff);
     trim_heap();
+}
+
+/* Whoever sees the release asked for and no call left frees the file, once. */
+static void release_if_unused(struct front *f, struct front_file *ff)
+{
+    if (atomic_load(&ff->release_pending) && atomic_load(&ff->calls) == 0 && !atomic_exchange(&ff->released, true))
+        release_now(f, ff);
+}
+
+void front_release(struct front *f, struct front_file *ff)
+{
+    atomic_store(&ff->release_pending, true);
+    release_if_unused(f, ff);
+}
+
+void front_call_begin(struct front_file *ff)
+{
+    atomic_fetch_add(&ff->calls, 1);
+}
+
+void front_call_end(struct front *f, struct front_file *ff)
+{
+    if (atomic_fetch_sub(&ff->calls, 1) == 1)
+        release_if_unused(f, ff);
 }
 
 static bool blocks(const struct front_file *ff, uint32_t cmd)
@@ -306,7 +331,7 @@ static int call_staged(struct front *f, struct front_file *ff, struct procmem_ct
         int st = round < PROCMEM_STAGED_RANGES ? procmem_stage_missed(c) : -E2BIG;
         if (st != 0) {
             LOG_INFO("front", "ioctl 0x%02x of tid %d: nested copy-in refused (%s): EFAULT", nr, (int)c->tid,
-                     st == -EBUSY ? "reads of this user's memory are stuck" : "too much to copy");
+                     "too much to copy");
             return -EFAULT;
         }
     }
@@ -330,7 +355,7 @@ static long nested_status_offset(uint32_t nr, uint32_t size)
  * syscall returning 0; only the top-level block's own copy-out fails with EFAULT. Inside XFER the top-level
  * block is the inner one at xfer.ptr (staged too): its status word is written again.
  */
-static int nested_copyout_failed(pid_t tid, const struct procmem_ctx *c, uint32_t nr, uint32_t size, void *buf)
+static int nested_copyout_failed(const struct procmem_ctx *c, uint32_t nr, uint32_t size, void *buf)
 {
     const uint32_t bad = NV_ERR_INVALID_ADDRESS;
     if (nr != NV_ESC_IOCTL_XFER_CMD) {
@@ -346,7 +371,7 @@ static int nested_copyout_failed(pid_t tid, const struct procmem_ctx *c, uint32_
     for (unsigned i = 0; i < c->n_out; i++)
         if (c->out[i].failed && c->out[i].addr == x.ptr)
             return -EFAULT;
-    if (off < 0 || procmem_write(tid, x.ptr + (uint64_t)off, &bad, sizeof(bad)) != 0)
+    if (off < 0 || callermem_write(c->uid, c->tid, x.ptr + (uint64_t)off, &bad, sizeof(bad)) != 0)
         return -EFAULT;
     return 0;
 }
@@ -390,13 +415,15 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         *out_len = sizeof(who);
         return 0;
     }
-    /* The driver copies _IOC_SIZE bytes both ways whatever _IOC_DIR says; the kernel only moved what DIR allowed. */
-    if (in_len < size && procmem_read(tid, arg + in_len, (char *)buf + in_len, size - in_len) != 0) {
+    /* The driver copies _IOC_SIZE bytes both ways whatever _IOC_DIR says; the kernel only moved what DIR
+     * allowed. The rest is the caller's memory like any other: bounded by its uid's share and deadline. */
+    uid_t uid = nvemu_opener_identity(ff->op)->uid;
+    if (in_len < size && callermem_read(uid, tid, arg + in_len, (char *)buf + in_len, size - in_len) != 0) {
         atomic_fetch_add(&f->front_errors, 1);
         return -EFAULT;
     }
-    struct procmem_ctx c = {.f = f, .tid = tid, .uid = nvemu_opener_identity(ff->op)->uid, .pre_fd = -1,
-                            .pre_op = NULL, .pre_hold = -1, .cancel = b ? &b->cancel : NULL};
+    struct procmem_ctx c = {.f = f, .tid = tid, .uid = uid, .pre_fd = -1, .pre_op = NULL, .pre_hold = -1,
+                            .cancel = b ? &b->cancel : NULL};
     uint32_t nr = _IOC_NR(cmd);
     pre_resolve(f, &c, nr, size, buf);
     pre_stage(&c, nr, size, buf, false);
@@ -410,7 +437,7 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         close(c.pre_hold);
     /* nested results go out now that the core's lock is released */
     if (rc != -EFAULT && procmem_flush_writes(&c) != 0)
-        rc = nested_copyout_failed(tid, &c, nr, size, buf);
+        rc = nested_copyout_failed(&c, nr, size, buf);
     procmem_ctx_fini(&c);
     if (rc == -EFAULT)
         return rc;
@@ -419,7 +446,7 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         return rc;
     uint32_t by_kernel = rc == 0 ? (out_cap < size ? out_cap : size) : 0;
     if (by_kernel < size &&
-        procmem_write(tid, arg + by_kernel, (const char *)buf + by_kernel, size - by_kernel) != 0)
+        callermem_write(uid, tid, arg + by_kernel, (const char *)buf + by_kernel, size - by_kernel) != 0)
         return rc == 0 ? -EFAULT : rc;
     *out_len = by_kernel;
     return rc;

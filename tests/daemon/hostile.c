@@ -24,6 +24,10 @@
  *                       calls while those events are released: p99 within 200 ms
  *   status-hoard        4000 openers make a large status document; 20 connections of uid 65534 ask
  *                       for it and never read: root's status is still answered, p99 within 2 s
+ *   stuck-threads       64 threads of uid 65534 make calls whose memory (nested params, and the block
+ *                       of an _IOC_NONE ioctl the daemon reads itself) lies on a page nobody answers:
+ *                       root's controls meanwhile all succeed with p99 within 500 ms, still after the
+ *                       attacker is killed, and SIGTERM stops the daemon while threads are stuck
  *   ro-params           a control whose params lie in a read-only page: ioctl 0, status
  *                       NV_ERR_INVALID_ADDRESS (the copy-out failed), directly and through XFER
  */
@@ -409,6 +413,13 @@ static pid_t spawn_sleepers(int n)
     _exit(0);
 }
 
+/* kill for a pid this test made: never 0 or -1 (a failed fork), which would signal far more. */
+static void kill_pid(long pid, int sig)
+{
+    if (pid > 0)
+        kill((pid_t)pid, sig);
+}
+
 /* waitpid with a bound: 0 when pid ended within `seconds`. */
 static int reap(pid_t pid, double seconds)
 {
@@ -465,7 +476,7 @@ static int sleepers(void)
     printf("hostile sleepers: root's calls %s after %.3f s\n",
            other == 0 ? "completed" : other < 0 ? "still blocked" : "failed", now() - t0);
     int refused = atomic_load(&sleep_stats->refused);
-    kill(a, SIGKILL);
+    kill_pid(a, SIGKILL);
     int killed = reap(a, 10);
     printf("hostile sleepers: SIGKILL %s the sleeping process\n", killed == 0 ? "ended" : "did NOT end");
     /* a few sleepers, then the daemon is told to stop */
@@ -475,7 +486,7 @@ static int sleepers(void)
     while (now() - t0 < 10 && atomic_load(&sleep_stats->asleep) < 4)
         usleep(20000);
     usleep(300000);
-    kill((pid_t)dpid, SIGTERM);
+    kill_pid(dpid, SIGTERM);
     t0 = now();
     while (!ended(dpid) && now() - t0 < 15)
         usleep(20000);
@@ -937,6 +948,122 @@ static int status_hoard(void)
 }
 
 /*
+ * uid 65534 parks calls in the daemon: a userfaultfd page nobody answers holds every copy of it. The uffd is
+ * made before dropping root (an unprivileged one would only see its own faults), then 64 threads loop
+ * calls reaching into it until the process is killed.
+ */
+static void *parked_page;
+static int parked_ctl = -1;
+static uint32_t parked_client;
+
+static void *parker(void *arg)
+{
+    long i = (long)arg;
+    for (;;) {
+        if (i % 8 == 0) {
+            /* _IOC_NONE with 32 bytes: the kernel copies nothing, the daemon reads the block itself */
+            ioctl(parked_ctl, (0u << 30) | (32u << 16) | ('F' << 8) | 0x2Bu, parked_page);
+        } else {
+            uint32_t h = H_DEVICE + (uint32_t)i;
+            alloc(parked_ctl, parked_client, parked_client, &h, 0x80, parked_page, 56);
+        }
+    }
+    return NULL;
+}
+
+static pid_t spawn_parker(void)
+{
+    int ready[2];
+    if (pipe(ready) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid != 0) {
+        close(ready[1]);
+        char c;
+        int ok = pid > 0 && read(ready[0], &c, 1) == 1;
+        close(ready[0]);
+        if (!ok && pid > 0) {
+            int st = 0;
+            kill_pid(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            printf("hostile: the attacking process did not start (status 0x%x)\n", st);
+        }
+        return ok ? pid : -1;
+    }
+    long psz = sysconf(_SC_PAGESIZE);
+    int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+    struct uffdio_api api = {.api = UFFD_API};
+    parked_page = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    struct uffdio_register reg = {.range = {(uint64_t)(uintptr_t)parked_page, (uint64_t)psz},
+                                  .mode = UFFDIO_REGISTER_MODE_MISSING};
+    if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) != 0 || parked_page == MAP_FAILED ||
+        ioctl(uffd, UFFDIO_REGISTER, &reg) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+        _exit(3);
+    parked_ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    uint32_t root_param = 0;
+    if (parked_ctl < 0 || alloc(parked_ctl, 0, 0, &parked_client, 0x41, &root_param, 4) != 0)
+        _exit(4);
+    pthread_t t;
+    for (long i = 0; i < 64; i++)
+        if (pthread_create(&t, NULL, parker, (void *)i) == 0)
+            pthread_detach(t);
+    if (write(ready[1], "r", 1) != 1)
+        _exit(5);
+    sleep(20); /* killed long before */
+    _exit(0);
+}
+
+static int stuck_threads(void)
+{
+    alarm(60); /* a daemon whose threads are all parked would block root's calls for good: fail, not hang */
+    long dpid = daemon_pid();
+    int probe = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+    if (probe < 0) {
+        printf("SKIP: no userfaultfd here (%s)\n", strerror(errno));
+        return 77;
+    }
+    close(probe);
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    uint32_t client = 0, root_param = 0;
+    if (dpid <= 0 || ctl < 0 || alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) != 0) {
+        printf("hostile stuck-threads: cannot set up root's client\n");
+        return 1;
+    }
+    uint32_t cc[2] = {(uint32_t)ctl, client};
+    struct lat quiet = measure(root_control, cc, 300);
+    print_lat("stuck-threads", "controls quiet", quiet);
+    pid_t a = spawn_parker();
+    struct lat busy = measure(root_control, cc, 300);
+    usleep(1500000); /* past the copy deadline: the attacker's share is used up */
+    struct lat later = measure(root_control, cc, 300);
+    print_lat("stuck-threads", "controls while 64 threads of uid 65534 park calls (from its start)", busy);
+    print_lat("stuck-threads", "controls while they park calls (after 1.5 s)", later);
+    kill_pid(a, SIGKILL);
+    int killed = reap(a, 10);
+    struct lat after = measure(root_control, cc, 300);
+    print_lat("stuck-threads", "controls after the attacker was killed", after);
+    /* stuck again, then the daemon is told to stop */
+    pid_t b = spawn_parker();
+    usleep(500000);
+    kill_pid(dpid, SIGTERM);
+    double t0 = now();
+    while (!ended(dpid) && now() - t0 < 10)
+        usleep(20000);
+    bool stopped = ended(dpid);
+    printf("hostile stuck-threads: SIGTERM while calls are parked: daemon %s after %.3f s\n",
+           stopped ? "stopped" : "still running", now() - t0);
+    kill_pid(b, SIGKILL);
+    reap(b, 10);
+    close(ctl);
+    bool ok = a > 0 && b > 0 && killed == 0 && stopped && quiet.fails == 0 && busy.fails == 0 && later.fails == 0 &&
+              after.fails == 0 && busy.p99 < 0.5 && later.p99 < 0.5 && after.p99 < 0.5;
+    if (!ok)
+        printf("hostile stuck-threads: attackers %s/%s, the first %s when killed\n", a > 0 ? "started" : "FAILED",
+               b > 0 ? "started" : "FAILED", killed == 0 ? "ended" : "did NOT end");
+    return ok ? 0 : 1;
+}
+
+/*
  * A participant that registers and never waits would hold virtual time for everyone: the daemon lets only
  * its own uid (--workload-uid) take part.
  */
@@ -1080,8 +1207,10 @@ int main(int argc, char **argv)
         return rm_quota(argc > 2 ? atoi(argv[2]) : 20000);
     if (strcmp(mode, "status-hoard") == 0)
         return status_hoard();
+    if (strcmp(mode, "stuck-threads") == 0)
+        return stuck_threads();
     if (strcmp(mode, "ro-params") == 0)
         return ro_params();
-    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace | wl-foreign | regfd-fair | rm-quota [N] | status-hoard\n");
+    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace | wl-foreign | regfd-fair | rm-quota [N] | status-hoard | stuck-threads\n");
     return 2;
 }

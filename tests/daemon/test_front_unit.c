@@ -12,6 +12,7 @@
 
 #include "front/front.h"
 #include "front/ident.h"
+#include "front/callermem.h"
 #include "front/procmem.h"
 
 static int parse_all(struct front_opts *o, int argc, char **argv)
@@ -85,12 +86,12 @@ static void procmem_faults_instead_of_crashing(void **state)
 {
     (void)state;
     uint64_t src = 0x1122334455667788ull, dst = 0;
-    assert_int_equal(procmem_read(gettid(), (uint64_t)(uintptr_t)&src, &dst, sizeof(dst)), 0);
+    assert_int_equal(callermem_read(getuid(), gettid(), (uint64_t)(uintptr_t)&src, &dst, sizeof(dst)), 0);
     assert_int_equal(dst, src);
-    assert_int_equal(procmem_write(gettid(), (uint64_t)(uintptr_t)&dst, &(uint64_t){7}, sizeof(dst)), 0);
+    assert_int_equal(callermem_write(getuid(), gettid(), (uint64_t)(uintptr_t)&dst, &(uint64_t){7}, sizeof(dst)), 0);
     assert_int_equal(dst, 7);
-    assert_int_equal(procmem_read(gettid(), 16, &dst, sizeof(dst)), -EFAULT);
-    assert_int_equal(procmem_write(gettid(), 16, &dst, sizeof(dst)), -EFAULT);
+    assert_int_equal(callermem_read(getuid(), gettid(), 16, &dst, sizeof(dst)), -EFAULT);
+    assert_int_equal(callermem_write(getuid(), gettid(), 16, &dst, sizeof(dst)), -EFAULT);
 }
 
 int main(void)

@@ -1,13 +1,9 @@
 #include "front/procmem.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
-#include <time.h>
 
-#include "base/log.h"
 #include "front/callermem.h"
 #include "front/fdmap.h"
 #include "front/ident.h"

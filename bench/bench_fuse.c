@@ -95,7 +95,7 @@ static int noop_serve(const char *dir)
     /* Same loop configuration as the daemon (serve.c), so the floor is comparable. */
     struct fuse_loop_config *cfg = fuse_loop_cfg_create();
     fuse_loop_cfg_set_clone_fd(cfg, 1);
-    fuse_loop_cfg_set_max_threads(cfg, 64);
+    fuse_loop_cfg_set_max_threads(cfg, 256);
     fuse_loop_cfg_set_idle_threads(cfg, 8);
     fuse_session_loop_mt(se, cfg);
     fuse_loop_cfg_destroy(cfg);

@@ -161,10 +161,15 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
     }
     emu->wl = workload_create(emu->sim);
     struct rm_env renv = {.profile = emu->profile, .gpus = emu->gpus, .gpu_count = emu->gpu_count,
-                          .gpreempt_compat = emu->cfg.gpreempt_compat};
+                          .gpreempt_compat = emu->cfg.gpreempt_compat,
+                          .quota = {emu->cfg.quota_clients, emu->cfg.quota_objects, emu->cfg.quota_events}};
     emu->rm = rm_server_create(&renv);
     struct dispatch_env denv = {.rs = emu->rm, .wl = emu->wl, .sim = emu->sim, .profile = emu->profile,
-                                .lock = &emu->lock, .gpreempt_compat = emu->cfg.gpreempt_compat};
+                                .lock = &emu->lock, .gpreempt_compat = emu->cfg.gpreempt_compat,
+                                .workload_restricted = emu->cfg.workload_restricted,
+                                .workload_uid = emu->cfg.workload_uid,
+                                .workload_gid_set = emu->cfg.workload_gid_set,
+                                .workload_gid = emu->cfg.workload_gid};
     emu->dispatch = emu->rm && emu->wl ? dispatch_create(&denv) : NULL;
     if (!emu->dispatch) {
         fail(errbuf, errlen, "%s", "out of memory");

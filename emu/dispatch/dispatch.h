@@ -30,6 +30,10 @@ struct dispatch_env {
     const struct profile *profile;
     pthread_mutex_t *lock;           /* the emulator lock: blocking workload escapes release it */
     bool gpreempt_compat;            /* answer GPreempt's escape 0x60 */
+    bool workload_restricted;        /* workload escapes only for workload_uid / workload_gid (nvemu_config) */
+    uint32_t workload_uid;
+    bool workload_gid_set;
+    uint32_t workload_gid;
 };
 
 /* A dispatcher, or NULL when out of memory. */

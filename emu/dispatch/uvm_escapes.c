@@ -59,9 +59,11 @@ ESC_HANDLER(uvm_create_range_group, uvm_u64_params)
     return 0;
 }
 
+/* hClient is looked up through the RM file rmCtrlFd names in the caller's fd table, never machine-wide. */
 ESC_HANDLER(uvm_register_gpu_vaspace, uvm_register_gpu_vaspace_params)
 {
-    x->st = rm_vaspace_uvm_register(x->d->env.rs, p->hClient, p->hVaSpace);
+    nvemu_opener *ctl = x->acc->resolve_fd ? x->acc->resolve_fd(x->acc->ctx, p->rmCtrlFd) : NULL;
+    x->st = rm_vaspace_uvm_register(x->d->env.rs, ctl, x->op, p->hClient, p->hVaSpace);
     return 0;
 }
 

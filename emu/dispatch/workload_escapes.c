@@ -8,14 +8,37 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/log.h"
+
 #include "abi/nv_workload.h"
 #include "dispatch/dispatch_internal.h"
 #include "fifo/workload.h"
 #include "rm/rm_server.h"
 #include "sim/sim.h"
 
+/*
+ * A participant holds virtual time for every caller until it waits, so a daemon serving several users lets
+ * only the allowed uid/gid take part (dispatch_env.workload_*); the others are refused with a log line.
+ */
+static bool wl_allowed(const struct esc_ctx *x, const char *what)
+{
+    const struct dispatch_env *env = &x->d->env;
+    const nvemu_identity *who = &x->op->who;
+    if (!env->workload_restricted || who->uid == env->workload_uid ||
+        (env->workload_gid_set && who->gid == env->workload_gid))
+        return true;
+    LOG_INFO("dispatch", "%s from uid %u gid %u (pid %d): NV_ERR_INSUFFICIENT_PERMISSIONS (workload escapes are "
+             "for uid %u%s)", what, who->uid, who->gid, who->pid, env->workload_uid,
+             env->workload_gid_set ? " or its gid" : "");
+    return false;
+}
+
 ESC_HANDLER(wl_register, struct nvemu_wl_register)
 {
+    if (!wl_allowed(x, "WL_REGISTER")) {
+        p->status = NV_ERR_INSUFFICIENT_PERMISSIONS;
+        return 0;
+    }
     sim_sync_realtime(x->d->env.sim);
     p->status = workload_register(x->d->env.wl, x->op, x->tid, p->name, &p->participant);
     return 0;
@@ -23,6 +46,10 @@ ESC_HANDLER(wl_register, struct nvemu_wl_register)
 
 ESC_HANDLER(wl_unregister, struct nvemu_wl_status)
 {
+    if (!wl_allowed(x, "WL_UNREGISTER")) {
+        p->status = NV_ERR_INSUFFICIENT_PERMISSIONS;
+        return 0;
+    }
     sim_sync_realtime(x->d->env.sim);
     p->status = workload_unregister(x->d->env.wl, x->tid);
     return 0;
@@ -46,6 +73,10 @@ static NV_STATUS submit(struct esc_ctx *x, struct nvemu_wl_submit *a)
 
 ESC_HANDLER(wl_submit, struct nvemu_wl_submit)
 {
+    if (!wl_allowed(x, "WL_SUBMIT")) {
+        p->status = NV_ERR_INSUFFICIENT_PERMISSIONS;
+        return 0;
+    }
     sim_sync_realtime(x->d->env.sim);
     p->status = submit(x, p);
     return 0;
@@ -53,6 +84,10 @@ ESC_HANDLER(wl_submit, struct nvemu_wl_submit)
 
 ESC_HANDLER(wl_wait, struct nvemu_wl_wait)
 {
+    if (!wl_allowed(x, "WL_WAIT")) {
+        p->status = NV_ERR_INSUFFICIENT_PERMISSIONS;
+        return 0;
+    }
     sim_sync_realtime(x->d->env.sim);
     struct workload_done done;
     NV_STATUS st =
@@ -71,6 +106,10 @@ ESC_HANDLER(wl_wait, struct nvemu_wl_wait)
 
 ESC_HANDLER(wl_sleep, struct nvemu_wl_sleep)
 {
+    if (!wl_allowed(x, "WL_SLEEP")) {
+        p->status = NV_ERR_INSUFFICIENT_PERMISSIONS;
+        return 0;
+    }
     sim_sync_realtime(x->d->env.sim);
     p->status = workload_sleep(x->d->env.wl, x->tid, p->until_ns, x->d->env.lock, x->acc);
     return workload_cancelled(x->acc) ? -EINTR : 0;
@@ -85,6 +124,8 @@ ESC_HANDLER(wl_now, struct nvemu_wl_now)
 
 ESC_HANDLER(wl_mark, struct nvemu_wl_mark)
 {
+    if (!wl_allowed(x, "WL_MARK"))
+        return -EPERM; /* no status field to answer in */
     sim_sync_realtime(x->d->env.sim);
     char name[sizeof(p->name) + 1];
     memcpy(name, p->name, sizeof(p->name));

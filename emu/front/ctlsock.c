@@ -57,6 +57,7 @@ int ctlsock_open(struct ctlsock *s, const char *path, struct front *f, const cha
     return 0;
 }
 
+/* Client side only: the daemon's end never blocks. */
 static void set_timeouts(int fd)
 {
     struct timeval tv = {.tv_sec = IO_TIMEOUT_S};
@@ -75,36 +76,88 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
-/* Connections waiting for their request line; an idle one is dropped at its deadline or when full. */
-#define MAX_PENDING 32
+/*
+ * Connections in progress: reading their request line, then writing the
+ * answer without blocking. A connection that does not finish by its deadline
+ * is dropped; each uid may hold a few, so one user's connections that ask and
+ * never read cannot crowd out another's.
+ */
+#define MAX_CONNS 64
+#define CONNS_PER_UID 8
 
-struct pending {
+struct conn {
     int fd;
+    uid_t uid;
+    uint64_t accepted_ns;
     size_t got;
     struct timespec deadline;
     char req[128];
+    char *out;                   /* the answer being written (NULL: still reading) */
+    size_t out_len, out_off;
 };
 
-static void answer(struct ctlsock *s, struct pending *c)
+static char *dup_str(const char *t)
+{
+    size_t n = strlen(t) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, t, n);
+    return d;
+}
+
+/*
+ * The status document is reused for every request whose connection was accepted before it was built (so it
+ * shows every call completed before the asker connected): with thousands of openers it is large, and
+ * building one per request let a user asking on many connections make everybody else's answer wait.
+ */
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static char *status_text(struct ctlsock *s, uint64_t accepted_ns)
+{
+    uint64_t now = mono_ns();
+    if (!s->status_doc || s->status_at_ns < accepted_ns) {
+        free(s->status_doc);
+        char *json = front_status_json(s->f, s->transport, s->where);
+        size_t n = json ? strlen(json) : 0;
+        s->status_doc = json ? realloc(json, n + 2) : NULL;
+        if (s->status_doc) {
+            s->status_doc[n] = '\n';
+            s->status_doc[n + 1] = '\0';
+        } else {
+            free(json);
+        }
+        s->status_at_ns = now;
+    }
+    return s->status_doc ? dup_str(s->status_doc) : NULL;
+}
+
+/* The answer to c's request line, left in c->out for the writes to come. */
+static void answer(struct ctlsock *s, struct conn *c)
 {
     c->req[c->got] = '\0';
     c->req[strcspn(c->req, "\r\n")] = '\0';
+    char *text = NULL;
     if (strcmp(c->req, "status") == 0) {
-        char *json = front_status_json(s->f, s->transport, s->where);
-        if (json) {
-            write_all(c->fd, json, strlen(json));
-            write_all(c->fd, "\n", 1);
-            free(json);
-        }
+        text = status_text(s, c->accepted_ns);
     } else {
         LOG_WARN("front", "control socket: unknown request '%s'", c->req);
-        write_all(c->fd, "{\"error\":\"unknown request\"}\n", 28);
+        text = dup_str("{\"error\":\"unknown request\"}\n");
     }
+    c->out = text;
+    c->out_len = text ? strlen(text) : 0;
+    c->out_off = 0;
 }
 
-static void drop(struct pending *v, uint32_t *n, uint32_t i)
+static void drop(struct conn *v, uint32_t *n, uint32_t i)
 {
     close(v[i].fd);
+    free(v[i].out);
     v[i] = v[--*n];
 }
 
@@ -113,10 +166,26 @@ static bool past(const struct timespec *now, const struct timespec *t)
     return now->tv_sec > t->tv_sec || (now->tv_sec == t->tv_sec && now->tv_nsec >= t->tv_nsec);
 }
 
-/* Reads what a connection sent; true when it is finished (answered, closed by the peer, or failed). */
-static bool read_request(struct ctlsock *s, struct pending *c)
+/* Writes what the socket takes now; true when the answer is out (or the peer is gone). */
+static bool write_some(struct conn *c)
 {
-    for (;;) {
+    while (c->out_off < c->out_len) {
+        ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return false;
+        if (w <= 0)
+            return true;
+        c->out_off += (size_t)w;
+    }
+    return true;
+}
+
+/* Moves a connection on (reads its request, then writes the answer); true when it is finished. */
+static bool progress(struct ctlsock *s, struct conn *c)
+{
+    while (!c->out) {
         ssize_t r = recv(c->fd, c->req + c->got, sizeof(c->req) - 1 - c->got, MSG_DONTWAIT);
         if (r < 0 && errno == EINTR)
             continue;
@@ -128,24 +197,64 @@ static bool read_request(struct ctlsock *s, struct pending *c)
             return true; /* closed or failed without a request */
         if (r <= 0 || memchr(c->req, '\n', c->got) || c->got == sizeof(c->req) - 1) {
             answer(s, c);
-            return true;
+            if (!c->out)
+                return true;
         }
     }
+    return write_some(c);
+}
+
+static uid_t peer_uid(int fd)
+{
+    struct ucred cr;
+    socklen_t len = sizeof(cr);
+    return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0 ? cr.uid : (uid_t)-1;
 }
 
 /*
- * One thread serves every connection: requests are read as they arrive, so a
- * user holding connections open without a request delays nobody.
+ * Room for a connection of uid: when uid holds CONNS_PER_UID, its oldest goes; when all are taken, the oldest
+ * of the uid holding the most goes (another user's few are kept).
+ */
+static void make_room(struct conn *v, uint32_t *n, uid_t uid)
+{
+    uint32_t mine = 0, oldest_mine = 0;
+    for (uint32_t i = 0; i < *n; i++)
+        if (v[i].uid == uid && (mine++ == 0 || past(&v[oldest_mine].deadline, &v[i].deadline)))
+            oldest_mine = i;
+    if (mine >= CONNS_PER_UID) {
+        LOG_INFO("front", "control socket: uid %u holds %u connections: its oldest is dropped", (unsigned)uid, mine);
+        drop(v, n, oldest_mine);
+        return;
+    }
+    if (*n < MAX_CONNS)
+        return;
+    uint32_t most = 0, most_n = 0;
+    for (uint32_t i = 0; i < *n; i++) {
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < *n; j++)
+            k += v[j].uid == v[i].uid;
+        if (k > most_n || (k == most_n && past(&v[most].deadline, &v[i].deadline))) {
+            most = i;
+            most_n = k;
+        }
+    }
+    drop(v, n, most);
+}
+
+/*
+ * One thread serves every connection without blocking on any: requests are
+ * read and answers written as the sockets allow, so neither an idle
+ * connection nor one that never reads its answer delays anybody.
  */
 static void *ctl_thread(void *arg)
 {
     struct ctlsock *s = arg;
-    struct pending v[MAX_PENDING];
+    struct conn v[MAX_CONNS];
     uint32_t n = 0;
     for (;;) {
-        struct pollfd p[2 + MAX_PENDING] = {{.fd = s->fd, .events = POLLIN}, {.fd = s->stop_pipe[0], .events = POLLIN}};
+        struct pollfd p[2 + MAX_CONNS] = {{.fd = s->fd, .events = POLLIN}, {.fd = s->stop_pipe[0], .events = POLLIN}};
         for (uint32_t i = 0; i < n; i++)
-            p[2 + i] = (struct pollfd){.fd = v[i].fd, .events = POLLIN};
+            p[2 + i] = (struct pollfd){.fd = v[i].fd, .events = v[i].out ? POLLOUT : POLLIN};
         if (poll(p, 2 + n, n ? 200 : -1) < 0) {
             if (errno == EINTR)
                 continue;
@@ -156,29 +265,26 @@ static void *ctl_thread(void *arg)
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         for (uint32_t i = n; i-- > 0;)
-            if ((p[2 + i].revents && read_request(s, &v[i])) || past(&now, &v[i].deadline))
+            if ((p[2 + i].revents && progress(s, &v[i])) || past(&now, &v[i].deadline))
                 drop(v, &n, i);
         if (!(p[0].revents & POLLIN))
             continue;
         int c = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC);
         if (c < 0)
             continue;
-        set_timeouts(c);
-        if (n == MAX_PENDING) {
-            uint32_t oldest = 0;
-            for (uint32_t i = 1; i < n; i++)
-                if (past(&v[oldest].deadline, &v[i].deadline))
-                    oldest = i;
-            drop(v, &n, oldest);
-        }
-        v[n] = (struct pending){.fd = c, .deadline = {now.tv_sec + IO_TIMEOUT_S, now.tv_nsec}};
-        if (read_request(s, &v[n]))
-            close(c);
+        uid_t uid = peer_uid(c);
+        make_room(v, &n, uid);
+        v[n] = (struct conn){.fd = c, .uid = uid, .accepted_ns = mono_ns(),
+                             .deadline = {now.tv_sec + IO_TIMEOUT_S, now.tv_nsec}};
+        if (progress(s, &v[n]))
+            drop(v, &(uint32_t){n + 1}, n);
         else
             n++;
     }
     while (n > 0)
         drop(v, &n, n - 1);
+    free(s->status_doc);
+    s->status_doc = NULL;
     return NULL;
 }
 

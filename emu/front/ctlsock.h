@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/un.h>
 
 struct front;
@@ -20,6 +21,8 @@ struct ctlsock {
     struct front *f;
     const char *transport;
     const char *where;
+    char *status_doc;            /* the last status answer and when it was built (ctlsock.c reuses it) */
+    uint64_t status_at_ns;
 };
 
 /* Binds and listens at path (replacing a stale socket). Returns 0 or -1 after logging. */

@@ -41,7 +41,7 @@ static bool is_our_file(const struct front *f, int fd)
     return f->cuse_major != 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == f->cuse_major;
 }
 
-nvemu_opener *fdmap_resolve(struct front *f, pid_t tid, int fd, int *hold)
+nvemu_opener *fdmap_resolve(struct front *f, pid_t tid, uid_t uid, int fd, int *hold)
 {
     *hold = -1;
     if (fd < 0)
@@ -63,7 +63,7 @@ nvemu_opener *fdmap_resolve(struct front *f, pid_t tid, int fd, int *hold)
         return NULL;
     }
     nvemu_opener *op = NULL;
-    uint64_t who = is_our_file(f, mine) ? fdprobe_ask(&f->probe, mine) : 0;
+    uint64_t who = is_our_file(f, mine) ? fdprobe_ask(&f->probe, mine, uid) : 0;
     if (who != 0) {
         op = ((struct front_file *)(uintptr_t)who)->op;
         *hold = mine;

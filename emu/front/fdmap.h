@@ -20,12 +20,13 @@ struct front;
 
 /*
  * Returns the opener behind fd in thread tid's fd table, or NULL when fd is
- * not open there or is not one of our nodes. With an opener, *hold is the
+ * not open there or is not one of our nodes (or uid has too many questions
+ * waiting for the probe, fdprobe.h). With an opener, *hold is the
  * daemon's own reference to the file: the opener stays valid until the
  * caller closes *hold (else -1), even if the process closes its fd at once.
  * The answer needs a free session thread, so front_ioctl resolves
  * REGISTER_FD before entering the core's lock.
  */
-nvemu_opener *fdmap_resolve(struct front *f, pid_t tid, int fd, int *hold);
+nvemu_opener *fdmap_resolve(struct front *f, pid_t tid, uid_t uid, int fd, int *hold);
 
 #endif

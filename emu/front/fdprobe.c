@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/log.h"
@@ -91,15 +93,56 @@ static void retire(struct fdprobe *p)
 int fdprobe_start(struct fdprobe *p, uint64_t token)
 {
     p->token = token;
-    atomic_init(&p->waiting, 0);
+    memset(p->waiting, 0, sizeof(p->waiting));
+    p->total = 0;
+    p->next_ticket = p->serving = 0;
     pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->turn, NULL);
     return spawn(p);
 }
 
-uint64_t fdprobe_ask(struct fdprobe *p, int fd)
+/* Refusals come in floods: one log line a second says how many. */
+static void log_refused(uid_t uid, unsigned mine, unsigned total)
 {
-    if (p->sock < 0)
-        return 0;
+    static _Atomic long last_s;
+    static atomic_uint since;
+    unsigned n = atomic_fetch_add(&since, 1) + 1;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    long prev = atomic_load(&last_s);
+    if (ts.tv_sec == prev || !atomic_compare_exchange_strong(&last_s, &prev, ts.tv_sec))
+        return;
+    atomic_fetch_sub(&since, n);
+    LOG_INFO("front", "fd probe: uid %u has %u questions waiting (%u in all); fd not resolved (%u refused since the "
+             "last line)", (unsigned)uid, mine, total, n);
+}
+
+/* Lock held: a waiting slot for uid, or -1 (logged) when uid or everyone has too many questions waiting. */
+static int queue_enter(struct fdprobe *p, uid_t uid)
+{
+    int mine = -1, free_slot = -1;
+    for (int i = 0; i < FDPROBE_MAX_WAITING; i++) {
+        if (p->waiting[i].n && p->waiting[i].uid == uid)
+            mine = i;
+        else if (!p->waiting[i].n && free_slot < 0)
+            free_slot = i;
+    }
+    if (p->total >= FDPROBE_MAX_WAITING || (mine >= 0 && p->waiting[mine].n >= FDPROBE_WAITING_PER_UID) ||
+        (mine < 0 && free_slot < 0)) {
+        log_refused(uid, mine >= 0 ? p->waiting[mine].n : 0, p->total);
+        return -1;
+    }
+    if (mine < 0) {
+        mine = free_slot;
+        p->waiting[mine].uid = uid;
+    }
+    p->waiting[mine].n++;
+    p->total++;
+    return mine;
+}
+
+uint64_t fdprobe_ask(struct fdprobe *p, int fd, uid_t uid)
+{
     char byte = 0;
     struct iovec iov = {.iov_base = &byte, .iov_len = 1};
     union {
@@ -114,13 +157,18 @@ uint64_t fdprobe_ask(struct fdprobe *p, int fd)
     c->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(c), &fd, sizeof(fd));
     uint64_t v = 0;
-    if (atomic_fetch_add(&p->waiting, 1) >= FDPROBE_MAX_WAITING) {
-        atomic_fetch_sub(&p->waiting, 1);
-        LOG_INFO("front", "fd probe: %d questions already waiting; fd not resolved", FDPROBE_MAX_WAITING);
+    pthread_mutex_lock(&p->lock);
+    int slot = queue_enter(p, uid);
+    if (slot < 0) {
+        pthread_mutex_unlock(&p->lock);
         return 0;
     }
-    pthread_mutex_lock(&p->lock);
-    if (sendmsg(p->sock, &m, MSG_NOSIGNAL) == 1) {
+    uint64_t ticket = p->next_ticket++;
+    while (p->serving != ticket)
+        pthread_cond_wait(&p->turn, &p->lock);
+    /* the socket is this ticket's alone until serving moves on: others may queue or be refused meanwhile */
+    pthread_mutex_unlock(&p->lock);
+    if (p->sock >= 0 && sendmsg(p->sock, &m, MSG_NOSIGNAL) == 1) {
         struct pollfd pf = {.fd = p->sock, .events = POLLIN};
         if (poll(&pf, 1, ANSWER_TIMEOUT_MS) == 1) {
             if (recv(p->sock, &v, sizeof(v), 0) != sizeof(v))
@@ -133,13 +181,18 @@ uint64_t fdprobe_ask(struct fdprobe *p, int fd)
                 LOG_ERROR("front", "cannot restart the fd probe helper: REGISTER_FD cannot resolve fds");
         }
     }
+    pthread_mutex_lock(&p->lock);
+    p->serving++;
+    p->waiting[slot].n--;
+    p->total--;
+    pthread_cond_broadcast(&p->turn);
     pthread_mutex_unlock(&p->lock);
-    atomic_fetch_sub(&p->waiting, 1);
     return v;
 }
 
 void fdprobe_stop(struct fdprobe *p)
 {
     retire(p);
+    pthread_cond_destroy(&p->turn);
     pthread_mutex_destroy(&p->lock);
 }

@@ -214,6 +214,13 @@ int fusefs_start(struct front *f, const char *dir, struct transport *t)
     return 0;
 }
 
+void transport_unmount(struct transport *t)
+{
+    for (int i = 0; i < t->count && t->mounted; i++)
+        fuse_session_unmount(t->se[i]);
+    t->mounted = false;
+}
+
 void transport_destroy(struct transport *t)
 {
     for (int i = 0; i < t->count; i++) {

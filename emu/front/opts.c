@@ -1,7 +1,9 @@
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/log.h"
 #include "front/front.h"
@@ -10,6 +12,13 @@ void front_opts_init(struct front_opts *o)
 {
     memset(o, 0, sizeof(*o));
     nvemu_config_init(&o->cfg);
+    /* a daemon serves every local user: only its own may hold virtual time unless told otherwise */
+    o->cfg.workload_restricted = true;
+    o->cfg.workload_uid = (uint32_t)geteuid();
+    /* and each user's share of the resource server (a heap-trim run makes 100 000 clients; events are objects) */
+    o->cfg.quota_clients = 131072;
+    o->cfg.quota_objects = 262144;
+    o->cfg.quota_events = 65536;
     o->ready_fd = -1;
 }
 
@@ -25,12 +34,50 @@ void front_opts_usage(FILE *out, bool serving)
             "  --policy NAME|FILE     attach a scheduling policy (a bundled name or a plugin file)\n"
             "  --policy-arg K=V       argument for the policy (repeatable)\n"
             "  --clock virtual|realtime, --seed N, --trace FILE.csv\n"
+            "  --workload-uid UID|any the uid whose programs may use the workload escapes (default: the daemon's)\n"
+            "  --workload-gid GID     also programs of this gid may\n"
+            "  --rm-quota KIND=N      what one uid may hold: clients, objects or events (repeatable)\n"
             "  --log-level LEVEL      error|warn|info|debug|trace\n");
     if (serving)
         fprintf(out,
                 "  --socket PATH          control socket (default ${XDG_RUNTIME_DIR:-/tmp}/nvemu-PID.sock)\n"
                 "  --log-file FILE        log lines go to FILE (a detached daemon has no stderr)\n"
                 "  --foreground, -f       do not detach\n");
+}
+
+/* A uid or gid: a decimal number below 2^32 - 1 (that value is the kernel's "no id"). */
+static int parse_id(const char *v, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno || *end || end == v || *v == '-' || n >= UINT32_MAX)
+        return -1;
+    *out = (uint32_t)n;
+    return 0;
+}
+
+/* --rm-quota KIND=N: one of the per-uid quotas of the resource server. */
+static int parse_quota(nvemu_config *cfg, const char *v)
+{
+    static const struct {
+        const char *kind;
+        size_t off;
+    } kinds[] = {
+        {"clients", offsetof(nvemu_config, quota_clients)},
+        {"objects", offsetof(nvemu_config, quota_objects)},
+        {"events", offsetof(nvemu_config, quota_events)},
+    };
+    const char *eq = strchr(v, '=');
+    uint32_t n;
+    if (!eq || parse_id(eq + 1, &n) != 0 || n == 0)
+        return -1;
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+        if (strlen(kinds[k].kind) == (size_t)(eq - v) && strncmp(v, kinds[k].kind, (size_t)(eq - v)) == 0) {
+            memcpy((char *)cfg + kinds[k].off, &n, sizeof(n));
+            return 0;
+        }
+    return -1;
 }
 
 /* "--name VALUE" or "--name=VALUE": returns the value or NULL (not this option / missing value). */
@@ -78,6 +125,26 @@ int front_opts_parse(struct front_opts *o, int argc, char **argv, int *i)
         o->socket_path = v;
     } else if ((v = opt_value(argc, argv, i, "--trace", &missing))) {
         o->cfg.trace_path = v;
+    } else if ((v = opt_value(argc, argv, i, "--workload-uid", &missing))) {
+        if (strcmp(v, "any") == 0) {
+            o->cfg.workload_restricted = false;
+        } else if (parse_id(v, &o->cfg.workload_uid) != 0) {
+            fprintf(stderr, "nvemu: bad --workload-uid '%s' (a number or any)\n", v);
+            return -1;
+        } else {
+            o->cfg.workload_restricted = true;
+        }
+    } else if ((v = opt_value(argc, argv, i, "--workload-gid", &missing))) {
+        if (parse_id(v, &o->cfg.workload_gid) != 0) {
+            fprintf(stderr, "nvemu: bad --workload-gid '%s'\n", v);
+            return -1;
+        }
+        o->cfg.workload_gid_set = true;
+    } else if ((v = opt_value(argc, argv, i, "--rm-quota", &missing))) {
+        if (parse_quota(&o->cfg, v) != 0) {
+            fprintf(stderr, "nvemu: --rm-quota wants clients=N, objects=N or events=N (N >= 1), not '%s'\n", v);
+            return -1;
+        }
     } else if ((v = opt_value(argc, argv, i, "--seed", &missing))) {
         char *end;
         errno = 0;

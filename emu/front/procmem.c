@@ -1,100 +1,12 @@
 #include "front/procmem.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
-#include <time.h>
 
-#include "base/log.h"
+#include "front/callermem.h"
 #include "front/fdmap.h"
 #include "front/ident.h"
-
-/* Reads of one uid's memory that may be stuck at once before the next is refused. */
-#define PROCMEM_STUCK_PER_UID 8
-/* A read in flight this long is counted as stuck. */
-#define PROCMEM_STUCK_NS 10000000000ull
-/* Reads in flight at once, all callers together (well above the session threads). */
-#define PROCMEM_INFLIGHT 256
-
-/* A vanished caller and a bad address look the same to the core: the copy failed. */
-static int vm_errno(ssize_t n, size_t len)
-{
-    if (n == (ssize_t)len)
-        return 0;
-    if (n < 0 && errno != EFAULT && errno != ESRCH)
-        return -errno;
-    return -EFAULT;
-}
-
-int procmem_read(pid_t tid, uint64_t addr, void *dst, size_t len)
-{
-    if (len == 0)
-        return 0;
-    struct iovec local = {.iov_base = dst, .iov_len = len};
-    struct iovec remote = {.iov_base = (void *)(uintptr_t)addr, .iov_len = len};
-    return vm_errno(process_vm_readv(tid, &local, 1, &remote, 1, 0), len);
-}
-
-int procmem_write(pid_t tid, uint64_t addr, const void *src, size_t len)
-{
-    if (len == 0)
-        return 0;
-    struct iovec local = {.iov_base = (void *)src, .iov_len = len};
-    struct iovec remote = {.iov_base = (void *)(uintptr_t)addr, .iov_len = len};
-    return vm_errno(process_vm_writev(tid, &local, 1, &remote, 1, 0), len);
-}
-
-/*
- * Reads in flight, by uid. A read the caller makes block (its own FUSE file,
- * userfaultfd) holds a session thread for as long as the caller wants; without
- * a bound one user could hold them all.
- */
-static struct inflight {
-    bool used;
-    uid_t uid;
-    uint64_t since_ns;
-} inflight[PROCMEM_INFLIGHT];
-static pthread_mutex_t inflight_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int inflight_begin(uid_t uid)
-{
-    int free_slot = -1;
-    unsigned stuck = 0;
-    pthread_mutex_lock(&inflight_lock);
-    /* read under the lock: a time taken before it can be older than a slot another thread filled meanwhile */
-    uint64_t now = mono_ns();
-    for (int i = 0; i < PROCMEM_INFLIGHT; i++) {
-        if (!inflight[i].used)
-            free_slot = free_slot < 0 ? i : free_slot;
-        else if (inflight[i].uid == uid && now > inflight[i].since_ns + PROCMEM_STUCK_NS)
-            stuck++;
-    }
-    if (stuck < PROCMEM_STUCK_PER_UID && free_slot >= 0)
-        inflight[free_slot] = (struct inflight){true, uid, now};
-    else
-        free_slot = -1;
-    pthread_mutex_unlock(&inflight_lock);
-    if (free_slot < 0)
-        LOG_WARN("front", "uid %u: %u reads of its memory stuck for over 10 s: copy refused (EFAULT)",
-                 (unsigned)uid, stuck);
-    return free_slot;
-}
-
-static void inflight_end(int slot)
-{
-    pthread_mutex_lock(&inflight_lock);
-    inflight[slot].used = false;
-    pthread_mutex_unlock(&inflight_lock);
-}
 
 int procmem_stage(struct procmem_ctx *c, uint64_t addr, size_t len)
 {
@@ -106,13 +18,7 @@ int procmem_stage(struct procmem_ctx *c, uint64_t addr, size_t len)
     r->data = len ? malloc(len) : NULL;
     if (len && !r->data)
         return -ENOMEM;
-    int slot = inflight_begin(c->uid);
-    if (slot < 0) {
-        free(r->data);
-        return -EBUSY;
-    }
-    int rc = procmem_read(c->tid, addr, r->data, len);
-    inflight_end(slot);
+    int rc = callermem_read(c->uid, c->tid, addr, r->data, len);
     if (rc != 0) {
         free(r->data);
         r->data = NULL;
@@ -140,9 +46,11 @@ void procmem_drop_writes(struct procmem_ctx *c)
 int procmem_flush_writes(struct procmem_ctx *c)
 {
     int rc = 0;
-    for (unsigned i = 0; i < c->n_out; i++)
-        if (procmem_write(c->tid, c->out[i].addr, c->out[i].data, c->out[i].len) != 0)
+    for (unsigned i = 0; i < c->n_out; i++) {
+        c->out[i].failed = callermem_write(c->uid, c->tid, c->out[i].addr, c->out[i].data, c->out[i].len) != 0;
+        if (c->out[i].failed)
             rc = -EFAULT;
+    }
     return rc;
 }
 
@@ -218,7 +126,7 @@ static int acc_write(void *ctx, uint64_t addr, const void *src, size_t len)
     if (!copy)
         return -ENOMEM;
     memcpy(copy, src, len);
-    c->out[c->n_out++] = (struct procmem_range){addr, len, copy};
+    c->out[c->n_out++] = (struct procmem_range){addr, len, copy, false};
     c->bytes += len;
     for (unsigned i = 0; i < c->n_in; i++) {
         struct procmem_range *r = &c->in[i];

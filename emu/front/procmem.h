@@ -31,6 +31,7 @@ struct procmem_range {
     uint64_t addr;
     size_t len;
     unsigned char *data;         /* NULL: the range could not be read (answered -EFAULT) */
+    bool failed;                 /* a write: its copy-out failed (procmem_flush_writes) */
 };
 
 struct procmem_ctx {
@@ -56,24 +57,20 @@ struct procmem_ctx {
 void procmem_access(struct procmem_ctx *c, nvemu_access *acc);
 
 /*
- * Copies [addr, addr+len) of the caller in (no lock may be held). A range
- * that cannot be read is kept as unreadable, so the core's read of it fails
- * with -EFAULT as a direct read would. -E2BIG past the call's byte or range
- * budget; -EBUSY (logged) when reads of this uid's memory are already stuck
- * (8 of them for over 10 s); else 0.
+ * Copies [addr, addr+len) of the caller in (no lock may be held), bounded by
+ * its uid's share and deadline (callermem.h). A range that cannot be read, or
+ * whose copy was refused or given up, is kept as unreadable, so the core's
+ * read of it fails with -EFAULT as a direct read would. -E2BIG past the
+ * call's byte or range budget; else 0.
  */
 int procmem_stage(struct procmem_ctx *c, uint64_t addr, size_t len);
 /* Stages the range the last attempt missed (procmem_stage's result). */
 int procmem_stage_missed(struct procmem_ctx *c);
 /* Forgets the writes of an attempt that the core dropped. */
 void procmem_drop_writes(struct procmem_ctx *c);
-/* Copies the staged writes out in call order (no lock may be held): 0, or -EFAULT when any failed. */
+/* Copies the staged writes out in call order (no lock may be held, bounded like reads): 0, or -EFAULT when any failed (marked failed). */
 int procmem_flush_writes(struct procmem_ctx *c);
 /* Frees the staged copies. */
 void procmem_ctx_fini(struct procmem_ctx *c);
-
-/* Reads/writes len bytes at addr of thread tid: 0, or -EFAULT when any byte is unreachable. */
-int procmem_read(pid_t tid, uint64_t addr, void *dst, size_t len);
-int procmem_write(pid_t tid, uint64_t addr, const void *src, size_t len);
 
 #endif

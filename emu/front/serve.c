@@ -14,14 +14,21 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "front/callermem.h"
 #include "front/ctlsock.h"
 #include "front/front.h"
 #include "front/server.h"
 #include "front/transport.h"
 
-/* Session threads: enough that a WHOAMI probe finds a free one while others wait on the core lock. */
-#define MAX_WORKERS 64
+/*
+ * Session threads (started as needed): enough that a WHOAMI probe finds a free one while others wait on the
+ * core lock, and well above what one user can hold for long (callermem.h: 8 in copies past their deadline,
+ * 16 + 32 for at most a deadline each; FRONT_BLOCKED_PER_UID blocking calls; 4 waiting fd probes).
+ */
+#define MAX_WORKERS 256
 #define IDLE_WORKERS 8
+/* How long a stop waits for the session threads; past it, threads stuck in a caller's memory are left behind. */
+#define STOP_WAIT_MS 3000
 
 struct loop {
     struct fuse_session *se;
@@ -83,14 +90,20 @@ static void wake_loop(struct loop *l)
     pthread_attr_destroy(&a);
 }
 
-/* Stops a loop: mark the session exited, then wake its main thread until it notices. */
-static void stop_loop(struct loop *l)
+/*
+ * Stops a loop: mark the session exited, then wake its main thread until it notices. The loop joins its
+ * session threads, and one stuck in a copy of a caller's memory (callermem.h) may never come back: with
+ * give_up_ms > 0, false when the loop has not ended by then (it is left running).
+ */
+static bool stop_loop(struct loop *l, int give_up_ms)
 {
     if (!l->started)
-        return;
+        return true;
     atomic_store(&l->stopping, true);
     fuse_session_exit(l->se);
-    for (;;) {
+    for (int waited = 0;; waited += 100) {
+        if (give_up_ms > 0 && waited >= give_up_ms)
+            return false;
         wake_loop(l);
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -103,6 +116,7 @@ static void stop_loop(struct loop *l)
             break;
     }
     l->started = false;
+    return true;
 }
 
 static void default_socket(char *buf, size_t len)
@@ -275,8 +289,19 @@ int front_serve(struct front_opts *o)
 stop_loops:
     /* session threads blocked in workload calls must return before their loops can end */
     front_block_cancel_all(&f);
+    bool all_ended = true;
     for (int i = 0; i < t.count; i++)
-        stop_loop(&loops[i]);
+        all_ended = stop_loop(&loops[i], STOP_WAIT_MS) && all_ended;
+    if (!all_ended) {
+        /* a thread stuck in a caller's memory may come back at any time: nothing it uses may be freed, so the
+         * nodes and the socket go and the process ends here */
+        LOG_WARN("front", "%u session threads are stuck in copies of callers' memory; stopping without them",
+                 callermem_stuck_direct());
+        ctlsock_close(&cs);
+        transport_unmount(&t);
+        fflush(NULL);
+        _exit(status);
+    }
 out:
     ctlsock_close(&cs);
     transport_destroy(&t);
@@ -328,7 +353,7 @@ void front_server_stop(front_server *s)
     if (!s)
         return;
     front_block_cancel_all(&s->f);
-    stop_loop(&s->loop);
+    stop_loop(&s->loop, 0);
     transport_destroy(&s->t);
     front_fini(&s->f, true);
     free(s);

@@ -13,9 +13,11 @@
 #include "abi/nv_classes.h"
 #include "abi/nv_escape.h"
 #include "abi/nv_status.h"
+#include "abi/nv_uvm.h"
 #include "abi/nv_workload.h"
 #include "core/emulator.h"
 #include "base/log.h"
+#include "front/callermem.h"
 #include "front/fdmap.h"
 #include "front/ident.h"
 #include "front/procmem.h"
@@ -126,7 +128,7 @@ static void trim_heap(void)
     LOG_DEBUG("front", "returned free heap to the system (%zu bytes were free)", mi.fordblks);
 }
 
-void front_release(struct front *f, struct front_file *ff)
+static void release_now(struct front *f, struct front_file *ff)
 {
     pthread_mutex_lock(&f->files_lock);
     ff->prev->next = ff->next;
@@ -136,6 +138,30 @@ void front_release(struct front *f, struct front_file *ff)
     nvemu_release(f->emu, ff->op);
     free(ff);
     trim_heap();
+}
+
+/* Whoever sees the release asked for and no call left frees the file, once. */
+static void release_if_unused(struct front *f, struct front_file *ff)
+{
+    if (atomic_load(&ff->release_pending) && atomic_load(&ff->calls) == 0 && !atomic_exchange(&ff->released, true))
+        release_now(f, ff);
+}
+
+void front_release(struct front *f, struct front_file *ff)
+{
+    atomic_store(&ff->release_pending, true);
+    release_if_unused(f, ff);
+}
+
+void front_call_begin(struct front_file *ff)
+{
+    atomic_fetch_add(&ff->calls, 1);
+}
+
+void front_call_end(struct front *f, struct front_file *ff)
+{
+    if (atomic_fetch_sub(&ff->calls, 1) == 1)
+        release_if_unused(f, ff);
 }
 
 static bool blocks(const struct front_file *ff, uint32_t cmd)
@@ -238,7 +264,19 @@ static void pre_resolve(struct front *f, struct procmem_ctx *c, uint32_t nr, uin
         return;
     memcpy(&ctl_fd, buf, sizeof(ctl_fd));
     c->pre_fd = ctl_fd;
-    c->pre_op = fdmap_resolve(f, c->tid, ctl_fd, &c->pre_hold);
+    c->pre_op = fdmap_resolve(f, c->tid, c->uid, ctl_fd, &c->pre_hold);
+}
+
+/* UVM_REGISTER_GPU_VASPACE names the RM file of its client (rmCtrlFd): resolved like REGISTER_FD's ctl_fd. */
+static void pre_resolve_uvm(struct front *f, struct procmem_ctx *c, uint32_t cmd, uint64_t arg)
+{
+    if (cmd != UVM_IOCTL_REGISTER_GPU_VASPACE || procmem_stage(c, arg, sizeof(uvm_register_gpu_vaspace_params)) != 0 ||
+        !c->in[c->n_in - 1].data)
+        return;
+    uvm_register_gpu_vaspace_params p;
+    memcpy(&p, c->in[c->n_in - 1].data, sizeof(p));
+    c->pre_fd = p.rmCtrlFd;
+    c->pre_op = fdmap_resolve(f, c->tid, c->uid, p.rmCtrlFd, &c->pre_hold);
 }
 
 /*
@@ -293,10 +331,49 @@ static int call_staged(struct front *f, struct front_file *ff, struct procmem_ct
         int st = round < PROCMEM_STAGED_RANGES ? procmem_stage_missed(c) : -E2BIG;
         if (st != 0) {
             LOG_INFO("front", "ioctl 0x%02x of tid %d: nested copy-in refused (%s): EFAULT", nr, (int)c->tid,
-                     st == -EBUSY ? "reads of this user's memory are stuck" : "too much to copy");
+                     "too much to copy");
             return -EFAULT;
         }
     }
+}
+
+/* Where an escape's NV_STATUS lies in a block of `size` bytes when its nested params are copied out (-1: none). */
+static long nested_status_offset(uint32_t nr, uint32_t size)
+{
+    if (nr == NV_ESC_RM_CONTROL && size == sizeof(NVOS54_PARAMETERS))
+        return (long)offsetof(NVOS54_PARAMETERS, status);
+    if (nr == NV_ESC_RM_ALLOC && size == sizeof(NVOS21_PARAMETERS))
+        return (long)offsetof(NVOS21_PARAMETERS, status);
+    if (nr == NV_ESC_RM_ALLOC && size == sizeof(NVOS64_PARAMETERS))
+        return (long)offsetof(NVOS64_PARAMETERS, status);
+    return -1;
+}
+
+/*
+ * A staged write failed at copy-out (read-only or vanished params). The driver copies a control's or an
+ * alloc's params out inside the call and answers a failure with NV_ERR_INVALID_ADDRESS in the status, the
+ * syscall returning 0; only the top-level block's own copy-out fails with EFAULT. Inside XFER the top-level
+ * block is the inner one at xfer.ptr (staged too): its status word is written again.
+ */
+static int nested_copyout_failed(const struct procmem_ctx *c, uint32_t nr, uint32_t size, void *buf)
+{
+    const uint32_t bad = NV_ERR_INVALID_ADDRESS;
+    if (nr != NV_ESC_IOCTL_XFER_CMD) {
+        long off = nested_status_offset(nr, size);
+        if (off < 0)
+            return -EFAULT;
+        memcpy((char *)buf + off, &bad, sizeof(bad));
+        return 0;
+    }
+    nv_ioctl_xfer_t x;
+    memcpy(&x, buf, sizeof(x));
+    long off = nested_status_offset(x.cmd & 0xFFu, x.size);
+    for (unsigned i = 0; i < c->n_out; i++)
+        if (c->out[i].failed && c->out[i].addr == x.ptr)
+            return -EFAULT;
+    if (off < 0 || callermem_write(c->uid, c->tid, x.ptr + (uint64_t)off, &bad, sizeof(bad)) != 0)
+        return -EFAULT;
+    return 0;
 }
 
 int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd, uint64_t arg,
@@ -309,6 +386,7 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         atomic_fetch_add(&f->uvm_ioctls, 1);
         struct procmem_ctx uc = {.f = f, .tid = tid, .uid = nvemu_opener_identity(ff->op)->uid, .pre_fd = -1,
                                  .pre_op = NULL, .pre_hold = -1};
+        pre_resolve_uvm(f, &uc, cmd, arg);
         nvemu_access uacc;
         procmem_access(&uc, &uacc);
         int rc;
@@ -322,6 +400,8 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
                 break;
             }
         }
+        if (uc.pre_hold >= 0)
+            close(uc.pre_hold);
         if (rc != -EFAULT && procmem_flush_writes(&uc) != 0)
             rc = -EFAULT;
         procmem_ctx_fini(&uc);
@@ -335,13 +415,15 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         *out_len = sizeof(who);
         return 0;
     }
-    /* The driver copies _IOC_SIZE bytes both ways whatever _IOC_DIR says; the kernel only moved what DIR allowed. */
-    if (in_len < size && procmem_read(tid, arg + in_len, (char *)buf + in_len, size - in_len) != 0) {
+    /* The driver copies _IOC_SIZE bytes both ways whatever _IOC_DIR says; the kernel only moved what DIR
+     * allowed. The rest is the caller's memory like any other: bounded by its uid's share and deadline. */
+    uid_t uid = nvemu_opener_identity(ff->op)->uid;
+    if (in_len < size && callermem_read(uid, tid, arg + in_len, (char *)buf + in_len, size - in_len) != 0) {
         atomic_fetch_add(&f->front_errors, 1);
         return -EFAULT;
     }
-    struct procmem_ctx c = {.f = f, .tid = tid, .uid = nvemu_opener_identity(ff->op)->uid, .pre_fd = -1,
-                            .pre_op = NULL, .pre_hold = -1, .cancel = b ? &b->cancel : NULL};
+    struct procmem_ctx c = {.f = f, .tid = tid, .uid = uid, .pre_fd = -1, .pre_op = NULL, .pre_hold = -1,
+                            .cancel = b ? &b->cancel : NULL};
     uint32_t nr = _IOC_NR(cmd);
     pre_resolve(f, &c, nr, size, buf);
     pre_stage(&c, nr, size, buf, false);
@@ -355,7 +437,7 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         close(c.pre_hold);
     /* nested results go out now that the core's lock is released */
     if (rc != -EFAULT && procmem_flush_writes(&c) != 0)
-        rc = -EFAULT;
+        rc = nested_copyout_failed(&c, nr, size, buf);
     procmem_ctx_fini(&c);
     if (rc == -EFAULT)
         return rc;
@@ -364,7 +446,7 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
         return rc;
     uint32_t by_kernel = rc == 0 ? (out_cap < size ? out_cap : size) : 0;
     if (by_kernel < size &&
-        procmem_write(tid, arg + by_kernel, (const char *)buf + by_kernel, size - by_kernel) != 0)
+        callermem_write(uid, tid, arg + by_kernel, (const char *)buf + by_kernel, size - by_kernel) != 0)
         return rc == 0 ? -EFAULT : rc;
     *out_len = by_kernel;
     return rc;

@@ -32,18 +32,24 @@ struct front_node {
     uint32_t minor;             /* GPU index for NVEMU_NODE_GPU; 255 for ctl */
 };
 
-/* One open() of one node. Lives until release (last close of that open file). */
+/*
+ * One open() of one node. Lives until release (last close of that open file) and the end of the calls
+ * still using it: a call answered without its thread (callermem.h) lets the caller close the file while
+ * that thread still works on it.
+ */
 struct front_file {
     nvemu_opener *op;
     const struct front_node *node;
     pid_t pid;                  /* thread group that opened it */
+    atomic_uint calls;          /* calls in progress (front_call_begin/end) */
+    atomic_bool release_pending, released;
     struct front_file *prev, *next;
 };
 
 /* Blocking workload calls (WL_WAIT, WL_SLEEP) one uid may have in flight; more are refused. */
 #define FRONT_BLOCKED_PER_UID 16
-/* Blocking calls in flight, all callers (above the session threads). */
-#define FRONT_BLOCKED_MAX 128
+/* Blocking calls in flight, all callers: more than one uid may hold, a quarter of the session threads. */
+#define FRONT_BLOCKED_MAX 64
 
 /* One blocking call in flight: a FUSE interrupt (its caller got a signal) or a stop cancels it. */
 struct front_blocked {
@@ -92,8 +98,14 @@ void front_fini(struct front *f, bool release_openers);
  * from /proc). Returns NULL with *err = -errno.
  */
 struct front_file *front_open(struct front *f, const struct front_node *node, pid_t tid, int *err);
-/* release(): frees the opener's clients (nvemu_release) and the file; hands a large free heap back to the system. */
+/*
+ * release(): frees the opener's clients (nvemu_release) and the file, once no call uses it any more (else the
+ * last front_call_end does); hands a large free heap back to the system.
+ */
 void front_release(struct front *f, struct front_file *ff);
+/* Around every call on ff: the file is not freed between them. */
+void front_call_begin(struct front_file *ff);
+void front_call_end(struct front *f, struct front_file *ff);
 
 /*
  * One ioctl from thread tid with user address arg. buf holds size bytes:

@@ -61,4 +61,7 @@ void transport_ioctl(struct front *f, struct fuse_req *req, struct front_file *f
 /* Frees what start created (sessions must have stopped). */
 void transport_destroy(struct transport *t);
 
+/* Takes the FUSE mount down (nothing for CUSE), leaving the sessions as they are: a stop that cannot wait. */
+void transport_unmount(struct transport *t);
+
 #endif

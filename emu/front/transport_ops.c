@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "base/log.h"
+#include "front/callermem.h"
 #include "front/server.h"
 #include "front/transport.h"
 
@@ -41,6 +43,20 @@ static void on_interrupt(fuse_req_t req, void *data)
     front_block_cancel(data);
 }
 
+/* A call whose thread is stuck in a copy of the caller's memory, answered without it (callermem.h). */
+struct ioctl_call {
+    struct callermem_call cm;    /* first: give_up gets its address */
+    struct front *f;
+    fuse_req_t req;
+};
+
+static void give_up(struct callermem_call *c)
+{
+    struct ioctl_call *ic = (struct ioctl_call *)c;
+    atomic_fetch_add(&ic->f->front_errors, 1);
+    fuse_reply_err(ic->req, EFAULT);
+}
+
 void transport_ioctl(struct front *f, struct fuse_req *req, struct front_file *ff, uint32_t cmd, void *arg,
                      unsigned flags, const void *in_buf, size_t in_bufsz, size_t out_bufsz)
 {
@@ -60,13 +76,23 @@ void transport_ioctl(struct front *f, struct fuse_req *req, struct front_file *f
     struct front_blocked *b = front_block_begin(f, ff, tid, cmd);
     if (b)
         fuse_req_interrupt_func(req, on_interrupt, b);
+    struct ioctl_call ic = {.cm = {.give_up = give_up}, .f = f, .req = req};
+    callermem_set_call(&ic.cm);
+    front_call_begin(ff);
     int rc = front_ioctl(f, ff, tid, cmd, (uint64_t)(uintptr_t)arg, buf, size, in_len,
                          out_bufsz > size ? size : (uint32_t)out_bufsz, &out_len, b);
+    callermem_set_call(NULL);
+    /* answered by the watchdog: req is gone (an answered request gets no interrupt either) */
+    bool answered = atomic_load(&ic.cm.given_up);
     if (b) {
         /* waits for an interrupt callback still running, so b is not reused under it */
-        fuse_req_interrupt_func(req, NULL, NULL);
+        if (!answered)
+            fuse_req_interrupt_func(req, NULL, NULL);
         front_block_end(f, b);
     }
+    front_call_end(f, ff);
+    if (answered)
+        return;
     if (rc < 0)
         fuse_reply_err(req, -rc);
     else

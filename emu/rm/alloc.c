@@ -46,7 +46,11 @@ static NV_STATUS alloc_client(struct rm_call *c, struct rm_alloc_req *req)
             }
         }
     }
-    struct rm_client *cl = rm_client_new(rs, handle, rm_owner_of(c->op));
+    nvemu_opener *owner = rm_owner_of(c->op);
+    NV_STATUS st = rm_quota_check(rs, owner->who.uid, RM_QUOTA_CLIENT);
+    if (st != NV_OK)
+        return st;
+    struct rm_client *cl = rm_client_new(rs, handle, owner);
     if (!cl)
         return NV_ERR_NO_MEMORY;
     /* only the 4-byte hClient of NV0000_ALLOC_PARAMETERS is copied back */
@@ -83,9 +87,21 @@ static NV_STATUS check_new_handle(struct rm_client *cl, uint32_t h)
 }
 
 /* Creates the object and runs its constructor; on failure nothing stays behind. */
+/* Room for one more object of family `family` in the quota of cl's uid. */
+static NV_STATUS quota_room(struct rm_client *cl, uint32_t family)
+{
+    NV_STATUS st = rm_quota_check(cl->rs, cl->creator_uid, RM_QUOTA_OBJECT);
+    if (st == NV_OK && family == RM_FAM_EVENT)
+        st = rm_quota_check(cl->rs, cl->creator_uid, RM_QUOTA_EVENT);
+    return st;
+}
+
 static NV_STATUS create_object(struct rm_call *c, struct rm_client *cl, struct rm_object *parent, uint32_t handle,
                                const struct rm_class_row *row, void *params, struct rm_object **out)
 {
+    NV_STATUS qst = quota_room(cl, row->family);
+    if (qst != NV_OK)
+        return qst;
     struct rm_object *o = rm_object_new(cl, parent, handle, row);
     if (!o)
         return NV_ERR_NO_MEMORY;
@@ -293,6 +309,8 @@ NV_STATUS rm_dup(struct rm_call *c, NVOS55_PARAMETERS *p)
     } else if ((st = check_new_handle(dst, handle)) != NV_OK) {
         return st;
     }
+    if ((st = quota_room(dst, so->row->family)) != NV_OK)
+        return st;
     struct rm_object *o = rm_object_new(dst, parent, handle, so->row);
     if (!o)
         return NV_ERR_NO_MEMORY;

@@ -171,11 +171,21 @@ bool rm_vaspace_usable(const struct rm_object *vas)
     return !v || !v->external || v->uvm_registered;
 }
 
-NV_STATUS rm_vaspace_uvm_register(struct rm_server *rs, uint32_t hclient, uint32_t hvaspace)
+/* Whether the caller reaches client cl: through its RM file ctl, else as the process that created it. */
+static bool uvm_reaches(const struct rm_client *cl, nvemu_opener *ctl, const nvemu_opener *uvm)
+{
+    if (ctl && ctl->node == NVEMU_NODE_CTL)
+        return cl->owner == ctl || (cl->owner && cl->owner->ctl == ctl);
+    return cl->creator_pid == uvm->who.pid;
+}
+
+NV_STATUS rm_vaspace_uvm_register(struct rm_server *rs, nvemu_opener *ctl, const nvemu_opener *uvm,
+                                  uint32_t hclient, uint32_t hvaspace)
 {
     struct rm_client *cl = rm_client_by_handle(rs, hclient);
-    if (!cl) {
-        LOG_INFO("rm", "UVM VA-space registration: no client 0x%x", hclient);
+    if (!cl || !uvm_reaches(cl, ctl, uvm)) {
+        LOG_INFO("rm", "UVM VA-space registration: no client 0x%x %s", hclient,
+                 ctl && ctl->node == NVEMU_NODE_CTL ? "on the RM file rmCtrlFd names" : "of the calling process");
         return NV_ERR_INVALID_CLIENT;
     }
     struct rm_object *o = rm_client_find(cl, hvaspace);

@@ -52,6 +52,7 @@ void rm_server_destroy(struct rm_server *rs)
     free(rs->os_events.pair);
     free(rs->os_events.cl);
     free(rs->later);
+    free(rs->quota);
     free(rs->buckets);
     free(rs);
 }
@@ -131,6 +132,7 @@ struct rm_client *rm_client_new(struct rm_server *rs, uint32_t handle, nvemu_ope
     rs->buckets[i] = cl;
     rs->count++;
     rs->objects++;
+    rm_quota_charge(rs, cl->creator_uid, RM_QUOTA_CLIENT);
     return cl;
 }
 
@@ -239,6 +241,9 @@ struct rm_object *rm_object_new(struct rm_client *cl, struct rm_object *parent, 
     client_index_object(cl, o);
     struct rm_server *rs = cl->rs;
     rs->objects++;
+    rm_quota_charge(rs, cl->creator_uid, RM_QUOTA_OBJECT);
+    if (o->family == RM_FAM_EVENT)
+        rm_quota_charge(rs, cl->creator_uid, RM_QUOTA_EVENT);
     if (o->family == RM_FAM_TSG)
         rs->channel_groups++;
     return o;
@@ -374,6 +379,9 @@ static void object_destroy(struct rm_call *c, struct rm_object *o)
     client_unindex_object(o->client, o);
     NVEMU_ASSERT("rm", rs->objects > 0);
     rs->objects--;
+    rm_quota_uncharge(rs, o->client->creator_uid, RM_QUOTA_OBJECT);
+    if (o->family == RM_FAM_EVENT)
+        rm_quota_uncharge(rs, o->client->creator_uid, RM_QUOTA_EVENT);
     free(o->dependants);
     free(o->depends_on);
     free(o);
@@ -513,6 +521,7 @@ static void free_client_root(struct rm_server *rs, struct rm_client *cl)
     server_unlink_client(rs, cl);
     NVEMU_ASSERT("rm", rs->objects > 0);
     rs->objects--;
+    rm_quota_uncharge(rs, cl->creator_uid, RM_QUOTA_CLIENT);
     free(cl->root->dependants);
     free(cl->root->depends_on);
     free(cl->root);

@@ -272,11 +272,15 @@ uint32_t rm_gpu_device_count(struct rm_server *rs, const struct gpu *g);
 bool rm_vaspace_usable(const struct rm_object *vas);
 
 /*
- * UVM_REGISTER_GPU_VASPACE's RM side: marks VA space hvaspace of client hclient registered. NV_ERR_INVALID_CLIENT,
- * NV_ERR_OBJECT_NOT_FOUND (no such VA space) or NV_ERR_INVALID_ARGUMENT (not externally owned), with a log line.
- * Caller holds the emulator lock.
+ * UVM_REGISTER_GPU_VASPACE's RM side: marks VA space hvaspace of client hclient registered. The client is
+ * looked up through the RM file the caller names (ctl, its rmCtrlFd resolved in the caller's fd table): only
+ * a client of that opener (or of an fd registered to it) is found. Without one (rmCtrlFd -1 or not an RM fd)
+ * only a client created by the calling process (uvm's pid) is. Never another opener's or process's client:
+ * NV_ERR_INVALID_CLIENT, as for a handle that names none. NV_ERR_OBJECT_NOT_FOUND (no such VA space) or
+ * NV_ERR_INVALID_ARGUMENT (not externally owned), with a log line. Caller holds the emulator lock.
  */
-NV_STATUS rm_vaspace_uvm_register(struct rm_server *rs, uint32_t hclient, uint32_t hvaspace);
+NV_STATUS rm_vaspace_uvm_register(struct rm_server *rs, nvemu_opener *ctl, const nvemu_opener *uvm,
+                                  uint32_t hclient, uint32_t hvaspace);
 
 /* True for a *_USERMODE_A object allocated with bBar1Mapping = 1. */
 bool rm_usermode_bar1(const struct rm_object *o);

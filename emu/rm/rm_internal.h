@@ -68,6 +68,13 @@ struct busy_fault {
     uint32_t cmd, count;
 };
 
+/* What one uid holds (quota.c). */
+enum rm_quota_kind { RM_QUOTA_CLIENT, RM_QUOTA_OBJECT, RM_QUOTA_EVENT, RM_QUOTA_KINDS };
+struct rm_quota_use {
+    uint32_t uid;
+    uint32_t used[RM_QUOTA_KINDS];
+};
+
 struct rm_server {
     struct rm_env env;
     nvemu_opener *openers;                  /* live openers, newest first */
@@ -88,7 +95,20 @@ struct rm_server {
     struct rm_object **later;               /* rm_free_later queue */
     uint32_t nlater, caplater;
     uint32_t devices_per_gpu[NV0080_MAX_DEVICES];  /* live NV01_DEVICE_0 objects by GPU index */
+    struct rm_quota_use *quota;             /* uids holding clients or objects (quota.c) */
+    uint32_t nquota, capquota;
 };
+
+/*
+ * Per-uid quotas (quota.c). check: NV_OK when uid may hold one more of kind k, else
+ * NV_ERR_INSUFFICIENT_RESOURCES with a log line (as the driver answers when it runs out). charge/uncharge:
+ * when one is created/freed (rm_client_new, rm_object_new and the frees do it; the client's creator_uid
+ * pays for its objects). used: what uid holds now.
+ */
+NV_STATUS rm_quota_check(struct rm_server *rs, uint32_t uid, enum rm_quota_kind k);
+void rm_quota_charge(struct rm_server *rs, uint32_t uid, enum rm_quota_kind k);
+void rm_quota_uncharge(struct rm_server *rs, uint32_t uid, enum rm_quota_kind k);
+uint32_t rm_quota_used(struct rm_server *rs, uint32_t uid, enum rm_quota_kind k);
 
 /*
  * The ownership check (rmclientValidate, strict mode): the caller's owner

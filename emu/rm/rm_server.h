@@ -21,6 +21,7 @@ struct rm_env {
     struct gpu *gpus;                /* owned by the caller, live until rm_server_destroy */
     uint32_t gpu_count;
     bool gpreempt_compat;            /* GPreempt's relaxed client ownership for controls */
+    uint32_t quota[3];               /* per-uid quotas by enum rm_quota_kind (rm_internal.h); 0: none */
 };
 
 /* An empty resource server, or NULL when out of memory. */

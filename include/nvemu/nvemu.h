@@ -104,6 +104,18 @@ typedef struct nvemu_config {
        profile file's own values; see profile_load_set in emu/profile/profile.h */
     const char *const *profile_set;
     int profile_nset;
+    /* Who may use the workload escapes (0xF0-0xFF: register, submit, wait, sleep, mark), whose participants
+       hold virtual time for every caller: false = anyone (a program serving its own emulator); true = only
+       openers whose uid is workload_uid or, with workload_gid_set, whose gid is workload_gid (others get
+       NV_ERR_INSUFFICIENT_PERMISSIONS). `nvemu daemon` sets it to its own uid. */
+    bool workload_restricted;
+    uint32_t workload_uid;
+    bool workload_gid_set;
+    uint32_t workload_gid;
+    /* What one uid may hold at once: clients, objects (events included), event objects; past it an alloc
+       answers NV_ERR_INSUFFICIENT_RESOURCES. 0: no limit (a program serving its own emulator); `nvemu daemon`
+       sets 131072, 262144 and 65536. */
+    uint32_t quota_clients, quota_objects, quota_events;
 } nvemu_config;
 
 /* Fills *cfg with defaults (h200, virtual clock, seed 1). */

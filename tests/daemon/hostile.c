@@ -12,6 +12,24 @@
  *                       another client; the stuck call is answered once the page is released
  *   sleepers            (daemon with --clock realtime) 70 threads of uid 65534 sleep: at most 16 block,
  *                       root is still served, SIGKILL ends them, SIGTERM stops the daemon
+ *   uvm-vaspace         uid 65534's UVM file names root's client and VA space with its own RM fd:
+ *                       NV_ERR_INVALID_CLIENT, root's context share still waits; root's own works
+ *   wl-foreign          (daemon with its default --workload-uid) uid 65534 cannot register a workload
+ *                       participant (NV_ERR_INSUFFICIENT_PERMISSIONS), so root's 1 ms WL_SLEEP in
+ *                       virtual time ends at once while that process lives
+ *   regfd-fair          48 threads of uid 65534 loop REGISTER_FD while root makes 200: every one of
+ *                       root's succeeds, p99 within 2 s (the flood shares 2 cores)
+ *   rm-quota [N]        (daemon with --rm-quota events=N, default 20000) uid 65534 allocates events until
+ *                       refused: NV_ERR_INSUFFICIENT_RESOURCES at exactly N, root still allocates; root's
+ *                       calls while those events are released: p99 within 200 ms
+ *   status-hoard        4000 openers make a large status document; 20 connections of uid 65534 ask
+ *                       for it and never read: root's status is still answered, p99 within 2 s
+ *   stuck-threads       64 threads of uid 65534 make calls whose memory (nested params, and the block
+ *                       of an _IOC_NONE ioctl the daemon reads itself) lies on a page nobody answers:
+ *                       root's controls meanwhile all succeed with p99 within 500 ms, still after the
+ *                       attacker is killed, and SIGTERM stops the daemon while threads are stuck
+ *   ro-params           a control whose params lie in a read-only page: ioctl 0, status
+ *                       NV_ERR_INVALID_ADDRESS (the copy-out failed), directly and through XFER
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +45,9 @@
 #include <sys/ioctl.h>
 #include <linux/userfaultfd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -393,6 +413,13 @@ static pid_t spawn_sleepers(int n)
     _exit(0);
 }
 
+/* kill for a pid this test made: never 0 or -1 (a failed fork), which would signal far more. */
+static void kill_pid(long pid, int sig)
+{
+    if (pid > 0)
+        kill((pid_t)pid, sig);
+}
+
 /* waitpid with a bound: 0 when pid ended within `seconds`. */
 static int reap(pid_t pid, double seconds)
 {
@@ -449,7 +476,7 @@ static int sleepers(void)
     printf("hostile sleepers: root's calls %s after %.3f s\n",
            other == 0 ? "completed" : other < 0 ? "still blocked" : "failed", now() - t0);
     int refused = atomic_load(&sleep_stats->refused);
-    kill(a, SIGKILL);
+    kill_pid(a, SIGKILL);
     int killed = reap(a, 10);
     printf("hostile sleepers: SIGKILL %s the sleeping process\n", killed == 0 ? "ended" : "did NOT end");
     /* a few sleepers, then the daemon is told to stop */
@@ -459,7 +486,7 @@ static int sleepers(void)
     while (now() - t0 < 10 && atomic_load(&sleep_stats->asleep) < 4)
         usleep(20000);
     usleep(300000);
-    kill((pid_t)dpid, SIGTERM);
+    kill_pid(dpid, SIGTERM);
     t0 = now();
     while (!ended(dpid) && now() - t0 < 15)
         usleep(20000);
@@ -547,6 +574,611 @@ static int heap_trim(void)
     return after <= want ? still_serving("heap-trim") : 1;
 }
 
+/*
+ * The driver copies a control's params out inside the call: a read-only page makes that copy fail, and the
+ * call answers NV_ERR_INVALID_ADDRESS in its status with the syscall returning 0 (EFAULT is only for the
+ * top-level block).
+ */
+#define NV_ERR_INVALID_ADDRESS 0x1Eu
+struct xfer { uint32_t cmd, size; uint64_t ptr; };
+
+static int ro_params(void)
+{
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    uint32_t client = 0, root_param = 0;
+    long psz = sysconf(_SC_PAGESIZE);
+    uint32_t *ids = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (ctl < 0 || ids == MAP_FAILED || alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) != 0) {
+        printf("hostile ro-params: cannot set up a client\n");
+        return 1;
+    }
+    uint32_t st_rw = control(ctl, client, client, 0x201u, ids, 128); /* GPU_GET_ATTACHED_IDS */
+    mprotect(ids, (size_t)psz, PROT_READ);
+    struct nvos54 c = {client, client, 0x201u, 0, (uint64_t)(uintptr_t)ids, 128, 0xFFFFFFFFu};
+    int rc = ioctl(ctl, REQ(0x2A, sizeof(c)), &c);
+    int err = rc != 0 ? errno : 0;
+    struct nvos54 inner = {client, client, 0x201u, 0, (uint64_t)(uintptr_t)ids, 128, 0xFFFFFFFFu};
+    struct xfer x = {0x2A, sizeof(inner), (uint64_t)(uintptr_t)&inner};
+    int xrc = ioctl(ctl, REQ(211, sizeof(x)), &x);
+    int xerr = xrc != 0 ? errno : 0;
+    printf("hostile ro-params: writable params -> 0x%x; read-only: ioctl %d (%s) status 0x%x; "
+           "through XFER: ioctl %d (%s) status 0x%x\n", st_rw, rc, strerror(err), c.status, xrc, strerror(xerr),
+           inner.status);
+    close(ctl);
+    return st_rw == 0 && rc == 0 && c.status == NV_ERR_INVALID_ADDRESS && xrc == 0 &&
+                   inner.status == NV_ERR_INVALID_ADDRESS ? 0 : 1;
+}
+
+/*
+ * Cross-tenant measurements: uid 65534 attacks from a child process (threads looping `fn` until root is done,
+ * at most 10 s) while root times its own calls.
+ */
+struct lat { double p50, p99, max; int fails, n; };
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Times n calls of call(arg) (0: success). */
+static struct lat measure(int (*call)(void *), void *arg, int n)
+{
+    double *t = calloc((size_t)n, sizeof(*t));
+    struct lat l = {0, 0, 0, 0, n};
+    for (int i = 0; t && i < n; i++) {
+        double t0 = now();
+        l.fails += call(arg) != 0;
+        t[i] = now() - t0;
+    }
+    if (!t)
+        return (struct lat){0, 0, 0, n, n};
+    qsort(t, (size_t)n, sizeof(*t), cmp_double);
+    l.p50 = t[n / 2];
+    l.p99 = t[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1];
+    l.max = t[n - 1];
+    free(t);
+    return l;
+}
+
+static void print_lat(const char *mode, const char *what, struct lat l)
+{
+    printf("hostile %s: root's %s: %d calls, %d failed, p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", mode, what, l.n,
+           l.fails, l.p50 * 1e3, l.p99 * 1e3, l.max * 1e3);
+}
+
+struct attack {
+    pid_t pid;
+    int stop_fd;                 /* root's end: closing it ends the attack */
+};
+
+static void *(*attack_fn)(void *);
+static atomic_bool attack_stop;
+
+/* A process of uid 65534 running `threads` threads of fn (setup first runs once as that user); ready when it returns. */
+static struct attack attack_start(int (*setup)(void), void *(*fn)(void *), int threads)
+{
+    int p[2], ready[2];
+    struct attack a = {-1, -1};
+    if (pipe(p) != 0 || pipe(ready) != 0)
+        return a;
+    a.pid = fork();
+    if (a.pid == 0) {
+        close(p[1]);
+        close(ready[0]);
+        if (setgid(65534) != 0 || setuid(65534) != 0 || (setup && setup() != 0))
+            _exit(3);
+        attack_fn = fn;
+        pthread_t t;
+        for (int i = 0; i < threads; i++)
+            if (pthread_create(&t, NULL, fn, NULL) == 0)
+                pthread_detach(t);
+        if (write(ready[1], "r", 1) != 1)
+            _exit(4);
+        struct pollfd pf = {.fd = p[0], .events = POLLIN};
+        poll(&pf, 1, 10000);
+        atomic_store(&attack_stop, true);
+        _exit(0);
+    }
+    close(p[0]);
+    close(ready[1]);
+    char c;
+    if (read(ready[0], &c, 1) != 1) {
+        close(p[1]);
+        reap(a.pid, 5);
+        a.pid = -1;
+        p[1] = -1;
+    }
+    close(ready[0]);
+    a.stop_fd = p[1];
+    usleep(200000); /* the attack is under way */
+    return a;
+}
+
+/* Ends the attack: 0 when its process is gone within 10 s. */
+static int attack_end(struct attack *a)
+{
+    if (a->pid < 0)
+        return -1;
+    close(a->stop_fd);
+    return reap(a->pid, 10);
+}
+
+static int regfd_ctl = -1;
+
+static int attacker_regfd_setup(void)
+{
+    regfd_ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    return regfd_ctl >= 0 ? 0 : -1;
+}
+
+static void *attacker_regfd(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&attack_stop)) {
+        int gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+        int fd = regfd_ctl;
+        ioctl(gpu, REGISTER_FD, &fd);
+        close(gpu);
+    }
+    return NULL;
+}
+
+static int root_regfd(void *arg)
+{
+    int ctl = *(int *)arg;
+    int gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+    int fd = ctl;
+    int rc = gpu >= 0 && ioctl(gpu, REGISTER_FD, &fd) == 0 ? 0 : -1;
+    if (gpu >= 0)
+        close(gpu);
+    return rc;
+}
+
+/* A REGISTER_FD flood of one user must not make another's fail (libcuda registers at context creation). */
+static int regfd_fair(void)
+{
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    if (ctl < 0)
+        return 1;
+    struct lat quiet = measure(root_regfd, &ctl, 200);
+    print_lat("regfd-fair", "REGISTER_FD quiet", quiet);
+    struct attack a = attack_start(attacker_regfd_setup, attacker_regfd, 48);
+    struct lat busy = measure(root_regfd, &ctl, 200);
+    int ended = attack_end(&a);
+    print_lat("regfd-fair", "REGISTER_FD while 48 threads of uid 65534 loop REGISTER_FD", busy);
+    close(ctl);
+    return a.pid > 0 && ended == 0 && quiet.fails == 0 && busy.fails == 0 && busy.p99 < 2.0 ? 0 : 1;
+}
+
+/* An event object on the client itself (NV01_EVENT_OS_EVENT, NV0005 params naming the client as notifier). */
+struct nv0005 { uint32_t hParentClient, hSrcResource, hClass, notifyIndex; uint64_t data; };
+#define EV_BASE 0xE0000000u
+
+static uint32_t alloc_event(int ctl, uint32_t client, uint32_t i)
+{
+    struct nv0005 ev = {0, client, 0x79, 0, 0};
+    uint32_t h = EV_BASE + i;
+    return alloc(ctl, client, client, &h, 0x79, &ev, sizeof(ev));
+}
+
+static int root_control(void *arg)
+{
+    const uint32_t *cc = arg; /* ctl fd, client */
+    uint32_t ids[32];
+    return control((int)cc[0], cc[1], cc[1], 0x201u, ids, sizeof(ids)) == 0 ? 0 : -1;
+}
+
+/* A thread timing root's calls until *stop. */
+struct timed { uint32_t cc[2]; atomic_bool stop; struct lat l; };
+
+static void *timed_calls(void *arg)
+{
+    struct timed *t = arg;
+    enum { MAX = 200000 };
+    double *v = malloc(MAX * sizeof(*v));
+    int n = 0;
+    while (v && n < MAX && !atomic_load(&t->stop)) {
+        double t0 = now();
+        t->l.fails += root_control(t->cc) != 0;
+        v[n++] = now() - t0;
+    }
+    t->l.n = n;
+    if (n) {
+        qsort(v, (size_t)n, sizeof(*v), cmp_double);
+        t->l.p50 = v[n / 2];
+        t->l.p99 = v[(n * 99) / 100];
+        t->l.max = v[n - 1];
+    }
+    free(v);
+    return NULL;
+}
+
+static int rm_quota(int quota)
+{
+    long dpid = daemon_pid();
+    long rss0 = rss_kib(dpid);
+    int p[2], q[2];
+    if (dpid <= 0 || pipe(p) != 0 || pipe(q) != 0)
+        return 1;
+    pid_t child = fork();
+    if (child == 0) {
+        uint32_t res[2] = {0, 0xDEADu}; /* events made, status of the refused one */
+        if (setgid(65534) == 0 && setuid(65534) == 0) {
+            int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+            uint32_t client = 0, root_param = 0;
+            if (ctl >= 0 && alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) == 0)
+                for (uint32_t i = 0; i < (uint32_t)quota + 10; i++) {
+                    uint32_t st = alloc_event(ctl, client, i);
+                    if (st != 0) {
+                        res[1] = st;
+                        break;
+                    }
+                    res[0]++;
+                }
+        }
+        if (write(p[1], res, sizeof(res)) != sizeof(res))
+            _exit(1);
+        /* holds its events until root says so (at most 10 s), then they are released at exit */
+        struct pollfd pf = {.fd = q[0], .events = POLLIN};
+        poll(&pf, 1, 10000);
+        _exit(0);
+    }
+    uint32_t res[2] = {0, 0xDEADu};
+    if (read(p[0], res, sizeof(res)) != sizeof(res))
+        res[1] = 0xDEADu;
+    long rss_full = rss_kib(dpid);
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    uint32_t client = 0, root_param = 0;
+    uint32_t root_client = ctl >= 0 ? alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) : 0xDEADu;
+    uint32_t root_event = root_client == 0 ? alloc_event(ctl, client, 0) : 0xDEADu;
+    struct timed quiet = {.cc = {(uint32_t)ctl, client}};
+    pthread_t t;
+    pthread_create(&t, NULL, timed_calls, &quiet);
+    usleep(300000);
+    atomic_store(&quiet.stop, true);
+    pthread_join(t, NULL);
+    struct timed busy = {.cc = {(uint32_t)ctl, client}};
+    pthread_create(&t, NULL, timed_calls, &busy);
+    usleep(50000);
+    double t0 = now();
+    if (write(q[1], "x", 1) != 1)
+        return 1;
+    int reaped = reap(child, 10);
+    double release = now() - t0;
+    usleep(300000); /* the release reaches the daemon after the process is gone */
+    atomic_store(&busy.stop, true);
+    pthread_join(t, NULL);
+    long rss_after = rss_kib(dpid);
+    printf("hostile rm-quota: uid 65534 made %u events, the next -> 0x%x; root's client -> 0x%x, event -> 0x%x\n",
+           res[0], res[1], root_client, root_event);
+    printf("hostile rm-quota: daemon RSS %ld KiB before, %ld KiB at the quota, %ld KiB after release\n", rss0,
+           rss_full, rss_after);
+    print_lat("rm-quota", "controls quiet", quiet.l);
+    print_lat("rm-quota", "controls while the events are released", busy.l);
+    printf("hostile rm-quota: the holder ended %.3f s after it was told to\n", release);
+    close(ctl);
+    return res[0] == (uint32_t)quota && res[1] == NV_ERR_INSUFFICIENT_RESOURCES && root_client == 0 &&
+                   root_event == 0 && reaped == 0 && quiet.l.fails == 0 && busy.l.fails == 0 && busy.l.p99 < 0.2
+               ? 0 : 1;
+}
+
+/* One status query on $NVEMU_SOCKET read to the end: 0 when a JSON document came back within 5 s. */
+static int root_status(void *arg)
+{
+    (void)arg;
+    int fd = connect_socket(getenv("NVEMU_SOCKET"));
+    if (fd < 0 || send(fd, "status\n", 7, MSG_NOSIGNAL) != 7) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    char buf[65536], first = 0;
+    size_t total = 0;
+    double end = now() + 5;
+    for (;;) {
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        int left = (int)((end - now()) * 1000);
+        if (left <= 0 || poll(&pf, 1, left) != 1)
+            break;
+        ssize_t r = recv(fd, buf, sizeof(buf), 0);
+        if (r <= 0)
+            break;
+        if (total == 0)
+            first = buf[0];
+        total += (size_t)r;
+    }
+    close(fd);
+    return first == '{' && total > 1000 ? 0 : -1;
+}
+
+static int hoard_fds[20];
+
+/* uid 65534: connections that ask for the status and never read it (held until the attack ends). */
+static int attacker_hoard_setup(void)
+{
+    for (int i = 0; i < 20; i++) {
+        hoard_fds[i] = connect_socket(getenv("NVEMU_SOCKET"));
+        if (hoard_fds[i] < 0 || send(hoard_fds[i], "status\n", 7, MSG_NOSIGNAL) != 7)
+            return -1;
+    }
+    return 0;
+}
+
+static void *attacker_idle(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&attack_stop))
+        usleep(100000);
+    return NULL;
+}
+
+static int status_hoard(void)
+{
+    enum { OPENERS = 4000 };
+    struct rlimit rl = {OPENERS + 256, OPENERS + 256};
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+        printf("hostile status-hoard: cannot raise the fd limit: %s\n", strerror(errno));
+        return 1;
+    }
+    /* uid 65534 reaches the socket through nvemu run's private directory (search permission only) */
+    char dir[108];
+    snprintf(dir, sizeof(dir), "%s", getenv("NVEMU_SOCKET") ? getenv("NVEMU_SOCKET") : "");
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = 0;
+        chmod(dir, 0711);
+    }
+    static int fds[OPENERS];
+    int opened = 0;
+    for (int i = 0; i < OPENERS; i++)
+        opened += (fds[i] = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC)) >= 0;
+    struct lat quiet = measure(root_status, NULL, 10);
+    print_lat("status-hoard", "status quiet", quiet);
+    struct attack a = attack_start(attacker_hoard_setup, attacker_idle, 1);
+    struct lat busy = measure(root_status, NULL, 10);
+    int ended = attack_end(&a);
+    print_lat("status-hoard", "status while 20 connections of uid 65534 never read theirs", busy);
+    printf("hostile status-hoard: %d openers\n", opened);
+    for (int i = 0; i < OPENERS; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    return opened == OPENERS && a.pid > 0 && ended == 0 && quiet.fails == 0 && busy.fails == 0 && busy.p99 < 2.0
+               ? 0 : 1;
+}
+
+/*
+ * uid 65534 parks calls in the daemon: a userfaultfd page nobody answers holds every copy of it. The uffd is
+ * made before dropping root (an unprivileged one would only see its own faults), then 64 threads loop
+ * calls reaching into it until the process is killed.
+ */
+static void *parked_page;
+static int parked_ctl = -1;
+static uint32_t parked_client;
+
+static void *parker(void *arg)
+{
+    long i = (long)arg;
+    for (;;) {
+        if (i % 8 == 0) {
+            /* _IOC_NONE with 32 bytes: the kernel copies nothing, the daemon reads the block itself */
+            ioctl(parked_ctl, (0u << 30) | (32u << 16) | ('F' << 8) | 0x2Bu, parked_page);
+        } else {
+            uint32_t h = H_DEVICE + (uint32_t)i;
+            alloc(parked_ctl, parked_client, parked_client, &h, 0x80, parked_page, 56);
+        }
+    }
+    return NULL;
+}
+
+static pid_t spawn_parker(void)
+{
+    int ready[2];
+    if (pipe(ready) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid != 0) {
+        close(ready[1]);
+        char c;
+        int ok = pid > 0 && read(ready[0], &c, 1) == 1;
+        close(ready[0]);
+        if (!ok && pid > 0) {
+            int st = 0;
+            kill_pid(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            printf("hostile: the attacking process did not start (status 0x%x)\n", st);
+        }
+        return ok ? pid : -1;
+    }
+    long psz = sysconf(_SC_PAGESIZE);
+    int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+    struct uffdio_api api = {.api = UFFD_API};
+    parked_page = mmap(NULL, (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    struct uffdio_register reg = {.range = {(uint64_t)(uintptr_t)parked_page, (uint64_t)psz},
+                                  .mode = UFFDIO_REGISTER_MODE_MISSING};
+    if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) != 0 || parked_page == MAP_FAILED ||
+        ioctl(uffd, UFFDIO_REGISTER, &reg) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+        _exit(3);
+    parked_ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    uint32_t root_param = 0;
+    if (parked_ctl < 0 || alloc(parked_ctl, 0, 0, &parked_client, 0x41, &root_param, 4) != 0)
+        _exit(4);
+    pthread_t t;
+    for (long i = 0; i < 64; i++)
+        if (pthread_create(&t, NULL, parker, (void *)i) == 0)
+            pthread_detach(t);
+    if (write(ready[1], "r", 1) != 1)
+        _exit(5);
+    sleep(20); /* killed long before */
+    _exit(0);
+}
+
+static int stuck_threads(void)
+{
+    alarm(60); /* a daemon whose threads are all parked would block root's calls for good: fail, not hang */
+    long dpid = daemon_pid();
+    int probe = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+    if (probe < 0) {
+        printf("SKIP: no userfaultfd here (%s)\n", strerror(errno));
+        return 77;
+    }
+    close(probe);
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    uint32_t client = 0, root_param = 0;
+    if (dpid <= 0 || ctl < 0 || alloc(ctl, 0, 0, &client, 0x41, &root_param, 4) != 0) {
+        printf("hostile stuck-threads: cannot set up root's client\n");
+        return 1;
+    }
+    uint32_t cc[2] = {(uint32_t)ctl, client};
+    struct lat quiet = measure(root_control, cc, 300);
+    print_lat("stuck-threads", "controls quiet", quiet);
+    pid_t a = spawn_parker();
+    struct lat busy = measure(root_control, cc, 300);
+    usleep(1500000); /* past the copy deadline: the attacker's share is used up */
+    struct lat later = measure(root_control, cc, 300);
+    print_lat("stuck-threads", "controls while 64 threads of uid 65534 park calls (from its start)", busy);
+    print_lat("stuck-threads", "controls while they park calls (after 1.5 s)", later);
+    kill_pid(a, SIGKILL);
+    int killed = reap(a, 10);
+    struct lat after = measure(root_control, cc, 300);
+    print_lat("stuck-threads", "controls after the attacker was killed", after);
+    /* stuck again, then the daemon is told to stop */
+    pid_t b = spawn_parker();
+    usleep(500000);
+    kill_pid(dpid, SIGTERM);
+    double t0 = now();
+    while (!ended(dpid) && now() - t0 < 10)
+        usleep(20000);
+    bool stopped = ended(dpid);
+    printf("hostile stuck-threads: SIGTERM while calls are parked: daemon %s after %.3f s\n",
+           stopped ? "stopped" : "still running", now() - t0);
+    kill_pid(b, SIGKILL);
+    reap(b, 10);
+    close(ctl);
+    bool ok = a > 0 && b > 0 && killed == 0 && stopped && quiet.fails == 0 && busy.fails == 0 && later.fails == 0 &&
+              after.fails == 0 && busy.p99 < 0.5 && later.p99 < 0.5 && after.p99 < 0.5;
+    if (!ok)
+        printf("hostile stuck-threads: attackers %s/%s, the first %s when killed\n", a > 0 ? "started" : "FAILED",
+               b > 0 ? "started" : "FAILED", killed == 0 ? "ended" : "did NOT end");
+    return ok ? 0 : 1;
+}
+
+/*
+ * A participant that registers and never waits would hold virtual time for everyone: the daemon lets only
+ * its own uid (--workload-uid) take part.
+ */
+static int wl_foreign(void)
+{
+    int p[2], q[2];
+    if (pipe(p) != 0 || pipe(q) != 0)
+        return 1;
+    pid_t child = fork();
+    if (child == 0) {
+        uint32_t st = 0xDEADu;
+        if (setgid(65534) == 0 && setuid(65534) == 0) {
+            int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+            struct wl_register r;
+            memset(&r, 0, sizeof(r));
+            snprintf(r.name, sizeof(r.name), "squatter");
+            r.status = 0xFFFFFFFFu;
+            if (ctl >= 0 && ioctl(ctl, WL_REGISTER, &r) == 0)
+                st = r.status;
+        }
+        if (write(p[1], &st, sizeof(st)) != sizeof(st))
+            _exit(1);
+        /* lives, registered or not, until root is done (at most 5 s) */
+        struct pollfd pf = {.fd = q[0], .events = POLLIN};
+        _exit(poll(&pf, 1, 5000) == 1 ? 0 : 1);
+    }
+    uint32_t theirs = 0xDEADu;
+    if (read(p[0], &theirs, sizeof(theirs)) != sizeof(theirs))
+        theirs = 0xDEADu;
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+    struct wl_register r;
+    memset(&r, 0, sizeof(r));
+    snprintf(r.name, sizeof(r.name), "root");
+    uint64_t now_ns = 0;
+    int ok = ctl >= 0 && ioctl(ctl, WL_REGISTER, &r) == 0 && r.status == 0 && ioctl(ctl, WL_NOW, &now_ns) == 0;
+    struct wl_sleep sl = {now_ns + 1000000ull, 0xFFFFFFFFu, 0};
+    double t0 = now();
+    ok = ok && ioctl(ctl, WL_SLEEP, &sl) == 0 && sl.status == 0;
+    double waited = now() - t0;
+    if (write(q[1], "x", 1) != 1 || reap(child, 10) != 0)
+        ok = 0;
+    printf("hostile wl-foreign: uid 65534 WL_REGISTER -> 0x%x; root's 1 ms WL_SLEEP %s after %.3f s\n", theirs,
+           ok ? "ended" : "FAILED", waited);
+    if (ctl >= 0)
+        close(ctl);
+    return theirs == NV_ERR_INSUFFICIENT_PERMISSIONS && ok && waited < 2.0 ? 0 : 1;
+}
+
+/* UVM_REGISTER_GPU_VASPACE through the daemon: hClient is found through the RM fd it names, never machine-wide. */
+#define UVM_INITIALIZE 0x30000001u
+#define UVM_REGISTER_GPU_VASPACE 25u
+#define NV_ERR_INVALID_CLIENT 0x23u
+#define NV_ERR_INVALID_STATE 0x40u
+#define H_EXT_VA 0xD0000010u
+#define H_CTX 0xD0000012u
+struct uvm_init { uint64_t flags; uint32_t rmStatus, pad; };
+struct uvm_vaspace { uint8_t uuid[16]; int32_t rmCtrlFd; uint32_t hClient, hVaSpace, rmStatus; };
+struct va_alloc { uint32_t index, flags; uint64_t vaSize, vaStart, vaLimit; uint32_t bigPage, pad; uint64_t vaBase;
+                  uint32_t pasid, pad2; };
+struct ctxshare { uint32_t hVASpace, flags, subctxId; };
+_Static_assert(sizeof(struct uvm_vaspace) == 32 && sizeof(struct va_alloc) == 56, "uvm");
+
+static uint32_t uvm_register_vaspace(int ctl, uint32_t client)
+{
+    int uvm = open("/dev/nvidia-uvm", O_RDWR | O_CLOEXEC);
+    struct uvm_init init = {0, 0xFFFFFFFFu, 0};
+    struct uvm_vaspace r = {{0}, ctl, client, H_EXT_VA, 0xFFFFFFFFu};
+    if (uvm < 0 || ioctl(uvm, UVM_INITIALIZE, &init) != 0 || ioctl(uvm, UVM_REGISTER_GPU_VASPACE, &r) != 0)
+        r.rmStatus = 0xDEADu;
+    if (uvm >= 0)
+        close(uvm);
+    return r.rmStatus;
+}
+
+static int uvm_vaspace(void)
+{
+    int ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC), gpu = open("/dev/nvidia0", O_RDWR | O_CLOEXEC);
+    uint32_t client = ctl >= 0 && gpu >= 0 ? build(ctl) : 0;
+    struct va_alloc va;
+    memset(&va, 0, sizeof(va));
+    va.flags = 0x48; /* externally owned, as libcuda allocates it */
+    uint32_t h = H_EXT_VA;
+    if (!client || alloc(ctl, client, H_DEVICE, &h, 0x90F1u, &va, sizeof(va)) != 0) {
+        printf("hostile uvm-vaspace: cannot set up root's VA space\n");
+        return 1;
+    }
+    int p[2];
+    if (pipe(p) != 0)
+        return 1;
+    pid_t child = fork();
+    if (child == 0) {
+        uint32_t st = 0xDEADu;
+        if (setgid(65534) == 0 && setuid(65534) == 0) {
+            int their_ctl = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC);
+            st = uvm_register_vaspace(their_ctl, client);
+        }
+        _exit(write(p[1], &st, sizeof(st)) == sizeof(st) ? 0 : 1);
+    }
+    uint32_t theirs = 0xDEADu;
+    if (read(p[0], &theirs, sizeof(theirs)) != sizeof(theirs) || reap(child, 10) != 0)
+        theirs = 0xDEADu;
+    struct ctxshare cs = {H_EXT_VA, 1, 0};
+    h = H_CTX;
+    uint32_t share_before = alloc(ctl, client, H_TSG, &h, 0x9067u, &cs, sizeof(cs));
+    uint32_t mine = uvm_register_vaspace(ctl, client);
+    h = H_CTX;
+    uint32_t share_after = alloc(ctl, client, H_TSG, &h, 0x9067u, &cs, sizeof(cs));
+    printf("hostile uvm-vaspace: uid 65534 registers root's VA space -> 0x%x; root's context share then 0x%x; "
+           "root registers it -> 0x%x; context share then 0x%x\n", theirs, share_before, mine, share_after);
+    close(gpu);
+    close(ctl);
+    return theirs == NV_ERR_INVALID_CLIENT && share_before == NV_ERR_INVALID_STATE && mine == 0 && share_after == 0
+               ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -565,6 +1197,20 @@ int main(int argc, char **argv)
         return stuck_read();
     if (strcmp(mode, "sleepers") == 0)
         return sleepers();
-    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers\n");
+    if (strcmp(mode, "uvm-vaspace") == 0)
+        return uvm_vaspace();
+    if (strcmp(mode, "wl-foreign") == 0)
+        return wl_foreign();
+    if (strcmp(mode, "regfd-fair") == 0)
+        return regfd_fair();
+    if (strcmp(mode, "rm-quota") == 0)
+        return rm_quota(argc > 2 ? atoi(argv[2]) : 20000);
+    if (strcmp(mode, "status-hoard") == 0)
+        return status_hoard();
+    if (strcmp(mode, "stuck-threads") == 0)
+        return stuck_threads();
+    if (strcmp(mode, "ro-params") == 0)
+        return ro_params();
+    fprintf(stderr, "usage: hostile regfd-race [SECONDS] | regfd-flood | userns | status-idle | heap-trim | stuck-read | sleepers | ro-params | uvm-vaspace | wl-foreign | regfd-fair | rm-quota [N] | status-hoard | stuck-threads\n");
     return 2;
 }

@@ -141,11 +141,60 @@ static void close_many_clients(void **state)
     assert_int_equal(st.clients, 0);
 }
 
+/*
+ * Per-uid quotas: past its share a uid's alloc is NV_ERR_INSUFFICIENT_RESOURCES (clients, objects, events),
+ * another uid is not affected, and a free makes room again.
+ */
+static void quota_per_uid(void **state)
+{
+    (void)state;
+    nvemu_config cfg;
+    nvemu_config_init(&cfg);
+    cfg.quota_clients = 2;
+    cfg.quota_objects = 6;
+    cfg.quota_events = 3;
+    struct tenv e;
+    e.emu = nvemu_create(&cfg, NULL, 0);
+    assert_non_null(e.emu);
+    e.t = nvemu_fdtable_create(e.emu, false);
+    tenv_identity(&e.who, 100, 1000, 0);
+    e.ctl = nvemu_fdtable_open(e.t, "/dev/nvidiactl", &e.who);
+    nvemu_identity other;
+    tenv_identity(&other, 200, 2000, 0);
+    int other_ctl = nvemu_fdtable_open(e.t, "/dev/nvidiactl", &other);
+    assert_true(e.ctl >= 0 && other_ctl >= 0);
+    uint32_t hc = tbase(&e, e.ctl, HDEV, HSUB); /* client + device + subdevice: 2 objects */
+    assert_int_not_equal(hc, 0);
+    uint32_t h2 = 0, h3 = 0;
+    assert_int_equal(talloc(&e, e.ctl, 0, 0, &h2, NV01_ROOT_CLIENT, NULL), NV_OK);
+    assert_int_equal(talloc(&e, e.ctl, 0, 0, &h3, NV01_ROOT_CLIENT, NULL), NV_ERR_INSUFFICIENT_RESOURCES);
+    /* the other uid has its own share */
+    uint32_t ho = 0;
+    assert_int_equal(talloc(&e, other_ctl, 0, 0, &ho, NV01_ROOT_CLIENT, NULL), NV_OK);
+    for (uint32_t i = 0; i < 3; i++)
+        assert_int_equal(alloc_event(&e, hc, HSUB, 0x100 + i, HSUB), NV_OK);
+    assert_int_equal(alloc_event(&e, hc, HSUB, 0x103, HSUB), NV_ERR_INSUFFICIENT_RESOURCES);
+    /* objects: 2 + 3 events = 5 of 6; one more non-event fits, then none */
+    NV_VASPACE_ALLOCATION_PARAMETERS va;
+    memset(&va, 0, sizeof(va));
+    uint32_t hva = 0x200;
+    assert_int_equal(talloc(&e, e.ctl, hc, HDEV, &hva, FERMI_VASPACE_A, &va), NV_OK);
+    hva = 0x201;
+    assert_int_equal(talloc(&e, e.ctl, hc, HDEV, &hva, FERMI_VASPACE_A, &va), NV_ERR_INSUFFICIENT_RESOURCES);
+    /* a free makes room again */
+    assert_int_equal(tfree(&e, e.ctl, hc, 0x100), NV_OK);
+    assert_int_equal(alloc_event(&e, hc, HSUB, 0x103, HSUB), NV_OK);
+    assert_int_equal(tfree(&e, e.ctl, h2, h2), NV_OK);
+    assert_int_equal(talloc(&e, e.ctl, 0, 0, &h3, NV01_ROOT_CLIENT, NULL), NV_OK);
+    nvemu_fdtable_close(e.t, other_ctl);
+    tenv_fini(&e);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(deep_event_chain), T(os_events_bounded), T(close_many_clients),
+        T(deep_event_chain), T(os_events_bounded), T(close_many_clients), T(quota_per_uid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -206,6 +206,55 @@ static void ctxshare_waits_for_uvm_vaspace_registration(void **state)
     assert_int_equal(nvemu_fdtable_close(e->t, uvm), 0);
 }
 
+/*
+ * hClient is found through the RM file rmCtrlFd names, never machine-wide: another RM file's client is
+ * NV_ERR_INVALID_CLIENT even when it exists (another user's UVM file registered root's VA space before);
+ * without an RM file (rmCtrlFd -1) only a client of the calling process is found.
+ */
+static void uvm_vaspace_registration_finds_only_the_named_rm_files_client(void **state)
+{
+    struct tenv *e = *state;
+    uint32_t hc = tbase_va(e, e->ctl, HDEV, HSUB, HVA);
+    assert_int_not_equal(hc, 0);
+    const uint32_t hext = 0x5C000010u;
+    NV_VASPACE_ALLOCATION_PARAMETERS va = {.flags = 0x48};
+    uint32_t h = hext;
+    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &h, FERMI_VASPACE_A, &va), NV_OK);
+    int other_ctl = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
+    assert_true(other_ctl >= 0);
+    nvemu_identity stranger = e->who;
+    stranger.pid += 1000;
+    stranger.uid = 65534;
+    int their_uvm = nvemu_fdtable_open(e->t, "/dev/nvidia-uvm", &stranger);
+    uvm_initialize_params init = {.rmStatus = 0xFFFFFFFFu};
+    assert_true(their_uvm >= 0);
+    assert_int_equal(uio(e, their_uvm, UVM_IOCTL_INITIALIZE, &init), 0);
+    uvm_register_gpu_vaspace_params rp = {.rmCtrlFd = other_ctl, .hClient = hc, .hVaSpace = hext,
+                                          .rmStatus = 0xFFFFFFFFu};
+    assert_int_equal(uio(e, their_uvm, UVM_IOCTL_REGISTER_GPU_VASPACE, &rp), 0);
+    assert_int_equal(rp.rmStatus, NV_ERR_INVALID_CLIENT);
+    rp.rmCtrlFd = -1;
+    assert_int_equal(uio(e, their_uvm, UVM_IOCTL_REGISTER_GPU_VASPACE, &rp), 0);
+    assert_int_equal(rp.rmStatus, NV_ERR_INVALID_CLIENT);
+    /* still unregistered: a context share on it is refused */
+    NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS gp = {.engineType = NV2080_ENGINE_TYPE_GR0};
+    const uint32_t htsg = 0x5C000011u, hctx = 0x5C000012u;
+    h = htsg;
+    assert_int_equal(talloc(e, e->ctl, hc, HDEV, &h, KEPLER_CHANNEL_GROUP_A, &gp), NV_OK);
+    NV_CTXSHARE_ALLOCATION_PARAMETERS cp = {.hVASpace = hext, .flags = 1};
+    h = hctx;
+    assert_int_equal(talloc(e, e->ctl, hc, htsg, &h, FERMI_CONTEXT_SHARE_A, &cp), NV_ERR_INVALID_STATE);
+    /* the creating process reaches its client without naming its RM file */
+    int uvm = uvm_open_initialized(e);
+    assert_true(uvm >= 0);
+    rp.rmStatus = 0xFFFFFFFFu;
+    assert_int_equal(uio(e, uvm, UVM_IOCTL_REGISTER_GPU_VASPACE, &rp), 0);
+    assert_int_equal(rp.rmStatus, NV_OK);
+    assert_int_equal(nvemu_fdtable_close(e->t, uvm), 0);
+    assert_int_equal(nvemu_fdtable_close(e->t, their_uvm), 0);
+    assert_int_equal(nvemu_fdtable_close(e->t, other_ctl), 0);
+}
+
 /* An RM escape on the UVM node and a UVM number on an RM node are both -EINVAL; every call is counted. */
 static void uvm_and_rm_numbers_stay_apart(void **state)
 {
@@ -229,7 +278,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(uvm_rows_match_driver_layouts), T(uvm_requests_wait_for_initialize), T(uvm_per_file_outputs),
-        T(ctxshare_waits_for_uvm_vaspace_registration), T(uvm_and_rm_numbers_stay_apart),
+        T(ctxshare_waits_for_uvm_vaspace_registration),
+        T(uvm_vaspace_registration_finds_only_the_named_rm_files_client),
+        T(uvm_and_rm_numbers_stay_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,8 +14,8 @@
 
 static int usage(FILE *out, int status)
 {
-    fprintf(out, "usage: nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose]\n"
-                    "                    [--mismatch-file PATH] TRACE\n"
+    fprintf(out, "usage: nvemu replay [--profile NAME|FILE] [--driver 550|575|580] [--other-client-on-gpu]\n"
+                    "                    [--verbose] [--mismatch-file PATH] TRACE\n"
                     "  Re-issues every RM alloc/control/free and OS escape of a recorded trace against a fresh\n"
                     "  emulator and compares results; exits 0 when every call matches, 1 on any mismatch, 2 on\n"
                     "  a usage error or a TRACE that cannot be read or is not a trace. When calls differ, it\n"
@@ -23,6 +23,8 @@ static int usage(FILE *out, int status)
                     "  recorded on another board: fixtures/hw/ needs --profile h200-dev).\n"
                     "  --profile         the GPU profile (default h200; built in: h200, h200-dev, h200-2b42,\n"
                     "                    h100, a100, v100) or a profile file.\n"
+                    "  --driver          the driver release the trace was recorded on (default: the profile's\n"
+                    "                    driver_version): its layouts and version strings answer.\n"
                     "  --other-client-on-gpu  before the first call, another process opens /dev/nvidiactl and\n"
                     "                    /dev/nvidia0 and allocates a client and a device on GPU 0, and holds\n"
                     "                    them until the end: for traces recorded while another program still\n"
@@ -150,13 +152,16 @@ int nvemu_cmd_replay(int argc, char **argv)
     struct replay_opts opts = {0};
     const char *trace = NULL, *mfile = NULL;
     for (int i = 1; i < argc; i++) {
-        bool valued = !strcmp(argv[i], "--profile") || !strcmp(argv[i], "--mismatch-file");
+        bool valued = !strcmp(argv[i], "--profile") || !strcmp(argv[i], "--mismatch-file") ||
+                      !strcmp(argv[i], "--driver");
         if (valued && i + 1 == argc) {
             fprintf(stderr, "replay: %s needs a value\n", argv[i]);
             return usage(stderr, 2);
         }
         if (!strcmp(argv[i], "--profile")) {
             opts.profile = argv[++i];
+        } else if (!strcmp(argv[i], "--driver")) {
+            opts.driver = argv[++i];
         } else if (!strcmp(argv[i], "--mismatch-file")) {
             mfile = argv[++i];
         } else if (!strcmp(argv[i], "--other-client-on-gpu")) {

@@ -7,11 +7,19 @@
 #ifndef NVEMU_PROFILE_H
 #define NVEMU_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdbool.h>
+
+#include "abi/nv_abi_desc.h"
 
 #define PROFILE_MAX_CLASSES   256
+
+/*
+ * The kernel module a profile's GPU runs on: the open one (Turing and later), or NVIDIA's proprietary one,
+ * which has the same RM and ioctl ABI and also serves Volta (VOLTA_COMPUTE_A has an allocation entry there).
+ */
+enum { PROFILE_MODULE_OPEN = 0, PROFILE_MODULE_PROPRIETARY = 1 };
 #define PROFILE_MAX_ENGINES   64
 #define PROFILE_MAX_INFO      128
 #define PROFILE_MAX_CANNED    512
@@ -94,6 +102,8 @@ struct profile {
     char arch[16];                 /* "volta" | "turing" | "ampere" | "hopper" */
     char marketing_name[64];       /* GPU_GET_NAME_STRING answer */
     char driver_version[32];       /* "580.159.04" */
+    enum nv_release release;       /* the driver release whose layouts answer (from driver_version) */
+    int kernel_module;             /* PROFILE_MODULE_OPEN or _PROPRIETARY: which nvidia.ko serves the GPU */
     char notes[256];               /* what the profile assumes (e.g. Volta on the open driver) */
 
     uint32_t gpu_count;            /* /dev/nvidia0..N-1 */
@@ -174,6 +184,15 @@ struct profile *profile_load(const char *name_or_path, char *err, size_t errlen)
  */
 struct profile *profile_load_set(const char *name_or_path, const char *const *set, int nset, char *err,
                                  size_t errlen);
+
+/*
+ * Answers as another driver release: `driver` is a major ("550") or a full
+ * version ("550.127.05"); a major takes its release's version (nv_release_info).
+ * The profile's version strings (driver_version, build version and title) and
+ * its release change; false with a message in err for a release nvemu has no
+ * tables for.
+ */
+bool profile_use_driver(struct profile *p, const char *driver, char *err, size_t errlen);
 
 /* Names of default_compute_preempt_mode values (index = mode: 0 WFI, 1 CTA, 2 CILP), NULL-terminated. */
 extern const char *const profile_preempt_mode_names[];

@@ -319,10 +319,13 @@ static const struct yfield pci_fields[] = {
     YFIELD_END,
 };
 
+static const char *const kernel_module_names[] = {"open", "proprietary", NULL};
+
 static const struct yfield build_fields[] = {
     PSTR("driver_version", driver_version, .required = true),
     PSTR("version", build_version, .required = true),
     PSTR("title", build_title, .required = true),
+    YFIELD("kernel_module", YF_ENUM, P(kernel_module), .names = kernel_module_names),
     YFIELD("changelist", YF_U32, P(changelist), .max = 0xFFFFFFFFu, .required = true),
     YFIELD("official_changelist", YF_U32, P(official_changelist), .max = 0xFFFFFFFFu, .required = true),
     YFIELD_END,
@@ -413,7 +416,18 @@ static const struct yfield timing_fields[] = {
 };
 #undef T
 
-static const struct ytable build_table = {"build", "build", build_fields, NULL};
+/* The driver version picks the release whose layouts, classes and controls answer (nv_abi_desc.h). */
+static int build_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
+{
+    (void)map;
+    struct profile *p = base;
+    if (nv_release_parse(p->driver_version, &p->release))
+        return 0;
+    return yfail(c, got[0], "build.driver_version %s: nvemu models the driver releases 550, 575 and 580",
+                 p->driver_version);
+}
+
+static const struct ytable build_table = {"build", "build", build_fields, build_check};
 static const struct ytable pci_table = {"pci", "pci", pci_fields, NULL};
 static const struct ytable arch_table = {"arch_info", "arch_info", arch_fields, NULL};
 static const struct ytable gr_table = {"gr", "gr", gr_fields, NULL};

@@ -12,6 +12,7 @@
 
 struct replay_opts {
     const char *profile;     /* profile name or file; NULL = "h200" */
+    const char *driver;      /* driver release to answer as (nvemu_config.driver); NULL = the profile's */
     bool verbose;            /* one line per call */
     /*
      * Before the first call, another process (other_client.h) opens the nodes

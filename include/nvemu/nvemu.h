@@ -104,6 +104,10 @@ typedef struct nvemu_config {
        profile file's own values; see profile_load_set in emu/profile/profile.h */
     const char *const *profile_set;
     int profile_nset;
+    /* the driver release to answer as: "550", "575", "580" or a full version ("550.127.05"); its layouts,
+       classes, controls and version strings replace the profile's (docs/driver-versions.md); NULL = the
+       profile's build.driver_version */
+    const char *driver;
 } nvemu_config;
 
 /* Fills *cfg with defaults (h200, virtual clock, seed 1). */

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "abi/nv_classes.h"
+
 #include "profile/profile.h"
 #include "profile/profile_builtin.h"
 #include "profile/profile_yaml.h"
@@ -56,9 +58,9 @@ static void test_h200_values(void **state)
     assert_int_equal(p->pci_device_id, 0x2335);
     assert_int_equal(p->pci_slot, 6);
     assert_int_equal(p->class_count, 103);
-    assert_true(profile_has_class(p, 0xC86F));
-    assert_true(profile_has_class(p, 0xCBC0));
-    assert_false(profile_has_class(p, 0xC6C0));
+    assert_true(profile_has_class(p, HOPPER_CHANNEL_GPFIFO_A));
+    assert_true(profile_has_class(p, HOPPER_COMPUTE_A));
+    assert_false(profile_has_class(p, AMPERE_COMPUTE_A));
     assert_int_equal(p->engine_count, 23);
     assert_int_equal(profile_engine(p, 1)->runlist_id, 0);
     assert_int_equal(profile_engine(p, 0x0C)->runlist_id, 3);
@@ -115,7 +117,7 @@ static void test_load_from_file(void **state)
     unlink(path);
     assert_non_null(p);
     assert_string_equal(p->chip, "GA100");
-    assert_true(profile_has_class(p, 0xC6C0));
+    assert_true(profile_has_class(p, AMPERE_COMPUTE_A));
     profile_free(p);
 }
 

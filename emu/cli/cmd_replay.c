@@ -22,7 +22,7 @@ static int usage(FILE *out, int status)
                     "  tries the built-in profiles and says which one the trace matches better (a trace\n"
                     "  recorded on another board: fixtures/hw/ needs --profile h200-dev).\n"
                     "  --profile         the GPU profile (default h200; built in: h200, h200-dev, h200-2b42,\n"
-                    "                    h100, a100, v100) or a profile file.\n"
+                    "                    h100, a100, l4, t4, v100) or a profile file.\n"
                     "  --driver          the driver release the trace was recorded on (default: the profile's\n"
                     "                    driver_version): its layouts and version strings answer.\n"
                     "  --other-client-on-gpu  before the first call, another process opens /dev/nvidiactl and\n"

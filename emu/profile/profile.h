@@ -99,7 +99,7 @@ struct profile_timing {
 struct profile {
     char name[32];                 /* "h200" */
     char chip[32];                 /* "GH100" */
-    char arch[16];                 /* "volta" | "turing" | "ampere" | "hopper" */
+    char arch[16];                 /* "volta" | "turing" | "ampere" | "ada" | "hopper" | "blackwell" */
     char marketing_name[64];       /* GPU_GET_NAME_STRING answer */
     char driver_version[32];       /* "580.159.04" */
     enum nv_release release;       /* the driver release whose layouts answer (from driver_version) */

@@ -439,12 +439,12 @@ static int top_check(struct yctx *c, const struct ynode *root, void *base, const
 {
     (void)got;
     struct profile *p = base;
-    static const char *const arches[] = {"volta", "turing", "ampere", "hopper", "blackwell", NULL};
+    static const char *const arches[] = {"volta", "turing", "ampere", "ada", "hopper", "blackwell", NULL};
     bool arch_ok = false;
     for (int i = 0; arches[i]; i++)
         arch_ok |= !strcmp(p->arch, arches[i]);
     if (!arch_ok)
-        return yfail(c, root, "arch '%s' is not one of volta, turing, ampere, hopper, blackwell", p->arch);
+        return yfail(c, root, "arch '%s' is not one of volta, turing, ampere, ada, hopper, blackwell", p->arch);
     if (p->pci_bus + p->gpu_count - 1 > 0xFF)
         return yfail(c, root, "gpu_count %u does not fit after PCI bus %u", p->gpu_count, p->pci_bus);
     if (!profile_engine(p, 1))

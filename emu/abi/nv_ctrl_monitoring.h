@@ -38,6 +38,18 @@
 #define NV2080_CTRL_CMD_GPU_GET_INFOROM_OBJECT_VERSION_PARAMS_SIZE   5u
 #define NV2080_CTRL_CMD_GPU_GET_INFOROM_IMAGE_VERSION                0x20800156u
 #define NV2080_CTRL_CMD_GPU_GET_INFOROM_IMAGE_VERSION_PARAMS_SIZE    16u
+/*
+ * Per-board answers (ctrl2080gpu.h, ctrl2080gr.h, ctrl2080fb.h, ctrl2080ecc.h, ctrl2080bus.h, ctrl0000gpu.h): two
+ * boards of one kind differ here (UUID, board serial, floorsweeping, ECC history, PCI location).
+ */
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_GPC_INFO                       0x20800137u
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_TPC_INFO                       0x20800138u
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_ZCULL_INFO                     0x20800139u
+#define NV2080_CTRL_CMD_GR_GET_TPC_MASK                              0x2080122Bu
+#define NV2080_CTRL_CMD_FB_GET_FS_INFO                               0x20801346u
+#define NV2080_CTRL_CMD_ECC_GET_CLIENT_EXPOSED_COUNTERS              0x20803400u
+#define NV2080_CTRL_CMD_ECC_GET_VOLATILE_COUNTS                      0x20803401u
+#define NV2080_CTRL_CMD_ECC_GET_SRAM_UNIQUE_UNCORR_COUNTS            0x20803402u
 /* (not in the published headers) */
 #define NV2080_CTRL_CMD_UNPUBLISHED_016D                             0x2080016Du
 #define NV2080_CTRL_CMD_UNPUBLISHED_016D_PARAMS_SIZE                 12u
@@ -76,6 +88,18 @@
 /* ctrl2080/ctrl2080ecc.h */
 #define NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS                        0x20803404u
 #define NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS_PARAMS_SIZE            2u
+/*
+ * Per-board answers (ctrl2080gpu.h, ctrl2080gr.h, ctrl2080fb.h, ctrl2080ecc.h, ctrl2080bus.h, ctrl0000gpu.h): two
+ * boards of one kind differ here (UUID, board serial, floorsweeping, ECC history, PCI location).
+ */
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_GPC_INFO                       0x20800137u
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_TPC_INFO                       0x20800138u
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_ZCULL_INFO                     0x20800139u
+#define NV2080_CTRL_CMD_GR_GET_TPC_MASK                              0x2080122Bu
+#define NV2080_CTRL_CMD_FB_GET_FS_INFO                               0x20801346u
+#define NV2080_CTRL_CMD_ECC_GET_CLIENT_EXPOSED_COUNTERS              0x20803400u
+#define NV2080_CTRL_CMD_ECC_GET_VOLATILE_COUNTS                      0x20803401u
+#define NV2080_CTRL_CMD_ECC_GET_SRAM_UNIQUE_UNCORR_COUNTS            0x20803402u
 /* (not in the published headers) */
 #define NV2080_CTRL_CMD_UNPUBLISHED_3406                             0x20803406u
 #define NV2080_CTRL_CMD_UNPUBLISHED_3406_PARAMS_SIZE                 1u

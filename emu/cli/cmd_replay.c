@@ -1,5 +1,6 @@
 /* `nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose] [--mismatch-file PATH] FILE` */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,8 +112,8 @@ static int check_profile(const char *name)
 
 /*
  * When calls differ, the trace may come from another board: replays it under every built-in profile,
- * with and without another client on the GPU, and names the setting with the fewest mismatches when
- * it has fewer than this run.
+ * with and without another client on the GPU, and names the setting with the fewest mismatches (then
+ * the fewest board-identity differences) when it has fewer mismatches than this run.
  */
 static void hint_better_profile(const char *trace, const struct replay_opts *given, uint32_t mismatches)
 {
@@ -123,14 +124,17 @@ static void hint_better_profile(const char *trace, const struct replay_opts *giv
     nvemu_log_set_level(NVEMU_LOG_ERROR);
     const char *const *names = profile_builtin_names();
     struct replay_opts best = *given;
-    uint32_t best_n = mismatches;
+    uint32_t best_n = mismatches, best_board = UINT32_MAX;
     for (size_t i = 0; names[i]; i++) {
         for (int other = 0; other < 2; other++) {
             struct replay_opts o = {.profile = names[i], .other_client_on_gpu = other};
             struct replay_result res;
-            if (replay_file(trace, &o, sink, &res) == 0 && res.mismatches < best_n) {
+            /* among equally few mismatches, the board's own profile answers its per-board values too */
+            if (replay_file(trace, &o, sink, &res) == 0 &&
+                (res.mismatches < best_n || (res.mismatches == best_n && res.board_identity < best_board))) {
                 best = o;
                 best_n = res.mismatches;
+                best_board = res.board_identity;
             }
         }
     }
@@ -205,6 +209,11 @@ int nvemu_cmd_replay(int argc, char **argv)
     printf("replay: %u calls, %u mismatches (%u UVM ioctls replayed, %u recorded without parameter blocks skipped, "
            "%u VA-space registrations inferred)\n",
            res.calls, res.mismatches, res.uvm_calls, res.skipped_uvm, res.uvm_inferred);
+    if (res.board_identity)
+        printf("board identity: %u calls answered with another board's values (UUID, serial, floorsweeping, ECC, PCI "
+               "location): the trace came from another board of the same kind; 'nvemu profile from-trace' derives "
+               "a profile of that board\n",
+               res.board_identity);
     fflush(stdout);
     if (mfile) {
         FILE *f = fopen(mfile, "w");

@@ -28,6 +28,7 @@
 #include "front/inproc.h"
 #include "nvemu/nvemu.h"
 #include "allowlist.h"
+#include "identity.h"
 #include "other_client.h"
 #include "rm/rm.h"
 #include "trace.h"
@@ -291,6 +292,14 @@ static void report_diff(struct replay *r, const struct trace_call *tc, const cha
     hexdump_word(g, sizeof g, got, len, off);
     hexdump_word(w, sizeof w, want, len, off);
     free(want);
+    const char *board = tc->nr == NR_CONTROL ? replay_board_identity(tc->cmd ? tc->cmd : rd32(tc->in.data + 8)) : NULL;
+    if (board) {
+        /* a per-board answer: the trace came from another board of the profile's kind */
+        fprintf(r->report, "line %d: board identity (%s): %s differ at byte %ld: got %s, recorded %s\n", tc->line,
+                board, what, off, g, w);
+        r->res->board_identity++;
+        return;
+    }
     mismatch(r, tc, owner, "%s differ at byte %ld: got %s, recorded %s", what, off, g, w);
 }
 
@@ -591,10 +600,6 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
 }
 
 /*
- * Opens a trace for reading; a gzip-compressed one (magic 1f 8b) is read through `gzip -dc` in a
- * child process (*child set; 0 otherwise). NULL with errno set when the file cannot be opened.
- */
-/*
  * Issues UVM request tc->req with `block` (len bytes, a buffer of `bufs`; NULL for a request without one) and
  * compares the syscall result with the recorded one and the block with `want` (NULL: not compared).
  */
@@ -690,57 +695,11 @@ static void replay_uvm(struct replay *r, const struct trace_call *tc)
     buf_free(&bufs);
 }
 
-static FILE *open_trace(const char *path, pid_t *child)
-{
-    *child = 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    int b0 = fgetc(f), b1 = fgetc(f);
-    if (b0 != 0x1f || b1 != 0x8b) {
-        rewind(f);
-        return f;
-    }
-    int fds[2];
-    if (pipe(fds) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        rewind(f);
-        dup2(fileno(f), STDIN_FILENO);
-        dup2(fds[1], STDOUT_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        execlp("gzip", "gzip", "-dc", (char *)NULL);
-        _exit(127);
-    }
-    fclose(f);
-    close(fds[1]);
-    if (pid < 0) {
-        close(fds[0]);
-        return NULL;
-    }
-    *child = pid;
-    return fdopen(fds[0], "r");
-}
-
-/* Closes what open_trace opened; -1 when the decompressor failed (a truncated or corrupt .gz). */
-static int close_trace(FILE *f, pid_t child)
-{
-    fclose(f);
-    int st = 0;
-    if (child > 0 && (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st) != 0))
-        return -1;
-    return 0;
-}
-
 int replay_file(const char *path, const struct replay_opts *opts, FILE *report, struct replay_result *res)
 {
     memset(res, 0, sizeof *res);
     pid_t unzip = 0;
-    FILE *f = open_trace(path, &unzip);
+    FILE *f = trace_open(path, &unzip);
     if (!f) {
         fprintf(report, "replay: %s: %s\n", path, strerror(errno));
         return -1;
@@ -758,7 +717,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         if (r && r->emu)
             nvemu_destroy(r->emu);
         free(r);
-        close_trace(f, unzip);
+        trace_close(f, unzip);
         return -1;
     }
     if (opts->other_client_on_gpu && !(r->other = replay_other_client_hold(r->emu, 0, err, sizeof err))) {
@@ -766,7 +725,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         nvemu_fdtable_destroy(r->fds);
         nvemu_destroy(r->emu);
         free(r);
-        close_trace(f, unzip);
+        trace_close(f, unzip);
         return -1;
     }
     nvemu_fdtable_limit(r->fds, buf_owns, &r->current);
@@ -836,7 +795,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         fprintf(report, "allow-list: %u differences allowed\n", r->allowed);
     for (uint32_t i = 0; i < r->nused; i++)
         fprintf(report, "allow-list: %s: %s\n", r->used[i]->name, r->used[i]->why);
-    if (close_trace(f, unzip) != 0) {
+    if (trace_close(f, unzip) != 0) {
         fprintf(report, "replay: %s: gzip could not decompress it whole\n", path);
         res->mismatches++;
     }

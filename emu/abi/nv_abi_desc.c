@@ -13,6 +13,7 @@
 #include "abi/nv_classes.h"
 #include "abi/nv_ctrl_discovery.h"
 #include "abi/nv_ctrl_fifo.h"
+#include "abi/nv_ctrl_monitoring.h"
 #include "abi/nv_escape.h"
 #include "abi/nv_layouts_pre580.h"
 #include "abi/nv_uvm.h"
@@ -316,6 +317,8 @@ const struct nv_ctrl_embedded nv_ctrl_embedded_ptrs[] = {
         sizeof(uint32_t), "FIFO_GET_CHANNELLIST.pChannelList[numChannels]"),
     EMB(NV2080_CTRL_CMD_GR_GET_INFO, NV2080_CTRL_GR_GET_INFO_PARAMS, grInfoList, grInfoListSize,
         sizeof(nv_ctrl_info_pair), "GR_GET_INFO.grInfoList[grInfoListSize]"),
+    EMB(NV2080_CTRL_CMD_BUS_GET_INFO, NV2080_CTRL_BUS_GET_INFO_PARAMS, busInfoList, busInfoListSize,
+        sizeof(nv_ctrl_info_pair), "BUS_GET_INFO.busInfoList[busInfoListSize]"),
     {.what = NULL},
 };
 

@@ -9,6 +9,8 @@
 #ifndef NVEMU_ABI_NV_CTRL_MONITORING_H
 #define NVEMU_ABI_NV_CTRL_MONITORING_H
 
+#include "abi/nv_escape.h"
+
 /* ctrl0000/ctrl0000gpu.h */
 #define NV0000_CTRL_CMD_GPU_DETACH_IDS                               0x00000216u
 #define NV0000_CTRL_CMD_GPU_DETACH_IDS_PARAMS_SIZE                   128u
@@ -26,7 +28,11 @@
 #define NV0080_CTRL_CMD_GPU_QUERY_SW_STATE_PERSISTENCE_PARAMS_SIZE   4u
 /* ctrl00de.h */
 #define NV00DE_CTRL_CMD_REQUEST_DATA_POLL                            0x00DE0001u
-#define NV00DE_CTRL_CMD_REQUEST_DATA_POLL_PARAMS_SIZE                8u
+/* ctrl00de.h: the mask of data to keep refreshed in the shared page (cl00de.h NV00DE_RUSD_POLL_*). */
+typedef struct NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS {
+    NvU64A polledDataMask;
+} NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS;
+NV_ASSERT_LAYOUT(NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS, 8, 8);
 /* ctrl2080/ctrl2080gpu.h */
 #define NV2080_CTRL_CMD_GPU_QUERY_INFOROM_ECC_SUPPORT                0x20800157u
 #define NV2080_CTRL_CMD_GPU_QUERY_INFOROM_ECC_SUPPORT_PARAMS_SIZE    0u
@@ -70,7 +76,13 @@
 #define NV2080_CTRL_CMD_BIOS_GET_INFO_PARAMS_SIZE                    16u
 /* ctrl2080/ctrl2080bus.h */
 #define NV2080_CTRL_CMD_BUS_GET_INFO                                 0x20801802u
-#define NV2080_CTRL_CMD_BUS_GET_INFO_PARAMS_SIZE                     16u
+/* The legacy form of BUS_GET_INFO_V2: the {index, data} list lies behind a pointer. */
+typedef struct NV2080_CTRL_BUS_GET_INFO_PARAMS {
+    uint32_t busInfoListSize;
+    NvP64 busInfoList;
+} NV2080_CTRL_BUS_GET_INFO_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_BUS_GET_INFO_PARAMS, 16, 8);
+NV_ASSERT_OFF(NV2080_CTRL_BUS_GET_INFO_PARAMS, busInfoList, 8);
 #define NV2080_CTRL_CMD_BUS_GET_PEX_COUNTERS                         0x20801813u
 #define NV2080_CTRL_CMD_BUS_GET_PEX_COUNTERS_PARAMS_SIZE             76u
 #define NV2080_CTRL_CMD_BUS_GET_PEX_UTIL_COUNTERS                    0x20801819u

@@ -1,6 +1,7 @@
 /*
  * `nvemu profile from-trace TRACE [--profile BASE] [--name NAME] [-o FILE]`: the profile of the board a trace was
- * recorded on, so that its own board is reproduced exactly (harness/replay/derive.h).
+ * recorded on, so that its own board is reproduced exactly (harness/replay/derive.h); `nvemu profile provenance
+ * NAME`: which parts of a profile are measured, derived or assumed (profile_print_provenance).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -10,13 +11,15 @@
 #include "base/log.h"
 #include "cli.h"
 #include "derive.h"
+#include "profile/profile.h"
 #include "profile/profile_builtin.h"
 #include "replay.h"
 #include "yaml/ytree.h"
 
 static int usage(FILE *out, int status)
 {
-    fprintf(out, "usage: nvemu profile from-trace TRACE [--profile BASE] [--name NAME] [-o FILE]\n"
+    fprintf(out, "usage: nvemu profile provenance NAME|FILE\n"
+                 "       nvemu profile from-trace TRACE [--profile BASE] [--name NAME] [-o FILE]\n"
                  "  Writes a profile of the board TRACE was recorded on: the profile BASE (default: the built-in\n"
                  "  profile the trace replays against with the fewest mismatches) with the trace's per-board answers\n"
                  "  (GPU UUID, board serial, floorsweeping masks, ECC counters, PCI location) in place of BASE's.\n"
@@ -115,10 +118,31 @@ int nvemu_profile_from_trace(int argc, char **argv)
     return 0;
 }
 
+int nvemu_profile_provenance(int argc, char **argv)
+{
+    if (argc != 2 || cli_is_help(argv[1])) {
+        bool help = argc == 2;
+        fprintf(help ? stdout : stderr, "usage: nvemu profile provenance NAME|FILE\n"
+                                        "  Prints which parts of the profile are measured, derived or assumed.\n");
+        return help ? 0 : 2;
+    }
+    char err[512];
+    struct profile *p = profile_load(argv[1], err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "nvemu profile: %s\n", err);
+        return 2;
+    }
+    profile_print_provenance(p, stdout);
+    profile_free(p);
+    return 0;
+}
+
 int nvemu_cmd_profile(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "from-trace"))
         return nvemu_profile_from_trace(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "provenance"))
+        return nvemu_profile_provenance(argc - 1, argv + 1);
     bool help = argc >= 2 && cli_is_help(argv[1]);
     if (!help)
         fprintf(stderr, "nvemu profile: %s\n", argc >= 2 ? "unknown subcommand" : "no subcommand given");

@@ -14,6 +14,18 @@
 #include "yaml/ytree.h"
 
 const char *const profile_preempt_mode_names[] = {"wfi", "cta", "cilp", NULL};
+const char *const profile_source_names[] = {"measured", "derived", "assumed", NULL};
+
+void profile_print_provenance(const struct profile *p, FILE *out)
+{
+    fprintf(out, "%s: where its values come from\n", p->name);
+    for (int kind = PROFILE_SOURCE_MEASURED; kind <= PROFILE_SOURCE_ASSUMED; kind++)
+        for (uint32_t i = 0; i < p->provenance_count; i++)
+            if (p->provenance[i].kind == kind)
+                fprintf(out, "  %-22s %-9s %s\n", p->provenance[i].key, profile_source_names[kind],
+                        p->provenance[i].source);
+    fprintf(out, "  (every other value: its source is cited next to it in the profile file)\n");
+}
 
 static const struct profile_builtin *builtin_find(const char *name)
 {

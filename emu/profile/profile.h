@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "abi/nv_abi_desc.h"
 
@@ -20,9 +21,20 @@
  * which has the same RM and ioctl ABI and also serves Volta (VOLTA_COMPUTE_A has an allocation entry there).
  */
 enum { PROFILE_MODULE_OPEN = 0, PROFILE_MODULE_PROPRIETARY = 1 };
+
+/* Where a part of a profile comes from: recorded on the board, derived from driver sources or documents, assumed. */
+enum profile_source { PROFILE_SOURCE_MEASURED = 0, PROFILE_SOURCE_DERIVED = 1, PROFILE_SOURCE_ASSUMED = 2 };
+
+/* One `provenance:` row: a top-level key of the profile (or KEY.FIELD), its kind and the source it cites. */
+struct profile_provenance {
+    char key[48];
+    int kind;                      /* enum profile_source */
+    char source[200];
+};
 #define PROFILE_MAX_ENGINES   64
 #define PROFILE_MAX_INFO      128
 #define PROFILE_MAX_CANNED    512
+#define PROFILE_MAX_PROVENANCE 32
 
 /* One engine and the runlist that serves it (from the device-info table). */
 struct profile_engine {
@@ -141,6 +153,9 @@ struct profile {
     struct profile_info gr_info[PROFILE_MAX_INFO];    /* GR_GET_INFO */
 
     uint32_t canned_count;
+
+    uint32_t provenance_count;
+    struct profile_provenance provenance[PROFILE_MAX_PROVENANCE];
     struct profile_canned_ctrl canned[PROFILE_MAX_CANNED];
 
     /* discovery answers: names, build strings, PCI and memory facts */
@@ -193,6 +208,16 @@ struct profile *profile_load_set(const char *name_or_path, const char *const *se
  * tables for.
  */
 bool profile_use_driver(struct profile *p, const char *driver, char *err, size_t errlen);
+
+/* "measured", "derived", "assumed" (index = enum profile_source), NULL-terminated. */
+extern const char *const profile_source_names[];
+
+/*
+ * Prints which parts of the profile are measured, derived or assumed, with their sources (the profile's
+ * `provenance:` rows), one "KEY  KIND  SOURCE" line each, measured first; what the rows do not name is
+ * said to be cited in the profile file's comments.
+ */
+void profile_print_provenance(const struct profile *p, FILE *out);
 
 /* Names of default_compute_preempt_mode values (index = mode: 0 WFI, 1 CTA, 2 CILP), NULL-terminated. */
 extern const char *const profile_preempt_mode_names[];

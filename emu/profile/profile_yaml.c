@@ -456,6 +456,46 @@ static int top_check(struct yctx *c, const struct ynode *root, void *base, const
     return 0;
 }
 
+/* A provenance row names a top-level key, or KEY.FIELD below one. */
+static bool provenance_key_ok(const char *key);
+
+/* provenance: {KEY: "KIND, SOURCE"}, KIND one of profile_source_names. */
+static int parse_provenance(struct yctx *c, const struct ynode *n, void *base)
+{
+    struct profile *p = base;
+    if (yexpect(c, n, YNODE_MAP, "provenance"))
+        return -1;
+    if (n->count > PROFILE_MAX_PROVENANCE)
+        return yfail(c, n, "provenance: at most %d rows", PROFILE_MAX_PROVENANCE);
+    for (size_t i = 0; i < n->count; i++) {
+        const struct ynode *k = n->keys[i], *v = n->items[i];
+        if (yexpect(c, v, YNODE_SCALAR, "a provenance row"))
+            return -1;
+        if (!provenance_key_ok(k->scalar))
+            return yfail(c, k, "provenance: '%s' is not a key of the profile", k->scalar);
+        if (k->len >= sizeof p->provenance[0].key)
+            return yfail(c, k, "provenance: key '%s' is too long", k->scalar);
+        const char *comma = strchr(v->scalar, ',');
+        int kind = -1;
+        for (int j = 0; profile_source_names[j]; j++)
+            if (comma && (size_t)(comma - v->scalar) == strlen(profile_source_names[j]) &&
+                !strncmp(v->scalar, profile_source_names[j], (size_t)(comma - v->scalar)))
+                kind = j;
+        if (kind < 0)
+            return yfail(c, v, "provenance.%s must be 'measured|derived|assumed, SOURCE'", k->scalar);
+        const char *src = comma + 1;
+        while (*src == ' ')
+            src++;
+        if (!*src)
+            return yfail(c, v, "provenance.%s names no source", k->scalar);
+        struct profile_provenance *r = &p->provenance[p->provenance_count++];
+        snprintf(r->key, sizeof r->key, "%s", k->scalar);
+        r->kind = kind;
+        snprintf(r->source, sizeof r->source, "%s", src);
+    }
+    return 0;
+}
+
 static const struct yfield top_fields[] = {
     PSTR("name", name, .required = true),
     PSTR("chip", chip, .required = true),
@@ -480,8 +520,18 @@ static const struct yfield top_fields[] = {
            .count_off = P(info_table_count), .max_items = PROFILE_MAX_INFO_TABLES, .custom = parse_info_table),
     YFIELD("canned", YF_SEQ, P(canned), .size = sizeof(struct profile_canned_ctrl), .count_off = P(canned_count),
            .max_items = PROFILE_MAX_CANNED, .custom = parse_canned),
+    YFIELD("provenance", YF_CUSTOM, 0, .custom = parse_provenance),
     YFIELD_END,
 };
+
+static bool provenance_key_ok(const char *key)
+{
+    size_t n = strcspn(key, ".");
+    for (const struct yfield *f = top_fields; f->key; f++)
+        if (strlen(f->key) == n && !strncmp(f->key, key, n) && strcmp(f->key, "provenance"))
+            return true;
+    return false;
+}
 static const struct ytable top_table = {"", "the profile", top_fields, top_check};
 
 /* Profile files stay small; canned blobs are the largest part (a few KiB of hex each). */

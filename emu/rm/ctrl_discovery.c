@@ -274,6 +274,19 @@ RM_CTRL_HANDLER(ctrl_bus_info_v2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS)
                       p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
 }
 
+/* The legacy BUS_GET_INFO: the same indices and table as BUS_GET_INFO_V2, the list behind busInfoList. */
+RM_CTRL_HANDLER(ctrl_bus_info, NV2080_CTRL_BUS_GET_INFO_PARAMS)
+{
+    if (p->busInfoListSize == 0 || p->busInfoListSize > NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE || !p->busInfoList)
+        return NV_ERR_INVALID_ARGUMENT;
+    nv_ctrl_info_pair list[NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE];
+    uint32_t n = p->busInfoListSize;
+    NV_STATUS st = user_read(c, p->busInfoList, list, n * sizeof list[0]);
+    if (st == NV_OK)
+        st = table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO", &n, list, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
+    return st == NV_OK ? user_write(c, p->busInfoList, list, n * sizeof list[0]) : st;
+}
+
 RM_CTRL_HANDLER(ctrl_name_string, NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS)
 {
     const char *name = rm_call_profile(c)->marketing_name;
@@ -483,6 +496,7 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_PCI_INFO, NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS, SUB, NP, ctrl_pci_info),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO, SUB, rm_ctrl_canned),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO_V2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS, SUB, NP, ctrl_bus_info_v2),
+    RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO, NV2080_CTRL_BUS_GET_INFO_PARAMS, SUB, NP, ctrl_bus_info),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS, SUB, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_C2C_INFO, SUB, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_PERF_BOOST, SUB, rm_ctrl_canned),

@@ -20,10 +20,11 @@
 
 /* ---------------- releases ---------------- */
 
+/* 550.120: GPreempt's target; 575.57.08: gpu_ext's patched driver; 580.159.04: the recorded boards. */
 static const struct nv_release_info releases[NV_REL_COUNT] = {
-    [NV_REL_550] = {NV_REL_550, 550, "550.120", "550.120", NULL},
-    [NV_REL_575] = {NV_REL_575, 575, "575.57.08", "575.57.08", "gpu_ext nv_gpu_sched_ops (575.57.08 patch)"},
-    [NV_REL_580] = {NV_REL_580, 580, "580.159.04", "580.142", NULL},
+    [NV_REL_550] = {NV_REL_550, 550, "550.120"},
+    [NV_REL_575] = {NV_REL_575, 575, "575.57.08"},
+    [NV_REL_580] = {NV_REL_580, 580, "580.159.04"},
 };
 
 const struct nv_release_info *nv_release_info(enum nv_release rel)

@@ -28,9 +28,7 @@ enum nv_release { NV_REL_550, NV_REL_575, NV_REL_580, NV_REL_COUNT };
 struct nv_release_info {
     enum nv_release rel;
     unsigned major;
-    const char *version;      /* the release the layouts are taken from and answered as ("550.120") */
-    const char *source_tag;   /* open-gpu-kernel-modules tag whose headers the layouts match */
-    const char *bpf_abi;      /* the struct_ops ABI generation its BPF scheduling patch carries, or NULL */
+    const char *version;      /* the release answered as ("550.120"); layouts: docs/driver-versions.md */
 };
 
 /* The row of a release (never NULL for a valid enum value). */

@@ -49,6 +49,17 @@ static const struct rm_ctrl_volatile pex_util_volatile[] = {
     {.why = NULL},
 };
 
+/*
+ * NV2080_CTRL_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS (ctrl2080perf.h): type, bufSize, count, then the
+ * ring's tracker index (@12) and 72 samples of 776 bytes (@16): each a timestamp and the engines' utilisation
+ * over the sampling period, values of the moment.
+ */
+static const struct rm_ctrl_volatile gpumon_util_volatile[] = {
+    {.off = 12, .len = NV2080_CTRL_CMD_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS_SIZE - 12,
+     .why = "utilisation sample ring: its tracker index, sample timestamps and utilisation of the moment"},
+    {.why = NULL},
+};
+
 const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_QUERY_INFOROM_ECC_SUPPORT, RM_FAM_SUBDEVICE, inforom_ecc_support),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_DETACH_IDS, RM_FAM_CLIENT, rm_ctrl_canned),
@@ -76,7 +87,8 @@ const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
                      .volatile_out = pex_util_volatile),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCIE_REQ_ATOMICS_CAPS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCIE_CPL_ATOMICS_CAPS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2, RM_FAM_SUBDEVICE, rm_ctrl_canned,
+                     .volatile_out = gpumon_util_volatile),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_NVLINK_GET_PLATFORM_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_3406, RM_FAM_SUBDEVICE, rm_ctrl_canned),

@@ -19,12 +19,26 @@ struct answer {
     uint8_t *in, *out;
 };
 
+#define MAX_INFO 16
+
 struct derived {
     struct answer *a;
     size_t n, cap;
     bool have_uuid;
     uint8_t uuid[16];
+    nv_ctrl_info_pair info[MAX_INFO];   /* per-board GPU_GET_INFO_V2 entries */
+    size_t ninfo;
 };
+
+/* Keeps a per-board GPU_GET_INFO_V2 entry of the trace (the first answer of an index). */
+static void keep_info(struct derived *d, const nv_ctrl_info_pair *e)
+{
+    for (size_t i = 0; i < d->ninfo; i++)
+        if (d->info[i].index == e->index)
+            return;
+    if (d->ninfo < MAX_INFO)
+        d->info[d->ninfo++] = *e;
+}
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -74,6 +88,17 @@ static int take(struct derived *d, const struct trace_call *tc)
     if (rd32(tc->out.data + offsetof(NVOS54_PARAMETERS, status)) != NV_OK)
         return 0;
     uint32_t cmd = rd32(tc->in.data + offsetof(NVOS54_PARAMETERS, cmd));
+    if (cmd == NV2080_CTRL_CMD_GPU_GET_INFO_V2) {
+        const size_t first = offsetof(NV2080_CTRL_GPU_GET_INFO_V2_PARAMS, gpuInfoList);
+        uint32_t n = tc->pout.len >= first ? rd32(tc->pout.data) : 0;
+        for (uint32_t i = 0; i < n && first + (i + 1) * sizeof(nv_ctrl_info_pair) <= tc->pout.len; i++) {
+            nv_ctrl_info_pair e;
+            memcpy(&e, tc->pout.data + first + i * sizeof e, sizeof e);
+            if (replay_board_info_index(cmd, e.index))
+                keep_info(d, &e);
+        }
+        return 0;
+    }
     if (!replay_board_identity(cmd))
         return 0;
     if (cmd == NV2080_CTRL_CMD_GPU_GET_GID_INFO) {
@@ -134,13 +159,23 @@ static bool replaced(const struct derived *d, const char *line)
     return false;
 }
 
+/* True when a `gpu_info:` line ("  0xNN: value") gives an entry the trace answered per board. */
+static bool replaced_info(const struct derived *d, const char *line)
+{
+    uint32_t index = (uint32_t)strtoul(line, NULL, 0);
+    for (size_t i = 0; i < d->ninfo; i++)
+        if (d->info[i].index == index)
+            return true;
+    return false;
+}
+
 static void put_document(FILE *out, const struct derived *d, const char *trace, const char *base_label,
                          const char *text, size_t len, const char *name)
 {
     fprintf(out, "# Derived by 'nvemu profile from-trace' from %s over the profile %s: the board's per-board answers\n"
                  "# (UUID, serial, floorsweeping, ECC, PCI location) replace the base's.\n",
             trace, base_label);
-    bool in_canned = false, skipping = false, canned_seen = false;
+    bool in_canned = false, skipping = false, canned_seen = false, in_info = false;
     for (size_t off = 0; off < len;) {
         const char *l = text + off;
         const char *nl = memchr(l, '\n', len - off);
@@ -148,7 +183,7 @@ static void put_document(FILE *out, const struct derived *d, const char *trace, 
         off += n + (nl ? 1 : 0);
         bool top = n && l[0] != ' ' && l[0] != '#';
         if (top)
-            in_canned = skipping = false;
+            in_canned = skipping = in_info = false;
         if (top && !strncmp(l, "name:", 5)) {
             fprintf(out, "name: %s\n", name);
             continue;
@@ -162,6 +197,15 @@ static void put_document(FILE *out, const struct derived *d, const char *trace, 
                     u[15]);
             continue;
         }
+        if (top && !strncmp(l, "gpu_info:", 9)) {
+            fprintf(out, "%.*s\n", (int)n, l);
+            for (size_t i = 0; i < d->ninfo; i++)
+                fprintf(out, "  0x%02x: 0x%x   # per board, from the trace\n", d->info[i].index, d->info[i].data);
+            in_info = true;
+            continue;
+        }
+        if (in_info && n > 2 && l[0] == ' ' && replaced_info(d, l))
+            continue;
         if (top && !strncmp(l, "canned:", 7)) {
             fprintf(out, "%.*s\n", (int)n, l);
             put_answers(out, d, trace);
@@ -212,7 +256,7 @@ int replay_derive_profile(const char *trace, const char *base_label, const char 
     }
     if (rc == 0) {
         put_document(out, &d, trace, base_label, base_text, base_len, name);
-        rc = (int)d.n + (d.have_uuid ? 1 : 0);
+        rc = (int)(d.n + d.ninfo) + (d.have_uuid ? 1 : 0);
     }
     for (size_t i = 0; i < d.n; i++) {
         free(d.a[i].in);

@@ -2,6 +2,7 @@
 #include "identity.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "abi/nv_ctrl_discovery.h"
 #include "abi/nv_ctrl_monitoring.h"
@@ -32,4 +33,40 @@ const char *replay_board_identity(uint32_t cmd)
         if (rows[i].cmd == cmd)
             return rows[i].what;
     return NULL;
+}
+
+/*
+ * GPU_GET_INFO_V2 indices whose values differ between boards of one kind (unpublished indices 0x23 and 0x24:
+ * each recorded board answered its own, h100.yaml and h200-2b42.yaml mark them per board).
+ */
+static const uint32_t per_board_gpu_info[] = {0x23, 0x24};
+
+bool replay_board_info_index(uint32_t cmd, uint32_t index)
+{
+    for (size_t i = 0; cmd == NV2080_CTRL_CMD_GPU_GET_INFO_V2 && i < sizeof per_board_gpu_info / sizeof *per_board_gpu_info;
+         i++)
+        if (per_board_gpu_info[i] == index)
+            return true;
+    return false;
+}
+
+const char *replay_board_identity_entries(uint32_t cmd, const uint8_t *got, const uint8_t *want, uint32_t len)
+{
+    if (cmd != NV2080_CTRL_CMD_GPU_GET_INFO_V2 || len < offsetof(NV2080_CTRL_GPU_GET_INFO_V2_PARAMS, gpuInfoList))
+        return NULL;
+    const size_t first = offsetof(NV2080_CTRL_GPU_GET_INFO_V2_PARAMS, gpuInfoList);
+    if (memcmp(got, want, first))
+        return NULL;
+    bool any = false;
+    for (size_t off = first; off + sizeof(nv_ctrl_info_pair) <= len; off += sizeof(nv_ctrl_info_pair)) {
+        if (!memcmp(got + off, want + off, sizeof(nv_ctrl_info_pair)))
+            continue;
+        nv_ctrl_info_pair g, w;
+        memcpy(&g, got + off, sizeof g);
+        memcpy(&w, want + off, sizeof w);
+        if (g.index != w.index || !replay_board_info_index(cmd, w.index))
+            return NULL;
+        any = true;
+    }
+    return any ? "per-board GPU_GET_INFO_V2 entries" : NULL;
 }

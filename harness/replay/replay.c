@@ -291,8 +291,12 @@ static void report_diff(struct replay *r, const struct trace_call *tc, const cha
     map_handles(r, want, len);
     hexdump_word(g, sizeof g, got, len, off);
     hexdump_word(w, sizeof w, want, len, off);
+    /* a control's params ("control 0x... params"), not its argument block or a UVM block */
+    uint32_t cmd = !strcmp(tc->kind, "CTRL") && !strncmp(what, "control", 7) ? tc->cmd : 0;
+    const char *board = cmd ? replay_board_identity(cmd) : NULL;
+    if (!board && cmd)
+        board = replay_board_identity_entries(cmd, got, want, len);
     free(want);
-    const char *board = tc->nr == NR_CONTROL ? replay_board_identity(tc->cmd ? tc->cmd : rd32(tc->in.data + 8)) : NULL;
     if (board) {
         /* a per-board answer: the trace came from another board of the profile's kind */
         fprintf(r->report, "line %d: board identity (%s): %s differ at byte %ld: got %s, recorded %s\n", tc->line,

@@ -41,6 +41,10 @@
 /* FIFO: channel groups, subcontexts, channels */
 #define KEPLER_CHANNEL_GROUP_A          0x0000A06Cu
 #define FERMI_CONTEXT_SHARE_A           0x00009067u
+/* channel classes of older GPUs: no RS_ENTRY in 580 for allocation, but their control
+   interfaces (906F, A06F) are what every newer channel class answers */
+#define GF100_CHANNEL_GPFIFO            0x0000906Fu
+#define KEPLER_CHANNEL_GPFIFO_A         0x0000A06Fu
 #define VOLTA_CHANNEL_GPFIFO_A          0x0000C36Fu
 #define TURING_CHANNEL_GPFIFO_A         0x0000C46Fu
 #define AMPERE_CHANNEL_GPFIFO_A         0x0000C56Fu

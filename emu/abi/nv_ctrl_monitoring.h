@@ -9,6 +9,8 @@
 #ifndef NVEMU_ABI_NV_CTRL_MONITORING_H
 #define NVEMU_ABI_NV_CTRL_MONITORING_H
 
+#include "abi/nv_escape.h"
+
 /* ctrl0000/ctrl0000gpu.h */
 #define NV0000_CTRL_CMD_GPU_DETACH_IDS                               0x00000216u
 #define NV0000_CTRL_CMD_GPU_DETACH_IDS_PARAMS_SIZE                   128u
@@ -26,7 +28,11 @@
 #define NV0080_CTRL_CMD_GPU_QUERY_SW_STATE_PERSISTENCE_PARAMS_SIZE   4u
 /* ctrl00de.h */
 #define NV00DE_CTRL_CMD_REQUEST_DATA_POLL                            0x00DE0001u
-#define NV00DE_CTRL_CMD_REQUEST_DATA_POLL_PARAMS_SIZE                8u
+/* ctrl00de.h: the mask of data to keep refreshed in the shared page (cl00de.h NV00DE_RUSD_POLL_*). */
+typedef struct NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS {
+    NvU64A polledDataMask;
+} NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS;
+NV_ASSERT_LAYOUT(NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS, 8, 8);
 /* ctrl2080/ctrl2080gpu.h */
 #define NV2080_CTRL_CMD_GPU_QUERY_INFOROM_ECC_SUPPORT                0x20800157u
 #define NV2080_CTRL_CMD_GPU_QUERY_INFOROM_ECC_SUPPORT_PARAMS_SIZE    0u
@@ -38,6 +44,18 @@
 #define NV2080_CTRL_CMD_GPU_GET_INFOROM_OBJECT_VERSION_PARAMS_SIZE   5u
 #define NV2080_CTRL_CMD_GPU_GET_INFOROM_IMAGE_VERSION                0x20800156u
 #define NV2080_CTRL_CMD_GPU_GET_INFOROM_IMAGE_VERSION_PARAMS_SIZE    16u
+/*
+ * Per-board answers (ctrl2080gpu.h, ctrl2080gr.h, ctrl2080fb.h, ctrl2080ecc.h, ctrl2080bus.h, ctrl0000gpu.h): two
+ * boards of one kind differ here (UUID, board serial, floorsweeping, ECC history, PCI location).
+ */
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_GPC_INFO                       0x20800137u
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_TPC_INFO                       0x20800138u
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_ZCULL_INFO                     0x20800139u
+#define NV2080_CTRL_CMD_GR_GET_TPC_MASK                              0x2080122Bu
+#define NV2080_CTRL_CMD_FB_GET_FS_INFO                               0x20801346u
+#define NV2080_CTRL_CMD_ECC_GET_CLIENT_EXPOSED_COUNTERS              0x20803400u
+#define NV2080_CTRL_CMD_ECC_GET_VOLATILE_COUNTS                      0x20803401u
+#define NV2080_CTRL_CMD_ECC_GET_SRAM_UNIQUE_UNCORR_COUNTS            0x20803402u
 /* (not in the published headers) */
 #define NV2080_CTRL_CMD_UNPUBLISHED_016D                             0x2080016Du
 #define NV2080_CTRL_CMD_UNPUBLISHED_016D_PARAMS_SIZE                 12u
@@ -58,7 +76,13 @@
 #define NV2080_CTRL_CMD_BIOS_GET_INFO_PARAMS_SIZE                    16u
 /* ctrl2080/ctrl2080bus.h */
 #define NV2080_CTRL_CMD_BUS_GET_INFO                                 0x20801802u
-#define NV2080_CTRL_CMD_BUS_GET_INFO_PARAMS_SIZE                     16u
+/* The legacy form of BUS_GET_INFO_V2: the {index, data} list lies behind a pointer. */
+typedef struct NV2080_CTRL_BUS_GET_INFO_PARAMS {
+    uint32_t busInfoListSize;
+    NvP64 busInfoList;
+} NV2080_CTRL_BUS_GET_INFO_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_BUS_GET_INFO_PARAMS, 16, 8);
+NV_ASSERT_OFF(NV2080_CTRL_BUS_GET_INFO_PARAMS, busInfoList, 8);
 #define NV2080_CTRL_CMD_BUS_GET_PEX_COUNTERS                         0x20801813u
 #define NV2080_CTRL_CMD_BUS_GET_PEX_COUNTERS_PARAMS_SIZE             76u
 #define NV2080_CTRL_CMD_BUS_GET_PEX_UTIL_COUNTERS                    0x20801819u
@@ -76,6 +100,18 @@
 /* ctrl2080/ctrl2080ecc.h */
 #define NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS                        0x20803404u
 #define NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS_PARAMS_SIZE            2u
+/*
+ * Per-board answers (ctrl2080gpu.h, ctrl2080gr.h, ctrl2080fb.h, ctrl2080ecc.h, ctrl2080bus.h, ctrl0000gpu.h): two
+ * boards of one kind differ here (UUID, board serial, floorsweeping, ECC history, PCI location).
+ */
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_GPC_INFO                       0x20800137u
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_TPC_INFO                       0x20800138u
+#define NV2080_CTRL_CMD_GPU_GET_FERMI_ZCULL_INFO                     0x20800139u
+#define NV2080_CTRL_CMD_GR_GET_TPC_MASK                              0x2080122Bu
+#define NV2080_CTRL_CMD_FB_GET_FS_INFO                               0x20801346u
+#define NV2080_CTRL_CMD_ECC_GET_CLIENT_EXPOSED_COUNTERS              0x20803400u
+#define NV2080_CTRL_CMD_ECC_GET_VOLATILE_COUNTS                      0x20803401u
+#define NV2080_CTRL_CMD_ECC_GET_SRAM_UNIQUE_UNCORR_COUNTS            0x20803402u
 /* (not in the published headers) */
 #define NV2080_CTRL_CMD_UNPUBLISHED_3406                             0x20803406u
 #define NV2080_CTRL_CMD_UNPUBLISHED_3406_PARAMS_SIZE                 1u

@@ -24,4 +24,8 @@ int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limi
 int nvemu_scenario_sweep(int argc, char **argv);
 int nvemu_scenario_sweep_merge(int argc, char **argv);
 
+/* `nvemu profile from-trace` and `provenance` (cmd_profile_from_trace.c); argv[0] is the subcommand. */
+int nvemu_profile_from_trace(int argc, char **argv);
+int nvemu_profile_provenance(int argc, char **argv);
+
 #endif

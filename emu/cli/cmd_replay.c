@@ -1,5 +1,6 @@
 /* `nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose] [--mismatch-file PATH] FILE` */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +15,17 @@
 
 static int usage(FILE *out, int status)
 {
-    fprintf(out, "usage: nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose]\n"
-                    "                    [--mismatch-file PATH] TRACE\n"
+    fprintf(out, "usage: nvemu replay [--profile NAME|FILE] [--driver 550|575|580] [--other-client-on-gpu]\n"
+                    "                    [--verbose] [--mismatch-file PATH] TRACE\n"
                     "  Re-issues every RM alloc/control/free and OS escape of a recorded trace against a fresh\n"
                     "  emulator and compares results; exits 0 when every call matches, 1 on any mismatch, 2 on\n"
                     "  a usage error or a TRACE that cannot be read or is not a trace. When calls differ, it\n"
                     "  tries the built-in profiles and says which one the trace matches better (a trace\n"
                     "  recorded on another board: fixtures/hw/ needs --profile h200-dev).\n"
                     "  --profile         the GPU profile (default h200; built in: h200, h200-dev, h200-2b42,\n"
-                    "                    h100, a100, v100) or a profile file.\n"
+                    "                    h100, a100, l4, t4, v100) or a profile file.\n"
+                    "  --driver          the driver release the trace was recorded on (default: the profile's\n"
+                    "                    driver_version): its layouts and version strings answer.\n"
                     "  --other-client-on-gpu  before the first call, another process opens /dev/nvidiactl and\n"
                     "                    /dev/nvidia0 and allocates a client and a device on GPU 0, and holds\n"
                     "                    them until the end: for traces recorded while another program still\n"
@@ -109,8 +112,8 @@ static int check_profile(const char *name)
 
 /*
  * When calls differ, the trace may come from another board: replays it under every built-in profile,
- * with and without another client on the GPU, and names the setting with the fewest mismatches when
- * it has fewer than this run.
+ * with and without another client on the GPU, and names the setting with the fewest mismatches (then
+ * the fewest board-identity differences) when it has fewer mismatches than this run.
  */
 static void hint_better_profile(const char *trace, const struct replay_opts *given, uint32_t mismatches)
 {
@@ -121,14 +124,17 @@ static void hint_better_profile(const char *trace, const struct replay_opts *giv
     nvemu_log_set_level(NVEMU_LOG_ERROR);
     const char *const *names = profile_builtin_names();
     struct replay_opts best = *given;
-    uint32_t best_n = mismatches;
+    uint32_t best_n = mismatches, best_board = UINT32_MAX;
     for (size_t i = 0; names[i]; i++) {
         for (int other = 0; other < 2; other++) {
             struct replay_opts o = {.profile = names[i], .other_client_on_gpu = other};
             struct replay_result res;
-            if (replay_file(trace, &o, sink, &res) == 0 && res.mismatches < best_n) {
+            /* among equally few mismatches, the board's own profile answers its per-board values too */
+            if (replay_file(trace, &o, sink, &res) == 0 &&
+                (res.mismatches < best_n || (res.mismatches == best_n && res.board_identity < best_board))) {
                 best = o;
                 best_n = res.mismatches;
+                best_board = res.board_identity;
             }
         }
     }
@@ -150,13 +156,16 @@ int nvemu_cmd_replay(int argc, char **argv)
     struct replay_opts opts = {0};
     const char *trace = NULL, *mfile = NULL;
     for (int i = 1; i < argc; i++) {
-        bool valued = !strcmp(argv[i], "--profile") || !strcmp(argv[i], "--mismatch-file");
+        bool valued = !strcmp(argv[i], "--profile") || !strcmp(argv[i], "--mismatch-file") ||
+                      !strcmp(argv[i], "--driver");
         if (valued && i + 1 == argc) {
             fprintf(stderr, "replay: %s needs a value\n", argv[i]);
             return usage(stderr, 2);
         }
         if (!strcmp(argv[i], "--profile")) {
             opts.profile = argv[++i];
+        } else if (!strcmp(argv[i], "--driver")) {
+            opts.driver = argv[++i];
         } else if (!strcmp(argv[i], "--mismatch-file")) {
             mfile = argv[++i];
         } else if (!strcmp(argv[i], "--other-client-on-gpu")) {
@@ -200,6 +209,11 @@ int nvemu_cmd_replay(int argc, char **argv)
     printf("replay: %u calls, %u mismatches (%u UVM ioctls replayed, %u recorded without parameter blocks skipped, "
            "%u VA-space registrations inferred)\n",
            res.calls, res.mismatches, res.uvm_calls, res.skipped_uvm, res.uvm_inferred);
+    if (res.board_identity)
+        printf("board identity: %u calls answered with another board's values (UUID, serial, floorsweeping, ECC, PCI "
+               "location): the trace came from another board of the same kind; 'nvemu profile from-trace' derives "
+               "a profile of that board\n",
+               res.board_identity);
     fflush(stdout);
     if (mfile) {
         FILE *f = fopen(mfile, "w");

@@ -71,6 +71,7 @@ static bool copy_config(nvemu *emu, const nvemu_config *cfg)
     /* Only read while the profile loads, inside nvemu_create: no copy needed. */
     emu->cfg.profile_set = NULL;
     emu->cfg.profile_nset = 0;
+    emu->cfg.driver = NULL;
     return true;
 }
 
@@ -102,6 +103,10 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
                                     cfg_in->profile_nset > 0 ? cfg_in->profile_nset : 0, perr, sizeof(perr));
     if (!emu->profile) {
         fail(errbuf, errlen, "%s", perr[0] ? perr : "cannot load profile");
+        goto err;
+    }
+    if (cfg_in->driver && !profile_use_driver(emu->profile, cfg_in->driver, perr, sizeof(perr))) {
+        fail(errbuf, errlen, "%s", perr);
         goto err;
     }
     emu->gpu_count = emu->profile->gpu_count ? emu->profile->gpu_count : 1;

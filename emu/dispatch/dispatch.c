@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/nv_abi_desc.h"
 #include "base/log.h"
+#include "profile/profile.h"
 #include "dispatch/dispatch_internal.h"
 #include "rm/gpu.h"
 #include "rm/rm_server.h"
@@ -77,13 +79,15 @@ int dispatch_escape(struct esc_ctx *x)
         LOG_INFO("dispatch", "unknown escape 0x%02x (size %u): -EINVAL", x->nr, x->size);
         return -EINVAL;
     }
-    if (r->size && x->size != r->size)
+    /* the release's layout: an older struct of an unmodelled escape has its own size and status word */
+    enum nv_release rel = x->d->env.profile->release;
+    if (r->size && x->size != nv_escape_size(rel, r->nr, r->size))
         return -EINVAL;
     if (!node_ok(r->node, x->op->node))
         return -EINVAL;
     if (!r->fn) {
         NV_STATUS st = NV_ERR_NOT_SUPPORTED;
-        memcpy((unsigned char *)x->arg + r->status_offset, &st, sizeof(st));
+        memcpy((unsigned char *)x->arg + nv_escape_status_at(rel, r->nr, r->status_offset), &st, sizeof(st));
         x->st = st;
         LOG_INFO("dispatch", "escape %s (0x%02x) is not modelled: NV_ERR_NOT_SUPPORTED", r->name, x->nr);
         return 0;

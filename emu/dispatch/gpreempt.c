@@ -9,7 +9,7 @@
  *   `status` (the patch returned -1/EINVAL with the struct copied back);
  * - no global "last client that allocated an Ampere channel": every client of
  *   this emulator is searched;
- * - channels of every channel class count (the patch only tracked 0xC56F).
+ * - channels of every channel class count (the patch only tracked AMPERE_CHANNEL_GPFIFO_A).
  * The size must be the NVOS54 size (the patch read 32 bytes without checking): the row says so.
  */
 #include "abi/nv_ctrl_fifo.h"

@@ -30,6 +30,7 @@ void front_opts_usage(FILE *out, bool serving)
                 "  --cuse                 CUSE: create /dev/nvidiactl, /dev/nvidiaN, /dev/nvidia-uvm (needs /dev/cuse)\n");
     fprintf(out,
             "  --profile NAME|FILE    GPU profile (default h200)\n"
+            "  --driver 550|575|580   answer as that driver release (default: the profile's driver_version)\n"
             "  --gpreempt-compat      emulate GPreempt's patched driver (escape 0x60, relaxed control fd check)\n"
             "  --policy NAME|FILE     attach a scheduling policy (a bundled name or a plugin file)\n"
             "  --policy-arg K=V       argument for the policy (repeatable)\n"
@@ -112,6 +113,8 @@ int front_opts_parse(struct front_opts *o, int argc, char **argv, int *i)
         o->mount = v;
     } else if ((v = opt_value(argc, argv, i, "--profile", &missing))) {
         o->cfg.profile = v;
+    } else if ((v = opt_value(argc, argv, i, "--driver", &missing))) {
+        o->cfg.driver = v;
     } else if ((v = opt_value(argc, argv, i, "--policy-arg", &missing))) {
         if (!strchr(v, '=') || o->cfg.policy_nargs >= FRONT_MAX_POLICY_ARGS) {
             fprintf(stderr, "nvemu: --policy-arg wants KEY=VALUE (at most %d)\n", FRONT_MAX_POLICY_ARGS);

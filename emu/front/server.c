@@ -10,7 +10,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "abi/nv_classes.h"
+#include "abi/nv_abi_desc.h"
 #include "abi/nv_escape.h"
 #include "abi/nv_status.h"
 #include "abi/nv_uvm.h"
@@ -21,6 +21,7 @@
 #include "front/fdmap.h"
 #include "front/ident.h"
 #include "front/procmem.h"
+#include "profile/profile.h"
 
 #define CTL_MINOR 255u
 /* free heap bytes, beyond what was free after the last trim, at which a release hands memory back to the system */
@@ -260,7 +261,7 @@ uint32_t front_ioctl_size(const struct front_file *ff, uint32_t cmd)
 static void pre_resolve(struct front *f, struct procmem_ctx *c, uint32_t nr, uint32_t size, const void *buf)
 {
     int ctl_fd;
-    if (nr != 201 || size != sizeof(ctl_fd))
+    if (nr != NV_ESC_REGISTER_FD || size != sizeof(ctl_fd))
         return;
     memcpy(&ctl_fd, buf, sizeof(ctl_fd));
     c->pre_fd = ctl_fd;
@@ -280,32 +281,45 @@ static void pre_resolve_uvm(struct front *f, struct procmem_ctx *c, uint32_t cmd
 }
 
 /*
- * Copies in, before the core's lock, what the call will surely touch: the
- * control params block, XFER's inner block and a client alloc's handle
- * (allocation params, rights and embedded lists are staged when the core
- * first asks for them).
+ * Copies in, before the core's lock, what the call will surely touch: every
+ * user pointer the escape's descriptor names (abi/nv_abi_desc.h), with the
+ * length it gives (control params, the class's allocation params under the
+ * emulator's release, requested rights, XFER's inner block and the pointers of
+ * that block). What a handler reads beyond these is staged when it first asks.
  */
-static void pre_stage(struct procmem_ctx *c, uint32_t nr, uint32_t size, const void *buf, bool nested)
+static void pre_stage(struct procmem_ctx *c, enum nv_release rel, uint32_t nr, uint32_t size, const void *buf,
+                      bool nested)
 {
-    if (nr == NV_ESC_RM_CONTROL && size == sizeof(NVOS54_PARAMETERS)) {
-        NVOS54_PARAMETERS p;
-        memcpy(&p, buf, sizeof(p));
-        if (p.params && p.paramsSize && p.paramsSize <= RMAPI_PARAM_COPY_MAX_PARAMS_SIZE)
-            procmem_stage(c, p.params, p.paramsSize);
-    } else if (nr == NV_ESC_RM_ALLOC && (size == sizeof(NVOS21_PARAMETERS) || size == sizeof(NVOS64_PARAMETERS))) {
-        /* a client alloc writes the new handle into its params without reading them, after creating the client */
-        NVOS21_PARAMETERS p;
-        memcpy(&p, buf, sizeof(p));
-        if (p.pAllocParms && (p.hClass == NV01_ROOT || p.hClass == NV01_ROOT_NON_PRIV || p.hClass == NV01_ROOT_CLIENT))
-            procmem_stage(c, p.pAllocParms, sizeof(NvHandle));
-    } else if (nr == NV_ESC_IOCTL_XFER_CMD && size == sizeof(nv_ioctl_xfer_t) && !nested) {
-        nv_ioctl_xfer_t x;
-        memcpy(&x, buf, sizeof(x));
-        if (!x.ptr || !x.size || x.size > NV_ABSOLUTE_MAX_IOCTL_SIZE || procmem_stage(c, x.ptr, x.size) != 0)
+    const struct nv_escape_desc *d = nv_escape_desc(nr, size);
+    if (!d || !d->size)
+        return;
+    const unsigned char *b = buf;
+    for (unsigned i = 0; i < NV_ESC_MAX_PTRS && d->ptrs[i].what; i++) {
+        const struct nv_embedded_ptr *e = &d->ptrs[i];
+        uint64_t addr;
+        uint32_t word = 0, len = 0;
+        memcpy(&addr, b + e->at, sizeof(addr));
+        if (e->len == NV_PTR_LEN_FIELD || e->len == NV_PTR_LEN_CLASS || e->len == NV_PTR_LEN_ESCAPE)
+            memcpy(&word, b + e->len_at, sizeof(word));
+        if (e->len == NV_PTR_LEN_FIELD)
+            len = word;
+        else if (e->len == NV_PTR_LEN_FIXED)
+            len = e->len_at;
+        else if (e->len == NV_PTR_LEN_CLASS)
+            len = nv_class_params_size(rel, word);
+        else if (e->len == NV_PTR_LEN_ESCAPE && !nested)
+            memcpy(&len, b + e->len_at + sizeof(word), sizeof(len));
+        if (e->out || !addr || !len || len > RMAPI_PARAM_COPY_MAX_PARAMS_SIZE)
+            continue;
+        if (e->len != NV_PTR_LEN_ESCAPE) {
+            procmem_stage(c, addr, len);
+            continue;
+        }
+        if (len > NV_ABSOLUTE_MAX_IOCTL_SIZE || procmem_stage(c, addr, len) != 0)
             return;
         const struct procmem_range *in = &c->in[c->n_in - 1];
         if (in->data)
-            pre_stage(c, x.cmd & 0xFFu, x.size, in->data, true);
+            pre_stage(c, rel, word & 0xFFu, len, in->data, true);
     }
 }
 
@@ -426,7 +440,7 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
                             .cancel = b ? &b->cancel : NULL};
     uint32_t nr = _IOC_NR(cmd);
     pre_resolve(f, &c, nr, size, buf);
-    pre_stage(&c, nr, size, buf, false);
+    pre_stage(&c, nvemu_profile(f->emu)->release, nr, size, buf, false);
     int rc = 0;
     if (blocks(ff, cmd) && !b)
         refuse_blocking(buf, size, nr);

@@ -14,6 +14,18 @@
 #include "yaml/ytree.h"
 
 const char *const profile_preempt_mode_names[] = {"wfi", "cta", "cilp", NULL};
+const char *const profile_source_names[] = {"measured", "derived", "assumed", NULL};
+
+void profile_print_provenance(const struct profile *p, FILE *out)
+{
+    fprintf(out, "%s: where its values come from\n", p->name);
+    for (int kind = PROFILE_SOURCE_MEASURED; kind <= PROFILE_SOURCE_ASSUMED; kind++)
+        for (uint32_t i = 0; i < p->provenance_count; i++)
+            if (p->provenance[i].kind == kind)
+                fprintf(out, "  %-22s %-9s %s\n", p->provenance[i].key, profile_source_names[kind],
+                        p->provenance[i].source);
+    fprintf(out, "  (every other value: its source is cited next to it in the profile file)\n");
+}
 
 static const struct profile_builtin *builtin_find(const char *name)
 {
@@ -62,6 +74,40 @@ struct profile *profile_load_set(const char *name_or_path, const char *const *se
 struct profile *profile_load(const char *name_or_path, char *err, size_t errlen)
 {
     return profile_load_set(name_or_path, NULL, 0, err, errlen);
+}
+
+/* Rewrites every occurrence of `from` in s (of size cap) with `to`, as far as s has room. */
+static void replace_all(char *s, size_t cap, const char *from, const char *to)
+{
+    char out[256];
+    size_t n = 0, lf = strlen(from);
+    for (const char *q = s; *q && n + 1 < sizeof out;) {
+        if (lf && !strncmp(q, from, lf)) {
+            n += (size_t)snprintf(out + n, sizeof out - n, "%s", to);
+            q += lf;
+        } else {
+            out[n++] = *q++;
+        }
+    }
+    out[n < sizeof out ? n : sizeof out - 1] = '\0';
+    snprintf(s, cap, "%s", out);
+}
+
+bool profile_use_driver(struct profile *p, const char *driver, char *err, size_t errlen)
+{
+    enum nv_release rel;
+    if (!nv_release_parse(driver, &rel)) {
+        snprintf(err, errlen, "driver %s: nvemu models the driver releases 550, 575 and 580", driver);
+        return false;
+    }
+    const char *version = strchr(driver, '.') ? driver : nv_release_info(rel)->version;
+    char old[sizeof p->driver_version];
+    snprintf(old, sizeof old, "%s", p->driver_version);
+    replace_all(p->build_version, sizeof p->build_version, old, version);
+    replace_all(p->build_title, sizeof p->build_title, old, version);
+    snprintf(p->driver_version, sizeof p->driver_version, "%s", version);
+    p->release = rel;
+    return true;
 }
 
 void profile_free(struct profile *p)

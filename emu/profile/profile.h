@@ -7,14 +7,34 @@
 #ifndef NVEMU_PROFILE_H
 #define NVEMU_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdbool.h>
+#include <stdio.h>
+
+#include "abi/nv_abi_desc.h"
 
 #define PROFILE_MAX_CLASSES   256
+
+/*
+ * The kernel module a profile's GPU runs on: the open one (Turing and later), or NVIDIA's proprietary one,
+ * which has the same RM and ioctl ABI and also serves Volta (VOLTA_COMPUTE_A has an allocation entry there).
+ */
+enum { PROFILE_MODULE_OPEN = 0, PROFILE_MODULE_PROPRIETARY = 1 };
+
+/* Where a part of a profile comes from: recorded on the board, derived from driver sources or documents, assumed. */
+enum profile_source { PROFILE_SOURCE_MEASURED = 0, PROFILE_SOURCE_DERIVED = 1, PROFILE_SOURCE_ASSUMED = 2 };
+
+/* One `provenance:` row: a top-level key of the profile (or KEY.FIELD), its kind and the source it cites. */
+struct profile_provenance {
+    char key[48];
+    int kind;                      /* enum profile_source */
+    char source[200];
+};
 #define PROFILE_MAX_ENGINES   64
 #define PROFILE_MAX_INFO      128
 #define PROFILE_MAX_CANNED    512
+#define PROFILE_MAX_PROVENANCE 32
 
 /* One engine and the runlist that serves it (from the device-info table). */
 struct profile_engine {
@@ -98,9 +118,11 @@ struct profile_timing {
 struct profile {
     char name[32];                 /* "h200" */
     char chip[32];                 /* "GH100" */
-    char arch[16];                 /* "volta" | "turing" | "ampere" | "hopper" */
+    char arch[16];                 /* "volta" | "turing" | "ampere" | "ada" | "hopper" | "blackwell" */
     char marketing_name[64];       /* GPU_GET_NAME_STRING answer */
     char driver_version[32];       /* "580.159.04" */
+    enum nv_release release;       /* the driver release whose layouts answer (from driver_version) */
+    int kernel_module;             /* PROFILE_MODULE_OPEN or _PROPRIETARY: which nvidia.ko serves the GPU */
     char notes[256];               /* what the profile assumes (e.g. Volta on the open driver) */
 
     uint32_t gpu_count;            /* /dev/nvidia0..N-1 */
@@ -138,6 +160,9 @@ struct profile {
     struct profile_info gr_info[PROFILE_MAX_INFO];    /* GR_GET_INFO */
 
     uint32_t canned_count;
+
+    uint32_t provenance_count;
+    struct profile_provenance provenance[PROFILE_MAX_PROVENANCE];
     struct profile_canned_ctrl canned[PROFILE_MAX_CANNED];
 
     /* discovery answers: names, build strings, PCI and memory facts */
@@ -181,6 +206,25 @@ struct profile *profile_load(const char *name_or_path, char *err, size_t errlen)
  */
 struct profile *profile_load_set(const char *name_or_path, const char *const *set, int nset, char *err,
                                  size_t errlen);
+
+/*
+ * Answers as another driver release: `driver` is a major ("550") or a full
+ * version ("550.127.05"); a major takes its release's version (nv_release_info).
+ * The profile's version strings (driver_version, build version and title) and
+ * its release change; false with a message in err for a release nvemu has no
+ * tables for.
+ */
+bool profile_use_driver(struct profile *p, const char *driver, char *err, size_t errlen);
+
+/* "measured", "derived", "assumed" (index = enum profile_source), NULL-terminated. */
+extern const char *const profile_source_names[];
+
+/*
+ * Prints which parts of the profile are measured, derived or assumed, with their sources (the profile's
+ * `provenance:` rows), one "KEY  KIND  SOURCE" line each, measured first; what the rows do not name is
+ * said to be cited in the profile file's comments.
+ */
+void profile_print_provenance(const struct profile *p, FILE *out);
 
 /* Names of default_compute_preempt_mode values (index = mode: 0 WFI, 1 CTA, 2 CILP), NULL-terminated. */
 extern const char *const profile_preempt_mode_names[];

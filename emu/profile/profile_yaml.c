@@ -319,10 +319,13 @@ static const struct yfield pci_fields[] = {
     YFIELD_END,
 };
 
+static const char *const kernel_module_names[] = {"open", "proprietary", NULL};
+
 static const struct yfield build_fields[] = {
     PSTR("driver_version", driver_version, .required = true),
     PSTR("version", build_version, .required = true),
     PSTR("title", build_title, .required = true),
+    YFIELD("kernel_module", YF_ENUM, P(kernel_module), .names = kernel_module_names),
     YFIELD("changelist", YF_U32, P(changelist), .max = 0xFFFFFFFFu, .required = true),
     YFIELD("official_changelist", YF_U32, P(official_changelist), .max = 0xFFFFFFFFu, .required = true),
     YFIELD_END,
@@ -422,7 +425,18 @@ static const struct yfield timing_fields[] = {
 };
 #undef T
 
-static const struct ytable build_table = {"build", "build", build_fields, NULL};
+/* The driver version picks the release whose layouts, classes and controls answer (nv_abi_desc.h). */
+static int build_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
+{
+    (void)map;
+    struct profile *p = base;
+    if (nv_release_parse(p->driver_version, &p->release))
+        return 0;
+    return yfail(c, got[0], "build.driver_version %s: nvemu models the driver releases 550, 575 and 580",
+                 p->driver_version);
+}
+
+static const struct ytable build_table = {"build", "build", build_fields, build_check};
 static const struct ytable pci_table = {"pci", "pci", pci_fields, NULL};
 static const struct ytable arch_table = {"arch_info", "arch_info", arch_fields, NULL};
 static const struct ytable gr_table = {"gr", "gr", gr_fields, NULL};
@@ -434,12 +448,12 @@ static int top_check(struct yctx *c, const struct ynode *root, void *base, const
 {
     (void)got;
     struct profile *p = base;
-    static const char *const arches[] = {"volta", "turing", "ampere", "hopper", "blackwell", NULL};
+    static const char *const arches[] = {"volta", "turing", "ampere", "ada", "hopper", "blackwell", NULL};
     bool arch_ok = false;
     for (int i = 0; arches[i]; i++)
         arch_ok |= !strcmp(p->arch, arches[i]);
     if (!arch_ok)
-        return yfail(c, root, "arch '%s' is not one of volta, turing, ampere, hopper, blackwell", p->arch);
+        return yfail(c, root, "arch '%s' is not one of volta, turing, ampere, ada, hopper, blackwell", p->arch);
     if (p->pci_bus + p->gpu_count - 1 > 0xFF)
         return yfail(c, root, "gpu_count %u does not fit after PCI bus %u", p->gpu_count, p->pci_bus);
     if (!profile_engine(p, 1))
@@ -448,6 +462,46 @@ static int top_check(struct yctx *c, const struct ynode *root, void *base, const
         if (p->gr_info[i].index >= p->gr_info_max)
             return yfail(c, root, "gr.info index 0x%x is not below gr.info_max 0x%x", p->gr_info[i].index,
                          p->gr_info_max);
+    return 0;
+}
+
+/* A provenance row names a top-level key, or KEY.FIELD below one. */
+static bool provenance_key_ok(const char *key);
+
+/* provenance: {KEY: "KIND, SOURCE"}, KIND one of profile_source_names. */
+static int parse_provenance(struct yctx *c, const struct ynode *n, void *base)
+{
+    struct profile *p = base;
+    if (yexpect(c, n, YNODE_MAP, "provenance"))
+        return -1;
+    if (n->count > PROFILE_MAX_PROVENANCE)
+        return yfail(c, n, "provenance: at most %d rows", PROFILE_MAX_PROVENANCE);
+    for (size_t i = 0; i < n->count; i++) {
+        const struct ynode *k = n->keys[i], *v = n->items[i];
+        if (yexpect(c, v, YNODE_SCALAR, "a provenance row"))
+            return -1;
+        if (!provenance_key_ok(k->scalar))
+            return yfail(c, k, "provenance: '%s' is not a key of the profile", k->scalar);
+        if (k->len >= sizeof p->provenance[0].key)
+            return yfail(c, k, "provenance: key '%s' is too long", k->scalar);
+        const char *comma = strchr(v->scalar, ',');
+        int kind = -1;
+        for (int j = 0; profile_source_names[j]; j++)
+            if (comma && (size_t)(comma - v->scalar) == strlen(profile_source_names[j]) &&
+                !strncmp(v->scalar, profile_source_names[j], (size_t)(comma - v->scalar)))
+                kind = j;
+        if (kind < 0)
+            return yfail(c, v, "provenance.%s must be 'measured|derived|assumed, SOURCE'", k->scalar);
+        const char *src = comma + 1;
+        while (*src == ' ')
+            src++;
+        if (!*src)
+            return yfail(c, v, "provenance.%s names no source", k->scalar);
+        struct profile_provenance *r = &p->provenance[p->provenance_count++];
+        snprintf(r->key, sizeof r->key, "%s", k->scalar);
+        r->kind = kind;
+        snprintf(r->source, sizeof r->source, "%s", src);
+    }
     return 0;
 }
 
@@ -475,8 +529,18 @@ static const struct yfield top_fields[] = {
            .count_off = P(info_table_count), .max_items = PROFILE_MAX_INFO_TABLES, .custom = parse_info_table),
     YFIELD("canned", YF_SEQ, P(canned), .size = sizeof(struct profile_canned_ctrl), .count_off = P(canned_count),
            .max_items = PROFILE_MAX_CANNED, .custom = parse_canned),
+    YFIELD("provenance", YF_CUSTOM, 0, .custom = parse_provenance),
     YFIELD_END,
 };
+
+static bool provenance_key_ok(const char *key)
+{
+    size_t n = strcspn(key, ".");
+    for (const struct yfield *f = top_fields; f->key; f++)
+        if (strlen(f->key) == n && !strncmp(f->key, key, n) && strcmp(f->key, "provenance"))
+            return true;
+    return false;
+}
 static const struct ytable top_table = {"", "the profile", top_fields, top_check};
 
 /* Profile files stay small; canned blobs are the largest part (a few KiB of hex each). */

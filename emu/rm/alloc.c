@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "abi/nv_classes.h"
+#include "abi/nv_abi_desc.h"
 #include "base/log.h"
+#include "profile/profile.h"
 #include "rm/rm_internal.h"
 
 static bool is_root_class(uint32_t hclass)
@@ -132,11 +134,14 @@ NV_STATUS rm_alloc(struct rm_call *c, struct rm_alloc_req *req)
         return alloc_client(c, req);
     }
     const struct rm_class_row *row = rm_class_lookup(req->hclass);
-    if (!row || row->internal_only)
+    if (!row || row->internal_only ||
+        (row->proprietary_only && c->rs->env.profile->kernel_module != PROFILE_MODULE_PROPRIETARY))
         return NV_ERR_INVALID_CLASS;
 
-    _Alignas(8) unsigned char buf[512];
+    _Alignas(8) unsigned char buf[512], older[512];
     void *params = NULL;
+    /* the release's layout of the params (an older one is the row's type with fields missing) */
+    struct nv_layout_map lay = nv_class_layout(c->rs->env.profile->release, row->hclass, row->param_size);
     if (row->params != RM_PARAMS_NONE && row->param_size > 0 && !req->legacy_memory) {
         if (req->params == 0) {
             if (row->params == RM_PARAMS_REQUIRED)
@@ -147,8 +152,10 @@ NV_STATUS rm_alloc(struct rm_call *c, struct rm_alloc_req *req)
                           row->param_size);
                 return NV_ERR_NOT_SUPPORTED;
             }
-            if (c->acc->read(c->acc->ctx, req->params, buf, row->param_size) != 0)
+            if (c->acc->read(c->acc->ctx, req->params, lay.gap ? older : buf, lay.size) != 0)
                 return NV_ERR_INVALID_ADDRESS;
+            if (lay.gap)
+                nv_layout_to_base(&lay, older, buf, row->param_size);
             params = buf;
         }
     }
@@ -187,7 +194,9 @@ NV_STATUS rm_alloc(struct rm_call *c, struct rm_alloc_req *req)
     st = create_object(c, cl, parent, handle, row, params, &o);
     if (st != NV_OK)
         return st;
-    if (params && c->acc->write(c->acc->ctx, req->params, params, row->param_size) != 0) {
+    if (params && lay.gap)
+        nv_layout_from_base(&lay, buf, older);
+    if (params && c->acc->write(c->acc->ctx, req->params, lay.gap ? older : params, lay.size) != 0) {
         struct rm_call fc = *c;
         fc.client = cl;
         rm_object_free_tree(&fc, o);

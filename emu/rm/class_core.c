@@ -230,7 +230,8 @@ NV_STATUS rm_vaspace_uvm_register(struct rm_server *rs, nvemu_opener *ctl, const
 /*
  * Columns (struct rm_class_row): params, parents, family, single_instance, gpu_class, any_node,
  * internal_only, modelled, free_priority, construct, destruct; those left out are false / NULL.
- * VOLTA_COMPUTE_A (0xC3C0) has no row: the 580 driver has no RS_ENTRY for it (NV_ERR_INVALID_CLASS).
+ * VOLTA_COMPUTE_A: the 580 open driver has no RS_ENTRY for it (NV_ERR_INVALID_CLASS); the proprietary
+ * module, which serves Volta with the same RM, has (profile build.kernel_module: proprietary).
  */
 const struct rm_class_row rm_class_rows_core[] = {
     ROOT_ROW(NV01_ROOT),
@@ -273,6 +274,9 @@ const struct rm_class_row rm_class_rows_core[] = {
     EVENT_ROW(NV01_EVENT_KERNEL_CALLBACK),
     EVENT_ROW(NV01_EVENT_KERNEL_CALLBACK_EX),
 
+    {.hclass = VOLTA_COMPUTE_A, .name = "VOLTA_COMPUTE_A", .param_size = sizeof(NV_GR_ALLOCATION_PARAMETERS),
+     .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_CHANNEL, .family = RM_FAM_ENGINE_OBJ, .gpu_class = true,
+     .proprietary_only = true, .free_priority = P, .construct = engine_object_construct},
     COMPUTE_ROW(TURING_COMPUTE_A),
     COMPUTE_ROW(AMPERE_COMPUTE_A),
     COMPUTE_ROW(AMPERE_COMPUTE_B),

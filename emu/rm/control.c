@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/nv_abi_desc.h"
 #include "base/log.h"
+#include "profile/profile.h"
 #include "rm/rm_internal.h"
 
 /*
@@ -43,7 +45,14 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
     if ((p->params == 0) != (p->paramsSize == 0) || p->paramsSize > RMAPI_PARAM_COPY_MAX_PARAMS_SIZE)
         return NV_ERR_INVALID_ARGUMENT;
     const struct rm_ctrl_row *row = rm_ctrl_lookup(p->cmd);
-    if (row && row->param_size != p->paramsSize)
+    /* the release's layout of the params: a control it lacks is unknown, an older layout maps onto the row's */
+    struct nv_layout_map lay = {0};
+    if (row) {
+        lay = nv_ctrl_layout(c->rs->env.profile->release, p->cmd, row->param_size);
+        if (lay.absent)
+            row = NULL;
+    }
+    if (row && lay.size != p->paramsSize)
         return NV_ERR_INVALID_ARGUMENT;
 
     if (!rm_client_usable(cl, c->op, relaxed_owner))
@@ -75,6 +84,19 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
             return NV_ERR_INVALID_ADDRESS;
         }
     }
+    /* an older release's params: the handler sees the row's layout, the caller gets its own back */
+    _Alignas(8) unsigned char small_base[256];
+    void *base = NULL, *hp = params;
+    if (lay.gap && params) {
+        base = row->param_size <= sizeof(small_base) ? small_base : malloc(row->param_size);
+        if (!base) {
+            if (params != small)
+                free(params);
+            return NV_ERR_NO_MEMORY;
+        }
+        nv_layout_to_base(&lay, params, base, row->param_size);
+        hp = base;
+    }
     st = check_privilege(row, c);
     if (st == NV_OK && rm_fault_take_busy(c->rs, p->cmd)) {
         st = NV_ERR_BUSY_RETRY; /* injected: the handler does not run, nothing is copied out */
@@ -84,14 +106,18 @@ NV_STATUS rm_control(struct rm_call *c, NVOS54_PARAMETERS *p, bool relaxed_owner
         cc.obj = o->dup_src ? o->dup_src : o;
         cc.gpu = o->gpu;
         cc.cmd = p->cmd;
-        cc.params_size = p->paramsSize;
+        cc.params_size = hp != params ? row->param_size : p->paramsSize;
         if (cc.gpu)
             rm_charge_latency(cc.gpu, row->latency);
-        st = row->handler(&cc, params);
+        st = row->handler(&cc, hp);
+        if (hp != params)
+            nv_layout_from_base(&lay, hp, params);
         if ((st == NV_OK || (row->flags & RM_CTRL_COPYOUT_ON_ERROR)) && p->paramsSize &&
             c->acc->write(c->acc->ctx, p->params, params, p->paramsSize) != 0)
             st = NV_ERR_INVALID_ADDRESS;
     }
+    if (base && base != small_base)
+        free(base);
     if (params && params != small)
         free(params);
     return st;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "abi/nv_classes.h"
 #include "abi/nv_ctrl_core.h"
 #include "abi/nv_ctrl_discovery.h"
 #include "abi/nv_ctrl_monitoring.h"
@@ -137,21 +138,17 @@ RM_CTRL_HANDLER(ctrl_id_info, NV0000_CTRL_GPU_GET_ID_INFO_PARAMS)
  * Address space behind a mappable object, per class as the H200 recording
  * answers (trace lines 78-434): system memory and RM shared data live in
  * sysmem, local user memory in vidmem, usermode doorbells are registers
- * unless mapped through BAR1 (bBar1Mapping, trace lines 80-81: vidmem).
+ * unless mapped through BAR1 (bBar1Mapping, trace lines 80-81: vidmem); every
+ * usermode class (its kind in the class descriptors) is registers.
  */
 static const struct {
     uint32_t hclass;
     uint32_t space;
 } addr_space_rows[] = {
-    {0x003E, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM},  /* NV01_MEMORY_SYSTEM */
-    {0x0071, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM},  /* NV01_MEMORY_SYSTEM_OS_DESCRIPTOR */
-    {0x00DE, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM},  /* RM_USER_SHARED_DATA */
-    {0x0040, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_VIDMEM},  /* NV01_MEMORY_LOCAL_USER */
-    {0xC361, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},  /* *_USERMODE_A */
-    {0xC461, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},
-    {0xC561, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},
-    {0xC661, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},
-    {0xC761, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM},
+    {NV01_MEMORY_SYSTEM, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM},
+    {NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM},
+    {RM_USER_SHARED_DATA, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM},
+    {NV01_MEMORY_LOCAL_USER, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_VIDMEM},
 };
 
 RM_CTRL_HANDLER(ctrl_addr_space_type, NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS)
@@ -160,8 +157,9 @@ RM_CTRL_HANDLER(ctrl_addr_space_type, NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PAR
     if (!o)
         return NV_ERR_OBJECT_NOT_FOUND;
     uint32_t hclass = rm_object_class(o);
-    if (rm_object_family(o) == RM_FAM_USERMODE && rm_usermode_bar1(o)) {
-        p->addrSpaceType = NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_VIDMEM;
+    if (rm_object_family(o) == RM_FAM_USERMODE) {
+        p->addrSpaceType = rm_usermode_bar1(o) ? NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_VIDMEM
+                                               : NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM;
         return NV_OK;
     }
     for (size_t i = 0; i < sizeof addr_space_rows / sizeof addr_space_rows[0]; i++)
@@ -274,6 +272,19 @@ RM_CTRL_HANDLER(ctrl_bus_info_v2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS)
 {
     return table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO_V2", &p->busInfoListSize,
                       p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
+}
+
+/* The legacy BUS_GET_INFO: the same indices and table as BUS_GET_INFO_V2, the list behind busInfoList. */
+RM_CTRL_HANDLER(ctrl_bus_info, NV2080_CTRL_BUS_GET_INFO_PARAMS)
+{
+    if (p->busInfoListSize == 0 || p->busInfoListSize > NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE || !p->busInfoList)
+        return NV_ERR_INVALID_ARGUMENT;
+    nv_ctrl_info_pair list[NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE];
+    uint32_t n = p->busInfoListSize;
+    NV_STATUS st = user_read(c, p->busInfoList, list, n * sizeof list[0]);
+    if (st == NV_OK)
+        st = table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO", &n, list, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
+    return st == NV_OK ? user_write(c, p->busInfoList, list, n * sizeof list[0]) : st;
 }
 
 RM_CTRL_HANDLER(ctrl_name_string, NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS)
@@ -485,6 +496,7 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_PCI_INFO, NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS, SUB, NP, ctrl_pci_info),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO, SUB, rm_ctrl_canned),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO_V2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS, SUB, NP, ctrl_bus_info_v2),
+    RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO, NV2080_CTRL_BUS_GET_INFO_PARAMS, SUB, NP, ctrl_bus_info),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS, SUB, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_C2C_INFO, SUB, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_PERF_BOOST, SUB, rm_ctrl_canned),

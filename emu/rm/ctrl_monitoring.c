@@ -8,6 +8,7 @@
  */
 #include "abi/nv_classes.h"
 #include "abi/nv_ctrl_monitoring.h"
+#include "profile/profile.h"
 #include "rm/rm.h"
 
 /*
@@ -16,6 +17,21 @@
  */
 RM_CTRL_HANDLER(inforom_ecc_support, void)
 {
+    return NV_OK;
+}
+
+/*
+ * RM user-shared-data poll (gpushareddataCtrlCmdRequestDataPoll_IMPL, gpu/gpu_user_shared_data.c, 580.142): the
+ * mask of data the shared page keeps refreshed. Polling is supported where RM runs on GSP, which the open module
+ * always does; elsewhere (_rusdPollingSupported: monolithic RM before GA102, e.g. Volta on the proprietary
+ * module) a non-zero mask is NV_ERR_NOT_SUPPORTED. The page itself is not backed by the emulator.
+ */
+RM_CTRL_HANDLER(rusd_request_poll, NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS)
+{
+    if (rm_object_class(c->obj) != RM_USER_SHARED_DATA)
+        return NV_ERR_NOT_SUPPORTED;
+    if (p->polledDataMask && rm_call_profile(c)->kernel_module != PROFILE_MODULE_OPEN)
+        return NV_ERR_NOT_SUPPORTED;
     return NV_OK;
 }
 
@@ -33,6 +49,17 @@ static const struct rm_ctrl_volatile pex_util_volatile[] = {
     {.why = NULL},
 };
 
+/*
+ * NV2080_CTRL_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS (ctrl2080perf.h): type, bufSize, count, then the
+ * ring's tracker index (@12) and 72 samples of 776 bytes (@16): each a timestamp and the engines' utilisation
+ * over the sampling period, values of the moment.
+ */
+static const struct rm_ctrl_volatile gpumon_util_volatile[] = {
+    {.off = 12, .len = NV2080_CTRL_CMD_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2_PARAMS_SIZE - 12,
+     .why = "utilisation sample ring: its tracker index, sample timestamps and utilisation of the moment"},
+    {.why = NULL},
+};
+
 const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_QUERY_INFOROM_ECC_SUPPORT, RM_FAM_SUBDEVICE, inforom_ecc_support),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_DETACH_IDS, RM_FAM_CLIENT, rm_ctrl_canned),
@@ -41,7 +68,8 @@ const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_ASYNC_ATTACH_ID, RM_FAM_CLIENT, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPUACCT_GET_ACCOUNTING_STATE, RM_FAM_CLIENT, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV0080_CTRL_CMD_GPU_QUERY_SW_STATE_PERSISTENCE, RM_FAM_DEVICE, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV00DE_CTRL_CMD_REQUEST_DATA_POLL, RM_FAM_OTHER, rm_ctrl_canned_on_class),
+    RM_CTRL(NV00DE_CTRL_CMD_REQUEST_DATA_POLL, NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS, RM_FAM_OTHER, RM_PRIV_USER,
+            rusd_request_poll),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_QUERY_ECC_CONFIGURATION, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_GET_OEM_BOARD_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_GET_INFOROM_OBJECT_VERSION, RM_FAM_SUBDEVICE, rm_ctrl_canned),
@@ -54,13 +82,13 @@ const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned,
                      .volatile_out = time_correlation_volatile),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BIOS_GET_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PEX_COUNTERS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PEX_UTIL_COUNTERS, RM_FAM_SUBDEVICE, rm_ctrl_canned,
                      .volatile_out = pex_util_volatile),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCIE_REQ_ATOMICS_CAPS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCIE_CPL_ATOMICS_CAPS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_PERF_GET_GPUMON_PERFMON_UTIL_SAMPLES_V2, RM_FAM_SUBDEVICE, rm_ctrl_canned,
+                     .volatile_out = gpumon_util_volatile),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_NVLINK_GET_PLATFORM_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_3406, RM_FAM_SUBDEVICE, rm_ctrl_canned),

@@ -104,6 +104,7 @@ struct rm_class_row {
     bool gpu_class;               /* must be in the profile's class list, else NV_ERR_NOT_SUPPORTED */
     bool any_node;                /* accepted on /dev/nvidiaN too (event classes) */
     bool internal_only;           /* user alloc -> NV_ERR_INVALID_CLASS */
+    bool proprietary_only;        /* only the proprietary module has an entry: INVALID_CLASS on the open one */
     bool modelled;                /* false: accepted without behaviour (documented in the table) */
     uint8_t free_priority;        /* lower frees first among siblings (channels/TSGs before others) */
     enum rm_latency latency;      /* charged once the constructor succeeded */

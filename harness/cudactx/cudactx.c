@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "abi/nv_abi_desc.h"
 #include "abi/nv_alloc.h"
 #include "abi/nv_alloc_fifo.h"
 #include "abi/nv_classes.h"
@@ -13,17 +14,6 @@
 /* libcuda's first child handle of its client; the subdevice lands on 0x5c000003 as in the trace. */
 #define CUDACTX_FIRST_HANDLE 0x5c000002u
 #define COPY_ENGINES_SKIPPED 2u   /* COPY0/COPY1 pair with GR; libcuda used COPY2.. on the H200 */
-
-/* Newest first: the first class the GPU lists wins. */
-static const uint32_t channel_classes[] = {BLACKWELL_CHANNEL_GPFIFO_B, BLACKWELL_CHANNEL_GPFIFO_A,
-                                           HOPPER_CHANNEL_GPFIFO_A,    AMPERE_CHANNEL_GPFIFO_A,
-                                           TURING_CHANNEL_GPFIFO_A,    VOLTA_CHANNEL_GPFIFO_A};
-static const uint32_t compute_classes[] = {BLACKWELL_COMPUTE_B, BLACKWELL_COMPUTE_A, HOPPER_COMPUTE_A,
-                                           ADA_COMPUTE_A,       AMPERE_COMPUTE_B,    AMPERE_COMPUTE_A,
-                                           TURING_COMPUTE_A,    VOLTA_COMPUTE_A};
-static const uint32_t copy_classes[] = {BLACKWELL_DMA_COPY_B, BLACKWELL_DMA_COPY_A, HOPPER_DMA_COPY_A,
-                                        AMPERE_DMA_COPY_B,    AMPERE_DMA_COPY_A,    TURING_DMA_COPY_A,
-                                        VOLTA_DMA_COPY_A};
 
 void cudactx_options_init(struct cudactx_options *o)
 {
@@ -54,17 +44,6 @@ static NV_STATUS alloc_next(struct cudactx *c, NvHandle parent, NvHandle *out, u
     if (st == NV_OK)
         *out = h;
     return st;
-}
-
-static uint32_t pick_class(const uint32_t *have, uint32_t n, const uint32_t *prefer, size_t nprefer)
-{
-    for (size_t i = 0; i < nprefer; i++) {
-        for (uint32_t j = 0; j < n; j++) {
-            if (have[j] == prefer[i])
-                return prefer[i];
-        }
-    }
-    return 0;
 }
 
 static bool is_copy_engine(uint32_t e)
@@ -182,9 +161,10 @@ static NV_STATUS build(struct cudactx *c, const struct cudactx_options *o, char 
     if ((st = check(nvrm_get_classlist(c->rm, c->hClient, c->hDevice, classes, 256, &n), "GET_CLASSLIST_V2", err,
                     errlen)) != NV_OK)
         return st;
-    c->channel_class = pick_class(classes, n, channel_classes, sizeof channel_classes / sizeof *channel_classes);
-    c->compute_class = pick_class(classes, n, compute_classes, sizeof compute_classes / sizeof *compute_classes);
-    c->copy_class = pick_class(classes, n, copy_classes, sizeof copy_classes / sizeof *copy_classes);
+    /* the newest class of each kind the GPU lists, as libcuda picks */
+    c->channel_class = nv_class_newest(NV_CK_CHANNEL, classes, n);
+    c->compute_class = nv_class_newest(NV_CK_COMPUTE, classes, n);
+    c->copy_class = nv_class_newest(NV_CK_COPY, classes, n);
     if (!c->channel_class || !c->compute_class || !c->copy_class)
         return check(NV_ERR_INVALID_CLASS, "no channel/compute/copy class in the GPU's class list", err, errlen);
 

@@ -84,10 +84,10 @@ static void after(int fd, unsigned long request, void *arg)
                                                                         : a->status;
         if (st != 0)
             return;
-        if (a->hClass == 0x2080u) {
+        if (a->hClass == NV20_SUBDEVICE_0) {
             last_subdevice_client = a->hRoot;
             last_subdevice = a->hObjectNew;
-        } else if (a->hClass == 0xa06cu && a->pAllocParms) {
+        } else if (a->hClass == KEPLER_CHANNEL_GROUP_A && a->pAllocParms) {
             const NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS *cg = (const void *)(uintptr_t)a->pAllocParms;
             if (cg->engineType != NV2080_ENGINE_TYPE_GR0)
                 return;
@@ -102,7 +102,7 @@ static void after(int fd, unsigned long request, void *arg)
         } else if (have_group && a->hObjectParent == group.htsg && a->hRoot == group.hclient &&
                    group.nchannels < HW_RM_MAX_CHANNELS) {
             /* a channel (or context share) under the compute group; only channels are kept */
-            if (a->hClass != 0x9067u)
+            if (a->hClass != FERMI_CONTEXT_SHARE_A)
                 group.channels[group.nchannels++] = a->hObjectNew;
         }
         return;

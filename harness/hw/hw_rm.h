@@ -3,8 +3,8 @@
  * driver finds them: this executable exports `ioctl`, so the ioctl calls of
  * the dlopen'ed libcuda come here first (and go on to the kernel through
  * syscall(2) unchanged). While capture is on, every successful
- * NV_ESC_RM_ALLOC of a compute channel group (KEPLER_CHANNEL_GROUP_A, class
- * 0xa06c, engineType GR0) is remembered with its fd and client, and the
+ * NV_ESC_RM_ALLOC of a compute channel group (KEPLER_CHANNEL_GROUP_A,
+ * engineType GR0) is remembered with its fd and client, and the
  * channels allocated under it; controls then go through the same fd and
  * client (the driver accepts a group's controls only from its opener).
  * Capture also observes libcuda's own SET_TIMESLICE on that group, and can

@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "abi/nv_abi_desc.h"
 #include "abi/nv_classes.h"
 #include "abi/nv_ctrl_fifo.h"
 
@@ -19,6 +20,7 @@ struct nvrm {
     int ctl_fd;
     int gpu_fd[NVRM_MAX_GPUS];     /* -1: not opened */
     int last_errno;
+    int release;                   /* enum nv_release of the driver, -1 until a control needed it */
 };
 
 /* ---- the OS transport ---- */
@@ -80,6 +82,7 @@ int nvrm_open(nvrm **out, const struct nvrm_transport *tp)
         return -1;
     }
     rm->tp = tp ? tp : &nvrm_transport_os;
+    rm->release = -1;
     for (unsigned i = 0; i < NVRM_MAX_GPUS; i++)
         rm->gpu_fd[i] = -1;
     rm->ctl_fd = rm->tp->open(rm->tp->ctx, "/dev/nvidiactl");
@@ -187,7 +190,8 @@ NV_STATUS nvrm_free(nvrm *rm, NvHandle hClient, NvHandle hParent, NvHandle hObje
     return p.status;
 }
 
-NV_STATUS nvrm_control(nvrm *rm, NvHandle hClient, NvHandle hObject, uint32_t cmd, void *params, uint32_t size)
+static NV_STATUS control_once(nvrm *rm, NvHandle hClient, NvHandle hObject, uint32_t cmd, void *params,
+                              uint32_t size)
 {
     NVOS54_PARAMETERS p = {
         .hClient = hClient,
@@ -199,6 +203,49 @@ NV_STATUS nvrm_control(nvrm *rm, NvHandle hClient, NvHandle hObject, uint32_t cm
     if (do_ioctl(rm, rm->ctl_fd, NV_ESC_RM_CONTROL, sizeof p, &p) != 0)
         return NV_ERR_OPERATING_SYSTEM;
     return p.status;
+}
+
+/* The driver's release, asked once (CHECK_VERSION_STR's query); the base release when it does not say. */
+static enum nv_release driver_release(nvrm *rm)
+{
+    if (rm->release < 0) {
+        nv_ioctl_rm_api_version_t v = {.cmd = NV_RM_API_VERSION_CMD_QUERY};
+        int saved = rm->last_errno;
+        do_ioctl(rm, rm->ctl_fd, NV_ESC_CHECK_VERSION_STR, sizeof v, &v); /* the answer is in v either way */
+        rm->last_errno = saved;
+        v.versionString[sizeof v.versionString - 1] = '\0';
+        enum nv_release rel;
+        rm->release = nv_release_parse(v.versionString, &rel) ? (int)rel : NV_REL_BASE;
+    }
+    return (enum nv_release)rm->release;
+}
+
+/*
+ * Callers pass the base release's params. A control whose layout differs in an older release is refused
+ * there for its size: then the driver's release is asked once and the call re-issued in that release's
+ * layout, the answer mapped back, so the same code runs against 550, 575 and 580.
+ */
+NV_STATUS nvrm_control(nvrm *rm, NvHandle hClient, NvHandle hObject, uint32_t cmd, void *params, uint32_t size)
+{
+    NV_STATUS st = control_once(rm, hClient, hObject, cmd, params, size);
+    if (st != NV_ERR_INVALID_ARGUMENT || !params || rm->release == NV_REL_BASE)
+        return st;
+    bool differs = false;
+    for (int r = 0; r < NV_REL_COUNT; r++)
+        differs |= nv_ctrl_layout((enum nv_release)r, cmd, size).size != size;
+    if (!differs)
+        return st;
+    struct nv_layout_map m = nv_ctrl_layout(driver_release(rm), cmd, size);
+    if (m.absent || m.size == size || m.size > size)
+        return st;
+    unsigned char *older = malloc(m.size);
+    if (!older)
+        return NV_ERR_NO_MEMORY;
+    nv_layout_from_base(&m, params, older);
+    st = control_once(rm, hClient, hObject, cmd, older, m.size);
+    nv_layout_to_base(&m, older, params, size);
+    free(older);
+    return st;
 }
 
 /* ---- typed controls ---- */

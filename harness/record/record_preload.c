@@ -15,9 +15,9 @@
  *
  * /dev/nvidia-uvm requests are plain integers, not _IOC words, so the request does not say how many
  * bytes the parameters take: for those the line carries " UVM op=NAME rmStatus=0x..." and the
- * parameter block before and after the call as pin/pout, sized from the layout table below
- * (open-gpu-kernel-modules 580.x, kernel-open/nvidia-uvm/uvm_ioctl.h, x86-64). A request missing
- * from the table is recorded without parameter bytes (op=0xNR).
+ * parameter block before and after the call as pin/pout, sized from the UVM descriptor table
+ * (emu/abi/nv_abi_desc.h: open-gpu-kernel-modules 580.x, kernel-open/nvidia-uvm/uvm_ioctl.h, x86-64).
+ * A request missing from the table is recorded without parameter bytes (op=0xNR).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,79 +32,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "abi/nv_abi_desc.h"
+#include "abi/nv_escape.h"
+
 #define TOP_CAP 4096u           /* in/out: whole argument block up to this many bytes */
 #define PARAMS_CAP (1u << 20)   /* pin/pout: whole paramsSize up to the driver's own 1 MiB cap */
 
-/* Allocation parameter sizes per class (580.x), for aparams. Classes not listed get no aparams. */
-static const struct {
-    uint32_t hclass, size;
-} class_sizes[] = {
-    {0x0000, 4},   {0x0001, 4},   {0x0041, 4},   {0x0080, 56},  {0x2080, 4},   {0x90f1, 56},  {0xa06c, 20},
-    {0x9067, 12},  {0xc36f, 368}, {0xc46f, 368}, {0xc56f, 368}, {0xc86f, 368}, {0xc96f, 368}, {0xca6f, 368},
-    {0xc5c0, 16},  {0xc6c0, 16},  {0xc7c0, 16},  {0xc9c0, 16},  {0xcbc0, 16},  {0xcdc0, 16},  {0xcec0, 16},
-    {0x003e, 128}, {0x0040, 128}, {0x0070, 24},  {0xc661, 2},   {0xc761, 2},   {0x0005, 24},  {0x0079, 24},
-    {0x0078, 24},  {0x007e, 24},
-};
-
-/* UVM request -> parameter block size and where its rmStatus lies. */
-static const struct {
-    uint32_t cmd, size, status_off;
-    const char *name;
-} uvm_layouts[] = {
-    {0x17, 16, 8, "CREATE_RANGE_GROUP"},
-    {0x18, 16, 8, "DESTROY_RANGE_GROUP"},
-    {0x19, 32, 28, "REGISTER_GPU_VASPACE"},
-    {0x1a, 20, 16, "UNREGISTER_GPU_VASPACE"},
-    {0x1b, 56, 48, "REGISTER_CHANNEL"},
-    {0x1c, 28, 24, "UNREGISTER_CHANNEL"},
-    {0x1d, 36, 32, "ENABLE_PEER_ACCESS"},
-    {0x1e, 36, 32, "DISABLE_PEER_ACCESS"},
-    {0x1f, 32, 24, "SET_RANGE_GROUP"},
-    {0x21, 9264, 9260, "MAP_EXTERNAL_ALLOCATION"},
-    {0x22, 24, 16, "FREE"},
-    {0x25, 40, 36, "REGISTER_GPU"},
-    {0x26, 20, 16, "UNREGISTER_GPU"},
-    {0x27, 8, 4, "PAGEABLE_MEM_ACCESS"},
-    {0x28, 272, 264, "PREVENT_MIGRATION_RANGE_GROUPS"},
-    {0x29, 272, 264, "ALLOW_MIGRATION_RANGE_GROUPS"},
-    {0x2a, 40, 36, "SET_PREFERRED_LOCATION"},
-    {0x2b, 24, 16, "UNSET_PREFERRED_LOCATION"},
-    {0x2c, 24, 16, "ENABLE_READ_DUPLICATION"},
-    {0x2d, 24, 16, "DISABLE_READ_DUPLICATION"},
-    {0x2e, 40, 32, "SET_ACCESSED_BY"},
-    {0x2f, 40, 32, "UNSET_ACCESSED_BY"},
-    {0x30000001, 16, 8, "INITIALIZE"},
-    {0x33, 80, 72, "MIGRATE"},
-    {0x35, 32, 24, "MIGRATE_RANGE_GROUP"},
-    {0x36, 20, 16, "ENABLE_SYSTEM_WIDE_ATOMICS"},
-    {0x37, 20, 16, "DISABLE_SYSTEM_WIDE_ATOMICS"},
-    {0x3e, 40, 32, "TOOLS_READ_PROCESS_MEMORY"},
-    {0x3f, 40, 32, "TOOLS_WRITE_PROCESS_MEMORY"},
-    {0x41, 40, 32, "MAP_DYNAMIC_PARALLELISM_REGION"},
-    {0x42, 40, 32, "UNMAP_EXTERNAL"},
-    {0x43, 4, 0, "TOOLS_FLUSH_EVENTS"},
-    {0x44, 9248, 9240, "ALLOC_SEMAPHORE_POOL"},
-    {0x45, 4, 0, "CLEAN_UP_ZOMBIE_RESOURCES"},
-    {0x46, 24, 20, "PAGEABLE_MEM_ACCESS_ON_GPU"},
-    {0x47, 24, 20, "POPULATE_PAGEABLE"},
-    {0x48, 24, 16, "VALIDATE_VA_RANGE"},
-    {0x49, 24, 16, "CREATE_EXTERNAL_RANGE"},
-    {0x4a, 40, 32, "MAP_EXTERNAL_SPARSE"},
-    {0x4b, 8, 4, "MM_INITIALIZE"},
-    {0x4e, 56, 52, "ALLOC_DEVICE_P2P"},
-    {0x4f, 4, 0, "CLEAR_ALL_ACCESS_COUNTERS"},
-};
-
 static int out_fd = -1;
 static pid_t out_pid;
-
-static uint32_t class_param_size(uint32_t hclass)
-{
-    for (size_t i = 0; i < sizeof class_sizes / sizeof class_sizes[0]; i++)
-        if (class_sizes[i].hclass == hclass)
-            return class_sizes[i].size;
-    return 0;
-}
 
 /* A growable line buffer; on allocation failure the line is dropped, never the call. */
 struct line {
@@ -189,12 +124,11 @@ static uint64_t u64_at(const uint8_t *p, size_t off)
 }
 
 /* The UVM layout row of cmd, or -1. */
-static int uvm_layout(uint32_t cmd)
+/* The layout of UVM request cmd, or NULL when it has no parameter block the table knows. */
+static const struct nv_uvm_desc *uvm_layout(uint32_t cmd)
 {
-    for (size_t i = 0; i < sizeof uvm_layouts / sizeof uvm_layouts[0]; i++)
-        if (uvm_layouts[i].cmd == cmd)
-            return (int)i;
-    return -1;
+    const struct nv_uvm_desc *d = nv_uvm_desc(cmd);
+    return d && d->size ? d : NULL;
 }
 
 static int fd_path(int fd, char *buf, size_t n)
@@ -232,21 +166,27 @@ static void open_output(void)
         out_fd = 2;
 }
 
+#define U32(type, field) u32_at(out, offsetof(type, field))
+
 /* The decoded middle of a line for the RM escapes the format names. */
 static void decode(struct line *l, uint32_t nr, uint32_t size, const uint8_t *out)
 {
-    if (nr == 0x2b && size == 48)
-        put(l, " ALLOC64 hRoot=0x%x hParent=0x%x hNew=0x%x class=0x%x psize=%u flags=0x%x status=0x%x", u32_at(out, 0),
-            u32_at(out, 4), u32_at(out, 8), u32_at(out, 12), u32_at(out, 32), u32_at(out, 36), u32_at(out, 40));
-    else if (nr == 0x2b && size == 32)
-        put(l, " ALLOC hRoot=0x%x hParent=0x%x hNew=0x%x class=0x%x psize=%u status=0x%x", u32_at(out, 0),
-            u32_at(out, 4), u32_at(out, 8), u32_at(out, 12), u32_at(out, 24), u32_at(out, 28));
-    else if (nr == 0x2a && size == 32)
-        put(l, " CTRL hClient=0x%x hObject=0x%x cmd=0x%x flags=0x%x psize=%u status=0x%x", u32_at(out, 0),
-            u32_at(out, 4), u32_at(out, 8), u32_at(out, 12), u32_at(out, 24), u32_at(out, 28));
-    else if (nr == 0x29 && size == 16)
-        put(l, " FREE hRoot=0x%x hParent=0x%x hObj=0x%x status=0x%x", u32_at(out, 0), u32_at(out, 4), u32_at(out, 8),
-            u32_at(out, 12));
+    if (nr == NV_ESC_RM_ALLOC && size == sizeof(NVOS64_PARAMETERS))
+        put(l, " ALLOC64 hRoot=0x%x hParent=0x%x hNew=0x%x class=0x%x psize=%u flags=0x%x status=0x%x",
+            U32(NVOS64_PARAMETERS, hRoot), U32(NVOS64_PARAMETERS, hObjectParent), U32(NVOS64_PARAMETERS, hObjectNew),
+            U32(NVOS64_PARAMETERS, hClass), U32(NVOS64_PARAMETERS, paramsSize), U32(NVOS64_PARAMETERS, flags),
+            U32(NVOS64_PARAMETERS, status));
+    else if (nr == NV_ESC_RM_ALLOC && size == sizeof(NVOS21_PARAMETERS))
+        put(l, " ALLOC hRoot=0x%x hParent=0x%x hNew=0x%x class=0x%x psize=%u status=0x%x",
+            U32(NVOS21_PARAMETERS, hRoot), U32(NVOS21_PARAMETERS, hObjectParent), U32(NVOS21_PARAMETERS, hObjectNew),
+            U32(NVOS21_PARAMETERS, hClass), U32(NVOS21_PARAMETERS, paramsSize), U32(NVOS21_PARAMETERS, status));
+    else if (nr == NV_ESC_RM_CONTROL && size == sizeof(NVOS54_PARAMETERS))
+        put(l, " CTRL hClient=0x%x hObject=0x%x cmd=0x%x flags=0x%x psize=%u status=0x%x",
+            U32(NVOS54_PARAMETERS, hClient), U32(NVOS54_PARAMETERS, hObject), U32(NVOS54_PARAMETERS, cmd),
+            U32(NVOS54_PARAMETERS, flags), U32(NVOS54_PARAMETERS, paramsSize), U32(NVOS54_PARAMETERS, status));
+    else if (nr == NV_ESC_RM_FREE && size == sizeof(NVOS00_PARAMETERS))
+        put(l, " FREE hRoot=0x%x hParent=0x%x hObj=0x%x status=0x%x", U32(NVOS00_PARAMETERS, hRoot),
+            U32(NVOS00_PARAMETERS, hObjectParent), U32(NVOS00_PARAMETERS, hObjectOld), U32(NVOS00_PARAMETERS, status));
 }
 
 int ioctl(int fd, unsigned long req, ...)
@@ -274,17 +214,17 @@ int ioctl(int fd, unsigned long req, ...)
     uint64_t pptr = 0;
     uint32_t psize = 0;
     size_t npin = 0;
-    if (nr == 0x2a && size == 32 && nin == 32) {
-        pptr = u64_at(in, 16);
-        psize = u32_at(in, 24);
+    if (nr == NV_ESC_RM_CONTROL && size == sizeof(NVOS54_PARAMETERS) && nin == size) {
+        pptr = u64_at(in, offsetof(NVOS54_PARAMETERS, params));
+        psize = u32_at(in, offsetof(NVOS54_PARAMETERS, paramsSize));
         if (pptr && psize && psize <= PARAMS_CAP && (pin = malloc(psize)))
             npin = safe_read(pptr, pin, psize);
     }
     bool uvm = strcmp(path, "/dev/nvidia-uvm") == 0;
-    int urow = uvm ? uvm_layout((uint32_t)req) : -1;
-    if (urow >= 0) {
+    const struct nv_uvm_desc *urow = uvm ? uvm_layout((uint32_t)req) : NULL;
+    if (urow) {
         pptr = (uint64_t)(uintptr_t)arg;
-        psize = uvm_layouts[urow].size;
+        psize = urow->size;
         if (pptr && (pin = malloc(psize)))
             npin = safe_read(pptr, pin, psize);
     }
@@ -308,12 +248,12 @@ int ioctl(int fd, unsigned long req, ...)
     put(&l, " us=%.1f", us);
     if (nout == size && size > 0 && !uvm)
         decode(&l, nr, size, out);
-    if (uvm && urow < 0)
+    if (uvm && !urow)
         put(&l, " UVM op=0x%lx", req);
-    if (urow >= 0) {
+    if (urow) {
         uint32_t st = 0;
-        safe_read(pptr + uvm_layouts[urow].status_off, &st, sizeof st);
-        put(&l, " UVM op=%s rmStatus=0x%x", uvm_layouts[urow].name, st);
+        safe_read(pptr + urow->status_at, &st, sizeof st);
+        put(&l, " UVM op=%s rmStatus=0x%x", urow->name, st);
     }
     if (nin)
         put_hex(&l, "in", in, nin);
@@ -327,10 +267,13 @@ int ioctl(int fd, unsigned long req, ...)
             put_hex(&l, "pout", pout, npout);
         free(pout);
     }
-    if (nr == 0x2b && (size == 48 || size == 32) && nout == size) {
-        uint32_t asz = class_param_size(u32_at(out, 12));
+    if (nr == NV_ESC_RM_ALLOC && (size == sizeof(NVOS64_PARAMETERS) || size == sizeof(NVOS21_PARAMETERS)) &&
+        nout == size) {
+        /* the allocation params the class descriptor names (NVOS21 is NVOS64's prefix up to pAllocParms) */
+        uint32_t asz = nv_class_params_size(NV_REL_BASE, u32_at(out, offsetof(NVOS21_PARAMETERS, hClass)));
         uint8_t ap_buf[512];
-        size_t nap = asz ? safe_read(u64_at(out, 16), ap_buf, asz) : 0;
+        size_t nap = asz && asz <= sizeof ap_buf
+                         ? safe_read(u64_at(out, offsetof(NVOS21_PARAMETERS, pAllocParms)), ap_buf, asz) : 0;
         if (nap)
             put_hex(&l, "aparams", ap_buf, nap);
     }

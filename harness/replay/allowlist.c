@@ -3,12 +3,13 @@
 #include <stddef.h>
 #include <string.h>
 
-#define NR_DUP_OBJECT 0x34u
+#include "abi/nv_escape.h"
+
 
 /* NVOS55 (RM_DUP_OBJECT): hClientSrc at 12. A source client the trace never allocated is another process's. */
 static bool dup_from_other_process(const struct trace_call *tc, const struct replay_allow_ctx *ax)
 {
-    if (tc->nr != NR_DUP_OBJECT || tc->in.len < 16)
+    if (tc->nr != NV_ESC_RM_DUP_OBJECT || tc->in.len < 16)
         return false;
     uint32_t src;
     memcpy(&src, tc->in.data + 12, 4);

@@ -20,25 +20,26 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "abi/nv_abi_desc.h"
+#include "abi/nv_alloc.h"
+#include "abi/nv_classes.h"
+#include "abi/nv_escape.h"
 #include "base/log.h"
 #include "front/inproc.h"
 #include "nvemu/nvemu.h"
 #include "allowlist.h"
+#include "identity.h"
 #include "other_client.h"
 #include "rm/rm.h"
 #include "trace.h"
 #include "volatile.h"
 
-#define NR_REGISTER_FD 0xC9u
-#define NR_FREE 0x29u
-#define NR_CONTROL 0x2Au
-#define NR_ALLOC 0x2Bu
-#define NR_MAP_MEMORY 0x4Eu
-#define NR_UPDATE_MAPPING 0x5Eu
-
-/* FERMI_VASPACE_A and its NV_VASPACE_ALLOCATION_FLAGS_IS_EXTERNALLY_OWNED (nvos.h): libcuda's UVM-owned VA space. */
-#define FERMI_VASPACE_CLASS 0x90F1u
-#define VASPACE_EXTERNALLY_OWNED 0x8u
+#define NR_REGISTER_FD NV_ESC_REGISTER_FD
+#define NR_FREE NV_ESC_RM_FREE
+#define NR_CONTROL NV_ESC_RM_CONTROL
+#define NR_ALLOC NV_ESC_RM_ALLOC
+#define NR_MAP_MEMORY NV_ESC_RM_MAP_MEMORY
+#define NR_UPDATE_MAPPING NV_ESC_RM_UPDATE_DEVICE_MAPPING_INFO
 /* UVM request numbers and blocks (uvm_ioctl.h, uvm_linux_ioctl.h) the replay builds itself for older traces. */
 #define UVM_INITIALIZE_REQ 0x30000001u
 #define UVM_INITIALIZE_SIZE 16u
@@ -161,11 +162,7 @@ static void map_handles(const struct replay *r, uint8_t *b, uint32_t len)
 
 static bool fifo_class(uint32_t hclass)
 {
-    static const uint32_t fifo[] = {0xA06C, 0xA06F, 0x9067, 0x906F, 0xC36F, 0xC46F, 0xC56F, 0xC86F, 0xC96F, 0xCA6F};
-    for (size_t i = 0; i < sizeof fifo / sizeof fifo[0]; i++)
-        if (fifo[i] == hclass)
-            return true;
-    return false;
+    return nv_class_is(hclass, NV_CK_TSG) || nv_class_is(hclass, NV_CK_CTXSHARE) || nv_class_is(hclass, NV_CK_CHANNEL);
 }
 
 static bool in_table(const struct rm_ctrl_row *rows, uint32_t cmd)
@@ -250,7 +247,7 @@ static void mismatch(struct replay *r, const struct trace_call *tc, const char *
  * skipping volatile ranges. Returns the first differing offset or -1.
  */
 static long compare_block(const struct replay *r, const uint8_t *got, const uint8_t *want_rec, uint32_t len,
-                          const struct replay_volatile *v, uint32_t nv, const struct replay_embedded *e,
+                          const struct replay_volatile *v, uint32_t nv, const struct nv_ctrl_embedded *e,
                           uint32_t ne)
 {
     if (len == 0)
@@ -294,7 +291,19 @@ static void report_diff(struct replay *r, const struct trace_call *tc, const cha
     map_handles(r, want, len);
     hexdump_word(g, sizeof g, got, len, off);
     hexdump_word(w, sizeof w, want, len, off);
+    /* a control's params ("control 0x... params"), not its argument block or a UVM block */
+    uint32_t cmd = !strcmp(tc->kind, "CTRL") && !strncmp(what, "control", 7) ? tc->cmd : 0;
+    const char *board = cmd ? replay_board_identity(cmd) : NULL;
+    if (!board && cmd)
+        board = replay_board_identity_entries(cmd, got, want, len);
     free(want);
+    if (board) {
+        /* a per-board answer: the trace came from another board of the profile's kind */
+        fprintf(r->report, "line %d: board identity (%s): %s differ at byte %ld: got %s, recorded %s\n", tc->line,
+                board, what, off, g, w);
+        r->res->board_identity++;
+        return;
+    }
     mismatch(r, tc, owner, "%s differ at byte %ld: got %s, recorded %s", what, off, g, w);
 }
 
@@ -401,18 +410,11 @@ static void buf_free(struct buffers *b)
     b->n = 0;
 }
 
+/* The status word of the escapes whose status the report names (the block compare catches the others). */
 static uint32_t status_offset(uint32_t nr, uint32_t size)
 {
-    switch (nr) {
-    case NR_FREE:
-        return 12;
-    case NR_CONTROL:
-        return 28;
-    case NR_ALLOC:
-        return size == 48 ? 40 : 28;
-    default:
-        return ~0u;
-    }
+    const struct nv_escape_desc *d = nr == NR_FREE || nr == NR_CONTROL || nr == NR_ALLOC ? nv_escape_desc(nr, size) : NULL;
+    return d && d->status_at != NV_ESC_NO_STATUS ? d->status_at : ~0u;
 }
 
 static void replay_call(struct replay *r, const struct trace_call *tc)
@@ -437,7 +439,7 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
 
     uint8_t *params = NULL;       /* control params or alloc params we handed in */
     uint32_t plen = 0;
-    const struct replay_embedded *emb = NULL;
+    const struct nv_ctrl_embedded *emb = NULL;
     uint32_t nemb = 0;
     bool auto_handle = false;
     uint32_t hclass = 0;
@@ -445,7 +447,7 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     if (tc->nr == NR_ALLOC && (size == 32 || size == 48)) {
         hclass = rd32(arg + 12);
         owner = fifo_class(hclass) ? "emu/fifo" : "emu/rm";
-        auto_handle = rd32(arg + 8) == 0 || hclass == 0 || hclass == 1 || hclass == 0x41;
+        auto_handle = rd32(arg + 8) == 0 || nv_class_is(hclass, NV_CK_ROOT);
         map_handles(r, arg, 16);
         if (rd64(arg + 16)) {
             plen = tc->aparams.present ? tc->aparams.len : UNKNOWN_PARAMS_BYTES;
@@ -498,9 +500,9 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
             if (pair_find(r->addrs, r->naddrs, rd64(arg + off), &to))
                 wr64(arg + off, to);
         }
-    } else if (size >= 12 && tc->nr < 0xC8) {
+    } else if (size >= 12 && tc->nr < NV_ESC_CARD_INFO) { /* RM escapes: hClient, hParent, hObject first */
         map_handles(r, arg, 12);
-    } else if (tc->nr == 0xCE || tc->nr == 0xCF) {
+    } else if (tc->nr == NV_ESC_ALLOC_OS_EVENT || tc->nr == NV_ESC_FREE_OS_EVENT) {
         map_handles(r, arg, 8);   /* ALLOC/FREE_OS_EVENT: hClient, hDevice */
     }
 
@@ -536,11 +538,11 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     /* Learn the handle the emulator chose before comparing (it is mapped, not volatile). */
     if (tc->nr == NR_REGISTER_FD && rc == 0)
         r->fd_registered[tc->fd] = true;
-    if (tc->nr == NR_ALLOC && rc == 0 && (hclass == 0 || hclass == 1 || hclass == 0x41) &&
+    if (tc->nr == NR_ALLOC && rc == 0 && nv_class_is(hclass, NV_CK_ROOT) &&
         r->nclients < sizeof r->clients / sizeof r->clients[0])
         r->clients[r->nclients++] = rd32(tc->out.data + 8);
-    if (tc->nr == NR_ALLOC && hclass == FERMI_VASPACE_CLASS && rc == 0 && so != ~0u && so + 4 <= size &&
-        rd32(arg + so) == NV_OK && params && plen >= 8 && (rd32(params + 4) & VASPACE_EXTERNALLY_OWNED) &&
+    if (tc->nr == NR_ALLOC && hclass == FERMI_VASPACE_A && rc == 0 && so != ~0u && so + 4 <= size &&
+        rd32(arg + so) == NV_OK && params && plen >= 8 && (rd32(params + 4) & NV_VASPACE_ALLOCATION_FLAGS_IS_EXTERNALLY_OWNED) &&
         r->next_ext_vas_free < sizeof r->ext_vas / sizeof r->ext_vas[0])
         r->ext_vas[r->next_ext_vas_free++] = (struct ext_vaspace){rd32(arg), rd32(arg + 8)};
     if (tc->nr == NR_ALLOC && auto_handle && rc == 0)
@@ -548,8 +550,8 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     if (tc->nr == NR_MAP_MEMORY && size == 56 && rc == 0)
         pair_add(&r->addrs, &r->naddrs, &r->capaddrs, rd64(tc->out.data + 32), rd64(arg + 32));
     if (!bad) {
-        const struct replay_volatile *v;
-        uint32_t nv = replay_volatile_escape(tc->nr, size, &v);
+        struct replay_volatile v[NV_ESC_MAX_PTRS];
+        uint32_t nv = replay_volatile_escape(tc->nr, size, v, NV_ESC_MAX_PTRS);
         long off = compare_block(r, arg, tc->out.data, size, v, nv, NULL, 0);
         if (off >= 0) {
             report_diff(r, tc, owner, "argument block bytes", arg, tc->out.data, size, off);
@@ -601,10 +603,6 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     buf_free(&bufs);
 }
 
-/*
- * Opens a trace for reading; a gzip-compressed one (magic 1f 8b) is read through `gzip -dc` in a
- * child process (*child set; 0 otherwise). NULL with errno set when the file cannot be opened.
- */
 /*
  * Issues UVM request tc->req with `block` (len bytes, a buffer of `bufs`; NULL for a request without one) and
  * compares the syscall result with the recorded one and the block with `want` (NULL: not compared).
@@ -701,57 +699,11 @@ static void replay_uvm(struct replay *r, const struct trace_call *tc)
     buf_free(&bufs);
 }
 
-static FILE *open_trace(const char *path, pid_t *child)
-{
-    *child = 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    int b0 = fgetc(f), b1 = fgetc(f);
-    if (b0 != 0x1f || b1 != 0x8b) {
-        rewind(f);
-        return f;
-    }
-    int fds[2];
-    if (pipe(fds) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        rewind(f);
-        dup2(fileno(f), STDIN_FILENO);
-        dup2(fds[1], STDOUT_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        execlp("gzip", "gzip", "-dc", (char *)NULL);
-        _exit(127);
-    }
-    fclose(f);
-    close(fds[1]);
-    if (pid < 0) {
-        close(fds[0]);
-        return NULL;
-    }
-    *child = pid;
-    return fdopen(fds[0], "r");
-}
-
-/* Closes what open_trace opened; -1 when the decompressor failed (a truncated or corrupt .gz). */
-static int close_trace(FILE *f, pid_t child)
-{
-    fclose(f);
-    int st = 0;
-    if (child > 0 && (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st) != 0))
-        return -1;
-    return 0;
-}
-
 int replay_file(const char *path, const struct replay_opts *opts, FILE *report, struct replay_result *res)
 {
     memset(res, 0, sizeof *res);
     pid_t unzip = 0;
-    FILE *f = open_trace(path, &unzip);
+    FILE *f = trace_open(path, &unzip);
     if (!f) {
         fprintf(report, "replay: %s: %s\n", path, strerror(errno));
         return -1;
@@ -759,6 +711,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
     nvemu_config cfg;
     nvemu_config_init(&cfg);
     cfg.profile = opts->profile ? opts->profile : "h200";
+    cfg.driver = opts->driver;
     char err[256] = "";
     struct replay *r = calloc(1, sizeof *r);
     if (r)
@@ -768,7 +721,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         if (r && r->emu)
             nvemu_destroy(r->emu);
         free(r);
-        close_trace(f, unzip);
+        trace_close(f, unzip);
         return -1;
     }
     if (opts->other_client_on_gpu && !(r->other = replay_other_client_hold(r->emu, 0, err, sizeof err))) {
@@ -776,7 +729,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         nvemu_fdtable_destroy(r->fds);
         nvemu_destroy(r->emu);
         free(r);
-        close_trace(f, unzip);
+        trace_close(f, unzip);
         return -1;
     }
     nvemu_fdtable_limit(r->fds, buf_owns, &r->current);
@@ -846,7 +799,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         fprintf(report, "allow-list: %u differences allowed\n", r->allowed);
     for (uint32_t i = 0; i < r->nused; i++)
         fprintf(report, "allow-list: %s: %s\n", r->used[i]->name, r->used[i]->why);
-    if (close_trace(f, unzip) != 0) {
+    if (trace_close(f, unzip) != 0) {
         fprintf(report, "replay: %s: gzip could not decompress it whole\n", path);
         res->mismatches++;
     }

@@ -12,6 +12,7 @@
 
 struct replay_opts {
     const char *profile;     /* profile name or file; NULL = "h200" */
+    const char *driver;      /* driver release to answer as (nvemu_config.driver); NULL = the profile's */
     bool verbose;            /* one line per call */
     /*
      * Before the first call, another process (other_client.h) opens the nodes
@@ -24,6 +25,7 @@ struct replay_opts {
 struct replay_result {
     uint32_t calls;          /* ioctls re-issued */
     uint32_t mismatches;     /* calls (or lines) that differed or could not be parsed */
+    uint32_t board_identity; /* calls whose answer differed only in a per-board value (identity.h): not mismatches */
     uint32_t uvm_calls;      /* /dev/nvidia-uvm ioctls re-issued (from their parameter blocks) and compared */
     uint32_t skipped_uvm;    /* /dev/nvidia-uvm ioctls recorded without a parameter block (older traces) */
     uint32_t uvm_inferred;   /* of those: UVM_REGISTER_GPU_VASPACE issued for the VA space the trace allocated */

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Argument blocks the recorder writes whole; larger ones are cut (README: "up to 4096 bytes"). */
 #define TRACE_MAX_BLOCK 4096u
@@ -170,4 +172,49 @@ void trace_call_free(struct trace_call *tc)
     free(tc->pout.data);
     free(tc->aparams.data);
     memset(tc, 0, sizeof *tc);
+}
+
+FILE *trace_open(const char *path, pid_t *child)
+{
+    *child = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    int b0 = fgetc(f), b1 = fgetc(f);
+    if (b0 != 0x1f || b1 != 0x8b) {
+        rewind(f);
+        return f;
+    }
+    int fds[2];
+    if (pipe(fds) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        rewind(f);
+        dup2(fileno(f), STDIN_FILENO);
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execlp("gzip", "gzip", "-dc", (char *)NULL);
+        _exit(127);
+    }
+    fclose(f);
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        return NULL;
+    }
+    *child = pid;
+    return fdopen(fds[0], "r");
+}
+
+int trace_close(FILE *f, pid_t child)
+{
+    fclose(f);
+    int st = 0;
+    if (child > 0 && (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st) != 0))
+        return -1;
+    return 0;
 }

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 /* A hex field of the line, decoded. */
 struct trace_bytes {
@@ -41,5 +43,14 @@ int trace_parse_line(const char *s, int lineno, struct trace_call *tc, char *err
 
 /* Frees the byte buffers of a parsed call and zeroes it (reusable for the next line). */
 void trace_call_free(struct trace_call *tc);
+
+/*
+ * Opens a trace for reading; a gzip-compressed one (magic 1f 8b) is read through `gzip -dc` in a
+ * child process (*child set; 0 otherwise). NULL with errno set when the file cannot be opened.
+ */
+FILE *trace_open(const char *path, pid_t *child);
+
+/* Closes what trace_open opened; -1 when the decompressor failed (a truncated or corrupt .gz). */
+int trace_close(FILE *f, pid_t child);
 
 #endif

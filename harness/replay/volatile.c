@@ -10,53 +10,21 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "abi/nv_abi_desc.h"
+#include "abi/nv_alloc_fifo.h"
 #include "rm/rm.h"
 
 #define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
-/* ---- top-level argument blocks, per escape ---- */
+/* ---- top-level argument blocks, per escape: the pointers the escape descriptor names ---- */
 
-static const struct replay_volatile v_alloc32[] = {
-    {16, 8, "NVOS21.pAllocParms: pointer into the recorded process"},
-};
-static const struct replay_volatile v_alloc48[] = {
-    {16, 8, "NVOS64.pAllocParms: pointer into the recorded process"},
-    {24, 8, "NVOS64.pRightsRequested: pointer into the recorded process"},
-};
-static const struct replay_volatile v_control[] = {
-    {16, 8, "NVOS54.params: pointer into the recorded process"},
-};
-static const struct replay_volatile v_map_memory[] = {
-    {32, 8, "NVOS33.pLinearAddress: mapping address chosen by the driver"},
-};
-static const struct replay_volatile v_update_mapping[] = {
-    {16, 8, "NVOS56.pOldCpuAddress: mapping address of the recorded process"},
-    {24, 8, "NVOS56.pNewCpuAddress: mapping address of the recorded process"},
-};
-
-struct esc_row {
-    uint32_t nr, size;
-    const struct replay_volatile *v;
-    uint32_t n;
-};
-
-static const struct esc_row esc_rows[] = {
-    {0x2B, 32, v_alloc32, N(v_alloc32)},
-    {0x2B, 48, v_alloc48, N(v_alloc48)},
-    {0x2A, 32, v_control, N(v_control)},
-    {0x4E, 56, v_map_memory, N(v_map_memory)},
-    {0x5E, 40, v_update_mapping, N(v_update_mapping)},
-};
-
-uint32_t replay_volatile_escape(uint32_t nr, uint32_t size, const struct replay_volatile **out)
+uint32_t replay_volatile_escape(uint32_t nr, uint32_t size, struct replay_volatile *out, uint32_t cap)
 {
-    for (uint32_t i = 0; i < N(esc_rows); i++)
-        if (esc_rows[i].nr == nr && esc_rows[i].size == size) {
-            *out = esc_rows[i].v;
-            return esc_rows[i].n;
-        }
-    *out = NULL;
-    return 0;
+    const struct nv_escape_desc *d = nv_escape_desc(nr, size);
+    uint32_t n = 0;
+    for (unsigned i = 0; d && d->size && i < NV_ESC_MAX_PTRS && d->ptrs[i].what && n < cap; i++)
+        out[n++] = (struct replay_volatile){d->ptrs[i].at, sizeof(uint64_t), d->ptrs[i].what};
+    return n;
 }
 
 /* ---- control params: the control table's volatile_out column (emu/rm/rm.h) ---- */
@@ -101,48 +69,20 @@ uint32_t replay_relative_ctrl(uint32_t cmd, uint32_t *offs, const char **why, ui
 
 /* ---- relative fields of alloc params ---- */
 
-#define CHANNEL_CID(cls)                                                                                   \
-    {cls, 132, 0,                                                                                            \
-     "NV_CHANNEL_ALLOC_PARAMS.cid: the driver's global channel unique id, counted since driver load "       \
-     "(first channel: 0x34, 0x92, 0xb3, 0xd5, 0xd6, 0x10d in the six H200 recordings)"}
-
-static const struct replay_relative relative_rows[] = {
-    CHANNEL_CID(0xC36F), CHANNEL_CID(0xC46F), CHANNEL_CID(0xC56F),
-    CHANNEL_CID(0xC86F), CHANNEL_CID(0xC96F), CHANNEL_CID(0xCA6F),
-};
+static const struct replay_relative channel_cid = {
+    0, offsetof(NV_CHANNEL_ALLOC_PARAMS, cid), 0,
+    "NV_CHANNEL_ALLOC_PARAMS.cid: the driver's global channel unique id, counted since driver load "
+    "(first channel: 0x34, 0x92, 0xb3, 0xd5, 0xd6, 0x10d in the six H200 recordings)"};
 
 uint32_t replay_relative_alloc(uint32_t hclass, const struct replay_relative **out)
 {
-    for (uint32_t i = 0; i < N(relative_rows); i++)
-        if (relative_rows[i].hclass == hclass) {
-            *out = &relative_rows[i];
-            return 1;
-        }
-    *out = NULL;
-    return 0;
+    *out = nv_class_is(hclass, NV_CK_CHANNEL) ? &channel_cid : NULL;
+    return *out ? 1 : 0;
 }
 
 /* ---- embedded pointers (docs/driver-sources.md §C/E: controls with embedded_param_copy) ---- */
 
-static const struct replay_embedded embedded_rows[] = {
-    {0x00000101, 8, 0, 1, "SYSTEM_GET_BUILD_VERSION.pDriverVersionBuffer[sizeOfStrings]"},
-    {0x00000101, 16, 0, 1, "SYSTEM_GET_BUILD_VERSION.pVersionBuffer[sizeOfStrings]"},
-    {0x00000101, 24, 0, 1, "SYSTEM_GET_BUILD_VERSION.pTitleBuffer[sizeOfStrings]"},
-    {0x00800201, 8, 0, 4, "GPU_GET_CLASSLIST.classList[numClasses]"},
-    {0x0080170D, 8, 0, 4, "FIFO_GET_CHANNELLIST.pChannelHandleList[numChannels]"},
-    {0x0080170D, 16, 0, 4, "FIFO_GET_CHANNELLIST.pChannelList[numChannels]"},
-    {0x20801201, 8, 0, 8, "GR_GET_INFO.grInfoList[grInfoListSize]"},
-};
-
-uint32_t replay_embedded_ptrs(uint32_t cmd, const struct replay_embedded **out)
+uint32_t replay_embedded_ptrs(uint32_t cmd, const struct nv_ctrl_embedded **out)
 {
-    uint32_t first = N(embedded_rows), n = 0;
-    for (uint32_t i = 0; i < N(embedded_rows); i++)
-        if (embedded_rows[i].cmd == cmd) {
-            if (first == N(embedded_rows))
-                first = i;
-            n++;
-        }
-    *out = n ? &embedded_rows[first] : NULL;
-    return n;
+    return nv_ctrl_embedded(cmd, out);
 }

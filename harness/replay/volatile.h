@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "abi/nv_abi_desc.h"
+
 /* A byte range [off, off+len) of a block that differs legitimately between the recording and replay. */
 struct replay_volatile {
     uint32_t off, len;
@@ -14,21 +16,10 @@ struct replay_volatile {
 };
 
 /*
- * An embedded user pointer of a control's params: replay points it at a fresh
- * zeroed buffer of count x elem bytes (count = the u32 at count_off), since the
- * recording does not hold what was behind it. The pointer field itself
- * becomes volatile.
+ * Volatile ranges of the top-level argument block of escape nr with size `size`: the user pointers its
+ * descriptor names (nv_abi_desc.h); at most cap written to out, the count returned.
  */
-struct replay_embedded {
-    uint32_t cmd;
-    uint32_t ptr_off;
-    uint32_t count_off;
-    uint32_t elem;
-    const char *what;
-};
-
-/* Volatile ranges of the top-level argument block of escape nr with size `size`; returns the count. */
-uint32_t replay_volatile_escape(uint32_t nr, uint32_t size, const struct replay_volatile **out);
+uint32_t replay_volatile_escape(uint32_t nr, uint32_t size, struct replay_volatile *out, uint32_t cap);
 /*
  * Volatile ranges of a control's recorded params `recorded` (len bytes), besides its rebuilt embedded
  * pointers, as the control's table row declares them (rm_ctrl_row.volatile_out); at most cap written to
@@ -59,7 +50,11 @@ uint32_t replay_relative_ctrl(uint32_t cmd, uint32_t *offs, const char **why, ui
 /* Relative fields of a class's alloc params; returns the count. */
 uint32_t replay_relative_alloc(uint32_t hclass, const struct replay_relative **out);
 
-/* Embedded pointers of a control; returns the count. */
-uint32_t replay_embedded_ptrs(uint32_t cmd, const struct replay_embedded **out);
+/*
+ * Embedded pointers of a control (nv_ctrl_embedded_ptrs): replay points each at a fresh zeroed buffer of
+ * count x elem bytes, since the recording does not hold what was behind it; the pointer field itself
+ * becomes volatile. Returns the count.
+ */
+uint32_t replay_embedded_ptrs(uint32_t cmd, const struct nv_ctrl_embedded **out);
 
 #endif

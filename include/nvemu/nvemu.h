@@ -116,6 +116,10 @@ typedef struct nvemu_config {
        answers NV_ERR_INSUFFICIENT_RESOURCES. 0: no limit (a program serving its own emulator); `nvemu daemon`
        sets 131072, 262144 and 65536. */
     uint32_t quota_clients, quota_objects, quota_events;
+    /* the driver release to answer as: "550", "575", "580" or a full version ("550.127.05"); its layouts,
+       classes, controls and version strings replace the profile's (docs/driver-versions.md); NULL = the
+       profile's build.driver_version */
+    const char *driver;
 } nvemu_config;
 
 /* Fills *cfg with defaults (h200, virtual clock, seed 1). */

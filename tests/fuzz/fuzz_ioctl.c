@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/nv_escape.h"
 #include "core/emulator.h"
 #include "base/log.h"
 #include "nvemu/nvemu.h"
@@ -147,7 +148,7 @@ static unsigned named_openers(const uint8_t *data, size_t size)
         size_t avail = size - off - 4 < len ? size - off - 4 : len;
         if (who < 0xFE)
             m |= 1u << (who % (OPENERS * 2));
-        if (who < 0xFE && nr == 0xC9 && avail >= 4) {
+        if (who < 0xFE && nr == NV_ESC_REGISTER_FD && avail >= 4) {
             uint32_t fd = (uint32_t)data[off + 4] | (uint32_t)data[off + 5] << 8 | (uint32_t)data[off + 6] << 16 |
                           (uint32_t)data[off + 7] << 24;
             if (fd < OPENERS * 2)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/nv_classes.h"
 #include "abi/nv_escape.h"
 #include "core/emulator.h"
 #include "base/log.h"
@@ -88,7 +89,10 @@ static uint64_t params(struct mz *z, uint32_t n)
     return ARENA_BASE + PARAMS_AT;
 }
 
-static const uint32_t classes[] = {0x80, 0x2080, 0x90F1, 0xA06C, 0x9067, 0xC86F, 0xC6B5, 0xCBC0, 0x79, 0x3E, 0x40};
+static const uint32_t classes[] = {NV01_DEVICE_0,        NV20_SUBDEVICE_0,       FERMI_VASPACE_A,
+                                   KEPLER_CHANNEL_GROUP_A, FERMI_CONTEXT_SHARE_A, HOPPER_CHANNEL_GPFIFO_A,
+                                   AMPERE_DMA_COPY_A,    HOPPER_COMPUTE_A,       NV01_EVENT_OS_EVENT,
+                                   NV01_MEMORY_SYSTEM,   NV01_MEMORY_LOCAL_USER};
 static const uint32_t controls[] = {0xA06C0101, 0xA06C0103, 0xA06C0104, 0xA06C0105, 0xA06C0106, 0xA06C0107,
                                     0xA06C0110, 0x2080110B, 0x20801115, 0x20801109, 0xA06F0109, 0xA06F0111,
                                     0xA06F0103, 0xC36F0108, 0x00000201, 0x00800280};

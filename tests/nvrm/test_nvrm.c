@@ -56,6 +56,37 @@ static int setup_mode(void **state, bool compat)
     return 0;
 }
 
+/*
+ * The same libnvrm and context builder against each driver release: the 550 driver refuses 580's 3-byte
+ * GPFIFO_SCHEDULE, and libnvrm re-issues it in 550's layout (docs/driver-versions.md).
+ */
+static void cudactx_builds_and_schedules_on_every_release(void **state)
+{
+    (void)state;
+    const char *drivers[] = {"550", "575", "580"};
+    for (size_t i = 0; i < 3; i++) {
+        nvemu_config cfg;
+        nvemu_config_init(&cfg);
+        cfg.driver = drivers[i];
+        char err[256] = "";
+        struct fx f = {0};
+        f.emu = nvemu_create(&cfg, err, sizeof err);
+        assert_non_null(f.emu);
+        f.table = nvemu_fdtable_create(f.emu, false);
+        nvemu_identity who = ident("lc_app");
+        nvrm_inproc_init(&f.ip, f.table, &who);
+        assert_int_equal(nvrm_open(&f.rm, &f.ip.tp), 0);
+        struct cudactx c;
+        if (cudactx_create(f.rm, NULL, &c, err, sizeof err) != NV_OK)
+            fail_msg("driver %s: cudactx_create: %s", drivers[i], err);
+        assert_int_equal(nvrm_tsg_schedule(f.rm, c.hClient, c.compute.hTsg, false), NV_OK);
+        assert_int_equal(nvrm_tsg_schedule(f.rm, c.hClient, c.compute.hTsg, true), NV_OK);
+        nvrm_close(f.rm);
+        nvemu_fdtable_destroy(f.table);
+        nvemu_destroy(f.emu);
+    }
+}
+
 static int setup(void **state) { return setup_mode(state, true); }
 static int setup_stock(void **state) { return setup_mode(state, false); }
 
@@ -304,6 +335,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_generic_calls, setup, teardown),
+        cmocka_unit_test(cudactx_builds_and_schedules_on_every_release),
         cmocka_unit_test_setup_teardown(test_cudactx_tree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_scheduling_controls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_query_group, setup, teardown),

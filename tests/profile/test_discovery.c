@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "abi/nv_classes.h"
+
 #include "abi/nv_ctrl_discovery.h"
 #include "abi/nv_alloc.h"
 #include "abi/nv_escape.h"
@@ -72,7 +74,7 @@ static int setup_profile(void **state, const char *name)
     NV0080_ALLOC_PARAMETERS dp = {0};
     assert_int_equal(alloc(f, f->client, H_DEVICE, 0x80, &dp), NV_OK);
     uint32_t sp = 0;
-    assert_int_equal(alloc(f, H_DEVICE, H_SUBDEV, 0x2080, &sp), NV_OK);
+    assert_int_equal(alloc(f, H_DEVICE, H_SUBDEV, NV20_SUBDEVICE_0, &sp), NV_OK);
     *state = f;
     return 0;
 }
@@ -283,8 +285,8 @@ static void test_a100_answers(void **state)
     assert_int_equal(ctrl(f, H_DEVICE, NV0080_CTRL_CMD_GPU_GET_CLASSLIST_V2, &p, sizeof p), NV_OK);
     bool ampere = false, hopper = false;
     for (uint32_t i = 0; i < p.numClasses; i++) {
-        ampere |= p.classList[i] == 0xC6C0;
-        hopper |= p.classList[i] == 0xCBC0;
+        ampere |= p.classList[i] == AMPERE_COMPUTE_A;
+        hopper |= p.classList[i] == HOPPER_COMPUTE_A;
     }
     assert_true(ampere);
     assert_false(hopper);

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "abi/nv_classes.h"
+
 #include "profile/profile.h"
 #include "profile/profile_builtin.h"
 #include "profile/profile_yaml.h"
@@ -56,9 +58,9 @@ static void test_h200_values(void **state)
     assert_int_equal(p->pci_device_id, 0x2335);
     assert_int_equal(p->pci_slot, 6);
     assert_int_equal(p->class_count, 103);
-    assert_true(profile_has_class(p, 0xC86F));
-    assert_true(profile_has_class(p, 0xCBC0));
-    assert_false(profile_has_class(p, 0xC6C0));
+    assert_true(profile_has_class(p, HOPPER_CHANNEL_GPFIFO_A));
+    assert_true(profile_has_class(p, HOPPER_COMPUTE_A));
+    assert_false(profile_has_class(p, AMPERE_COMPUTE_A));
     assert_int_equal(p->engine_count, 23);
     assert_int_equal(profile_engine(p, 1)->runlist_id, 0);
     assert_int_equal(profile_engine(p, 0x0C)->runlist_id, 3);
@@ -115,7 +117,7 @@ static void test_load_from_file(void **state)
     unlink(path);
     assert_non_null(p);
     assert_string_equal(p->chip, "GA100");
-    assert_true(profile_has_class(p, 0xC6C0));
+    assert_true(profile_has_class(p, AMPERE_COMPUTE_A));
     profile_free(p);
 }
 
@@ -268,6 +270,49 @@ static void test_canned_errors(void **state)
     expect_error("  - cmd: 0x27b\n", "  - cmd: 0x1f0\n", "cmd: 0x1f0", "cmd 0x1f0 already has an answer for every input");
 }
 
+/* Every built-in profile says where its class list, FIFO values and timing come from; the kinds are checked. */
+static void every_profile_states_its_provenance(void **state)
+{
+    (void)state;
+    for (const struct profile_builtin *b = profile_builtins; b->name; b++) {
+        char err[256];
+        struct profile *p = profile_load(b->name, err, sizeof err);
+        assert_non_null(p);
+        const char *need[] = {"classes", "fifo", "timing"};
+        for (size_t i = 0; i < 3; i++) {
+            bool found = false;
+            for (uint32_t k = 0; k < p->provenance_count; k++)
+                found |= !strcmp(p->provenance[k].key, need[i]) && p->provenance[k].source[0];
+            if (!found)
+                fail_msg("profile %s: no provenance for %s", b->name, need[i]);
+        }
+        profile_free(p);
+    }
+    char err[256];
+    struct profile *t4 = profile_load("t4", err, sizeof err), *h200 = profile_load("h200", err, sizeof err);
+    assert_non_null(t4);
+    assert_non_null(h200);
+    for (uint32_t k = 0; k < t4->provenance_count; k++)
+        if (!strcmp(t4->provenance[k].key, "timing"))
+            assert_int_equal(t4->provenance[k].kind, PROFILE_SOURCE_ASSUMED);
+    for (uint32_t k = 0; k < h200->provenance_count; k++)
+        if (!strcmp(h200->provenance[k].key, "timing"))
+            assert_int_equal(h200->provenance[k].kind, PROFILE_SOURCE_MEASURED);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    profile_print_provenance(t4, m);
+    fclose(m);
+    assert_non_null(strstr(text, "classes"));
+    assert_non_null(strstr(text, "derived   g_gpu_class_list.c"));
+    free(text);
+    profile_free(t4);
+    profile_free(h200);
+    expect_error("  timing: \"measured,", "  timing: \"guessed,", "\"guessed",
+                 "provenance.timing must be 'measured|derived|assumed, SOURCE'");
+    expect_error("  timing: \"measured,", "  timings: \"measured,", "timings", "provenance: 'timings' is not a key");
+}
+
 static void test_yaml_syntax_error(void **state)
 {
     (void)state;
@@ -383,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_chram_needs_hw),
         cmocka_unit_test(test_missing_and_duplicate_keys),
         cmocka_unit_test(test_canned_errors),
+        cmocka_unit_test(every_profile_states_its_provenance),
         cmocka_unit_test(test_yaml_syntax_error),
         cmocka_unit_test(test_duration_grammar),
         cmocka_unit_test(test_hostile_profiles),

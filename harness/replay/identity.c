@@ -1,0 +1,72 @@
+/* The controls whose answers are per board (identity.h), one row each. */
+#include "identity.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "abi/nv_ctrl_discovery.h"
+#include "abi/nv_ctrl_monitoring.h"
+
+static const struct {
+    uint32_t cmd;
+    const char *what;
+} rows[] = {
+    {NV2080_CTRL_CMD_GPU_GET_GID_INFO, "GPU UUID"},
+    {NV2080_CTRL_CMD_GPU_GET_OEM_BOARD_INFO, "board serial and part number"},
+    {NV2080_CTRL_CMD_GPU_GET_FERMI_GPC_INFO, "floorsweeping: GPC mask"},
+    {NV2080_CTRL_CMD_GPU_GET_FERMI_TPC_INFO, "floorsweeping: TPC mask"},
+    {NV2080_CTRL_CMD_GPU_GET_FERMI_ZCULL_INFO, "floorsweeping: ZCULL mask"},
+    {NV2080_CTRL_CMD_GR_GET_TPC_MASK, "floorsweeping: TPC mask"},
+    {NV2080_CTRL_CMD_GRMGR_GET_GR_FS_INFO, "floorsweeping: GR partition masks"},
+    {NV2080_CTRL_CMD_FB_GET_FS_INFO, "floorsweeping: FBP and LTC masks"},
+    {NV2080_CTRL_CMD_ECC_GET_CLIENT_EXPOSED_COUNTERS, "ECC counters"},
+    {NV2080_CTRL_CMD_ECC_GET_VOLATILE_COUNTS, "ECC counters"},
+    {NV2080_CTRL_CMD_ECC_GET_SRAM_UNIQUE_UNCORR_COUNTS, "ECC counters"},
+    {NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS, "ECC row-remap history"},
+    {NV2080_CTRL_CMD_BUS_GET_PCI_INFO, "PCI location"},
+    {NV0000_CTRL_CMD_GPU_GET_PCI_INFO, "PCI location"},
+};
+
+const char *replay_board_identity(uint32_t cmd)
+{
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i].cmd == cmd)
+            return rows[i].what;
+    return NULL;
+}
+
+/*
+ * GPU_GET_INFO_V2 indices whose values differ between boards of one kind (unpublished indices 0x23 and 0x24:
+ * each recorded board answered its own, h100.yaml and h200-2b42.yaml mark them per board).
+ */
+static const uint32_t per_board_gpu_info[] = {0x23, 0x24};
+
+bool replay_board_info_index(uint32_t cmd, uint32_t index)
+{
+    for (size_t i = 0; cmd == NV2080_CTRL_CMD_GPU_GET_INFO_V2 && i < sizeof per_board_gpu_info / sizeof *per_board_gpu_info;
+         i++)
+        if (per_board_gpu_info[i] == index)
+            return true;
+    return false;
+}
+
+const char *replay_board_identity_entries(uint32_t cmd, const uint8_t *got, const uint8_t *want, uint32_t len)
+{
+    if (cmd != NV2080_CTRL_CMD_GPU_GET_INFO_V2 || len < offsetof(NV2080_CTRL_GPU_GET_INFO_V2_PARAMS, gpuInfoList))
+        return NULL;
+    const size_t first = offsetof(NV2080_CTRL_GPU_GET_INFO_V2_PARAMS, gpuInfoList);
+    if (memcmp(got, want, first))
+        return NULL;
+    bool any = false;
+    for (size_t off = first; off + sizeof(nv_ctrl_info_pair) <= len; off += sizeof(nv_ctrl_info_pair)) {
+        if (!memcmp(got + off, want + off, sizeof(nv_ctrl_info_pair)))
+            continue;
+        nv_ctrl_info_pair g, w;
+        memcpy(&g, got + off, sizeof g);
+        memcpy(&w, want + off, sizeof w);
+        if (g.index != w.index || !replay_board_info_index(cmd, w.index))
+            return NULL;
+        any = true;
+    }
+    return any ? "per-board GPU_GET_INFO_V2 entries" : NULL;
+}

@@ -1,0 +1,95 @@
+/*
+ * Monitoring controls answered by a model, not by recorded bytes: the RM user-shared-data poll
+ * (nvidia-smi dmon/pmon) and the legacy BUS_GET_INFO with its list behind a pointer (nvidia-smi, NVML).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "abi/nv_ctrl_discovery.h"
+#include "abi/nv_ctrl_monitoring.h"
+#include "rm_test_util.h"
+
+#define HDEV 0x5C000002u
+#define HSUB 0x5C000003u
+#define HRUSD 0x5C000040u
+
+static uint32_t env_up(struct tenv *e, const char *profile)
+{
+    nvemu_config cfg;
+    nvemu_config_init(&cfg);
+    cfg.profile = profile;
+    char err[256];
+    e->emu = nvemu_create(&cfg, err, sizeof err);
+    assert_non_null(e->emu);
+    e->t = nvemu_fdtable_create(e->emu, false);
+    tenv_identity(&e->who, 100, 1000, 0);
+    e->ctl = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
+    assert_true(e->ctl >= 0);
+    uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
+    assert_int_not_equal(hc, 0);
+    return hc;
+}
+
+static NV_STATUS poll(struct tenv *e, uint32_t hc, uint32_t hobj, uint64_t mask)
+{
+    NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS p = {.polledDataMask = mask};
+    return tctrl(e, e->ctl, hc, hobj, NV00DE_CTRL_CMD_REQUEST_DATA_POLL, &p, sizeof p);
+}
+
+/* RM on GSP (the open module) polls; monolithic RM before GA102 (Volta, proprietary module) refuses a mask. */
+static void rusd_poll_is_supported_where_rm_runs_on_gsp(void **state)
+{
+    (void)state;
+    const struct {
+        const char *profile;
+        NV_STATUS masked;
+    } rows[] = {{"h200", NV_OK}, {"v100", NV_ERR_NOT_SUPPORTED}};
+    for (size_t i = 0; i < 2; i++) {
+        struct tenv e;
+        uint32_t hc = env_up(&e, rows[i].profile);
+        NV00DE_ALLOC_PARAMETERS ap = {0};
+        uint32_t h = HRUSD;
+        assert_int_equal(talloc(&e, e.ctl, hc, HSUB, &h, RM_USER_SHARED_DATA, &ap), NV_OK);
+        assert_int_equal(poll(&e, hc, HRUSD, 0x1F), rows[i].masked);
+        assert_int_equal(poll(&e, hc, HRUSD, 0), NV_OK);
+        /* another object of the family OTHER does not answer it */
+        uint32_t hb = 0x5C000041u;
+        assert_int_equal(talloc(&e, e.ctl, hc, HSUB, &hb, NV2081_BINAPI, NULL), NV_OK);
+        assert_int_equal(poll(&e, hc, hb, 0x1F), NV_ERR_NOT_SUPPORTED);
+        tenv_fini(&e);
+    }
+}
+
+/* The legacy list form answers from the profile's BUS_GET_INFO_V2 table and writes the list back. */
+static void legacy_bus_info_answers_from_the_v2_table(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = env_up(&e, "h200-2b42");
+    nv_ctrl_info_pair list[2] = {{.index = 0x00}, {.index = 0x0b}};
+    NV2080_CTRL_BUS_GET_INFO_PARAMS p = {.busInfoListSize = 2, .busInfoList = (uint64_t)(uintptr_t)list};
+    assert_int_equal(tctrl(&e, e.ctl, hc, HSUB, NV2080_CTRL_CMD_BUS_GET_INFO, &p, sizeof p), NV_OK);
+    assert_int_equal(list[0].data, 0x3); /* h200-2b42.yaml: BUS_GET_INFO_V2 index 0x00 */
+    assert_int_equal(list[1].data, 0x5); /* index 0x0b */
+    nv_ctrl_info_pair unknown = {.index = 0x01};
+    p.busInfoListSize = 1;
+    p.busInfoList = (uint64_t)(uintptr_t)&unknown;
+    assert_int_equal(tctrl(&e, e.ctl, hc, HSUB, NV2080_CTRL_CMD_BUS_GET_INFO, &p, sizeof p),
+                     NV_ERR_INVALID_ARGUMENT);
+    p.busInfoListSize = 0;
+    assert_int_equal(tctrl(&e, e.ctl, hc, HSUB, NV2080_CTRL_CMD_BUS_GET_INFO, &p, sizeof p),
+                     NV_ERR_INVALID_ARGUMENT);
+    tenv_fini(&e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rusd_poll_is_supported_where_rm_runs_on_gsp),
+        cmocka_unit_test(legacy_bus_info_answers_from_the_v2_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

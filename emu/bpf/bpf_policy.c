@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bpf/bpf_abi.h"
+#include "bpf/bpf_attach.h"
 #include "bpf/bpf_obj.h"
 #include "nvemu/policy.h"
 
@@ -37,6 +38,11 @@ struct bpf_policy {
     const struct hook_task *t;
     struct policy_ctx *pc;
     void *ctx;
+    const struct bpf_attach_event *ev; /* the probe event in progress, NULL in a struct_ops callback */
+    /* where each program runs: its site (-1: never fired) and, for uprobes, the LIB:FUNC it is attached to */
+    int *site;
+    char (*target)[160];
+    uint32_t sites;                    /* bit per enum bpf_attach_site with a program */
     /* a fault ends the policy */
     bool dead;
     uint64_t runs, insns;
@@ -162,6 +168,27 @@ static void env_printk(void *ctx, const struct bpf_prog *prog, const char *line)
         p->host->trace_note(p->host, p->hook, p->t, "printk", line);
 }
 
+static int env_read_user(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+    struct bpf_policy *p = ctx;
+    if (!p->ev || !p->ev->read_user)
+        return -EFAULT;
+    return p->ev->read_user(p->ev->user_ctx, addr, dst, len) ? -EFAULT : 0;
+}
+
+/* The probed hook function's ctx struct is the only kernel memory a probe reads. */
+static int env_read_kernel(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+    struct bpf_policy *p = ctx;
+    if (!p->ev || !p->ev->kmem)
+        return -EFAULT;
+    uint64_t base = (uintptr_t)p->ev->kmem;
+    if (addr < base || addr - base > p->ev->kmem_len || len > p->ev->kmem_len - (addr - base))
+        return -EFAULT;
+    memcpy(dst, (const uint8_t *)p->ev->kmem + (addr - base), len);
+    return 0;
+}
+
 static void env_init(struct bpf_policy *p)
 {
     p->prng = p->host->seed ? p->host->seed : 1;
@@ -172,6 +199,8 @@ static void env_init(struct bpf_policy *p)
         .prng_state = &p->prng,
         .current_task = env_task,
         .printk = env_printk,
+        .read_user = env_read_user,
+        .read_kernel = env_read_kernel,
         .cpu = 0,
         .kfuncs = bpf_nv_kfuncs,
         .n_kfuncs = BPF_NV_KFUNC_COUNT,
@@ -182,10 +211,13 @@ static void env_init(struct bpf_policy *p)
 
 /* ---- load-time checks beyond the loader's ---- */
 
-/* What a program is called in messages: its ops member, or "uprobe on cuLaunchKernel". */
-static const char *prog_role(const struct bpf_obj_prog *p)
+/* What a program is called in messages: its ops member, or its program type and target. */
+static const char *prog_role(const struct bpf_obj_prog *p, char *buf, size_t len)
 {
-    return p->member >= 0 ? bpf_abi_member_name((enum bpf_abi_member)p->member) : "uprobe on cuLaunchKernel";
+    if (p->member >= 0)
+        return bpf_abi_member_name((enum bpf_abi_member)p->member);
+    snprintf(buf, len, "%s%s%s", bpf_attach_kind_name(p->kind), p->target[0] ? " on " : "", p->target);
+    return buf;
 }
 
 static int check_object(const struct bpf_obj *obj, const struct bpf_vm_env *env, char *err, size_t errlen)
@@ -197,11 +229,14 @@ static int check_object(const struct bpf_obj *obj, const struct bpf_vm_env *env,
         for (int k = 0; k < BPF_NV_KFUNC_COUNT; k++) {
             if (!(p->kfuncs_used & (1u << k)) || kfunc_member[k] < 0 || kfunc_member[k] == p->member)
                 continue;
+            char role[200];
+            prog_role(p, role, sizeof role);
             snprintf(err, errlen, "%s: program %s (%s) calls %s, which takes struct %s; %s gets %s%s", obj->path,
-                     p->name, prog_role(p), bpf_nv_kfuncs[k].name,
-                     bpf_abi_ctx_name((enum bpf_abi_member)kfunc_member[k]), prog_role(p),
+                     p->name, role, bpf_nv_kfuncs[k].name,
+                     bpf_abi_ctx_name((enum bpf_abi_member)kfunc_member[k]), role,
                      p->member >= 0 ? "struct " : "",
-                     p->member >= 0 ? bpf_abi_ctx_name((enum bpf_abi_member)p->member) : "struct pt_regs");
+                     p->member >= 0 ? bpf_abi_ctx_name((enum bpf_abi_member)p->member)
+                                    : p->kind == BPF_ATTACH_TRACEPOINT ? "its tracepoint record" : "struct pt_regs");
             return -1;
         }
         struct bpf_fault why;
@@ -259,10 +294,10 @@ static void run_prog(struct bpf_policy *p, struct bpf_obj_prog *prog, const char
     p->ctx = NULL;
     if (rc == 0)
         return;
-    char f[512], msg[1024];
+    char f[512], msg[1024], role[200];
     bpf_fault_format(&fault, f, sizeof f);
     snprintf(msg, sizeof msg, "%.200s: %s fault in %s: %s", p->obj->path, bpf_fault_kind_name(fault.kind),
-             prog_role(prog), f);
+             prog_role(prog, role, sizeof role), f);
     p->dead = true;
     if (p->host->fail)
         p->host->fail(p->host, hook, t, msg);
@@ -270,12 +305,62 @@ static void run_prog(struct bpf_policy *p, struct bpf_obj_prog *prog, const char
         p->host->log(p->host, POLICY_LOG_ERROR, msg);
 }
 
+/* Runs every program attached at ev's site (uprobes: to its function), in object order, with its ctx. */
+static void fire(struct bpf_policy *p, const struct bpf_attach_event *ev, const char *hook, struct policy_ctx *c)
+{
+    if (p->dead || !(p->sites & 1u << ev->site))
+        return;
+    for (uint32_t i = 0; i < p->obj->n_progs && !p->dead; i++) {
+        struct bpf_obj_prog *prog = &p->obj->progs[i];
+        if (p->site[i] != (int)ev->site)
+            continue;
+        bool ret_prog = prog->kind == BPF_ATTACH_KRETPROBE || prog->kind == BPF_ATTACH_URETPROBE;
+        if (prog->kind != BPF_ATTACH_TRACEPOINT && ret_prog != ev->ret)
+            continue;
+        if (ev->site == BPF_SITE_USER && !bpf_attach_user_match(p->target[i], ev->lib, ev->func))
+            continue;
+        p->ev = ev;
+        if (prog->kind == BPF_ATTACH_TRACEPOINT) {
+            _Alignas(8) uint8_t rec[128];
+            size_t n = bpf_attach_record(ev, rec, sizeof rec);
+            run_prog(p, prog, hook ? hook : bpf_attach_kind_name(prog->kind), ev->who, c, rec, n);
+        } else {
+            struct bpf_attach_pt_regs regs;
+            bpf_attach_regs(ev, &regs);
+            run_prog(p, prog, hook ? hook : bpf_attach_kind_name(prog->kind), ev->who, c, &regs, sizeof regs);
+        }
+        p->ev = NULL;
+    }
+}
+
+/* The hook function around a callback (nv_gpu_sched_task_init, ...) with the ctx struct as its argument. */
+static void fire_hook_fn(struct bpf_policy *p, enum bpf_attach_site site, bool ret, const struct hook_task *t,
+                         const void *ctx, size_t size)
+{
+    struct bpf_attach_event ev = {.site = site, .ret = ret, .who = t, .kmem = ctx, .kmem_len = size};
+    ev.args[0] = (uintptr_t)ctx;
+    fire(p, &ev, NULL, NULL);
+}
+
 static void run(struct bpf_policy *p, int member, const char *hook, const struct hook_task *t, struct policy_ctx *c,
                 void *ctx, size_t size)
 {
+    static const enum bpf_attach_site fn_site[BPF_ABI_MEMBER_COUNT] = {
+        [BPF_ABI_ON_TASK_INIT] = BPF_SITE_TASK_INIT_FN, [BPF_ABI_ON_BIND] = BPF_SITE_BIND_FN,
+        [BPF_ABI_ON_TASK_DESTROY] = BPF_SITE_DESTROY_FN, [BPF_ABI_ON_TIMESLICE_CONTROL] = BPF_SITE_COUNT,
+    };
+    enum bpf_attach_site site = fn_site[member];
+    /* the hook function's argument points at the ctx inside a larger driver-owned record: a tracer built for a
+     * longer ctx (an older ABI's) reads zeros past the input, not a fault */
+    _Alignas(8) uint8_t record[64] = {0};
+    memcpy(record, ctx, size < sizeof record ? size : sizeof record);
+    if (site != BPF_SITE_COUNT)
+        fire_hook_fn(p, site, false, t, record, sizeof record);
     int pi = p->obj->member_prog[member];
     if (!p->dead && pi >= 0)
         run_prog(p, &p->obj->progs[pi], hook, t, c, ctx, size);
+    if (site != BPF_SITE_COUNT)
+        fire_hook_fn(p, site, true, t, record, sizeof record);
 }
 
 static void on_task_init(void *state, const struct hook_task *t, struct policy_ctx *c)
@@ -316,23 +401,64 @@ static void on_task_destroy(void *state, const struct hook_task *t)
     run(state, BPF_ABI_ON_TASK_DESTROY, "task_destroy", t, NULL, &x, sizeof x);
 }
 
-/* A kernel launch of the task: every launch probe runs, in object order, as a uprobe on cuLaunchKernel would. */
+/* A user function of the launching process, entry then return, with the registers it is called with. */
+static void fire_user(struct bpf_policy *p, const char *lib, const char *func, const uint64_t args[6],
+                      const struct hook_task *t, struct policy_ctx *c)
+{
+    struct bpf_attach_event ev = {.site = BPF_SITE_USER, .lib = lib, .func = func, .who = t};
+    memcpy(ev.args, args, sizeof ev.args);
+    fire(p, &ev, "work_submit", c);
+    ev.ret = true;
+    ev.rc = 0; /* CUDA_SUCCESS / cudaSuccess */
+    fire(p, &ev, "work_submit", c);
+}
+
+/*
+ * A kernel launch of the task: cudaLaunchKernel around cuLaunchKernel, as the CUDA runtime calls it. The
+ * arguments are the launch's as far as the hook knows them: the function and stream handles stand for the
+ * channel it goes to (one stream per channel), grid and block dimensions are 1.
+ */
 static void on_work_submit(void *state, const struct hook_task *t, uint32_t chid, enum hook_submit_kind kind,
                            struct policy_ctx *c)
 {
     struct bpf_policy *p = state;
-    (void)chid;
-    if (kind != HOOK_SUBMIT_WORK)
+    if (kind == HOOK_SUBMIT_TOKEN_REQUEST) {
+        /* nv_gpu_token_request_ctx: u32 channel_id @0, u64 tsg_id @8, u32 token @16 (the hook does not see the
+         * token the control then returns) */
+        struct {
+            uint32_t channel_id;
+            uint64_t tsg_id;
+            uint32_t token;
+        } x = {.channel_id = chid, .tsg_id = t->tsg_id};
+        fire_hook_fn(p, BPF_SITE_TOKEN_FN, false, t, &x, sizeof x);
+        fire_hook_fn(p, BPF_SITE_TOKEN_FN, true, t, &x, sizeof x);
         return;
-    for (uint32_t i = 0; i < p->obj->n_progs && !p->dead; i++) {
-        if (!p->obj->progs[i].launch_probe)
-            continue;
-        uint8_t regs[BPF_ABI_PT_REGS_SIZE] = {0};
-        run_prog(p, &p->obj->progs[i], "work_submit", t, c, regs, sizeof regs);
     }
+    uint64_t func = 0x7f5a00000000ull | (uint64_t)t->htsg << 8 | (chid & 0xffu);
+    uint64_t stream = 0x7f5b00000000ull | (uint64_t)t->htsg << 8 | (chid & 0xffu);
+    /* cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream): dim3 travels in two registers each */
+    const uint64_t rt[6] = {func, 1ull | 1ull << 32, 1, 1ull | 1ull << 32, 1, 0};
+    /* cuLaunchKernel(f, gridX, gridY, gridZ, blockX, blockY, ...blockZ, sharedMem, hStream on the stack) */
+    const uint64_t drv[6] = {func, 1, 1, 1, 1, 1};
+    struct bpf_attach_event outer = {.site = BPF_SITE_USER, .lib = "libcudart.so", .func = "cudaLaunchKernel",
+                                     .who = t};
+    memcpy(outer.args, rt, sizeof rt);
+    outer.args[5] = stream;
+    fire(p, &outer, "work_submit", c);
+    fire_user(p, "libcuda.so", "cuLaunchKernel", drv, t, c);
+    outer.ret = true;
+    fire(p, &outer, "work_submit", c);
 }
 
 /* ---- lifetime ---- */
+
+static void policy_free(struct bpf_policy *p)
+{
+    bpf_obj_close(p->obj);
+    free(p->site);
+    free(p->target);
+    free(p);
+}
 
 static void policy_fini(void *state)
 {
@@ -342,8 +468,7 @@ static void policy_fini(void *state)
     char msg[160];
     snprintf(msg, sizeof msg, "%" PRIu64 " callbacks, %" PRIu64 " instructions", p->runs, p->insns);
     p->host->log(p->host, POLICY_LOG_INFO, msg);
-    bpf_obj_close(p->obj);
-    free(p);
+    policy_free(p);
 }
 
 /* "map:NAME[KEY]=VALUE" -> name, key, value (in buf). */
@@ -380,6 +505,30 @@ static int apply_arg(struct bpf_policy *p, const char *arg, char *err, size_t er
         }
         return bpf_obj_map_set(p->obj, name, key, value, err, errlen);
     }
+    if (strncmp(buf, "attach:", 7) == 0) {
+        char *eq = strchr(buf, '=');
+        struct bpf_obj_prog *prog = NULL;
+        *eq = '\0';
+        for (uint32_t i = 0; i < p->obj->n_progs && !prog; i++)
+            if (strcmp(p->obj->progs[i].name, buf + 7) == 0) {
+                prog = &p->obj->progs[i];
+                snprintf(p->target[i], sizeof p->target[i], "%s", eq + 1);
+            }
+        if (!prog) {
+            snprintf(err, errlen, "attach: the object has no program '%s'", buf + 7);
+            return -1;
+        }
+        if (prog->kind != BPF_ATTACH_UPROBE && prog->kind != BPF_ATTACH_URETPROBE) {
+            snprintf(err, errlen, "attach: program %s is a %s (section %s); only uprobes are attached by a loader",
+                     prog->name, bpf_attach_kind_name(prog->kind), prog->section);
+            return -1;
+        }
+        if (!eq[1] || !strchr(eq + 1, ':')) {
+            snprintf(err, errlen, "attach: %s='%s' is not LIBRARY:FUNCTION", prog->name, eq + 1);
+            return -1;
+        }
+        return 0;
+    }
     if (strncmp(buf, "budget=", 7) == 0) {
         char *end;
         errno = 0;
@@ -391,8 +540,47 @@ static int apply_arg(struct bpf_policy *p, const char *arg, char *err, size_t er
         p->insn_budget = v;
         return 0;
     }
-    snprintf(err, errlen, "unknown argument '%s' (accepted: rodata:NAME=VALUE, map:NAME[KEY]=VALUE, budget=N)", arg);
+    snprintf(err, errlen, "unknown argument '%s' (accepted: rodata:NAME=VALUE, map:NAME[KEY]=VALUE, "
+             "attach:PROG=LIB:FUNC, budget=N)", arg);
     return -1;
+}
+
+/*
+ * Where each probe runs: a site nvemu fires, or nowhere (a kprobe on a function nvemu does not model, a bare
+ * uprobe nothing attached). What never runs is said once, as a warning.
+ */
+static void resolve_sites(struct bpf_policy *p)
+{
+    for (uint32_t i = 0; i < p->obj->n_progs; i++) {
+        const struct bpf_obj_prog *prog = &p->obj->progs[i];
+        p->site[i] = -1;
+        if (!bpf_obj_prog_is_probe(prog))
+            continue;
+        char msg[400];
+        if (prog->kind == BPF_ATTACH_UPROBE || prog->kind == BPF_ATTACH_URETPROBE) {
+            if (!p->target[i][0])
+                snprintf(p->target[i], sizeof p->target[i], "%s", prog->target);
+            if (p->target[i][0]) {
+                p->site[i] = BPF_SITE_USER;
+            } else {
+                snprintf(msg, sizeof msg, "program %s (section %s) is never attached: a bare %s runs where its "
+                         "loader attaches it; give attach:%s=LIBRARY:FUNCTION (scenario policy.attach)", prog->name,
+                         prog->section, bpf_attach_kind_name(prog->kind), prog->name);
+                p->host->log(p->host, POLICY_LOG_WARN, msg);
+            }
+        } else {
+            p->site[i] = bpf_attach_site_of(prog->kind, prog->target);
+            if (p->site[i] < 0) {
+                snprintf(msg, sizeof msg, "program %s (%s on %s) is attached but never runs: nvemu has no %s",
+                         prog->name, bpf_attach_kind_name(prog->kind), prog->target,
+                         prog->kind == BPF_ATTACH_KPROBE || prog->kind == BPF_ATTACH_KRETPROBE
+                             ? "such driver function" : "such event");
+                p->host->log(p->host, POLICY_LOG_WARN, msg);
+            }
+        }
+        if (p->site[i] >= 0)
+            p->sites |= 1u << p->site[i];
+    }
 }
 
 static int policy_init(void **state, const struct policy_host *host, const char *const *args, int nargs, char *err,
@@ -413,19 +601,25 @@ static int policy_init(void **state, const struct policy_host *host, const char 
         free(p);
         return -1;
     }
+    p->site = calloc(p->obj->n_progs + 1, sizeof *p->site);
+    p->target = calloc(p->obj->n_progs + 1, sizeof *p->target);
+    if (!p->site || !p->target) {
+        snprintf(err, errlen, "out of memory");
+        policy_free(p);
+        return -1;
+    }
     for (int i = 1; i < nargs; i++) {
         if (apply_arg(p, args[i], err, errlen)) {
-            bpf_obj_close(p->obj);
-            free(p);
+            policy_free(p);
             return -1;
         }
     }
     env_init(p);
     if (check_object(p->obj, &p->env, err, errlen)) {
-        bpf_obj_close(p->obj);
-        free(p);
+        policy_free(p);
         return -1;
     }
+    resolve_sites(p);
     *state = p;
     return 0;
 }
@@ -523,6 +717,17 @@ static const struct policy_ops bpf_policy_ops = {
     .report_json = policy_report,
 };
 
+uint32_t bpf_policy_sites(const void *state)
+{
+    const struct bpf_policy *p = state;
+    return p && !p->dead ? p->sites : 0;
+}
+
+void bpf_policy_fire(void *state, const struct bpf_attach_event *ev)
+{
+    fire(state, ev, NULL, NULL);
+}
+
 bool bpf_policy_is_object(const char *path)
 {
     unsigned char h[20];
@@ -569,10 +774,22 @@ int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *
             ops.on_timeslice_set = NULL;
         if (peek->member_prog[BPF_ABI_ON_TASK_DESTROY] < 0)
             ops.on_task_destroy = NULL;
-        bool probes = false;
-        for (uint32_t i = 0; i < peek->n_progs; i++)
-            probes |= peek->progs[i].launch_probe;
-        if (!probes)
+        /* a hook function's probes need its callback though the ops member is NULL */
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < peek->n_progs; i++) {
+            const struct bpf_obj_prog *pr = &peek->progs[i];
+            int site = pr->kind == BPF_ATTACH_UPROBE || pr->kind == BPF_ATTACH_URETPROBE
+                           ? BPF_SITE_USER : bpf_attach_site_of(pr->kind, pr->target);
+            if (bpf_obj_prog_is_probe(pr) && site >= 0)
+                at |= 1u << site;
+        }
+        if (at & 1u << BPF_SITE_TASK_INIT_FN)
+            ops.on_task_init = bpf_policy_ops.on_task_init;
+        if (at & 1u << BPF_SITE_BIND_FN)
+            ops.on_bind = bpf_policy_ops.on_bind;
+        if (at & 1u << BPF_SITE_DESTROY_FN)
+            ops.on_task_destroy = bpf_policy_ops.on_task_destroy;
+        if (!(at & (1u << BPF_SITE_USER | 1u << BPF_SITE_TOKEN_FN)))
             ops.on_work_submit = NULL;
         bpf_obj_close(peek);
         rc = attach(h, &ops, all, nargs + 1, err, errlen);

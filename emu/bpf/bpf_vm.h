@@ -153,6 +153,11 @@ struct bpf_vm_env {
     uint32_t cpu;                                     /* get_smp_processor_id */
     const struct bpf_kfunc *kfuncs;
     uint32_t n_kfuncs;
+    /* probe_read_user[_str] / probe_read_kernel[_str] of an address outside the program's own
+     * regions (ctx, stack, maps): the caller's memory or the probed function's kernel data. 0, or
+     * -EFAULT. NULL: every such read faults (-EFAULT, destination zeroed). */
+    int (*read_user)(void *ctx, uint64_t addr, void *dst, size_t len);
+    int (*read_kernel)(void *ctx, uint64_t addr, void *dst, size_t len);
     uint64_t insn_budget;                             /* per run, callbacks included; 0: default */
     uint32_t max_frames;                              /* 1..BPF_VM_MAX_FRAMES; 0: the maximum */
 };

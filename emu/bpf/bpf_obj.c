@@ -377,6 +377,7 @@ static int load_btf_map(struct bpf_obj *obj, const struct sym *sy)
         return fail(P, "map %s: BTF type is not a struct", sy->name);
     struct bpf_map_def def = {0};
     bool key_string = false;
+    uint32_t key_btf = 0, value_btf = 0;
     const struct btf_member *m = btf_members(t);
     for (int i = 0; i < btf_vlen(t); i++) {
         const char *mn = btf__name_by_offset(P->btf, m[i].name_off);
@@ -407,8 +408,10 @@ static int load_btf_map(struct bpf_obj *obj, const struct sym *sy)
             if (mn[0] == 'k') {
                 def.key_size = (uint32_t)sz;
                 key_string = btf_is_char_array(P->btf, pt->type);
+                key_btf = pt->type;
             } else {
                 def.value_size = (uint32_t)sz;
+                value_btf = pt->type;
             }
         } else if (strcmp(mn, "pinning") == 0 || strcmp(mn, "numa_node") == 0) {
             continue;
@@ -421,6 +424,8 @@ static int load_btf_map(struct bpf_obj *obj, const struct sym *sy)
     if (idx < 0)
         return -1;
     obj->maps[idx].key_is_string = key_string;
+    obj->maps[idx].key_btf = key_btf;
+    obj->maps[idx].value_btf = value_btf;
     return 0;
 }
 
@@ -451,6 +456,8 @@ static int load_maps(struct bpf_obj *obj)
         if (idx < 0)
             return -1;
         s->map = idx;
+        int sec_type = btf__find_by_name_kind(P->btf, s->name, BTF_KIND_DATASEC);
+        obj->maps[idx].value_btf = sec_type > 0 ? (uint32_t)sec_type : 0;
         if (s->data && bpf_map_initial_value(obj->maps[idx].map, s->data, s->size))
             return fail(P, "section %s: initial value refused", s->name);
     }
@@ -1170,6 +1177,11 @@ bad:
     P->errlen = 0;
     bpf_obj_close(obj);
     return NULL;
+}
+
+const struct btf *bpf_obj_btf(const struct bpf_obj *obj)
+{
+    return obj && obj->priv ? obj->priv->btf : NULL;
 }
 
 struct bpf_obj *bpf_obj_open_file(const char *path, const struct bpf_kfunc *kfuncs, uint32_t n_kfuncs, char *err,

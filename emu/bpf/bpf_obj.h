@@ -36,11 +36,14 @@
 /* Where a map came from. */
 enum bpf_obj_map_kind { BPF_OBJ_MAP_USER, BPF_OBJ_MAP_RODATA, BPF_OBJ_MAP_DATA, BPF_OBJ_MAP_BSS };
 
+struct btf;
+
 struct bpf_obj_map {
     char name[64];                    /* the .maps variable, or the section name for global data */
     enum bpf_obj_map_kind kind;
     struct bpf_map_def def;           /* def.name points at name */
     bool key_is_string;               /* key is a char array (process names): printed as a string */
+    uint32_t key_btf, value_btf;      /* BTF type ids of key and value (a data section's DATASEC), 0 unknown */
     struct bpf_map *map;
 };
 
@@ -99,6 +102,9 @@ struct bpf_obj *bpf_obj_open_file(const char *path, const struct bpf_kfunc *kfun
 
 /* Frees the object, its programs and its maps. NULL is a no-op. */
 void bpf_obj_close(struct bpf_obj *obj);
+
+/* The object's BTF (owned by the object), for decoding map values by their type. */
+const struct btf *bpf_obj_btf(const struct bpf_obj *obj);
 
 /* The map called name (a .maps variable or a section name like ".rodata"), or NULL. */
 struct bpf_obj_map *bpf_obj_find_map(struct bpf_obj *obj, const char *name);

@@ -18,8 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+
 #include "bpf/bpf_abi.h"
 #include "bpf/bpf_attach.h"
+#include "bpf/bpf_btf_json.h"
 #include "bpf/bpf_obj.h"
 #include "nvemu/policy.h"
 
@@ -650,7 +653,39 @@ static void json_bytes(FILE *f, const uint8_t *b, uint32_t n, bool as_string)
     fputc('"', f);
 }
 
-/* The final contents of the object's maps, as gpu_ext's loaders print them: {"map": {"key": value, ...}}. */
+/* A map value: decoded through its BTF type when the object describes it, else as before (number or hex). */
+static void map_value_json(FILE *f, const struct bpf_obj *obj, const struct bpf_obj_map *m, const uint8_t *val)
+{
+    if (m->value_btf)
+        bpf_btf_json(f, bpf_obj_btf(obj), m->value_btf, val, m->def.value_size);
+    else
+        json_bytes(f, val, m->def.value_size, false);
+}
+
+/* A data section as {variable: value}: its variables from the symbol table, their types from BTF. */
+static void data_section_json(FILE *f, const struct bpf_obj *obj, uint32_t mi, const uint8_t *val)
+{
+    const struct btf *btf = bpf_obj_btf(obj);
+    fputc('{', f);
+    bool first = true;
+    for (uint32_t i = 0; i < obj->n_vars; i++) {
+        const struct bpf_obj_var *v = &obj->vars[i];
+        if (v->map != mi || v->offset > obj->maps[mi].def.value_size ||
+            v->size > obj->maps[mi].def.value_size - v->offset)
+            continue;
+        int var = btf ? btf__find_by_name_kind(btf, v->name, BTF_KIND_VAR) : -1;
+        const struct btf_type *vt = var > 0 ? btf__type_by_id(btf, (uint32_t)var) : NULL;
+        fprintf(f, "%s\"%s\":", first ? "" : ",", v->name);
+        first = false;
+        bpf_btf_json(f, btf, vt ? vt->type : 0, val + v->offset, v->size);
+    }
+    fputc('}', f);
+}
+
+/*
+ * The final contents of the object's maps and global data as gpu_ext's loaders print them:
+ * {"map": {"key": value, ...}, ".bss": {"variable": value, ...}}, values decoded through BTF.
+ */
 static char *policy_report(void *state)
 {
     struct bpf_policy *p = state;
@@ -663,7 +698,17 @@ static char *policy_report(void *state)
     bool first_map = true;
     for (uint32_t i = 0; i < p->obj->n_maps; i++) {
         struct bpf_obj_map *m = &p->obj->maps[i];
-        if (m->kind != BPF_OBJ_MAP_USER || m->def.type == BPF_MAP_TYPE_RINGBUF || m->def.key_size > 256)
+        if (m->kind != BPF_OBJ_MAP_USER) {
+            uint32_t zero = 0;
+            const uint8_t *val = bpf_map_lookup(m->map, &zero);
+            if (!val)
+                continue;
+            fprintf(f, "%s\"%s\":", first_map ? "" : ",", m->name);
+            first_map = false;
+            data_section_json(f, p->obj, i, val);
+            continue;
+        }
+        if (m->def.type == BPF_MAP_TYPE_RINGBUF || m->def.key_size > 256)
             continue;
         fprintf(f, "%s\"%s\":{", first_map ? "" : ",", m->name);
         first_map = false;
@@ -693,7 +738,7 @@ static char *policy_report(void *state)
                 fputc('"', f);
             }
             fputc(':', f);
-            json_bytes(f, val, m->def.value_size, false);
+            map_value_json(f, p->obj, m, val);
         }
         free(key);
         fputc('}', f);

@@ -7,7 +7,9 @@
  *    catch the channel group allocation and its handle; on_task_init setting LC 1,000,000 us / BE 1 us on
  *    the GR groups by role; sched_process_exit cleaning up. Every error counter stays 0;
  *  - the same object without the scenario's attach: its bare uprobes never run (warned), so no group
- *    gets a role and no decision is made.
+ *    gets a role and no decision is made;
+ *  - a printk line longer than 31 characters reaches the results, trace.json and report.html whole;
+ *  - the maps and global data a loader would print are in the results decoded through BTF.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,10 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "report.h"
 #include "results.h"
 #include "runner.h"
 #include "scenario.h"
@@ -81,6 +85,43 @@ static void task_init_applies(const struct sc_results *res, struct applied out[2
     }
 }
 
+/*
+ * What a loader prints, decoded through BTF: .rodata knobs by name, the .bss history as a list of objects
+ * with char arrays as strings, struct map values as objects.
+ */
+static void check_loader_view(const struct sc_results *res)
+{
+    cJSON *root = cJSON_Parse(res->policy_maps);
+    assert_non_null(root);
+    const cJSON *ro = cJSON_GetObjectItem(root, ".rodata"), *bss = cJSON_GetObjectItem(root, ".bss");
+    assert_non_null(ro);
+    assert_non_null(bss);
+    assert_int_equal(cJSON_GetObjectItem(ro, "lc_timeslice_us")->valuedouble, 1000000);
+    assert_int_equal(cJSON_GetObjectItem(ro, "be_timeslice_us")->valuedouble, 1);
+    assert_int_equal(cJSON_GetObjectItem(bss, "history_len")->valuedouble, 2);
+    const cJSON *hist = cJSON_GetObjectItem(bss, "history");
+    assert_true(cJSON_IsArray(hist));
+    assert_int_equal(cJSON_GetArraySize(hist), 8);
+    const char *comm[2] = {"lc", "be"};
+    for (int i = 0; i < 2; i++) {
+        const cJSON *h = cJSON_GetArrayItem(hist, i);
+        assert_string_equal(cJSON_GetObjectItem(h, "comm")->valuestring, comm[i]);
+        assert_int_equal(cJSON_GetObjectItem(h, "role")->valuedouble, i + 1);
+        assert_int_equal(cJSON_GetObjectItem(h, "pid")->valuedouble, 1000 + i);
+        assert_true(cJSON_GetObjectItem(h, "htsg")->valuedouble > 0);
+    }
+    /* every caught group is an object {tgid, role} of one of the two processes */
+    const cJSON *groups = cJSON_GetObjectItem(root, "groups"), *g;
+    int n = 0;
+    cJSON_ArrayForEach(g, groups) {
+        double tgid = cJSON_GetObjectItem(g, "tgid")->valuedouble, role = cJSON_GetObjectItem(g, "role")->valuedouble;
+        assert_true((tgid == 1000 && role == 1) || (tgid == 1001 && role == 2));
+        n++;
+    }
+    assert_true(n >= 2);
+    cJSON_Delete(root);
+}
+
 static const char gpreempt_fmt[] =
     "name: attach-gpreempt\n"
     "duration: 50ms\n"
@@ -140,6 +181,7 @@ static void test_gpreempt_style_policy_sets_lc_and_be_timeslices(void **state)
         assert_int_equal(map_value(&res, "stats", "3"), 2); /* decisions */
         assert_int_equal(map_value(&res, "stats", "4"), 2); /* processes that exited */
         assert_int_equal(map_value(&res, "stats", "5"), 2); /* registrations */
+        check_loader_view(&res);
         sc_results_free(&res);
         scenario_free(sc);
     }
@@ -164,11 +206,56 @@ static void test_unattached_bare_uprobes_never_run(void **state)
     scenario_free(sc);
 }
 
+/* True when the file at path contains text. */
+static bool file_has(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[1 << 22];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strstr(buf, text) != NULL;
+}
+
+static void test_printk_lines_are_kept_whole(void **state)
+{
+    (void)state;
+    char obj[512], text[4096], err[256];
+    fixture(obj, sizeof obj, "gpreempt_style", "bpf");
+    snprintf(text, sizeof text, gpreempt_fmt, obj, gpreempt_attach);
+    struct sc_results res;
+    struct scenario *sc;
+    assert_int_equal(run_text(text, &res, &sc), 0);
+    const char *line = NULL;
+    for (size_t i = 0; i < res.hook_count && !line; i++)
+        if (strcmp(res.decisions[res.hooks[i].decision].result, "log") == 0)
+            line = res.hooks[i].reason;
+    assert_non_null(line);
+    /* LC registers first: process 1000, role 1 */
+    assert_non_null(strstr(line, "of process 1000 with role 1"));
+    assert_true(strncmp(line, "registered channel group 0x", strlen("registered channel group 0x")) == 0);
+    char dir[] = "/tmp/nvemu-attach-XXXXXX", chrome[300], html[300];
+    assert_non_null(mkdtemp(dir));
+    snprintf(chrome, sizeof chrome, "%s/trace.json", dir);
+    snprintf(html, sizeof html, "%s/report.html", dir);
+    assert_int_equal(report_chrome(&res, chrome, err, sizeof err), 0);
+    assert_int_equal(report_html(&res, html, err, sizeof err), 0);
+    assert_true(file_has(chrome, line));
+    assert_true(file_has(html, line));
+    unlink(chrome);
+    unlink(html);
+    rmdir(dir);
+    sc_results_free(&res);
+    scenario_free(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpreempt_style_policy_sets_lc_and_be_timeslices),
         cmocka_unit_test(test_unattached_bare_uprobes_never_run),
+        cmocka_unit_test(test_printk_lines_are_kept_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,12 +49,17 @@ struct {
     __type(value, struct pending);
 } pending_alloc SEC(".maps");
 
-/* channel group handle -> the process whose allocation the kretprobe caught */
+/* (hClient << 32 | hTSG) -> the process whose allocation the kretprobe caught, and its role then */
+struct group_owner {
+    __u32 tgid;
+    __u32 role;
+};
+
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, 256);
-    __type(key, __u32);
-    __type(value, __u32);
+    __type(key, __u64);
+    __type(value, struct group_owner);
 } groups SEC(".maps");
 
 struct {
@@ -109,8 +114,9 @@ int scope_register(struct pt_regs *ctx)
         return 0;
     }
     __u32 htsg = (__u32)PARM3(ctx);
-    __u32 *owner = bpf_map_lookup_elem(&groups, &htsg);
-    if (!owner || *owner != tgid || s->role != (__u32)PARM4(ctx))
+    __u64 key = (__u64)(__u32)PARM2(ctx) << 32 | htsg;
+    struct group_owner *owner = bpf_map_lookup_elem(&groups, &key);
+    if (!owner || owner->tgid != tgid || s->role != (__u32)PARM4(ctx))
         bump(&errors, ERR_UNREGISTERED);
     __u32 i = history_len;
     if (i < 8) {
@@ -122,6 +128,7 @@ int scope_register(struct pt_regs *ctx)
         history_len = i + 1;
     }
     bump(&stats, ST_REGISTERED);
+    bpf_printk("registered channel group 0x%x of process %u with role %u", htsg, tgid, (__u32)PARM4(ctx));
     return 0;
 }
 
@@ -169,15 +176,19 @@ int ioctl_return(struct pt_regs *ctx)
     __u64 arg = p->arg;
     __u32 status_off = p->size == 48 ? 40 : 28;   /* NVOS64 / NVOS21 */
     bpf_map_delete_elem(&pending_alloc, &tid);
-    __u32 handle = 0, status = 1;
+    __u32 hclient = 0, handle = 0, status = 1;
     if (RC(ctx) != 0 || bpf_probe_read_user(&status, sizeof status, (void *)(arg + status_off)) ||
+        bpf_probe_read_user(&hclient, sizeof hclient, (void *)arg) ||
         bpf_probe_read_user(&handle, sizeof handle, (void *)(arg + 8))) {
         bump(&errors, ERR_READ);
         return 0;
     }
     __u32 tgid = current_tgid();
-    if (status == 0 && handle) {
-        bpf_map_update_elem(&groups, &handle, &tgid, BPF_ANY);
+    struct scope *s = bpf_map_lookup_elem(&scopes, &tgid);
+    if (status == 0 && handle && s) {
+        __u64 key = (__u64)hclient << 32 | handle;
+        struct group_owner o = {.tgid = tgid, .role = s->role};
+        bpf_map_update_elem(&groups, &key, &o, BPF_ANY);
         bump(&stats, ST_GROUPS_CAUGHT);
     }
     return 0;

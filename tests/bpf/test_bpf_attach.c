@@ -9,7 +9,10 @@
  *  - the same object without the scenario's attach: its bare uprobes never run (warned), so no group
  *    gets a role and no decision is made;
  *  - a printk line longer than 31 characters reaches the results, trace.json and report.html whole;
- *  - the maps and global data a loader would print are in the results decoded through BTF.
+ *  - the maps and global data a loader would print are in the results decoded through BTF;
+ *  - preempt-on-launch with no struct_ops: ioctl and nv_gpu_sched_task_init kprobes find the BE GR groups,
+ *    a sleepable uprobe on libcuda's cuLaunchKernel preempts them at each LC request, the exit tracepoint
+ *    forgets them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -250,12 +253,66 @@ static void test_printk_lines_are_kept_whole(void **state)
     scenario_free(sc);
 }
 
+static const char launch_fmt[] =
+    "name: attach-launch-preempt\n"
+    "duration: 300ms\n"
+    "policy:\n"
+    "  bpf: %s\n"
+    "  maps: {process_class: {lc: 1, be: 2}}\n"
+    "tasks:\n"
+    "  - {name: lc, class: LC, arrival: {type: periodic, rate: 100},\n"
+    "     request: {kernels: [{duration: 100us, blocks: 264, repeat: 16}]}}\n"
+    "  - {name: be, class: BE, count: 2, arrival: {type: closed},\n"
+    "     request: {kernels: [{duration: 200us, blocks: 1056, repeat: 25}]}}\n";
+
+/* Count of decisions hook/field/result over all tasks. */
+static uint64_t decisions(const struct sc_results *res, const char *hook, const char *field, const char *result)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < res->decision_count; i++) {
+        const struct sc_decision *d = &res->decisions[i];
+        if (!strcmp(d->hook, hook) && !strcmp(d->field, field) && !strcmp(d->result, result))
+            n += d->count;
+    }
+    return n;
+}
+
+static void test_probe_only_object_preempts_be_at_lc_launch(void **state)
+{
+    (void)state;
+    for (int v = 0; v < N_VARIANTS; v++) {
+        char obj[512], text[2048];
+        fixture(obj, sizeof obj, "launch_preempt", variants[v]);
+        snprintf(text, sizeof text, launch_fmt, obj);
+        struct sc_results res;
+        struct scenario *sc;
+        assert_int_equal(run_text(text, &res, &sc), 0);
+        /* both BE GR groups caught through the ioctl and task_init probes, forgotten when their process ended */
+        assert_int_equal(map_value(&res, "stats", "4"), 2);
+        assert_int_equal(map_value(&res, "stats", "6"), 2);
+        assert_int_equal(map_value(&res, "stats", "5"), 0);
+        /* each LC request's 16 launches preempt both BE groups once (1 ms cooldown, 10 ms period) */
+        uint64_t lc_requests = res.tasks[0].arrivals;
+        assert_true(lc_requests >= 29);
+        assert_int_equal(map_value(&res, "stats", "0"), 16 * lc_requests);
+        assert_int_equal(map_value(&res, "stats", "1"), 2 * lc_requests);
+        assert_int_equal(map_value(&res, "stats", "2"), 0);
+        assert_int_equal(decisions(&res, "work_submit", "preempt_tsg", "apply"), 2 * lc_requests);
+        assert_int_equal(decisions(&res, "work_submit", "preempt_tsg", "reject"), 0);
+        /* no struct_ops: every scheduling decision stays native */
+        assert_int_equal(decisions(&res, "task_init", "timeslice", "apply"), 0);
+        sc_results_free(&res);
+        scenario_free(sc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpreempt_style_policy_sets_lc_and_be_timeslices),
         cmocka_unit_test(test_unattached_bare_uprobes_never_run),
         cmocka_unit_test(test_printk_lines_are_kept_whole),
+        cmocka_unit_test(test_probe_only_object_preempts_be_at_lc_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

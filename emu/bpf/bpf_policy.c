@@ -325,8 +325,12 @@ static void fire(struct bpf_policy *p, const struct bpf_attach_event *ev, const 
         p->ev = ev;
         if (prog->kind == BPF_ATTACH_TRACEPOINT) {
             _Alignas(8) uint8_t rec[128];
-            size_t n = bpf_attach_record(ev, rec, sizeof rec);
-            run_prog(p, prog, hook ? hook : bpf_attach_kind_name(prog->kind), ev->who, c, rec, n);
+            /* the record is kernel memory: a __data_loc field is read with probe_read_kernel from it */
+            struct bpf_attach_event tp = *ev;
+            tp.kmem = rec;
+            tp.kmem_len = bpf_attach_record(ev, rec, sizeof rec);
+            p->ev = &tp;
+            run_prog(p, prog, hook ? hook : bpf_attach_kind_name(prog->kind), ev->who, c, rec, tp.kmem_len);
         } else {
             struct bpf_attach_pt_regs regs;
             bpf_attach_regs(ev, &regs);

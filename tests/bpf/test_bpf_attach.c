@@ -12,7 +12,10 @@
  *  - the maps and global data a loader would print are in the results decoded through BTF;
  *  - preempt-on-launch with no struct_ops: ioctl and nv_gpu_sched_task_init kprobes find the BE GR groups,
  *    a sleepable uprobe on libcuda's cuLaunchKernel preempts them at each LC request, the exit tracepoint
- *    forgets them.
+ *    forgets them;
+ *  - a tracer with kprobes on the hook functions (ctx read with bpf_probe_read_kernel, task_init as the older
+ *    48-byte layout) sees every hook call; nvidia:nvidia_dev_xid fires on an injected gpu_lost (XID 79);
+ *  - a tracepoint the nvidia module never defined (nvidia_gpu_tsg_create) is refused, naming it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -306,6 +309,91 @@ static void test_probe_only_object_preempts_be_at_lc_launch(void **state)
     }
 }
 
+static const char tracer_fmt[] =
+    "name: attach-hook-tracer\n"
+    "duration: 50ms\n"
+    "policy: {bpf: %s}\n"
+    "tasks:\n"
+    "  - {name: lc, class: LC, arrival: {type: periodic, rate: 200}, request: {kernels: [{duration: 100us}]}}\n"
+    "  - {name: be, class: BE, count: 2, arrival: {type: closed}, request: {kernels: [{duration: 1ms}]}}\n"
+    "%s";
+
+/* Hook events of hook `hook` whose reason is `reason`. */
+static uint64_t hook_events(const struct sc_results *res, const char *hook, const char *reason)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < res->hook_count; i++)
+        n += !strcmp(res->decisions[res->hooks[i].decision].hook, hook) && !strcmp(res->hooks[i].reason, reason);
+    return n;
+}
+
+static void test_hook_function_kprobes_see_every_hook(void **state)
+{
+    (void)state;
+    for (int v = 0; v < N_VARIANTS; v++) {
+        char obj[512], text[2048];
+        fixture(obj, sizeof obj, "hook_tracer", variants[v]);
+        snprintf(text, sizeof text, tracer_fmt, obj, "");
+        struct sc_results res;
+        struct scenario *sc;
+        assert_int_equal(run_text(text, &res, &sc), 0);
+        /* one kprobe run per hook call the framework recorded (it records task_init and bind once per group) */
+        uint64_t groups = decisions(&res, "task_init", "timeslice", "noop");
+        assert_true(groups >= 3);
+        assert_int_equal(map_value(&res, "hooks", "0"), groups);
+        assert_int_equal(map_value(&res, "hooks", "1"), decisions(&res, "bind", "allow", "noop"));
+        assert_int_equal(map_value(&res, "hooks", "2"), hook_events(&res, "work_submit", "token_request"));
+        assert_true(map_value(&res, "hooks", "2") > 0);
+        /* every group created is destroyed when its process exits, each found by (runlist, tsg id) */
+        assert_int_equal(map_value(&res, "hooks", "3"), groups);
+        assert_int_equal(map_value(&res, "hooks", "5"), 0); /* no ctx read failed */
+        assert_int_equal(map_value(&res, "hooks", "6"), 3); /* one GR group per process */
+        assert_int_equal(map_value(&res, "hooks", "4"), 0); /* no XID */
+        /* a tracer decides nothing */
+        assert_int_equal(decisions(&res, "task_init", "timeslice", "apply"), 0);
+        sc_results_free(&res);
+        scenario_free(sc);
+    }
+}
+
+static void test_xid_tracepoint_fires_on_gpu_lost(void **state)
+{
+    (void)state;
+    char obj[512], text[2048];
+    fixture(obj, sizeof obj, "hook_tracer", "bpf");
+    snprintf(text, sizeof text, tracer_fmt, obj, "faults:\n  - {type: gpu_lost, at: 40ms}\n");
+    struct sc_results res;
+    struct scenario *sc;
+    assert_int_equal(run_text(text, &res, &sc), 0);
+    assert_int_equal(map_value(&res, "hooks", "4"), 1);
+    cJSON *root = cJSON_Parse(res.policy_maps);
+    assert_non_null(root);
+    const cJSON *x = cJSON_GetObjectItem(cJSON_GetObjectItem(root, ".bss"), "xid");
+    assert_non_null(x);
+    assert_int_equal(cJSON_GetObjectItem(x, "code")->valuedouble, 79); /* fallen off the bus */
+    /* the h200 profile's GPU 0 at PCI 0000:00:06.0, read from the record's __data_loc string */
+    assert_string_equal(cJSON_GetObjectItem(x, "dev")->valuestring, "0000:00:06.0");
+    cJSON_Delete(root);
+    sc_results_free(&res);
+    scenario_free(sc);
+}
+
+static void test_tracepoint_the_driver_never_had_is_refused(void **state)
+{
+    (void)state;
+    char obj[512], text[2048], err[512] = "";
+    fixture(obj, sizeof obj, "bad_tracepoint", "bpf");
+    snprintf(text, sizeof text, tracer_fmt, obj, "");
+    struct scenario *sc = scenario_load_string("attach.yaml", text, err, sizeof err);
+    assert_non_null(sc);
+    struct sc_results res;
+    struct sc_run_opts o = {0};
+    assert_int_not_equal(sc_run(sc, &o, &res, err, sizeof err), 0);
+    assert_non_null(strstr(err, "tracepoint nvidia:nvidia_gpu_tsg_create does not exist"));
+    sc_results_free(&res);
+    scenario_free(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +401,9 @@ int main(void)
         cmocka_unit_test(test_unattached_bare_uprobes_never_run),
         cmocka_unit_test(test_printk_lines_are_kept_whole),
         cmocka_unit_test(test_probe_only_object_preempts_be_at_lc_launch),
+        cmocka_unit_test(test_hook_function_kprobes_see_every_hook),
+        cmocka_unit_test(test_xid_tracepoint_fires_on_gpu_lost),
+        cmocka_unit_test(test_tracepoint_the_driver_never_had_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,6 +95,7 @@ struct bpf_attach_event {
     uint64_t args[6];            /* argument registers di, si, dx, cx, r8, r9 */
     uint64_t rc;                 /* return value (ax) */
     const struct hook_task *who; /* the calling task (identity, and its group when there is one) */
+    bool group;                  /* who describes a channel group: trace records of the probes name it */
     /* the caller's memory for probe_read_user: 0 or -EFAULT */
     int (*read_user)(void *ctx, uint64_t addr, void *dst, size_t len);
     void *user_ctx;

@@ -23,6 +23,7 @@
 #include "bpf/bpf_abi.h"
 #include "bpf/bpf_attach.h"
 #include "bpf/bpf_btf_json.h"
+#include "bpf/bpf_wq.h"
 #include "bpf/bpf_obj.h"
 #include "nvemu/policy.h"
 
@@ -38,10 +39,13 @@ struct bpf_policy {
     /* the callback in progress */
     int member;
     const char *hook;
-    const struct hook_task *t;
+    const struct hook_task *t;         /* "current": the caller the helpers answer for */
+    const struct hook_task *group;     /* the channel group trace records name, NULL when none */
     struct policy_ctx *pc;
     void *ctx;
     const struct bpf_attach_event *ev; /* the probe event in progress, NULL in a struct_ops callback */
+    struct bpf_wqs wqs;                /* bpf_wq work of the programs, run when the event's programs returned */
+    bool in_wq;
     /* where each program runs: its site (-1: never fired) and, for uprobes, the LIB:FUNC it is attached to */
     int *site;
     char (*target)[160];
@@ -89,7 +93,7 @@ static uint64_t kf_override_timeslice(void *env_ctx, const uint64_t args[5], str
         snprintf(msg, sizeof msg, "override_timeslice(%" PRIu64 " us) outside 1..%u: REJECT_RANGE, the control "
                  "answers NV_ERR_INVALID_ARGUMENT on the real driver", args[1], OVERRIDE_MAX_US);
         if (p->host->trace_note)
-            p->host->trace_note(p->host, p->hook, p->t, "timeslice", msg);
+            p->host->trace_note(p->host, p->hook, p->group, "timeslice", msg);
         return POLICY_REJECT_RANGE;
     }
     return (uint64_t)(int64_t)p->host->replace_timeslice(p->pc, args[1]);
@@ -114,10 +118,27 @@ static uint64_t kf_preempt_tsg(void *env_ctx, const uint64_t args[5], struct bpf
         p->host->log(p->host, POLICY_LOG_WARN, "preempt_tsg: the host cannot preempt channel groups, -EIO");
         return (uint64_t)(int64_t)-EIO;
     }
-    return (uint64_t)(int64_t)p->host->preempt_tsg(p->host, p->hook, p->t, (uint32_t)args[0], (uint32_t)args[1]);
+    return (uint64_t)(int64_t)p->host->preempt_tsg(p->host, p->hook, p->group, (uint32_t)args[0], (uint32_t)args[1]);
+}
+
+static uint64_t kf_wq_init(void *env_ctx, const uint64_t args[5], struct bpf_vm_call *call)
+{
+    return bpf_wqs_init(&((struct bpf_policy *)env_ctx)->wqs, args, call);
+}
+
+static uint64_t kf_wq_set_callback(void *env_ctx, const uint64_t args[5], struct bpf_vm_call *call)
+{
+    return bpf_wqs_set_callback(&((struct bpf_policy *)env_ctx)->wqs, args, call);
+}
+
+static uint64_t kf_wq_start(void *env_ctx, const uint64_t args[5], struct bpf_vm_call *call)
+{
+    (void)call;
+    return bpf_wqs_start(&((struct bpf_policy *)env_ctx)->wqs, args);
 }
 
 #define CTX_ARG {.kind = BPF_ARG_CTX, .nullable = true}
+#define WQ_ARG {.kind = BPF_ARG_MEM_RW, .size = 16}
 #define SCALAR_ARG {.kind = BPF_ARG_SCALAR}
 
 const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT] = {
@@ -127,6 +148,10 @@ const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT] = {
                                    false},
     [BPF_NV_REJECT_BIND] = {"bpf_nv_gpu_reject_bind", kf_reject_bind, {CTX_ARG}, false},
     [BPF_NV_PREEMPT_TSG] = {"bpf_nv_gpu_preempt_tsg", kf_preempt_tsg, {SCALAR_ARG, SCALAR_ARG}, true},
+    [BPF_WQ_INIT] = {"bpf_wq_init", kf_wq_init, {WQ_ARG, SCALAR_ARG, SCALAR_ARG}, false},
+    [BPF_WQ_SET_CALLBACK] = {"bpf_wq_set_callback_impl", kf_wq_set_callback,
+                             {WQ_ARG, SCALAR_ARG, SCALAR_ARG, SCALAR_ARG}, false},
+    [BPF_WQ_START] = {"bpf_wq_start", kf_wq_start, {WQ_ARG, SCALAR_ARG}, false},
 };
 
 /* The member whose ctx each decision kfunc takes (-1: no ctx). */
@@ -136,6 +161,9 @@ static const int kfunc_member[BPF_NV_KFUNC_COUNT] = {
     [BPF_NV_OVERRIDE_TIMESLICE] = BPF_ABI_ON_TIMESLICE_CONTROL,
     [BPF_NV_REJECT_BIND] = BPF_ABI_ON_BIND,
     [BPF_NV_PREEMPT_TSG] = -1,
+    [BPF_WQ_INIT] = -1,
+    [BPF_WQ_SET_CALLBACK] = -1,
+    [BPF_WQ_START] = -1,
 };
 
 /* ---- helpers' environment ---- */
@@ -168,7 +196,7 @@ static void env_printk(void *ctx, const struct bpf_prog *prog, const char *line)
     snprintf(msg, sizeof msg, "bpf_printk %s: %s", prog && prog->name ? prog->name : "?", line);
     p->host->log(p->host, POLICY_LOG_INFO, msg);
     if (p->host->trace_note)
-        p->host->trace_note(p->host, p->hook, p->t, "printk", line);
+        p->host->trace_note(p->host, p->hook, p->group, "printk", line);
 }
 
 static int env_read_user(void *ctx, uint64_t addr, void *dst, size_t len)
@@ -279,12 +307,59 @@ struct bpf_obj *bpf_policy_check(const char *path, char *err, size_t errlen)
 
 /* ---- running a callback ---- */
 
+static void fault_ends_policy(struct bpf_policy *p, const struct bpf_obj_prog *prog, const char *hook,
+                              const struct bpf_fault *fault)
+{
+    char f[512], msg[1024], role[200];
+    bpf_fault_format(fault, f, sizeof f);
+    snprintf(msg, sizeof msg, "%.200s: %s fault in %s: %s", p->obj->path, bpf_fault_kind_name(fault->kind),
+             prog ? prog_role(prog, role, sizeof role) : "a bpf_wq callback", f);
+    p->dead = true;
+    if (p->host->fail)
+        p->host->fail(p->host, hook, p->group, msg);
+    else
+        p->host->log(p->host, POLICY_LOG_ERROR, msg);
+}
+
+/*
+ * The bpf_wq work the event's programs started, each callback sleepable in process context: a kernel
+ * worker is "current" (no task), no channel group is named. Work it starts in turn runs too, at most
+ * 64 rounds (a callback that restarts itself forever would hang the kernel's worker as well).
+ */
+static void run_wq(struct bpf_policy *p)
+{
+    static const struct hook_task kworker = {.comm = "kworker/u:0"};
+    struct bpf_wq_item it;
+    _Alignas(8) uint8_t key[256];
+    void *value;
+    uint32_t vsize;
+    p->in_wq = true;
+    for (int round = 0; round < 64 && !p->dead && bpf_wqs_next(&p->wqs, &it, key, sizeof key, &value, &vsize);
+         round++) {
+        p->hook = "bpf_wq";
+        p->t = &kworker;
+        p->group = NULL;
+        p->member = -1;
+        uint64_t r0 = 0;
+        struct bpf_fault fault;
+        memset(&fault, 0, sizeof fault);
+        int rc = bpf_vm_run_callback(&p->env, it.prog, it.callback, it.map, key,
+                                     bpf_map_definition(it.map)->key_size, value, vsize, &r0, &fault);
+        p->runs++;
+        p->insns += fault.insns;
+        if (rc)
+            fault_ends_policy(p, NULL, "bpf_wq", &fault);
+    }
+    p->in_wq = false;
+}
+
 static void run_prog(struct bpf_policy *p, struct bpf_obj_prog *prog, const char *hook, const struct hook_task *t,
-                     struct policy_ctx *c, void *ctx, size_t size)
+                     const struct hook_task *group, struct policy_ctx *c, void *ctx, size_t size)
 {
     p->member = prog->member;
     p->hook = hook;
     p->t = t;
+    p->group = group;
     p->pc = c;
     p->ctx = ctx;
     uint64_t r0 = 0;
@@ -295,17 +370,10 @@ static void run_prog(struct bpf_policy *p, struct bpf_obj_prog *prog, const char
     p->insns += fault.insns;
     p->pc = NULL;
     p->ctx = NULL;
-    if (rc == 0)
-        return;
-    char f[512], msg[1024], role[200];
-    bpf_fault_format(&fault, f, sizeof f);
-    snprintf(msg, sizeof msg, "%.200s: %s fault in %s: %s", p->obj->path, bpf_fault_kind_name(fault.kind),
-             prog_role(prog, role, sizeof role), f);
-    p->dead = true;
-    if (p->host->fail)
-        p->host->fail(p->host, hook, t, msg);
-    else
-        p->host->log(p->host, POLICY_LOG_ERROR, msg);
+    if (rc)
+        fault_ends_policy(p, prog, hook, &fault);
+    else if (p->wqs.n && !p->in_wq)
+        run_wq(p);
 }
 
 /* Runs every program attached at ev's site (uprobes: to its function), in object order, with its ctx. */
@@ -330,11 +398,13 @@ static void fire(struct bpf_policy *p, const struct bpf_attach_event *ev, const 
             tp.kmem = rec;
             tp.kmem_len = bpf_attach_record(ev, rec, sizeof rec);
             p->ev = &tp;
-            run_prog(p, prog, hook ? hook : bpf_attach_kind_name(prog->kind), ev->who, c, rec, tp.kmem_len);
+            run_prog(p, prog, hook ? hook : bpf_attach_kind_name(prog->kind), ev->who, ev->group ? ev->who : NULL,
+                     c, rec, tp.kmem_len);
         } else {
             struct bpf_attach_pt_regs regs;
             bpf_attach_regs(ev, &regs);
-            run_prog(p, prog, hook ? hook : bpf_attach_kind_name(prog->kind), ev->who, c, &regs, sizeof regs);
+            run_prog(p, prog, hook ? hook : bpf_attach_kind_name(prog->kind), ev->who, ev->group ? ev->who : NULL,
+                     c, &regs, sizeof regs);
         }
         p->ev = NULL;
     }
@@ -344,7 +414,8 @@ static void fire(struct bpf_policy *p, const struct bpf_attach_event *ev, const 
 static void fire_hook_fn(struct bpf_policy *p, enum bpf_attach_site site, bool ret, const struct hook_task *t,
                          const void *ctx, size_t size)
 {
-    struct bpf_attach_event ev = {.site = site, .ret = ret, .who = t, .kmem = ctx, .kmem_len = size};
+    struct bpf_attach_event ev = {.site = site, .ret = ret, .who = t, .group = true, .kmem = ctx,
+                                  .kmem_len = size};
     ev.args[0] = (uintptr_t)ctx;
     fire(p, &ev, NULL, NULL);
 }
@@ -365,7 +436,7 @@ static void run(struct bpf_policy *p, int member, const char *hook, const struct
         fire_hook_fn(p, site, false, t, record, sizeof record);
     int pi = p->obj->member_prog[member];
     if (!p->dead && pi >= 0)
-        run_prog(p, &p->obj->progs[pi], hook, t, c, ctx, size);
+        run_prog(p, &p->obj->progs[pi], hook, t, t, c, ctx, size);
     if (site != BPF_SITE_COUNT)
         fire_hook_fn(p, site, true, t, record, sizeof record);
 }
@@ -412,7 +483,7 @@ static void on_task_destroy(void *state, const struct hook_task *t)
 static void fire_user(struct bpf_policy *p, const char *lib, const char *func, const uint64_t args[6],
                       const struct hook_task *t, struct policy_ctx *c)
 {
-    struct bpf_attach_event ev = {.site = BPF_SITE_USER, .lib = lib, .func = func, .who = t};
+    struct bpf_attach_event ev = {.site = BPF_SITE_USER, .lib = lib, .func = func, .who = t, .group = true};
     memcpy(ev.args, args, sizeof ev.args);
     fire(p, &ev, "work_submit", c);
     ev.ret = true;
@@ -448,7 +519,7 @@ static void on_work_submit(void *state, const struct hook_task *t, uint32_t chid
     /* cuLaunchKernel(f, gridX, gridY, gridZ, blockX, blockY, ...blockZ, sharedMem, hStream on the stack) */
     const uint64_t drv[6] = {func, 1, 1, 1, 1, 1};
     struct bpf_attach_event outer = {.site = BPF_SITE_USER, .lib = "libcudart.so", .func = "cudaLaunchKernel",
-                                     .who = t};
+                                     .who = t, .group = true};
     memcpy(outer.args, rt, sizeof rt);
     outer.args[5] = stream;
     fire(p, &outer, "work_submit", c);
@@ -461,6 +532,7 @@ static void on_work_submit(void *state, const struct hook_task *t, uint32_t chid
 
 static void policy_free(struct bpf_policy *p)
 {
+    bpf_wqs_free(&p->wqs);
     bpf_obj_close(p->obj);
     free(p->site);
     free(p->target);

@@ -40,6 +40,9 @@ enum bpf_nv_kfunc {
     BPF_NV_OVERRIDE_TIMESLICE,
     BPF_NV_REJECT_BIND,
     BPF_NV_PREEMPT_TSG,
+    BPF_WQ_INIT,                /* the kernel's bpf_wq kfuncs (emu/bpf/bpf_wq.h) */
+    BPF_WQ_SET_CALLBACK,
+    BPF_WQ_START,
     BPF_NV_KFUNC_COUNT
 };
 extern const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT];

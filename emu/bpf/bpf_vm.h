@@ -142,6 +142,8 @@ struct bpf_vm_task {                 /* the emulated ioctl caller, "current" to 
     char comm[16];
 };
 
+struct bpf_map;
+
 struct bpf_vm_env {
     void *ctx;                                        /* handed to every callback and kfunc */
     uint64_t (*clock_ns)(void *ctx);                  /* ktime_get_ns / coarse / tai */
@@ -192,6 +194,14 @@ int bpf_vm_check(const struct bpf_vm_env *env, const struct bpf_prog *prog, bool
  * programs that did not pass bpf_vm_check: everything is checked again as it executes. */
 int bpf_vm_run(const struct bpf_vm_env *env, const struct bpf_prog *prog, void *ctx, size_t ctx_size,
                bool ctx_readonly, uint64_t *r0, struct bpf_fault *fault);
+
+/* Runs the subprogram at instruction `entry` of prog as an async callback (bpf_wq's): r1 = map (a
+ * map handle), r2 = key (key_size bytes, read-only), r3 = value (value_size bytes, writable); it
+ * runs sleepable, in process context, whatever the program that armed it. As bpf_vm_run
+ * otherwise. */
+int bpf_vm_run_callback(const struct bpf_vm_env *env, const struct bpf_prog *prog, uint32_t entry,
+                        struct bpf_map *map, const void *key, uint32_t key_size, void *value, uint32_t value_size,
+                        uint64_t *r0, struct bpf_fault *fault);
 
 /* --- Tools --- */
 

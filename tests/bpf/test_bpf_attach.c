@@ -15,7 +15,9 @@
  *    forgets them;
  *  - a tracer with kprobes on the hook functions (ctx read with bpf_probe_read_kernel, task_init as the older
  *    48-byte layout) sees every hook call; nvidia:nvidia_dev_xid fires on an injected gpu_lost (XID 79);
- *  - a tracepoint the nvidia module never defined (nvidia_gpu_tsg_create) is refused, naming it.
+ *  - a tracepoint the nvidia module never defined (nvidia_gpu_tsg_create) is refused, naming it;
+ *  - bpf_wq: an LC launch starts a work item whose sleepable callback preempts the BE groups; a
+ *    non-sleepable kretprobe starts another; each runs once per start, at the virtual time it was started.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -394,6 +396,39 @@ static void test_tracepoint_the_driver_never_had_is_refused(void **state)
     scenario_free(sc);
 }
 
+static void test_bpf_wq_defers_preemption_to_process_context(void **state)
+{
+    (void)state;
+    for (int v = 0; v < N_VARIANTS; v++) {
+        char obj[512], text[2048];
+        fixture(obj, sizeof obj, "wq_user", variants[v]);
+        snprintf(text, sizeof text, launch_fmt, obj);
+        struct sc_results res;
+        struct scenario *sc;
+        assert_int_equal(run_text(text, &res, &sc), 0);
+        uint64_t lc_requests = res.tasks[0].arrivals;
+        assert_true(lc_requests >= 29);
+        assert_int_equal(map_value(&res, "stats", "6"), 0);                    /* no wq kfunc failed */
+        assert_int_equal(map_value(&res, "stats", "1"), lc_requests);          /* one work item per LC request */
+        assert_int_equal(map_value(&res, "stats", "2"), lc_requests);          /* each callback ran once */
+        assert_int_equal(map_value(&res, "stats", "3"), 2 * lc_requests);      /* both BE groups preempted */
+        assert_int_equal(map_value(&res, "stats", "4"), 0);
+        assert_int_equal(map_value(&res, "stats", "5"), 2);                    /* started from a kretprobe */
+        /* the preemption is the callback's, in process context: no task named */
+        assert_int_equal(decisions(&res, "bpf_wq", "preempt_tsg", "apply"), 2 * lc_requests);
+        assert_int_equal(decisions(&res, "work_submit", "preempt_tsg", "apply"), 0);
+        /* on virtual time the worker runs it when the program that started it has returned */
+        cJSON *root = cJSON_Parse(res.policy_maps);
+        const cJSON *w0 = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "work"), "0");
+        assert_non_null(w0);
+        assert_true(cJSON_GetObjectItem(w0, "started_ns")->valuedouble > 0);
+        assert_true(cJSON_GetObjectItem(w0, "ran_ns")->valuedouble == cJSON_GetObjectItem(w0, "started_ns")->valuedouble);
+        cJSON_Delete(root);
+        sc_results_free(&res);
+        scenario_free(sc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_hook_function_kprobes_see_every_hook),
         cmocka_unit_test(test_xid_tracepoint_fires_on_gpu_lost),
         cmocka_unit_test(test_tracepoint_the_driver_never_had_is_refused),
+        cmocka_unit_test(test_bpf_wq_defers_preemption_to_process_context),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,10 +66,13 @@ static void print_vars(const struct bpf_obj *obj, FILE *out)
 
 static void print_callbacks(const struct bpf_obj *obj, FILE *out)
 {
-    fprintf(out, "ABI: struct nv_gpu_sched_ops (%s) instance '%s' in %s\n",
-            obj->ops_abi == BPF_ABI_OPS_CURRENT ? "current layout, 4 members, 32 bytes"
-                                                : "three-member layout without on_timeslice_control: accepted",
-            obj->ops_var, obj->ops_section);
+    if (!obj->ops_var[0])
+        fprintf(out, "ABI: no struct_ops instance: probes alone (every hook takes the native path)\n");
+    else
+        fprintf(out, "ABI: struct nv_gpu_sched_ops (%s) instance '%s' in %s\n",
+                obj->ops_abi == BPF_ABI_OPS_CURRENT ? "current layout, 4 members, 32 bytes"
+                                                    : "three-member layout without on_timeslice_control: accepted",
+                obj->ops_var, obj->ops_section);
     fprintf(out, "callbacks:\n");
     for (int m = 0; m < BPF_ABI_MEMBER_COUNT; m++) {
         int pi = obj->member_prog[m];

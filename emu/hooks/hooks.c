@@ -652,15 +652,20 @@ void hooks_xid(struct hooks *h, uint32_t xid, const char *dev)
     fire(h, &ev, "tracepoint nvidia_dev_xid");
 }
 
-void hooks_user_call(struct hooks *h, const char *lib, const char *func, const uint64_t args[6], uint64_t rc,
-                     const struct hook_task *who)
+void hooks_user_call_half(struct hooks *h, const char *lib, const char *func, const uint64_t args[6], uint64_t rc,
+                          const struct hook_task *who, bool ret)
 {
     if (!hooks_wants(h, HOOK_EVENT_USER_CALL))
         return;
-    struct bpf_attach_event ev = {.site = BPF_SITE_USER, .lib = lib, .func = func, .who = who};
+    struct bpf_attach_event ev = {.site = BPF_SITE_USER, .ret = ret, .lib = lib, .func = func, .rc = ret ? rc : 0,
+                                  .who = who};
     memcpy(ev.args, args, sizeof ev.args);
-    fire(h, &ev, "uprobe");
-    ev.ret = true;
-    ev.rc = rc;
-    fire(h, &ev, "uretprobe");
+    fire(h, &ev, ret ? "uretprobe" : "uprobe");
+}
+
+void hooks_user_call(struct hooks *h, const char *lib, const char *func, const uint64_t args[6], uint64_t rc,
+                     const struct hook_task *who)
+{
+    hooks_user_call_half(h, lib, func, args, rc, who, false);
+    hooks_user_call_half(h, lib, func, args, rc, who, true);
 }

@@ -182,4 +182,8 @@ void hooks_xid(struct hooks *h, uint32_t xid, const char *dev);
 void hooks_user_call(struct hooks *h, const char *lib, const char *func, const uint64_t args[6], uint64_t rc,
                      const struct hook_task *who);
 
+/* One half of a call that spans time (a synchronisation): its entry (ret false, rc unused) or its return. */
+void hooks_user_call_half(struct hooks *h, const char *lib, const char *func, const uint64_t args[6], uint64_t rc,
+                          const struct hook_task *who, bool ret);
+
 #endif

@@ -182,6 +182,23 @@ static void user_calls(struct inst *in, enum sc_call_when when, bool locked)
     }
 }
 
+/*
+ * cudaDeviceSynchronize around the wait for a request's kernels: entered once they are submitted, returning
+ * cudaSuccess when the process sees the last one complete (a sim event, as user_calls with locked).
+ */
+static void device_sync(struct inst *in, bool ret)
+{
+    struct hooks *h = nvemu_hooks(in->R->emu);
+    if (!hooks_wants(h, HOOK_EVENT_USER_CALL))
+        return;
+    int32_t pid = (int32_t)(1000 + in->id);
+    struct hook_task who = {.pid = pid, .tid = pid, .uid = 1000, .gid = 1000, .hclient = in->ctx.hClient,
+                            .htsg = in->ctx.hTsg, .tsg_id = in->ctx.tsg_id};
+    snprintf(who.comm, sizeof who.comm, "%s", in->t->comm);
+    static const uint64_t no_args[6];
+    hooks_user_call_half(h, "libcudart.so", "cudaDeviceSynchronize", no_args, 0, &who, ret);
+}
+
 static void arrival_fn(struct sim *s, void *arg, uint64_t data)
 {
     (void)data;
@@ -221,6 +238,7 @@ static void request_done_fn(struct sim *s, void *arg, uint64_t data)
     if (in->dead || !in->busy)
         return;
     mark(R, SC_MARK_DONE, in->id, in->cur_num);
+    device_sync(in, true);
     in->busy = false;
     if (in->t->cls == SC_LC)
         run_sched_lc_done(&R->sched, in->id);
@@ -299,7 +317,9 @@ static void submit_fn(struct sim *s, void *arg, uint64_t data)
         mark(R, SC_MARK_FAIL, in->id, in->cur_num);
         in->busy = false;
         start_next(in);
+        return;
     }
+    device_sync(in, false);
 }
 
 static void start_next(struct inst *in)

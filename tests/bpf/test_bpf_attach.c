@@ -14,7 +14,8 @@
  *    a sleepable uprobe on libcuda's cuLaunchKernel preempts them at each LC request, the exit tracepoint
  *    forgets them;
  *  - a tracer with kprobes on the hook functions (ctx read with bpf_probe_read_kernel, task_init as the older
- *    48-byte layout) sees every hook call; nvidia:nvidia_dev_xid fires on an injected gpu_lost (XID 79);
+ *    48-byte layout) sees every hook call, its CUDA runtime uprobes every launch and every synchronisation
+ *    (entry and return); nvidia:nvidia_dev_xid fires on an injected gpu_lost (XID 79);
  *  - a tracepoint the nvidia module never defined (nvidia_gpu_tsg_create) is refused, naming it;
  *  - bpf_wq: an LC launch starts a work item whose sleepable callback preempts the BE groups; a
  *    non-sleepable kretprobe starts another; each runs once per start, at the virtual time it was started.
@@ -351,6 +352,17 @@ static void test_hook_function_kprobes_see_every_hook(void **state)
         assert_int_equal(map_value(&res, "hooks", "5"), 0); /* no ctx read failed */
         assert_int_equal(map_value(&res, "hooks", "6"), 3); /* one GR group per process */
         assert_int_equal(map_value(&res, "hooks", "4"), 0); /* no XID */
+        /* the CUDA runtime's calls: a launch per kernel, a synchronisation per request, entry and return */
+        uint64_t requests = res.tasks[0].arrivals + res.tasks[1].arrivals, done = res.tasks[0].completed +
+                                                                                  res.tasks[1].completed;
+        assert_true(done >= 10);
+        assert_true(map_value(&res, "hooks", "7") >= (double)done);
+        assert_true(map_value(&res, "hooks", "8") >= (double)done && map_value(&res, "hooks", "8") <= (double)requests);
+        assert_true(map_value(&res, "hooks", "9") >= (double)done);
+        cJSON *root = cJSON_Parse(res.policy_maps);
+        /* no wait is shorter than the shortest request's kernel (100 us) */
+        assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(root, ".bss"), "sync_min_ns")->valuedouble >= 100000);
+        cJSON_Delete(root);
         /* a tracer decides nothing */
         assert_int_equal(decisions(&res, "task_init", "timeslice", "apply"), 0);
         sc_results_free(&res);

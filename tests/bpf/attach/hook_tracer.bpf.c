@@ -2,12 +2,15 @@
  * A tracer of the driver's hook functions, as gpu_ext's tracing objects attach one: kprobes on the
  * noinline nv_gpu_sched_task_init / _bind / _token_request / _task_destroy reading the hook's ctx with
  * bpf_probe_read_kernel (task_init as the older 48-byte layout with its output fields: the driver's ctx
- * sits at the start of a larger record, so the read succeeds), and the nvidia:nvidia_dev_xid tracepoint.
+ * sits at the start of a larger record, so the read succeeds), the nvidia:nvidia_dev_xid tracepoint, and
+ * uprobes on the CUDA runtime as a launch tracer attaches them (cudaLaunchKernel; cudaDeviceSynchronize
+ * entry and return, timing each wait per process).
  * No struct_ops: it watches, it decides nothing.
  */
 #include "probe.bpf.h"
 
-enum { H_TASK_INIT, H_BIND, H_TOKEN, H_DESTROY, H_XID, H_READ_ERR, H_GR_INIT, H_COUNT };
+enum { H_TASK_INIT, H_BIND, H_TOKEN, H_DESTROY, H_XID, H_READ_ERR, H_GR_INIT, H_LAUNCH, H_SYNC, H_SYNC_RET,
+       H_COUNT };
 
 /* the 48-byte task_init ctx of the first ABI generation */
 struct old_task_init_ctx {
@@ -56,6 +59,16 @@ struct {
 } live SEC(".maps");
 
 struct last_xid xid;
+
+/* process -> when its cudaDeviceSynchronize was entered */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 64);
+    __type(key, __u32);
+    __type(value, __u64);
+} sync_start SEC(".maps");
+
+__u64 sync_min_ns;
 
 static __always_inline void count(__u32 k)
 {
@@ -123,6 +136,38 @@ int trace_xid(struct xid_rec *rec)
     __u32 off = rec->dev_loc & 0xffff;
     if (off < 64)
         bpf_probe_read_kernel_str(xid.dev, sizeof xid.dev, (char *)rec + off);
+    return 0;
+}
+
+SEC("uprobe/cudaLaunchKernel")
+int trace_launch(struct pt_regs *ctx)
+{
+    if (PARM1(ctx))
+        count(H_LAUNCH);
+    return 0;
+}
+
+SEC("uprobe/cudaDeviceSynchronize")
+int trace_sync(struct pt_regs *ctx)
+{
+    __u32 tgid = bpf_get_current_pid_tgid() >> 32;
+    __u64 now = bpf_ktime_get_ns();
+    count(H_SYNC);
+    bpf_map_update_elem(&sync_start, &tgid, &now, BPF_ANY);
+    return 0;
+}
+
+SEC("uretprobe/cudaDeviceSynchronize")
+int trace_sync_ret(struct pt_regs *ctx)
+{
+    __u32 tgid = bpf_get_current_pid_tgid() >> 32;
+    __u64 *t0 = bpf_map_lookup_elem(&sync_start, &tgid);
+    if (!t0 || RC(ctx) != 0)
+        return 0;
+    __u64 d = bpf_ktime_get_ns() - *t0;
+    if (!sync_min_ns || d < sync_min_ns)
+        sync_min_ns = d;
+    count(H_SYNC_RET);
     return 0;
 }
 

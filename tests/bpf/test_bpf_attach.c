@@ -18,11 +18,14 @@
  *    (entry and return); nvidia:nvidia_dev_xid fires on an injected gpu_lost (XID 79);
  *  - a tracepoint the nvidia module never defined (nvidia_gpu_tsg_create) is refused, naming it;
  *  - bpf_wq: an LC launch starts a work item whose sleepable callback preempts the BE groups; a
- *    non-sleepable kretprobe starts another; each runs once per start, at the virtual time it was started.
+ *    non-sleepable kretprobe starts another; each runs once per start, at the virtual time it was started;
+ *  - an ioctl kprobe of a caller reached through an accessor (the daemon's case) reads that caller's own
+ *    memory: the block at its address and what its embedded pointer points to; an unmapped address faults.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,9 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "core/emulator.h"
+#include "hooks/hooks.h"
+#include "nvemu/nvemu.h"
 #include "report.h"
 #include "results.h"
 #include "runner.h"
@@ -441,6 +447,82 @@ static void test_bpf_wq_defers_preemption_to_process_context(void **state)
     }
 }
 
+/* A caller's address space as the daemon's accessor sees it: [base, base + sizeof mem), the rest unmapped. */
+struct caller_mem {
+    uint64_t base;
+    _Alignas(8) uint8_t mem[4096];
+};
+
+static int caller_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+    struct caller_mem *m = ctx;
+    if (addr < m->base || len > sizeof m->mem || addr - m->base > sizeof m->mem - len)
+        return -EFAULT;
+    memcpy(dst, m->mem + (addr - m->base), len);
+    return 0;
+}
+
+static int caller_write(void *ctx, uint64_t addr, const void *src, size_t len)
+{
+    struct caller_mem *m = ctx;
+    if (addr < m->base || len > sizeof m->mem || addr - m->base > sizeof m->mem - len)
+        return -EFAULT;
+    memcpy(m->mem + (addr - m->base), src, len);
+    return 0;
+}
+
+static void test_ioctl_kprobe_reads_the_callers_memory(void **state)
+{
+    (void)state;
+    char obj[512], err[512] = "";
+    fixture(obj, sizeof obj, "ioctl_reader", "bpf");
+    nvemu_config cfg;
+    nvemu_config_init(&cfg);
+    cfg.policy_path = obj;
+    nvemu *emu = nvemu_create(&cfg, err, sizeof err);
+    if (!emu)
+        print_error("%s\n", err);
+    assert_non_null(emu);
+    nvemu_identity who = {.pid = 4242, .tid = 4243, .uid = 1000, .gid = 1000, .comm = "reader"};
+    int e = 0;
+    nvemu_opener *op = nvemu_open(emu, NVEMU_NODE_CTL, 0, &who, &e);
+    assert_non_null(op);
+    /* NVOS21 at base: a root client (class 0x41) whose pAllocParms points at a marker 0x200 further */
+    static struct caller_mem m = {.base = 0x7f1000000000ull};
+    memset(m.mem, 0, sizeof m.mem);
+    uint32_t nvos21[8] = {0, 0, 0xc1d0beef, 0x41, 0, 0, 0, 0};
+    uint64_t params = m.base + 0x200, marker = 0x0011223344556677ull; /* below 2^53: exact as a JSON number */
+    memcpy(nvos21 + 4, &params, sizeof params);
+    memcpy(m.mem, nvos21, sizeof nvos21);
+    memcpy(m.mem + 0x200, &marker, sizeof marker);
+    nvemu_access acc = {.read = caller_read, .write = caller_write, .ctx = &m};
+    unsigned long request = 3ul << 30 | 32ul << 16 | (unsigned long)'F' << 8 | 0x2b;
+    int rc = nvemu_ioctl_request(emu, op, request, m.base, &acc);
+    char *report = hooks_policy_report(nvemu_hooks(emu));
+    assert_non_null(report);
+    cJSON *root = cJSON_Parse(report);
+    const cJSON *last = cJSON_GetObjectItem(cJSON_GetObjectItem(root, ".bss"), "last");
+    assert_non_null(last);
+    /* pt_regs held (file, cmd, arg) with the caller's own address; the reads went to its memory */
+    assert_true(cJSON_GetObjectItem(last, "cmd")->valuedouble == (double)request);
+    assert_true(cJSON_GetObjectItem(last, "arg")->valuedouble == (double)m.base);
+    assert_int_equal(cJSON_GetObjectItem(last, "hclass")->valuedouble, 0x41);
+    assert_true(cJSON_GetObjectItem(last, "params_word")->valuedouble == (double)marker);
+    assert_int_equal(cJSON_GetObjectItem(last, "calls")->valuedouble, 1);
+    assert_int_equal(cJSON_GetObjectItem(last, "returns")->valuedouble, 1);
+    /* only the read far outside the caller's memory faulted */
+    assert_int_equal(cJSON_GetObjectItem(last, "faults")->valuedouble, 1);
+    /* the return saw the function's result and the status copied back to the caller */
+    assert_int_equal(cJSON_GetObjectItem(last, "rc")->valuedouble, rc);
+    uint32_t status;
+    memcpy(&status, m.mem + 28, sizeof status);
+    assert_int_equal(cJSON_GetObjectItem(last, "status")->valuedouble, status);
+    cJSON_Delete(root);
+    free(report);
+    nvemu_release(emu, op);
+    nvemu_destroy(emu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -452,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_xid_tracepoint_fires_on_gpu_lost),
         cmocka_unit_test(test_tracepoint_the_driver_never_had_is_refused),
         cmocka_unit_test(test_bpf_wq_defers_preemption_to_process_context),
+        cmocka_unit_test(test_ioctl_kprobe_reads_the_callers_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,9 @@
  *  - bpf_wq: an LC launch starts a work item whose sleepable callback preempts the BE groups; a
  *    non-sleepable kretprobe starts another; each runs once per start, at the virtual time it was started;
  *  - an ioctl kprobe of a caller reached through an accessor (the daemon's case) reads that caller's own
- *    memory: the block at its address and what its embedded pointer points to; an unmapped address faults.
+ *    memory: the block at its address and what its embedded pointer points to; an unmapped address faults;
+ *  - task.calls at each request (arguments from the task's objects) and at exit reach uprobes by symbol
+ *    (a versioned library name in the section matches), the exit call before the exit tracepoint.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -447,6 +449,79 @@ static void test_bpf_wq_defers_preemption_to_process_context(void **state)
     }
 }
 
+static const char calls_fmt[] =
+    "name: attach-user-calls\n"
+    "duration: 50ms\n"
+    "policy: {bpf: %s}\n"
+    "tasks:\n"
+    "  - name: lc\n"
+    "    class: LC\n"
+    "    arrival: {type: periodic, rate: 200}\n"
+    "    request: {kernels: [{duration: 100us}]}\n"
+    "    calls:\n"
+    "      - {func: 'libapp.so:on_request', when: request, args: ['${pid}', 7]}\n"
+    "      - {func: '/opt/app/libapp.so:at_exit', when: exit}\n"
+    "  - {name: be, class: BE, arrival: {type: closed}, request: {kernels: [{duration: 1ms}]}}\n";
+
+static void test_task_calls_reach_uprobes_by_symbol(void **state)
+{
+    (void)state;
+    char obj[512], text[2048];
+    fixture(obj, sizeof obj, "user_calls", "bpf");
+    snprintf(text, sizeof text, calls_fmt, obj);
+    struct sc_results res;
+    struct scenario *sc;
+    assert_int_equal(run_text(text, &res, &sc), 0);
+    cJSON *root = cJSON_Parse(res.policy_maps);
+    const cJSON *seen = cJSON_GetObjectItem(cJSON_GetObjectItem(root, ".bss"), "seen");
+    assert_non_null(seen);
+    double arrivals = (double)res.tasks[0].arrivals;
+    assert_true(arrivals >= 9);
+    /* one call per LC request with its arguments, each returning */
+    assert_true(cJSON_GetObjectItem(seen, "requests")->valuedouble == arrivals);
+    assert_true(cJSON_GetObjectItem(seen, "returns")->valuedouble == arrivals);
+    assert_int_equal(cJSON_GetObjectItem(seen, "last_pid_arg")->valuedouble, 1000);
+    assert_int_equal(cJSON_GetObjectItem(seen, "last_tag")->valuedouble, 7);
+    assert_int_equal(cJSON_GetObjectItem(seen, "last_rc")->valuedouble, 0);
+    /* at_exit (libapp.so.2 in the section is the same library) ran before LC's process ended; BE has none */
+    assert_int_equal(cJSON_GetObjectItem(seen, "exits")->valuedouble, 1);
+    assert_int_equal(cJSON_GetObjectItem(seen, "exit_after_call")->valuedouble, 1);
+    assert_int_equal(cJSON_GetObjectItem(seen, "exit_without_call")->valuedouble, 1);
+    cJSON_Delete(root);
+    sc_results_free(&res);
+    scenario_free(sc);
+}
+
+/* task.calls and policy.attach refuse what no run could use, naming it. */
+static void test_bad_calls_and_attach_are_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *policy, *calls, *message;
+    } cases[] = {
+        {"", "[{func: 'on_request', when: request}]", "is not LIBRARY:FUNCTION"},
+        {"", "[{func: 'libapp.so:f', when: sometimes}]", "task.calls.when"},
+        {"", "[{func: 'libapp.so:f', when: request, args: ['${hChannel}']}]", "unknown variable '${hChannel}'"},
+        {"", "[{func: 'libapp.so:f', when: request, args: [-1]}]", "neither a number nor a ${variable}"},
+        {"", "[{func: 'libapp.so:f', when: request, args: [1, 2, 3, 4, 5, 6, 7]}]", "at most 6"},
+        {"", "[{func: 'libapp.so:f', when: request, where: here}]", "unknown key 'where'"},
+        {"  attach: {scope_enter: nolibrary}\n", "[]", "policy.attach.scope_enter must be LIBRARY:FUNCTION"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[2048], err[512] = "";
+        snprintf(text, sizeof text,
+                 "name: bad\nduration: 10ms\npolicy:\n  bpf: x.bpf.o\n%s"
+                 "tasks:\n  - {name: lc, class: LC, arrival: {type: closed}, request: {kernels: [{duration: 1ms}]},\n"
+                 "     calls: %s}\n",
+                 cases[i].policy, cases[i].calls);
+        struct scenario *sc = scenario_load_string("bad.yaml", text, err, sizeof err);
+        if (sc || !strstr(err, cases[i].message))
+            print_error("case %zu: %s\n", i, sc ? "accepted" : err);
+        assert_null(sc);
+        assert_non_null(strstr(err, cases[i].message));
+    }
+}
+
 /* A caller's address space as the daemon's accessor sees it: [base, base + sizeof mem), the rest unmapped. */
 struct caller_mem {
     uint64_t base;
@@ -535,6 +610,8 @@ int main(void)
         cmocka_unit_test(test_tracepoint_the_driver_never_had_is_refused),
         cmocka_unit_test(test_bpf_wq_defers_preemption_to_process_context),
         cmocka_unit_test(test_ioctl_kprobe_reads_the_callers_memory),
+        cmocka_unit_test(test_task_calls_reach_uprobes_by_symbol),
+        cmocka_unit_test(test_bad_calls_and_attach_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

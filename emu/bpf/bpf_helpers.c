@@ -139,6 +139,19 @@ static const void *probe_src(struct vm *vm, uint64_t len)
     return (const void *)(uintptr_t)vm->r[3];
 }
 
+/* The reader for addresses outside the program's regions: the caller's memory (user) or the probed function's
+ * data (kernel); NULL for plain probe_read, which the kernel resolves as one or the other only on some arches. */
+typedef int (*outside_read)(void *ctx, uint64_t addr, void *dst, size_t len);
+
+static outside_read outside_of(const struct vm *vm, const char *name)
+{
+    if (strstr(name, "_user"))
+        return vm->env->read_user;
+    if (strstr(name, "_kernel"))
+        return vm->env->read_kernel;
+    return NULL;
+}
+
 static int probe_read(struct vm *vm, const char *name)
 {
     uint64_t len = (uint32_t)vm->r[2];
@@ -147,6 +160,11 @@ static int probe_read(struct vm *vm, const char *name)
         return -1;
     const void *src = probe_src(vm, len);
     if (!src) {
+        outside_read rd = outside_of(vm, name);
+        if (len && rd && rd(vm->env->ctx, vm->r[3], dst, len) == 0) {
+            ret(vm, 0);
+            return 0;
+        }
         if (len)
             memset(dst, 0, len);
         ret(vm, err(-EFAULT));
@@ -156,6 +174,21 @@ static int probe_read(struct vm *vm, const char *name)
         memmove(dst, src, len);
     ret(vm, 0);
     return 0;
+}
+
+/* A string outside the program's regions, a byte at a time as the kernel's strncpy_from_user: its length with the
+ * NUL, or -EFAULT. */
+static int64_t outside_str(struct vm *vm, outside_read rd, uint8_t *dst, uint64_t len)
+{
+    uint64_t n = 0;
+    for (; n + 1 < len; n++) {
+        if (rd(vm->env->ctx, vm->r[3] + n, dst + n, 1) != 0)
+            return -EFAULT;
+        if (!dst[n])
+            return (int64_t)n + 1;
+    }
+    dst[n] = '\0';
+    return (int64_t)n + 1;
 }
 
 static int probe_read_str(struct vm *vm, const char *name)
@@ -170,8 +203,11 @@ static int probe_read_str(struct vm *vm, const char *name)
     }
     struct tag t = vm->t[3];
     if ((t.kind == R_SCALAR || t.kind > R_LAST_MEMORY) && !vm_find_region(vm, vm->r[3], 1, &t)) {
-        memset(dst, 0, len);
-        ret(vm, err(-EFAULT));
+        outside_read rd = outside_of(vm, name);
+        int64_t n = rd ? outside_str(vm, rd, dst, len) : -EFAULT;
+        if (n < 0)
+            memset(dst, 0, len);
+        ret(vm, n < 0 ? err(-EFAULT) : (uint64_t)n);
         return 0;
     }
     uint64_t rel = vm->r[3] - t.base;

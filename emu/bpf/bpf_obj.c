@@ -377,6 +377,7 @@ static int load_btf_map(struct bpf_obj *obj, const struct sym *sy)
         return fail(P, "map %s: BTF type is not a struct", sy->name);
     struct bpf_map_def def = {0};
     bool key_string = false;
+    uint32_t key_btf = 0, value_btf = 0;
     const struct btf_member *m = btf_members(t);
     for (int i = 0; i < btf_vlen(t); i++) {
         const char *mn = btf__name_by_offset(P->btf, m[i].name_off);
@@ -407,8 +408,10 @@ static int load_btf_map(struct bpf_obj *obj, const struct sym *sy)
             if (mn[0] == 'k') {
                 def.key_size = (uint32_t)sz;
                 key_string = btf_is_char_array(P->btf, pt->type);
+                key_btf = pt->type;
             } else {
                 def.value_size = (uint32_t)sz;
+                value_btf = pt->type;
             }
         } else if (strcmp(mn, "pinning") == 0 || strcmp(mn, "numa_node") == 0) {
             continue;
@@ -421,6 +424,8 @@ static int load_btf_map(struct bpf_obj *obj, const struct sym *sy)
     if (idx < 0)
         return -1;
     obj->maps[idx].key_is_string = key_string;
+    obj->maps[idx].key_btf = key_btf;
+    obj->maps[idx].value_btf = value_btf;
     return 0;
 }
 
@@ -451,6 +456,8 @@ static int load_maps(struct bpf_obj *obj)
         if (idx < 0)
             return -1;
         s->map = idx;
+        int sec_type = btf__find_by_name_kind(P->btf, s->name, BTF_KIND_DATASEC);
+        obj->maps[idx].value_btf = sec_type > 0 ? (uint32_t)sec_type : 0;
         if (s->data && bpf_map_initial_value(obj->maps[idx].map, s->data, s->size))
             return fail(P, "section %s: initial value refused", s->name);
     }
@@ -483,27 +490,6 @@ static int load_maps(struct bpf_obj *obj)
 
 /* ---- programs ---- */
 
-/*
- * libbpf's uprobe sections: "uprobe[.s]" (attached by the loader, which gpu_ext's do by function name,
- * cuLaunchKernel) or "uprobe[.s]/BINARY:FUNCTION[+OFFSET]".
- */
-static bool is_launch_probe(const char *sec)
-{
-    const char *rest = starts_with(sec, "uprobe.s") ? sec + 8 : starts_with(sec, "uprobe") ? sec + 6 : NULL;
-    if (!rest)
-        return false;
-    if (!*rest)
-        return true;
-    if (*rest != '/')
-        return false;
-    const char *fn = strrchr(rest, ':');
-    if (!fn)
-        return false;
-    fn++;
-    size_t n = strcspn(fn, "+");
-    return (n == 14 && strncmp(fn, "cuLaunchKernel", n) == 0) || (n == 16 && strncmp(fn, "cuLaunchKernelEx", n) == 0);
-}
-
 static int load_programs(struct bpf_obj *obj)
 {
     struct bpf_obj_priv *P = obj->priv;
@@ -525,9 +511,14 @@ static int load_programs(struct bpf_obj *obj)
         memset(p, 0, sizeof *p);
         snprintf(p->name, sizeof p->name, "%s", sy->name);
         snprintf(p->section, sizeof p->section, "%s", s->name);
-        p->struct_ops = starts_with(s->name, "struct_ops/") || starts_with(s->name, "struct_ops.s/");
-        p->launch_probe = is_launch_probe(s->name);
-        p->sleepable = starts_with(s->name, "struct_ops.s/") || starts_with(s->name, "uprobe.s");
+        struct bpf_attach_section as;
+        char why[256];
+        if (bpf_attach_parse_section(s->name, &as, why, sizeof why))
+            return fail(P, "program %s: %s", sy->name, why);
+        p->struct_ops = as.kind == BPF_ATTACH_STRUCT_OPS;
+        p->kind = as.kind;
+        p->sleepable = as.sleepable;
+        snprintf(p->target, sizeof p->target, "%s", as.target);
         p->shndx = sy->s.st_shndx;
         p->offset = sy->s.st_value;
         p->size = sy->s.st_size;
@@ -568,9 +559,14 @@ static int bind_struct_ops(struct bpf_obj *obj)
         ops_sec = sy->s.st_shndx;
         ops_sym = i;
     }
+    bool probes = false;
+    for (uint32_t i = 0; i < obj->n_progs; i++)
+        probes |= bpf_obj_prog_is_probe(&obj->progs[i]);
+    if (instances == 0 && probes)
+        return 0;
     if (instances == 0)
         return fail(P, "no struct_ops instance (a global `struct nv_gpu_sched_ops` in SEC(\".struct_ops\") or "
-                    "SEC(\".struct_ops.link\"))");
+                    "SEC(\".struct_ops.link\")) and no probe program");
     if (instances > 1)
         return fail(P, "%d struct_ops instances; nvemu attaches one ops instance at a time, as the driver",
                     instances);
@@ -636,8 +632,8 @@ static int bind_struct_ops(struct bpf_obj *obj)
         return fail(P, "struct_ops instance %s binds no callback", os->name);
     for (uint32_t i = 0; i < obj->n_progs; i++)
         if (!bpf_obj_prog_runs(&obj->progs[i]))
-            note(obj, "program %s (section %s) is neither an ops member nor a cuLaunchKernel uprobe: not run by "
-                 "nvemu", obj->progs[i].name, obj->progs[i].section);
+            note(obj, "program %s (section %s) is neither an ops member nor a probe: not run by nvemu",
+                 obj->progs[i].name, obj->progs[i].section);
     return 0;
 }
 
@@ -1181,6 +1177,11 @@ bad:
     P->errlen = 0;
     bpf_obj_close(obj);
     return NULL;
+}
+
+const struct btf *bpf_obj_btf(const struct bpf_obj *obj)
+{
+    return obj && obj->priv ? obj->priv->btf : NULL;
 }
 
 struct bpf_obj *bpf_obj_open_file(const char *path, const struct bpf_kfunc *kfuncs, uint32_t n_kfuncs, char *err,

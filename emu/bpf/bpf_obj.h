@@ -16,12 +16,10 @@
  *   - line info from `.BTF.ext` (file, line, column, source text per instruction);
  *   - a load-time pass that refuses what the kernel's verifier plainly would: stores through the
  *     ctx, a sleepable kfunc from a non-sleepable program, an unknown helper or kfunc.
- * Launch probes, `uprobe[.s]` programs on cuLaunchKernel (or a bare `uprobe[.s]` section, which
- * gpu_ext's loaders attach to cuLaunchKernel by name), are relocated too: nvemu runs them at every
- * kernel launch of a task, with the launching task as "current" and a zeroed, read-only pt_regs as
- * ctx (the launch's arguments are not modelled). This is how a sleepable program reaches
- * bpf_nv_gpu_preempt_tsg. Other programs (kprobes, tracepoints, uprobes on other functions) are
- * listed but neither relocated nor run.
+ * Probe programs (kprobe, kretprobe, uprobe, uretprobe, tracepoint, tp_btf, raw_tp sections:
+ * emu/bpf/bpf_attach.h) are relocated too; the policy runs them where the real system would. An
+ * object may hold probes alone, without a struct_ops instance, as drivers since gpu_ext's 0c0e77e0
+ * load them. A tracepoint that does not exist on the real system is refused naming it.
  */
 #ifndef NVEMU_BPF_OBJ_H
 #define NVEMU_BPF_OBJ_H
@@ -31,17 +29,21 @@
 #include <stdint.h>
 
 #include "bpf/bpf_abi.h"
+#include "bpf/bpf_attach.h"
 #include "bpf/bpf_map.h"
 #include "bpf/bpf_vm.h"
 
 /* Where a map came from. */
 enum bpf_obj_map_kind { BPF_OBJ_MAP_USER, BPF_OBJ_MAP_RODATA, BPF_OBJ_MAP_DATA, BPF_OBJ_MAP_BSS };
 
+struct btf;
+
 struct bpf_obj_map {
     char name[64];                    /* the .maps variable, or the section name for global data */
     enum bpf_obj_map_kind kind;
     struct bpf_map_def def;           /* def.name points at name */
     bool key_is_string;               /* key is a char array (process names): printed as a string */
+    uint32_t key_btf, value_btf;      /* BTF type ids of key and value (a data section's DATASEC), 0 unknown */
     struct bpf_map *map;
 };
 
@@ -59,7 +61,8 @@ struct bpf_obj_prog {
     uint64_t offset, size;
     bool sleepable;                   /* struct_ops.s/, uprobe.s */
     bool struct_ops;                  /* in a struct_ops section */
-    bool launch_probe;                /* uprobe[.s] on cuLaunchKernel: run at every kernel launch */
+    enum bpf_attach_kind kind;        /* the program type its section names */
+    char target[160];                 /* where the section attaches it ("" for a bare uprobe) */
     int member;                       /* enum bpf_abi_member it is bound to, or -1 */
     struct bpf_prog prog;             /* relocated instructions and line info (bound programs only) */
     uint32_t args_loads;              /* struct_ops args[0] loads turned into ctx pointer copies */
@@ -70,7 +73,7 @@ struct bpf_obj_prog {
 
 struct bpf_obj {
     char path[256];
-    char ops_var[64];                 /* the ops instance's variable name */
+    char ops_var[64];                 /* the ops instance's variable name ("" for an object of probes alone) */
     char ops_section[32];             /* ".struct_ops" or ".struct_ops.link" */
     enum bpf_abi_ops ops_abi;         /* which nv_gpu_sched_ops layout the object was built for */
     int member_prog[BPF_ABI_MEMBER_COUNT]; /* index into progs, -1 when the member is NULL */
@@ -100,6 +103,9 @@ struct bpf_obj *bpf_obj_open_file(const char *path, const struct bpf_kfunc *kfun
 /* Frees the object, its programs and its maps. NULL is a no-op. */
 void bpf_obj_close(struct bpf_obj *obj);
 
+/* The object's BTF (owned by the object), for decoding map values by their type. */
+const struct btf *bpf_obj_btf(const struct bpf_obj *obj);
+
 /* The map called name (a .maps variable or a section name like ".rodata"), or NULL. */
 struct bpf_obj_map *bpf_obj_find_map(struct bpf_obj *obj, const char *name);
 
@@ -118,10 +124,16 @@ int bpf_obj_set_var(struct bpf_obj *obj, const char *var, const char *value, cha
 int bpf_obj_map_set(struct bpf_obj *obj, const char *map, const char *key, const char *value, char *err,
                     size_t errlen);
 
-/* True for the programs nvemu runs: those bound to an ops member and the launch probes. */
+/* True for a probe program (kprobe, uprobe, tracepoint, ...). */
+static inline bool bpf_obj_prog_is_probe(const struct bpf_obj_prog *p)
+{
+    return p->kind != BPF_ATTACH_NONE && p->kind != BPF_ATTACH_STRUCT_OPS;
+}
+
+/* True for the programs nvemu loads to run: those bound to an ops member and the probes. */
 static inline bool bpf_obj_prog_runs(const struct bpf_obj_prog *p)
 {
-    return p->member >= 0 || p->launch_probe;
+    return p->member >= 0 || bpf_obj_prog_is_probe(p);
 }
 
 /* The line-info entry covering instruction pc of prog, or NULL when the object has none. */

@@ -18,7 +18,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+
 #include "bpf/bpf_abi.h"
+#include "bpf/bpf_attach.h"
+#include "bpf/bpf_btf_json.h"
+#include "bpf/bpf_wq.h"
 #include "bpf/bpf_obj.h"
 #include "nvemu/policy.h"
 
@@ -34,9 +39,17 @@ struct bpf_policy {
     /* the callback in progress */
     int member;
     const char *hook;
-    const struct hook_task *t;
+    const struct hook_task *t;         /* "current": the caller the helpers answer for */
+    const struct hook_task *group;     /* the channel group trace records name, NULL when none */
     struct policy_ctx *pc;
     void *ctx;
+    const struct bpf_attach_event *ev; /* the probe event in progress, NULL in a struct_ops callback */
+    struct bpf_wqs wqs;                /* bpf_wq work of the programs, run when the event's programs returned */
+    bool in_wq;
+    /* where each program runs: its site (-1: never fired) and, for uprobes, the LIB:FUNC it is attached to */
+    int *site;
+    char (*target)[160];
+    uint32_t sites;                    /* bit per enum bpf_attach_site with a program */
     /* a fault ends the policy */
     bool dead;
     uint64_t runs, insns;
@@ -80,7 +93,7 @@ static uint64_t kf_override_timeslice(void *env_ctx, const uint64_t args[5], str
         snprintf(msg, sizeof msg, "override_timeslice(%" PRIu64 " us) outside 1..%u: REJECT_RANGE, the control "
                  "answers NV_ERR_INVALID_ARGUMENT on the real driver", args[1], OVERRIDE_MAX_US);
         if (p->host->trace_note)
-            p->host->trace_note(p->host, p->hook, p->t, "timeslice", msg);
+            p->host->trace_note(p->host, p->hook, p->group, "timeslice", msg);
         return POLICY_REJECT_RANGE;
     }
     return (uint64_t)(int64_t)p->host->replace_timeslice(p->pc, args[1]);
@@ -105,10 +118,27 @@ static uint64_t kf_preempt_tsg(void *env_ctx, const uint64_t args[5], struct bpf
         p->host->log(p->host, POLICY_LOG_WARN, "preempt_tsg: the host cannot preempt channel groups, -EIO");
         return (uint64_t)(int64_t)-EIO;
     }
-    return (uint64_t)(int64_t)p->host->preempt_tsg(p->host, p->hook, p->t, (uint32_t)args[0], (uint32_t)args[1]);
+    return (uint64_t)(int64_t)p->host->preempt_tsg(p->host, p->hook, p->group, (uint32_t)args[0], (uint32_t)args[1]);
+}
+
+static uint64_t kf_wq_init(void *env_ctx, const uint64_t args[5], struct bpf_vm_call *call)
+{
+    return bpf_wqs_init(&((struct bpf_policy *)env_ctx)->wqs, args, call);
+}
+
+static uint64_t kf_wq_set_callback(void *env_ctx, const uint64_t args[5], struct bpf_vm_call *call)
+{
+    return bpf_wqs_set_callback(&((struct bpf_policy *)env_ctx)->wqs, args, call);
+}
+
+static uint64_t kf_wq_start(void *env_ctx, const uint64_t args[5], struct bpf_vm_call *call)
+{
+    (void)call;
+    return bpf_wqs_start(&((struct bpf_policy *)env_ctx)->wqs, args);
 }
 
 #define CTX_ARG {.kind = BPF_ARG_CTX, .nullable = true}
+#define WQ_ARG {.kind = BPF_ARG_MEM_RW, .size = 16}
 #define SCALAR_ARG {.kind = BPF_ARG_SCALAR}
 
 const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT] = {
@@ -118,6 +148,10 @@ const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT] = {
                                    false},
     [BPF_NV_REJECT_BIND] = {"bpf_nv_gpu_reject_bind", kf_reject_bind, {CTX_ARG}, false},
     [BPF_NV_PREEMPT_TSG] = {"bpf_nv_gpu_preempt_tsg", kf_preempt_tsg, {SCALAR_ARG, SCALAR_ARG}, true},
+    [BPF_WQ_INIT] = {"bpf_wq_init", kf_wq_init, {WQ_ARG, SCALAR_ARG, SCALAR_ARG}, false},
+    [BPF_WQ_SET_CALLBACK] = {"bpf_wq_set_callback_impl", kf_wq_set_callback,
+                             {WQ_ARG, SCALAR_ARG, SCALAR_ARG, SCALAR_ARG}, false},
+    [BPF_WQ_START] = {"bpf_wq_start", kf_wq_start, {WQ_ARG, SCALAR_ARG}, false},
 };
 
 /* The member whose ctx each decision kfunc takes (-1: no ctx). */
@@ -127,6 +161,9 @@ static const int kfunc_member[BPF_NV_KFUNC_COUNT] = {
     [BPF_NV_OVERRIDE_TIMESLICE] = BPF_ABI_ON_TIMESLICE_CONTROL,
     [BPF_NV_REJECT_BIND] = BPF_ABI_ON_BIND,
     [BPF_NV_PREEMPT_TSG] = -1,
+    [BPF_WQ_INIT] = -1,
+    [BPF_WQ_SET_CALLBACK] = -1,
+    [BPF_WQ_START] = -1,
 };
 
 /* ---- helpers' environment ---- */
@@ -159,7 +196,28 @@ static void env_printk(void *ctx, const struct bpf_prog *prog, const char *line)
     snprintf(msg, sizeof msg, "bpf_printk %s: %s", prog && prog->name ? prog->name : "?", line);
     p->host->log(p->host, POLICY_LOG_INFO, msg);
     if (p->host->trace_note)
-        p->host->trace_note(p->host, p->hook, p->t, "printk", line);
+        p->host->trace_note(p->host, p->hook, p->group, "printk", line);
+}
+
+static int env_read_user(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+    struct bpf_policy *p = ctx;
+    if (!p->ev || !p->ev->read_user)
+        return -EFAULT;
+    return p->ev->read_user(p->ev->user_ctx, addr, dst, len) ? -EFAULT : 0;
+}
+
+/* The probed hook function's ctx struct is the only kernel memory a probe reads. */
+static int env_read_kernel(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+    struct bpf_policy *p = ctx;
+    if (!p->ev || !p->ev->kmem)
+        return -EFAULT;
+    uint64_t base = (uintptr_t)p->ev->kmem;
+    if (addr < base || addr - base > p->ev->kmem_len || len > p->ev->kmem_len - (addr - base))
+        return -EFAULT;
+    memcpy(dst, (const uint8_t *)p->ev->kmem + (addr - base), len);
+    return 0;
 }
 
 static void env_init(struct bpf_policy *p)
@@ -172,6 +230,8 @@ static void env_init(struct bpf_policy *p)
         .prng_state = &p->prng,
         .current_task = env_task,
         .printk = env_printk,
+        .read_user = env_read_user,
+        .read_kernel = env_read_kernel,
         .cpu = 0,
         .kfuncs = bpf_nv_kfuncs,
         .n_kfuncs = BPF_NV_KFUNC_COUNT,
@@ -182,10 +242,13 @@ static void env_init(struct bpf_policy *p)
 
 /* ---- load-time checks beyond the loader's ---- */
 
-/* What a program is called in messages: its ops member, or "uprobe on cuLaunchKernel". */
-static const char *prog_role(const struct bpf_obj_prog *p)
+/* What a program is called in messages: its ops member, or its program type and target. */
+static const char *prog_role(const struct bpf_obj_prog *p, char *buf, size_t len)
 {
-    return p->member >= 0 ? bpf_abi_member_name((enum bpf_abi_member)p->member) : "uprobe on cuLaunchKernel";
+    if (p->member >= 0)
+        return bpf_abi_member_name((enum bpf_abi_member)p->member);
+    snprintf(buf, len, "%s%s%s", bpf_attach_kind_name(p->kind), p->target[0] ? " on " : "", p->target);
+    return buf;
 }
 
 static int check_object(const struct bpf_obj *obj, const struct bpf_vm_env *env, char *err, size_t errlen)
@@ -197,11 +260,14 @@ static int check_object(const struct bpf_obj *obj, const struct bpf_vm_env *env,
         for (int k = 0; k < BPF_NV_KFUNC_COUNT; k++) {
             if (!(p->kfuncs_used & (1u << k)) || kfunc_member[k] < 0 || kfunc_member[k] == p->member)
                 continue;
+            char role[200];
+            prog_role(p, role, sizeof role);
             snprintf(err, errlen, "%s: program %s (%s) calls %s, which takes struct %s; %s gets %s%s", obj->path,
-                     p->name, prog_role(p), bpf_nv_kfuncs[k].name,
-                     bpf_abi_ctx_name((enum bpf_abi_member)kfunc_member[k]), prog_role(p),
+                     p->name, role, bpf_nv_kfuncs[k].name,
+                     bpf_abi_ctx_name((enum bpf_abi_member)kfunc_member[k]), role,
                      p->member >= 0 ? "struct " : "",
-                     p->member >= 0 ? bpf_abi_ctx_name((enum bpf_abi_member)p->member) : "struct pt_regs");
+                     p->member >= 0 ? bpf_abi_ctx_name((enum bpf_abi_member)p->member)
+                                    : p->kind == BPF_ATTACH_TRACEPOINT ? "its tracepoint record" : "struct pt_regs");
             return -1;
         }
         struct bpf_fault why;
@@ -241,12 +307,59 @@ struct bpf_obj *bpf_policy_check(const char *path, char *err, size_t errlen)
 
 /* ---- running a callback ---- */
 
+static void fault_ends_policy(struct bpf_policy *p, const struct bpf_obj_prog *prog, const char *hook,
+                              const struct bpf_fault *fault)
+{
+    char f[512], msg[1024], role[200];
+    bpf_fault_format(fault, f, sizeof f);
+    snprintf(msg, sizeof msg, "%.200s: %s fault in %s: %s", p->obj->path, bpf_fault_kind_name(fault->kind),
+             prog ? prog_role(prog, role, sizeof role) : "a bpf_wq callback", f);
+    p->dead = true;
+    if (p->host->fail)
+        p->host->fail(p->host, hook, p->group, msg);
+    else
+        p->host->log(p->host, POLICY_LOG_ERROR, msg);
+}
+
+/*
+ * The bpf_wq work the event's programs started, each callback sleepable in process context: a kernel
+ * worker is "current" (no task), no channel group is named. Work it starts in turn runs too, at most
+ * 64 rounds (a callback that restarts itself forever would hang the kernel's worker as well).
+ */
+static void run_wq(struct bpf_policy *p)
+{
+    static const struct hook_task kworker = {.comm = "kworker/u:0"};
+    struct bpf_wq_item it;
+    _Alignas(8) uint8_t key[256];
+    void *value;
+    uint32_t vsize;
+    p->in_wq = true;
+    for (int round = 0; round < 64 && !p->dead && bpf_wqs_next(&p->wqs, &it, key, sizeof key, &value, &vsize);
+         round++) {
+        p->hook = "bpf_wq";
+        p->t = &kworker;
+        p->group = NULL;
+        p->member = -1;
+        uint64_t r0 = 0;
+        struct bpf_fault fault;
+        memset(&fault, 0, sizeof fault);
+        int rc = bpf_vm_run_callback(&p->env, it.prog, it.callback, it.map, key,
+                                     bpf_map_definition(it.map)->key_size, value, vsize, &r0, &fault);
+        p->runs++;
+        p->insns += fault.insns;
+        if (rc)
+            fault_ends_policy(p, NULL, "bpf_wq", &fault);
+    }
+    p->in_wq = false;
+}
+
 static void run_prog(struct bpf_policy *p, struct bpf_obj_prog *prog, const char *hook, const struct hook_task *t,
-                     struct policy_ctx *c, void *ctx, size_t size)
+                     const struct hook_task *group, struct policy_ctx *c, void *ctx, size_t size)
 {
     p->member = prog->member;
     p->hook = hook;
     p->t = t;
+    p->group = group;
     p->pc = c;
     p->ctx = ctx;
     uint64_t r0 = 0;
@@ -257,25 +370,75 @@ static void run_prog(struct bpf_policy *p, struct bpf_obj_prog *prog, const char
     p->insns += fault.insns;
     p->pc = NULL;
     p->ctx = NULL;
-    if (rc == 0)
+    if (rc)
+        fault_ends_policy(p, prog, hook, &fault);
+    else if (p->wqs.n && !p->in_wq)
+        run_wq(p);
+}
+
+/* Runs every program attached at ev's site (uprobes: to its function), in object order, with its ctx. */
+static void fire(struct bpf_policy *p, const struct bpf_attach_event *ev, const char *hook, struct policy_ctx *c)
+{
+    if (p->dead || !(p->sites & 1u << ev->site))
         return;
-    char f[512], msg[1024];
-    bpf_fault_format(&fault, f, sizeof f);
-    snprintf(msg, sizeof msg, "%.200s: %s fault in %s: %s", p->obj->path, bpf_fault_kind_name(fault.kind),
-             prog_role(prog), f);
-    p->dead = true;
-    if (p->host->fail)
-        p->host->fail(p->host, hook, t, msg);
-    else
-        p->host->log(p->host, POLICY_LOG_ERROR, msg);
+    for (uint32_t i = 0; i < p->obj->n_progs && !p->dead; i++) {
+        struct bpf_obj_prog *prog = &p->obj->progs[i];
+        if (p->site[i] != (int)ev->site)
+            continue;
+        bool ret_prog = prog->kind == BPF_ATTACH_KRETPROBE || prog->kind == BPF_ATTACH_URETPROBE;
+        if (prog->kind != BPF_ATTACH_TRACEPOINT && ret_prog != ev->ret)
+            continue;
+        if (ev->site == BPF_SITE_USER && !bpf_attach_user_match(p->target[i], ev->lib, ev->func))
+            continue;
+        p->ev = ev;
+        if (prog->kind == BPF_ATTACH_TRACEPOINT) {
+            _Alignas(8) uint8_t rec[128];
+            /* the record is kernel memory: a __data_loc field is read with probe_read_kernel from it */
+            struct bpf_attach_event tp = *ev;
+            tp.kmem = rec;
+            tp.kmem_len = bpf_attach_record(ev, rec, sizeof rec);
+            p->ev = &tp;
+            run_prog(p, prog, hook ? hook : bpf_attach_kind_name(prog->kind), ev->who, ev->group ? ev->who : NULL,
+                     c, rec, tp.kmem_len);
+        } else {
+            struct bpf_attach_pt_regs regs;
+            bpf_attach_regs(ev, &regs);
+            run_prog(p, prog, hook ? hook : bpf_attach_kind_name(prog->kind), ev->who, ev->group ? ev->who : NULL,
+                     c, &regs, sizeof regs);
+        }
+        p->ev = NULL;
+    }
+}
+
+/* The hook function around a callback (nv_gpu_sched_task_init, ...) with the ctx struct as its argument. */
+static void fire_hook_fn(struct bpf_policy *p, enum bpf_attach_site site, bool ret, const struct hook_task *t,
+                         const void *ctx, size_t size)
+{
+    struct bpf_attach_event ev = {.site = site, .ret = ret, .who = t, .group = true, .kmem = ctx,
+                                  .kmem_len = size};
+    ev.args[0] = (uintptr_t)ctx;
+    fire(p, &ev, NULL, NULL);
 }
 
 static void run(struct bpf_policy *p, int member, const char *hook, const struct hook_task *t, struct policy_ctx *c,
                 void *ctx, size_t size)
 {
+    static const enum bpf_attach_site fn_site[BPF_ABI_MEMBER_COUNT] = {
+        [BPF_ABI_ON_TASK_INIT] = BPF_SITE_TASK_INIT_FN, [BPF_ABI_ON_BIND] = BPF_SITE_BIND_FN,
+        [BPF_ABI_ON_TASK_DESTROY] = BPF_SITE_DESTROY_FN, [BPF_ABI_ON_TIMESLICE_CONTROL] = BPF_SITE_COUNT,
+    };
+    enum bpf_attach_site site = fn_site[member];
+    /* the hook function's argument points at the ctx inside a larger driver-owned record: a tracer built for a
+     * longer ctx (an older ABI's) reads zeros past the input, not a fault */
+    _Alignas(8) uint8_t record[64] = {0};
+    memcpy(record, ctx, size < sizeof record ? size : sizeof record);
+    if (site != BPF_SITE_COUNT)
+        fire_hook_fn(p, site, false, t, record, sizeof record);
     int pi = p->obj->member_prog[member];
     if (!p->dead && pi >= 0)
-        run_prog(p, &p->obj->progs[pi], hook, t, c, ctx, size);
+        run_prog(p, &p->obj->progs[pi], hook, t, t, c, ctx, size);
+    if (site != BPF_SITE_COUNT)
+        fire_hook_fn(p, site, true, t, record, sizeof record);
 }
 
 static void on_task_init(void *state, const struct hook_task *t, struct policy_ctx *c)
@@ -316,23 +479,65 @@ static void on_task_destroy(void *state, const struct hook_task *t)
     run(state, BPF_ABI_ON_TASK_DESTROY, "task_destroy", t, NULL, &x, sizeof x);
 }
 
-/* A kernel launch of the task: every launch probe runs, in object order, as a uprobe on cuLaunchKernel would. */
+/* A user function of the launching process, entry then return, with the registers it is called with. */
+static void fire_user(struct bpf_policy *p, const char *lib, const char *func, const uint64_t args[6],
+                      const struct hook_task *t, struct policy_ctx *c)
+{
+    struct bpf_attach_event ev = {.site = BPF_SITE_USER, .lib = lib, .func = func, .who = t, .group = true};
+    memcpy(ev.args, args, sizeof ev.args);
+    fire(p, &ev, "work_submit", c);
+    ev.ret = true;
+    ev.rc = 0; /* CUDA_SUCCESS / cudaSuccess */
+    fire(p, &ev, "work_submit", c);
+}
+
+/*
+ * A kernel launch of the task: cudaLaunchKernel around cuLaunchKernel, as the CUDA runtime calls it. The
+ * arguments are the launch's as far as the hook knows them: the function and stream handles stand for the
+ * channel it goes to (one stream per channel), grid and block dimensions are 1.
+ */
 static void on_work_submit(void *state, const struct hook_task *t, uint32_t chid, enum hook_submit_kind kind,
                            struct policy_ctx *c)
 {
     struct bpf_policy *p = state;
-    (void)chid;
-    if (kind != HOOK_SUBMIT_WORK)
+    if (kind == HOOK_SUBMIT_TOKEN_REQUEST) {
+        /* nv_gpu_token_request_ctx: u32 channel_id @0, u64 tsg_id @8, u32 token @16 (the hook does not see the
+         * token the control then returns) */
+        struct {
+            uint32_t channel_id;
+            uint64_t tsg_id;
+            uint32_t token;
+        } x = {.channel_id = chid, .tsg_id = t->tsg_id};
+        fire_hook_fn(p, BPF_SITE_TOKEN_FN, false, t, &x, sizeof x);
+        fire_hook_fn(p, BPF_SITE_TOKEN_FN, true, t, &x, sizeof x);
         return;
-    for (uint32_t i = 0; i < p->obj->n_progs && !p->dead; i++) {
-        if (!p->obj->progs[i].launch_probe)
-            continue;
-        uint8_t regs[BPF_ABI_PT_REGS_SIZE] = {0};
-        run_prog(p, &p->obj->progs[i], "work_submit", t, c, regs, sizeof regs);
     }
+    uint64_t func = 0x7f5a00000000ull | (uint64_t)t->htsg << 8 | (chid & 0xffu);
+    uint64_t stream = 0x7f5b00000000ull | (uint64_t)t->htsg << 8 | (chid & 0xffu);
+    /* cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream): dim3 travels in two registers each */
+    const uint64_t rt[6] = {func, 1ull | 1ull << 32, 1, 1ull | 1ull << 32, 1, 0};
+    /* cuLaunchKernel(f, gridX, gridY, gridZ, blockX, blockY, ...blockZ, sharedMem, hStream on the stack) */
+    const uint64_t drv[6] = {func, 1, 1, 1, 1, 1};
+    struct bpf_attach_event outer = {.site = BPF_SITE_USER, .lib = "libcudart.so", .func = "cudaLaunchKernel",
+                                     .who = t, .group = true};
+    memcpy(outer.args, rt, sizeof rt);
+    outer.args[5] = stream;
+    fire(p, &outer, "work_submit", c);
+    fire_user(p, "libcuda.so", "cuLaunchKernel", drv, t, c);
+    outer.ret = true;
+    fire(p, &outer, "work_submit", c);
 }
 
 /* ---- lifetime ---- */
+
+static void policy_free(struct bpf_policy *p)
+{
+    bpf_wqs_free(&p->wqs);
+    bpf_obj_close(p->obj);
+    free(p->site);
+    free(p->target);
+    free(p);
+}
 
 static void policy_fini(void *state)
 {
@@ -342,8 +547,7 @@ static void policy_fini(void *state)
     char msg[160];
     snprintf(msg, sizeof msg, "%" PRIu64 " callbacks, %" PRIu64 " instructions", p->runs, p->insns);
     p->host->log(p->host, POLICY_LOG_INFO, msg);
-    bpf_obj_close(p->obj);
-    free(p);
+    policy_free(p);
 }
 
 /* "map:NAME[KEY]=VALUE" -> name, key, value (in buf). */
@@ -380,6 +584,30 @@ static int apply_arg(struct bpf_policy *p, const char *arg, char *err, size_t er
         }
         return bpf_obj_map_set(p->obj, name, key, value, err, errlen);
     }
+    if (strncmp(buf, "attach:", 7) == 0) {
+        char *eq = strchr(buf, '=');
+        struct bpf_obj_prog *prog = NULL;
+        *eq = '\0';
+        for (uint32_t i = 0; i < p->obj->n_progs && !prog; i++)
+            if (strcmp(p->obj->progs[i].name, buf + 7) == 0) {
+                prog = &p->obj->progs[i];
+                snprintf(p->target[i], sizeof p->target[i], "%s", eq + 1);
+            }
+        if (!prog) {
+            snprintf(err, errlen, "attach: the object has no program '%s'", buf + 7);
+            return -1;
+        }
+        if (prog->kind != BPF_ATTACH_UPROBE && prog->kind != BPF_ATTACH_URETPROBE) {
+            snprintf(err, errlen, "attach: program %s is a %s (section %s); only uprobes are attached by a loader",
+                     prog->name, bpf_attach_kind_name(prog->kind), prog->section);
+            return -1;
+        }
+        if (!eq[1] || !strchr(eq + 1, ':')) {
+            snprintf(err, errlen, "attach: %s='%s' is not LIBRARY:FUNCTION", prog->name, eq + 1);
+            return -1;
+        }
+        return 0;
+    }
     if (strncmp(buf, "budget=", 7) == 0) {
         char *end;
         errno = 0;
@@ -391,8 +619,47 @@ static int apply_arg(struct bpf_policy *p, const char *arg, char *err, size_t er
         p->insn_budget = v;
         return 0;
     }
-    snprintf(err, errlen, "unknown argument '%s' (accepted: rodata:NAME=VALUE, map:NAME[KEY]=VALUE, budget=N)", arg);
+    snprintf(err, errlen, "unknown argument '%s' (accepted: rodata:NAME=VALUE, map:NAME[KEY]=VALUE, "
+             "attach:PROG=LIB:FUNC, budget=N)", arg);
     return -1;
+}
+
+/*
+ * Where each probe runs: a site nvemu fires, or nowhere (a kprobe on a function nvemu does not model, a bare
+ * uprobe nothing attached). What never runs is said once, as a warning.
+ */
+static void resolve_sites(struct bpf_policy *p)
+{
+    for (uint32_t i = 0; i < p->obj->n_progs; i++) {
+        const struct bpf_obj_prog *prog = &p->obj->progs[i];
+        p->site[i] = -1;
+        if (!bpf_obj_prog_is_probe(prog))
+            continue;
+        char msg[400];
+        if (prog->kind == BPF_ATTACH_UPROBE || prog->kind == BPF_ATTACH_URETPROBE) {
+            if (!p->target[i][0])
+                snprintf(p->target[i], sizeof p->target[i], "%s", prog->target);
+            if (p->target[i][0]) {
+                p->site[i] = BPF_SITE_USER;
+            } else {
+                snprintf(msg, sizeof msg, "program %s (section %s) is never attached: a bare %s runs where its "
+                         "loader attaches it; give attach:%s=LIBRARY:FUNCTION (scenario policy.attach)", prog->name,
+                         prog->section, bpf_attach_kind_name(prog->kind), prog->name);
+                p->host->log(p->host, POLICY_LOG_WARN, msg);
+            }
+        } else {
+            p->site[i] = bpf_attach_site_of(prog->kind, prog->target);
+            if (p->site[i] < 0) {
+                snprintf(msg, sizeof msg, "program %s (%s on %s) is attached but never runs: nvemu has no %s",
+                         prog->name, bpf_attach_kind_name(prog->kind), prog->target,
+                         prog->kind == BPF_ATTACH_KPROBE || prog->kind == BPF_ATTACH_KRETPROBE
+                             ? "such driver function" : "such event");
+                p->host->log(p->host, POLICY_LOG_WARN, msg);
+            }
+        }
+        if (p->site[i] >= 0)
+            p->sites |= 1u << p->site[i];
+    }
 }
 
 static int policy_init(void **state, const struct policy_host *host, const char *const *args, int nargs, char *err,
@@ -413,19 +680,25 @@ static int policy_init(void **state, const struct policy_host *host, const char 
         free(p);
         return -1;
     }
+    p->site = calloc(p->obj->n_progs + 1, sizeof *p->site);
+    p->target = calloc(p->obj->n_progs + 1, sizeof *p->target);
+    if (!p->site || !p->target) {
+        snprintf(err, errlen, "out of memory");
+        policy_free(p);
+        return -1;
+    }
     for (int i = 1; i < nargs; i++) {
         if (apply_arg(p, args[i], err, errlen)) {
-            bpf_obj_close(p->obj);
-            free(p);
+            policy_free(p);
             return -1;
         }
     }
     env_init(p);
     if (check_object(p->obj, &p->env, err, errlen)) {
-        bpf_obj_close(p->obj);
-        free(p);
+        policy_free(p);
         return -1;
     }
+    resolve_sites(p);
     *state = p;
     return 0;
 }
@@ -456,7 +729,39 @@ static void json_bytes(FILE *f, const uint8_t *b, uint32_t n, bool as_string)
     fputc('"', f);
 }
 
-/* The final contents of the object's maps, as gpu_ext's loaders print them: {"map": {"key": value, ...}}. */
+/* A map value: decoded through its BTF type when the object describes it, else as before (number or hex). */
+static void map_value_json(FILE *f, const struct bpf_obj *obj, const struct bpf_obj_map *m, const uint8_t *val)
+{
+    if (m->value_btf)
+        bpf_btf_json(f, bpf_obj_btf(obj), m->value_btf, val, m->def.value_size);
+    else
+        json_bytes(f, val, m->def.value_size, false);
+}
+
+/* A data section as {variable: value}: its variables from the symbol table, their types from BTF. */
+static void data_section_json(FILE *f, const struct bpf_obj *obj, uint32_t mi, const uint8_t *val)
+{
+    const struct btf *btf = bpf_obj_btf(obj);
+    fputc('{', f);
+    bool first = true;
+    for (uint32_t i = 0; i < obj->n_vars; i++) {
+        const struct bpf_obj_var *v = &obj->vars[i];
+        if (v->map != mi || v->offset > obj->maps[mi].def.value_size ||
+            v->size > obj->maps[mi].def.value_size - v->offset)
+            continue;
+        int var = btf ? btf__find_by_name_kind(btf, v->name, BTF_KIND_VAR) : -1;
+        const struct btf_type *vt = var > 0 ? btf__type_by_id(btf, (uint32_t)var) : NULL;
+        fprintf(f, "%s\"%s\":", first ? "" : ",", v->name);
+        first = false;
+        bpf_btf_json(f, btf, vt ? vt->type : 0, val + v->offset, v->size);
+    }
+    fputc('}', f);
+}
+
+/*
+ * The final contents of the object's maps and global data as gpu_ext's loaders print them:
+ * {"map": {"key": value, ...}, ".bss": {"variable": value, ...}}, values decoded through BTF.
+ */
 static char *policy_report(void *state)
 {
     struct bpf_policy *p = state;
@@ -469,7 +774,17 @@ static char *policy_report(void *state)
     bool first_map = true;
     for (uint32_t i = 0; i < p->obj->n_maps; i++) {
         struct bpf_obj_map *m = &p->obj->maps[i];
-        if (m->kind != BPF_OBJ_MAP_USER || m->def.type == BPF_MAP_TYPE_RINGBUF || m->def.key_size > 256)
+        if (m->kind != BPF_OBJ_MAP_USER) {
+            uint32_t zero = 0;
+            const uint8_t *val = bpf_map_lookup(m->map, &zero);
+            if (!val)
+                continue;
+            fprintf(f, "%s\"%s\":", first_map ? "" : ",", m->name);
+            first_map = false;
+            data_section_json(f, p->obj, i, val);
+            continue;
+        }
+        if (m->def.type == BPF_MAP_TYPE_RINGBUF || m->def.key_size > 256)
             continue;
         fprintf(f, "%s\"%s\":{", first_map ? "" : ",", m->name);
         first_map = false;
@@ -499,7 +814,7 @@ static char *policy_report(void *state)
                 fputc('"', f);
             }
             fputc(':', f);
-            json_bytes(f, val, m->def.value_size, false);
+            map_value_json(f, p->obj, m, val);
         }
         free(key);
         fputc('}', f);
@@ -522,6 +837,17 @@ static const struct policy_ops bpf_policy_ops = {
     .on_task_destroy = on_task_destroy,
     .report_json = policy_report,
 };
+
+uint32_t bpf_policy_sites(const void *state)
+{
+    const struct bpf_policy *p = state;
+    return p && !p->dead ? p->sites : 0;
+}
+
+void bpf_policy_fire(void *state, const struct bpf_attach_event *ev)
+{
+    fire(state, ev, NULL, NULL);
+}
 
 bool bpf_policy_is_object(const char *path)
 {
@@ -569,10 +895,22 @@ int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *
             ops.on_timeslice_set = NULL;
         if (peek->member_prog[BPF_ABI_ON_TASK_DESTROY] < 0)
             ops.on_task_destroy = NULL;
-        bool probes = false;
-        for (uint32_t i = 0; i < peek->n_progs; i++)
-            probes |= peek->progs[i].launch_probe;
-        if (!probes)
+        /* a hook function's probes need its callback though the ops member is NULL */
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < peek->n_progs; i++) {
+            const struct bpf_obj_prog *pr = &peek->progs[i];
+            int site = pr->kind == BPF_ATTACH_UPROBE || pr->kind == BPF_ATTACH_URETPROBE
+                           ? BPF_SITE_USER : bpf_attach_site_of(pr->kind, pr->target);
+            if (bpf_obj_prog_is_probe(pr) && site >= 0)
+                at |= 1u << site;
+        }
+        if (at & 1u << BPF_SITE_TASK_INIT_FN)
+            ops.on_task_init = bpf_policy_ops.on_task_init;
+        if (at & 1u << BPF_SITE_BIND_FN)
+            ops.on_bind = bpf_policy_ops.on_bind;
+        if (at & 1u << BPF_SITE_DESTROY_FN)
+            ops.on_task_destroy = bpf_policy_ops.on_task_destroy;
+        if (!(at & (1u << BPF_SITE_USER | 1u << BPF_SITE_TOKEN_FN)))
             ops.on_work_submit = NULL;
         bpf_obj_close(peek);
         rc = attach(h, &ops, all, nargs + 1, err, errlen);

@@ -17,6 +17,7 @@
  * Policy arguments (the `--policy-arg` / scenario strings), besides the object:
  *   rodata:NAME=VALUE      sets a global variable (a `const volatile` knob) before the first run
  *   map:NAME[KEY]=VALUE    writes one element of a map before the first run
+ *   attach:PROG=LIB:FUNC   attaches the bare uprobe PROG to a user function, as a loader does by symbol
  *   budget=N               instructions per callback (default BPF_VM_DEFAULT_BUDGET)
  */
 #ifndef NVEMU_BPF_POLICY_H
@@ -39,6 +40,9 @@ enum bpf_nv_kfunc {
     BPF_NV_OVERRIDE_TIMESLICE,
     BPF_NV_REJECT_BIND,
     BPF_NV_PREEMPT_TSG,
+    BPF_WQ_INIT,                /* the kernel's bpf_wq kfuncs (emu/bpf/bpf_wq.h) */
+    BPF_WQ_SET_CALLBACK,
+    BPF_WQ_START,
     BPF_NV_KFUNC_COUNT
 };
 extern const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT];
@@ -58,6 +62,14 @@ typedef int (*bpf_policy_attach_fn)(struct hooks *h, const struct policy_ops *op
  */
 int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *path, const char *const *args,
                       int nargs, char *err, size_t errlen);
+
+struct bpf_attach_event;
+
+/* The sites (bit i: enum bpf_attach_site i) where the policy in state has probes; 0 once it is dead. */
+uint32_t bpf_policy_sites(const void *state);
+
+/* Runs the policy's probes attached at ev's site (state: what its init made, i.e. the hook framework's). */
+void bpf_policy_fire(void *state, const struct bpf_attach_event *ev);
 
 /*
  * Opens the object with the same checks as an attach (loader, ABI, load-time

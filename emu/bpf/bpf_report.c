@@ -66,10 +66,13 @@ static void print_vars(const struct bpf_obj *obj, FILE *out)
 
 static void print_callbacks(const struct bpf_obj *obj, FILE *out)
 {
-    fprintf(out, "ABI: struct nv_gpu_sched_ops (%s) instance '%s' in %s\n",
-            obj->ops_abi == BPF_ABI_OPS_CURRENT ? "current layout, 4 members, 32 bytes"
-                                                : "three-member layout without on_timeslice_control: accepted",
-            obj->ops_var, obj->ops_section);
+    if (!obj->ops_var[0])
+        fprintf(out, "ABI: no struct_ops instance: probes alone (every hook takes the native path)\n");
+    else
+        fprintf(out, "ABI: struct nv_gpu_sched_ops (%s) instance '%s' in %s\n",
+                obj->ops_abi == BPF_ABI_OPS_CURRENT ? "current layout, 4 members, 32 bytes"
+                                                    : "three-member layout without on_timeslice_control: accepted",
+                obj->ops_var, obj->ops_section);
     fprintf(out, "callbacks:\n");
     for (int m = 0; m < BPF_ABI_MEMBER_COUNT; m++) {
         int pi = obj->member_prog[m];
@@ -84,10 +87,13 @@ static void print_callbacks(const struct bpf_obj *obj, FILE *out)
     }
     for (uint32_t i = 0; i < obj->n_progs; i++) {
         const struct bpf_obj_prog *p = &obj->progs[i];
-        if (p->launch_probe)
-            fprintf(out, "  %-22s %s (%s, %u instructions%s, ctx struct pt_regs %u bytes read-only, zeroed): runs "
-                    "at every kernel launch\n", "uprobe cuLaunchKernel", p->name, p->section, p->prog.n,
-                    p->sleepable ? ", sleepable" : "", BPF_ABI_PT_REGS_SIZE);
+        if (!bpf_obj_prog_is_probe(p))
+            continue;
+        char at[200];
+        snprintf(at, sizeof at, "%s %s", bpf_attach_kind_name(p->kind), p->target[0] ? p->target : "(bare)");
+        fprintf(out, "  %-22s %s (%s, %u instructions%s, ctx %s read-only)\n", at, p->name, p->section, p->prog.n,
+                p->sleepable ? ", sleepable" : "",
+                p->kind == BPF_ATTACH_TRACEPOINT ? "its tracepoint record" : "struct pt_regs 168 bytes");
     }
 }
 
@@ -150,7 +156,7 @@ void bpf_report_dump(const struct bpf_obj *obj, FILE *out)
         const struct bpf_obj_prog *p = &obj->progs[i];
         fprintf(out, "  %-24s %-32s %" PRIu64 " instructions%s%s\n", p->name, p->section, p->size / 8,
                 p->sleepable ? ", sleepable" : "",
-                p->member >= 0 ? "" : p->launch_probe ? ", runs at every kernel launch" : ", not bound (not run)");
+                p->member >= 0 ? "" : bpf_obj_prog_is_probe(p) ? ", a probe" : ", not bound (not run)");
     }
     print_maps(obj, out);
     print_vars(obj, out);

@@ -797,8 +797,21 @@ int vm_call_subprog(struct vm *vm, uint32_t target, uint64_t r1, uint64_t r2, co
     return 0;
 }
 
-int bpf_vm_run(const struct bpf_vm_env *env, const struct bpf_prog *prog, void *ctx, size_t ctx_size,
-               bool ctx_readonly, uint64_t *r0, struct bpf_fault *fault)
+/* What a run starts with besides the program: r1 (the ctx), or an async callback's r1..r3 (map, key, value). */
+struct entry {
+    uint32_t pc;
+    void *ctx;
+    size_t ctx_size;
+    bool ctx_readonly;
+    struct bpf_map *map;
+    const void *key;
+    uint32_t key_size;
+    void *value;
+    uint32_t value_size;
+};
+
+static int run_at(const struct bpf_vm_env *env, const struct bpf_prog *prog, const struct entry *e, uint64_t *r0,
+                  struct bpf_fault *fault)
 {
     /* The state is large (stack frames and their spill tags): one per thread, and a heap copy
      * when a kfunc makes the emulator run another program on the same thread. */
@@ -819,12 +832,12 @@ int bpf_vm_run(const struct bpf_vm_env *env, const struct bpf_prog *prog, void *
     vm->prog = prog;
     vm->depth = 0;
     vm->max_frames = env->max_frames && env->max_frames < BPF_VM_MAX_FRAMES ? env->max_frames : BPF_VM_MAX_FRAMES;
-    vm->pc = 0;
+    vm->pc = e->pc;
     vm->executed = 0;
     vm->budget = env->insn_budget ? env->insn_budget : BPF_VM_DEFAULT_BUDGET;
-    vm->ctx = ctx;
-    vm->ctx_size = ctx_size;
-    vm->ctx_readonly = ctx_readonly;
+    vm->ctx = e->ctx;
+    vm->ctx_size = e->ctx_size;
+    vm->ctx_readonly = e->ctx_readonly;
     vm->failed = false;
     vm->fault = fault;
     if (fault) {
@@ -835,12 +848,21 @@ int bpf_vm_run(const struct bpf_vm_env *env, const struct bpf_prog *prog, void *
     memset(vm->r, 0, sizeof vm->r);
     memset(vm->t, 0, sizeof vm->t);
     enter_frame(vm, 0);
-    vm->r[1] = (uint64_t)(uintptr_t)ctx;
-    if (ctx)
-        vm->t[1] = (struct tag){(uintptr_t)ctx, (uint32_t)ctx_size, R_CTX,
-                                (uint8_t)(T_READ | (ctx_readonly ? 0 : T_WRITE))};
-    int rc = prog->insns && prog->n ? exec(vm, 0, 0)
-                                    : vm_fault(vm, BPF_FAULT_INSN, "empty program");
+    if (e->map) {
+        vm->r[1] = (uint64_t)(uintptr_t)e->map;
+        vm->t[1] = (struct tag){(uintptr_t)e->map, 0, R_MAP, 0};
+        vm->r[2] = (uint64_t)(uintptr_t)e->key;
+        vm->t[2] = (struct tag){(uintptr_t)e->key, e->key_size, R_VALUE, T_READ};
+        vm->r[3] = (uint64_t)(uintptr_t)e->value;
+        vm->t[3] = (struct tag){(uintptr_t)e->value, e->value_size, R_VALUE, T_READ | T_WRITE};
+    } else {
+        vm->r[1] = (uint64_t)(uintptr_t)e->ctx;
+        if (e->ctx)
+            vm->t[1] = (struct tag){(uintptr_t)e->ctx, (uint32_t)e->ctx_size, R_CTX,
+                                    (uint8_t)(T_READ | (e->ctx_readonly ? 0 : T_WRITE))};
+    }
+    int rc = prog->insns && e->pc < prog->n ? exec(vm, e->pc, 0)
+                                           : vm_fault(vm, BPF_FAULT_INSN, "empty program");
     if (fault)
         fault->insns = vm->executed;
     bool ok = !rc && !vm->failed;
@@ -849,4 +871,23 @@ int bpf_vm_run(const struct bpf_vm_env *env, const struct bpf_prog *prog, void *
     if (--nesting)
         free(vm);
     return ok ? 0 : -1;
+}
+
+int bpf_vm_run(const struct bpf_vm_env *env, const struct bpf_prog *prog, void *ctx, size_t ctx_size,
+               bool ctx_readonly, uint64_t *r0, struct bpf_fault *fault)
+{
+    struct entry e = {.ctx = ctx, .ctx_size = ctx_size, .ctx_readonly = ctx_readonly};
+    return run_at(env, prog, &e, r0, fault);
+}
+
+int bpf_vm_run_callback(const struct bpf_vm_env *env, const struct bpf_prog *prog, uint32_t entry,
+                        struct bpf_map *map, const void *key, uint32_t key_size, void *value, uint32_t value_size,
+                        uint64_t *r0, struct bpf_fault *fault)
+{
+    /* an async callback runs in process context: sleepable, whatever the program that armed it */
+    struct bpf_prog sleepable = *prog;
+    sleepable.sleepable = true;
+    struct entry e = {.pc = entry, .map = map, .key = key, .key_size = key_size, .value = value,
+                      .value_size = value_size};
+    return run_at(env, &sleepable, &e, r0, fault);
 }

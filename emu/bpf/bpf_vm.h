@@ -142,6 +142,8 @@ struct bpf_vm_task {                 /* the emulated ioctl caller, "current" to 
     char comm[16];
 };
 
+struct bpf_map;
+
 struct bpf_vm_env {
     void *ctx;                                        /* handed to every callback and kfunc */
     uint64_t (*clock_ns)(void *ctx);                  /* ktime_get_ns / coarse / tai */
@@ -153,6 +155,11 @@ struct bpf_vm_env {
     uint32_t cpu;                                     /* get_smp_processor_id */
     const struct bpf_kfunc *kfuncs;
     uint32_t n_kfuncs;
+    /* probe_read_user[_str] / probe_read_kernel[_str] of an address outside the program's own
+     * regions (ctx, stack, maps): the caller's memory or the probed function's kernel data. 0, or
+     * -EFAULT. NULL: every such read faults (-EFAULT, destination zeroed). */
+    int (*read_user)(void *ctx, uint64_t addr, void *dst, size_t len);
+    int (*read_kernel)(void *ctx, uint64_t addr, void *dst, size_t len);
     uint64_t insn_budget;                             /* per run, callbacks included; 0: default */
     uint32_t max_frames;                              /* 1..BPF_VM_MAX_FRAMES; 0: the maximum */
 };
@@ -187,6 +194,14 @@ int bpf_vm_check(const struct bpf_vm_env *env, const struct bpf_prog *prog, bool
  * programs that did not pass bpf_vm_check: everything is checked again as it executes. */
 int bpf_vm_run(const struct bpf_vm_env *env, const struct bpf_prog *prog, void *ctx, size_t ctx_size,
                bool ctx_readonly, uint64_t *r0, struct bpf_fault *fault);
+
+/* Runs the subprogram at instruction `entry` of prog as an async callback (bpf_wq's): r1 = map (a
+ * map handle), r2 = key (key_size bytes, read-only), r3 = value (value_size bytes, writable); it
+ * runs sleepable, in process context, whatever the program that armed it. As bpf_vm_run
+ * otherwise. */
+int bpf_vm_run_callback(const struct bpf_vm_env *env, const struct bpf_prog *prog, uint32_t entry,
+                        struct bpf_map *map, const void *key, uint32_t key_size, void *value, uint32_t value_size,
+                        uint64_t *r0, struct bpf_fault *fault);
 
 /* --- Tools --- */
 

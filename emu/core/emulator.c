@@ -232,6 +232,20 @@ nvemu_opener *nvemu_open(nvemu *emu, nvemu_node node, uint32_t minor, const nvem
     return op;
 }
 
+/*
+ * sched:sched_process_exit as the emulator sees a process end: its last device file closed (a process that
+ * exits closes them all; the daemon and the scenario runner close them when a client process ends).
+ */
+static void process_exit_if_last(nvemu *emu, const nvemu_identity *who)
+{
+    for (nvemu_opener *o = rm_openers(emu->rm); o; o = o->next)
+        if (!o->closed && o->who.pid == who->pid)
+            return;
+    struct hook_task t = {.pid = who->pid, .tid = who->pid, .uid = who->uid, .gid = who->gid};
+    memcpy(t.comm, who->comm, sizeof t.comm);
+    hooks_process_exit(emu->hooks, &t);
+}
+
 void nvemu_release(nvemu *emu, nvemu_opener *op)
 {
     if (!op)
@@ -239,7 +253,10 @@ void nvemu_release(nvemu *emu, nvemu_opener *op)
     pthread_mutex_lock(&emu->lock);
     /* a participant whose process closed (or lost) the fd must not hold virtual time back */
     workload_forget_opener(emu->wl, op);
+    nvemu_identity who = op->who;
     rm_opener_close(emu->rm, op);
+    if (hooks_wants(emu->hooks, HOOK_EVENT_PROCESS_EXIT))
+        process_exit_if_last(emu, &who);
     pthread_mutex_unlock(&emu->lock);
 }
 
@@ -256,12 +273,48 @@ struct hooks *nvemu_hooks(nvemu *emu) { return emu->hooks; }
 struct rm_server *nvemu_rm(nvemu *emu) { return emu->rm; }
 pthread_mutex_t *nvemu_lock_of(nvemu *emu) { return &emu->lock; }
 
-int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *arg, const nvemu_access *acc)
+/*
+ * The caller's memory as nvidia_unlocked_ioctl's probes see it: the parameter block at the caller's address
+ * (as dispatched: on return it holds what is copied back), anything else through the accessor. A staged
+ * accessor (the daemon's) serves the block only: a probe's read must not drop and reissue the call.
+ */
+struct probe_mem {
+    const nvemu_access *acc;
+    uint64_t addr;
+    const unsigned char *block;
+    uint32_t size;
+};
+
+static int probe_read(void *ctx, uint64_t addr, void *dst, size_t len)
 {
-    if (!acc)
-        acc = &nvemu_access_inproc;
+    const struct probe_mem *m = ctx;
+    if (addr >= m->addr && len <= m->size && addr - m->addr <= m->size - len) {
+        memcpy(dst, m->block + (addr - m->addr), len);
+        return 0;
+    }
+    if (m->acc->staged_miss)
+        return -EFAULT;
+    return m->acc->read(m->acc->ctx, addr, dst, len) ? -EFAULT : 0;
+}
+
+/* nvidia_unlocked_ioctl(file, cmd, arg) entry or return; /dev/nvidia-uvm has its own entry point, not probed. */
+static void probe_ioctl(nvemu *emu, nvemu_opener *op, int32_t tid, bool ret, uint64_t cmd, struct probe_mem *m,
+                        int rc)
+{
+    if (op->node == NVEMU_NODE_UVM || !hooks_wants(emu->hooks, HOOK_EVENT_IOCTL))
+        return;
+    struct hook_task who = {.pid = op->who.pid, .tid = tid, .uid = op->who.uid, .gid = op->who.gid};
+    memcpy(who.comm, op->who.comm, sizeof who.comm);
+    hooks_ioctl(emu->hooks, ret, (uint64_t)(uintptr_t)op, cmd, m->addr, rc, &who, probe_read, m);
+}
+
+static int ioctl_at(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *arg, const nvemu_access *acc,
+                    uint64_t cmd, uint64_t user_addr)
+{
     int32_t tid = acc->tid ? acc->tid : op->who.tid;
+    struct probe_mem pm = {acc, user_addr, arg, size};
     pthread_mutex_lock(&emu->lock);
+    probe_ioctl(emu, op, tid, false, cmd, &pm, 0);
     /* unmodified binaries on a REALTIME emulator: virtual time follows the wall clock */
     if (emu->cfg.clock == NVEMU_CLOCK_REALTIME)
         sim_sync_realtime(emu->sim);
@@ -285,8 +338,18 @@ int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *
     else if (st != NV_OK)
         nvemu_count_error(emu, st);
     workload_after_ioctl(emu->wl, tid, &emu->lock, acc);
+    probe_ioctl(emu, op, tid, true, cmd, &pm, rc);
     pthread_mutex_unlock(&emu->lock);
     return rc;
+}
+
+int nvemu_ioctl(nvemu *emu, nvemu_opener *op, uint32_t nr, uint32_t size, void *arg, const nvemu_access *acc)
+{
+    if (!acc)
+        acc = &nvemu_access_inproc;
+    /* the request word as the caller wrote it: _IOWR(NV_IOCTL_MAGIC, nr, size) */
+    uint64_t cmd = 3ull << 30 | (uint64_t)(size & 0x3FFFu) << 16 | (uint64_t)NV_IOCTL_MAGIC << 8 | (nr & 0xFFu);
+    return ioctl_at(emu, op, nr, size, arg, acc, cmd, (uint64_t)(uintptr_t)arg);
 }
 
 int nvemu_ioctl_request(nvemu *emu, nvemu_opener *op, unsigned long request, uint64_t arg, const nvemu_access *acc)
@@ -303,7 +366,7 @@ int nvemu_ioctl_request(nvemu *emu, nvemu_opener *op, unsigned long request, uin
     int in = acc->read(acc->ctx, arg, buf, size);
     if (in != 0)
         return in == NVEMU_ERR_NOT_STAGED ? in : -EFAULT;
-    int rc = nvemu_ioctl(emu, op, nr, size, buf, acc);
+    int rc = ioctl_at(emu, op, nr, size, buf, acc, request, arg);
     if (rc == NVEMU_ERR_NOT_STAGED)
         return rc;
     /* XFER's header is not written back (its result went to xfer.ptr, which may be the header itself) */

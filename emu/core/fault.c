@@ -5,9 +5,14 @@
  * point gets the same answers and the same trace every run.
  */
 #include "core/emulator.h"
+
+#include <stdio.h>
+
 #include "core/emulator_internal.h"
 #include "base/log.h"
 #include "fifo/fifo.h"
+#include "hooks/hooks.h"
+#include "rm/gpu.h"
 #include "rm/rm_server.h"
 
 void nvemu_fault_gpu_lost(nvemu *emu, uint32_t gpu)
@@ -20,6 +25,11 @@ void nvemu_fault_gpu_lost(nvemu *emu, uint32_t gpu)
         g->lost = true;
         LOG_WARN("fault", "gpu_lost: GPU %u (/dev/nvidia%u) is lost from now on", gpu, gpu);
         fifo_gpu_lost(g->fifo);
+        /* the driver reports a GPU fallen off the bus as XID 79 */
+        char dev[32];
+        snprintf(dev, sizeof dev, "%04x:%02x:%02x.%x", emu->profile->pci_domain & 0xFFFFu, g->pci_bus & 0xFFu,
+                 emu->profile->pci_slot & 0x1Fu, emu->profile->pci_function & 7u);
+        hooks_xid(emu->hooks, 79, dev);
     }
     pthread_mutex_unlock(&emu->lock);
 }

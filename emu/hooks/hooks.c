@@ -16,6 +16,7 @@
 
 #include "abi/nv_engine.h"
 #include "base/log.h"
+#include "bpf/bpf_attach.h"
 #include "bpf/bpf_policy.h"
 #include "hooks/policy_api.h"
 
@@ -71,6 +72,7 @@ struct hooks {
     char name[64];
     bool failed;                  /* policy_host.fail was called: the policy is no longer called */
     char error[1024];
+    bool bpf;                     /* the policy is a BPF object: events beside the hooks reach its probes */
 };
 
 static void trace(struct hooks *h, const char *hook, const struct hook_task *t, const char *field,
@@ -302,6 +304,7 @@ static void detach(struct hooks *h)
     h->error[0] = '\0';
     h->state = NULL;
     h->dl = NULL;
+    h->bpf = false;
     memset(&h->ops, 0, sizeof h->ops);
     h->name[0] = '\0';
 }
@@ -388,8 +391,11 @@ int hooks_load_policy(struct hooks *h, const char *path, const char *const *args
     if (hooks_find_policy(path, found, sizeof found, err, errlen) != 0)
         return -1;
     path = found;
-    if (bpf_policy_is_object(path))
-        return bpf_policy_attach(h, hooks_attach_ops, path, args, nargs, err, errlen);
+    if (bpf_policy_is_object(path)) {
+        int rc = bpf_policy_attach(h, hooks_attach_ops, path, args, nargs, err, errlen);
+        h->bpf = rc == 0;
+        return rc;
+    }
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
         const char *why = dlerror();
@@ -597,4 +603,69 @@ void hooks_task_destroy(struct hooks *h, const struct hook_task *t)
     watch_mark(h, "on_task_destroy", t);
     h->ops.on_task_destroy(h->state, t);
     watch_mark(h, NULL, NULL);
+}
+
+/* ---- events beside the hooks ---- */
+
+static const enum bpf_attach_site event_site[] = {
+    [HOOK_EVENT_IOCTL] = BPF_SITE_IOCTL,
+    [HOOK_EVENT_PROCESS_EXIT] = BPF_SITE_PROCESS_EXIT,
+    [HOOK_EVENT_XID] = BPF_SITE_XID,
+    [HOOK_EVENT_USER_CALL] = BPF_SITE_USER,
+};
+
+bool hooks_wants(const struct hooks *h, enum hook_event e)
+{
+    return hooks_active(h) && h->bpf && (bpf_policy_sites(h->state) & 1u << event_site[e]);
+}
+
+static void fire(struct hooks *h, const struct bpf_attach_event *ev, const char *what)
+{
+    watch_mark(h, what, ev->who);
+    bpf_policy_fire(h->state, ev);
+    watch_mark(h, NULL, NULL);
+}
+
+void hooks_ioctl(struct hooks *h, bool ret, uint64_t file, uint64_t cmd, uint64_t arg, int64_t rc,
+                 const struct hook_task *who, hook_read_fn read, void *read_ctx)
+{
+    if (!hooks_wants(h, HOOK_EVENT_IOCTL))
+        return;
+    struct bpf_attach_event ev = {.site = BPF_SITE_IOCTL, .ret = ret, .args = {file, cmd, arg}, .rc = (uint64_t)rc,
+                                  .who = who, .read_user = read, .user_ctx = read_ctx};
+    fire(h, &ev, ret ? "kretprobe nvidia_unlocked_ioctl" : "kprobe nvidia_unlocked_ioctl");
+}
+
+void hooks_process_exit(struct hooks *h, const struct hook_task *who)
+{
+    if (!hooks_wants(h, HOOK_EVENT_PROCESS_EXIT))
+        return;
+    struct bpf_attach_event ev = {.site = BPF_SITE_PROCESS_EXIT, .who = who};
+    fire(h, &ev, "tracepoint sched_process_exit");
+}
+
+void hooks_xid(struct hooks *h, uint32_t xid, const char *dev)
+{
+    if (!hooks_wants(h, HOOK_EVENT_XID))
+        return;
+    struct bpf_attach_event ev = {.site = BPF_SITE_XID, .xid = xid, .xid_dev = dev};
+    fire(h, &ev, "tracepoint nvidia_dev_xid");
+}
+
+void hooks_user_call_half(struct hooks *h, const char *lib, const char *func, const uint64_t args[6], uint64_t rc,
+                          const struct hook_task *who, bool ret)
+{
+    if (!hooks_wants(h, HOOK_EVENT_USER_CALL))
+        return;
+    struct bpf_attach_event ev = {.site = BPF_SITE_USER, .ret = ret, .lib = lib, .func = func, .rc = ret ? rc : 0,
+                                  .who = who};
+    memcpy(ev.args, args, sizeof ev.args);
+    fire(h, &ev, ret ? "uretprobe" : "uprobe");
+}
+
+void hooks_user_call(struct hooks *h, const char *lib, const char *func, const uint64_t args[6], uint64_t rc,
+                     const struct hook_task *who)
+{
+    hooks_user_call_half(h, lib, func, args, rc, who, false);
+    hooks_user_call_half(h, lib, func, args, rc, who, true);
 }

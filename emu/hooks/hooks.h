@@ -144,4 +144,46 @@ void hooks_runlist_update(struct hooks *h, uint32_t gpu, uint32_t runlist_id, ui
 /* task_destroy before the channel group goes away. */
 void hooks_task_destroy(struct hooks *h, const struct hook_task *t);
 
+/*
+ * Events beside the scheduling hooks, where an attached policy's probes run
+ * (a BPF object's kprobes, uprobes and tracepoints; emu/bpf/bpf_attach.h).
+ * Each returns at once when the policy has nothing there, so callers may
+ * call them on every ioctl; hooks_wants says so beforehand for callers that
+ * must prepare arguments.
+ */
+enum hook_event { HOOK_EVENT_IOCTL, HOOK_EVENT_PROCESS_EXIT, HOOK_EVENT_XID, HOOK_EVENT_USER_CALL };
+
+/* True when the attached policy runs something at event e. */
+bool hooks_wants(const struct hooks *h, enum hook_event e);
+
+/* How an event's probes read the calling process's memory: 0, or nonzero when addr..addr+len is not readable. */
+typedef int (*hook_read_fn)(void *ctx, uint64_t addr, void *dst, size_t len);
+
+/*
+ * nvidia_unlocked_ioctl(file, cmd, arg), the one entry point of every node:
+ * entry (ret false) before the dispatch, return (ret true, rc the function's
+ * result) after the parameters were copied back. who: the caller's identity
+ * (no channel group); read/read_ctx: the caller's memory, where arg points.
+ */
+void hooks_ioctl(struct hooks *h, bool ret, uint64_t file, uint64_t cmd, uint64_t arg, int64_t rc,
+                 const struct hook_task *who, hook_read_fn read, void *read_ctx);
+
+/* The process of who ended (sched:sched_process_exit). */
+void hooks_process_exit(struct hooks *h, const struct hook_task *who);
+
+/* The driver reported XID xid on a GPU (nvidia:nvidia_dev_xid); dev: its PCI name. */
+void hooks_xid(struct hooks *h, uint32_t xid, const char *dev);
+
+/*
+ * A task's process called LIB:FUNC (library file name, function symbol) with
+ * args in the x86-64 argument registers and it returned rc: its uprobes,
+ * then its uretprobes, run.
+ */
+void hooks_user_call(struct hooks *h, const char *lib, const char *func, const uint64_t args[6], uint64_t rc,
+                     const struct hook_task *who);
+
+/* One half of a call that spans time (a synchronisation): its entry (ret false, rc unused) or its return. */
+void hooks_user_call_half(struct hooks *h, const char *lib, const char *func, const uint64_t args[6], uint64_t rc,
+                          const struct hook_task *who, bool ret);
+
 #endif

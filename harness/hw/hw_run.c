@@ -783,6 +783,11 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
         note(out, "policy %s acts at every kernel launch (on_work_submit, or a cuLaunchKernel uprobe calling "
                   "bpf_nv_gpu_preempt_tsg): not run (the hardware backend applies task_init and SET_TIMESLICE "
                   "decisions only)", hooks_policy_name(h));
+    if (hooks_wants(h, HOOK_EVENT_IOCTL) || hooks_wants(h, HOOK_EVENT_USER_CALL) ||
+        hooks_wants(h, HOOK_EVENT_PROCESS_EXIT) || hooks_wants(h, HOOK_EVENT_XID))
+        note(out, "policy %s has probes (ioctl kprobes, uprobes, tracepoints): not run (the hardware backend plans "
+                  "from the hook callbacks alone; decisions that depend on the probes are missing)",
+             hooks_policy_name(h));
     hooks_destroy(h);
     if (sc->fault_count)
         note(out, "%u fault(s): not injected on hardware", sc->fault_count);

@@ -49,6 +49,11 @@ struct sc_analyzer {
     size_t owner_count, owner_cap;
     struct pending_hook *pending;
     size_t pending_count, pending_cap;
+    /* texts[] index + 1 of a recent text by hash of its pointer: the sim interns, so equal texts are one pointer */
+    struct {
+        const char *sim;
+        size_t index;
+    } text_cache[256];
 };
 
 static int vec_push(struct u64vec *v, uint64_t x)
@@ -244,6 +249,26 @@ static int32_t inst_task(const struct sc_analyzer *a, int32_t inst)
     return inst < 0 ? -1 : (int32_t)a->out->inst[inst].task;
 }
 
+/* A copy of the sim's text in the results (whole: a printk line is not cut), "" when out of memory. */
+static const char *keep_text(struct sc_analyzer *a, const char *sim_text)
+{
+    struct sc_results *o = a->out;
+    if (!sim_text || !*sim_text)
+        return "";
+    size_t slot = ((uintptr_t)sim_text >> 4) % (sizeof a->text_cache / sizeof *a->text_cache);
+    if (a->text_cache[slot].sim == sim_text)
+        return o->texts[a->text_cache[slot].index];
+    char **nt = grow(o->texts, &o->text_cap, o->text_count, sizeof(*nt));
+    char *copy = nt ? strdup(sim_text) : NULL;
+    if (!copy)
+        return "";
+    o->texts = nt;
+    o->texts[o->text_count] = copy;
+    a->text_cache[slot].sim = sim_text;
+    a->text_cache[slot].index = o->text_count++;
+    return copy;
+}
+
 static void on_hook(struct sc_analyzer *a, const struct sim_rec *r)
 {
     struct sc_results *o = a->out;
@@ -256,8 +281,7 @@ static void on_hook(struct sc_analyzer *a, const struct sim_rec *r)
             event = o->hook_count++;
             struct sc_hook_event *h = &o->hooks[event];
             *h = (struct sc_hook_event){.t = r->t, .value = r->a, .inst = inst, .gpu = r->gpu, .tsg = r->tsg,
-                                        .runlist = r->runlist};
-            snprintf(h->reason, sizeof(h->reason), "%s", r->reason ? r->reason : "");
+                                        .runlist = r->runlist, .reason = keep_text(a, r->reason)};
         }
     }
     const char *hook = r->name ? r->name : "", *field = r->field ? r->field : "", *result = r->result ? r->result : "";
@@ -557,5 +581,8 @@ void sc_results_free(struct sc_results *r)
     free(r->requests);
     free(r->faults);
     free(r->policy_maps);
+    for (size_t i = 0; i < r->text_count; i++)
+        free(r->texts[i]);
+    free(r->texts);
     memset(r, 0, sizeof(*r));
 }

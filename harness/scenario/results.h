@@ -97,7 +97,7 @@ struct sc_hook_event {
     uint32_t decision;
     int32_t inst;
     uint32_t gpu, tsg, runlist;
-    char reason[32];
+    const char *reason;                   /* whole (a policy's printk line included); owned by the results' texts */
 };
 
 /* A request's life on the timeline: arrival (t0) to its end (t1). */
@@ -185,6 +185,8 @@ struct sc_results {
     uint32_t warning_count;              /* warnings about the run's outcome (sc_results_warn) */
     char warnings[SC_MAX_WARNINGS][200];
     char *policy_maps;                   /* final contents of a BPF policy's maps (JSON object) or NULL */
+    size_t text_count, text_cap;
+    char **texts;                        /* the hook events' reasons, each distinct one stored once */
 };
 
 struct sc_analyzer;

@@ -36,6 +36,7 @@
 #include "run_ctx.h"
 #include "run_proc.h"
 #include "run_sched.h"
+#include "scenario_calls.h"
 #include "sim/sim.h"
 
 struct run;
@@ -148,6 +149,56 @@ static int queue_push(struct inst *in, uint64_t at, uint32_t num)
     return 0;
 }
 
+/*
+ * The task's own calls of user functions (task.calls) at `when`, where a policy's uprobes see them. locked:
+ * called from a sim event, which reaches the emulator as the runner's other events do (fifo_submit), without
+ * taking its lock again; else the lock is taken here.
+ */
+static void user_calls(struct inst *in, enum sc_call_when when, bool locked)
+{
+    const struct sc_task *t = in->t;
+    struct hooks *h = nvemu_hooks(in->R->emu);
+    if (!t->call_count || !hooks_wants(h, HOOK_EVENT_USER_CALL))
+        return;
+    int32_t pid = (int32_t)(1000 + in->id);
+    struct hook_task who = {.pid = pid, .tid = pid, .uid = 1000, .gid = 1000, .hclient = in->ctx.hClient,
+                            .htsg = in->ctx.hTsg, .tsg_id = in->ctx.tsg_id};
+    snprintf(who.comm, sizeof who.comm, "%s", t->comm);
+    /* ${context}: a CUcontext stands for a pointer of the process, one per process */
+    struct sc_call_vars v = {.pid = (uint64_t)pid, .hclient = in->ctx.hClient, .htsg = in->ctx.hTsg,
+                             .tsg_id = in->ctx.tsg_id,
+                             .context = in->has_ctx ? 0x7f1c00000000ull | (uint64_t)in->id << 16 : 0};
+    pthread_mutex_t *lock = nvemu_lock_of(in->R->emu);
+    for (uint32_t i = 0; i < t->call_count; i++) {
+        if (t->calls[i].when != when)
+            continue;
+        uint64_t regs[6];
+        sc_call_regs(&t->calls[i], &v, regs);
+        if (!locked)
+            pthread_mutex_lock(lock);
+        hooks_user_call(h, t->calls[i].lib, t->calls[i].func, regs, 0, &who);
+        if (!locked)
+            pthread_mutex_unlock(lock);
+    }
+}
+
+/*
+ * cudaDeviceSynchronize around the wait for a request's kernels: entered once they are submitted, returning
+ * cudaSuccess when the process sees the last one complete (a sim event, as user_calls with locked).
+ */
+static void device_sync(struct inst *in, bool ret)
+{
+    struct hooks *h = nvemu_hooks(in->R->emu);
+    if (!hooks_wants(h, HOOK_EVENT_USER_CALL))
+        return;
+    int32_t pid = (int32_t)(1000 + in->id);
+    struct hook_task who = {.pid = pid, .tid = pid, .uid = 1000, .gid = 1000, .hclient = in->ctx.hClient,
+                            .htsg = in->ctx.hTsg, .tsg_id = in->ctx.tsg_id};
+    snprintf(who.comm, sizeof who.comm, "%s", in->t->comm);
+    static const uint64_t no_args[6];
+    hooks_user_call_half(h, "libcudart.so", "cudaDeviceSynchronize", no_args, 0, &who, ret);
+}
+
 static void arrival_fn(struct sim *s, void *arg, uint64_t data)
 {
     (void)data;
@@ -158,6 +209,7 @@ static void arrival_fn(struct sim *s, void *arg, uint64_t data)
     uint64_t now = sim_now(s);
     uint32_t num = in->next_num++;
     mark(in->R, SC_MARK_ARRIVE, in->id, num);
+    user_calls(in, SC_CALL_REQUEST, true);
     if (in->R->gpu_lost) {
         /* The client's first launch fails at once; a closed loop gives up, an open one keeps getting requests. */
         mark(in->R, SC_MARK_FAIL, in->id, num);
@@ -186,6 +238,7 @@ static void request_done_fn(struct sim *s, void *arg, uint64_t data)
     if (in->dead || !in->busy)
         return;
     mark(R, SC_MARK_DONE, in->id, in->cur_num);
+    device_sync(in, true);
     in->busy = false;
     if (in->t->cls == SC_LC)
         run_sched_lc_done(&R->sched, in->id);
@@ -265,7 +318,9 @@ static void submit_fn(struct sim *s, void *arg, uint64_t data)
         mark(R, SC_MARK_FAIL, in->id, in->cur_num);
         in->busy = false;
         start_next(in);
+        return;
     }
+    device_sync(in, false);
 }
 
 static void start_next(struct inst *in)
@@ -552,6 +607,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
                 in->external = true;
                 continue;
             }
+            user_calls(in, SC_CALL_BEFORE_CONTEXT, false);
             int crc = run_ctx_open(&in->ctx, R.emu, R.fdt, in->t, k, R.err, sizeof(R.err));
             if (crc == 1) {
                 /* Admission said BUSY_RETRY: the process gives up, as a CUDA program would fail cuInit. */
@@ -564,6 +620,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
             if (crc)
                 goto finish;
             in->has_ctx = true;
+            user_calls(in, SC_CALL_AFTER_CONTEXT, false);
             mark(&R, SC_MARK_TSG, k, in->ctx.tsg_id);
             if (run_sched_add(&R.sched, k, in->t, &in->ctx, R.err, sizeof(R.err)))
                 goto finish;
@@ -587,8 +644,10 @@ finish:
     out->digest = sim_trace_digest(R.sim);
     sc_analyzer_finish(an, rc == 0 ? R.end_ns : sim_now(R.sim));
     for (uint32_t k = 0; R.inst && k < R.ninst; k++) {
-        if (R.inst[k].has_ctx)
+        if (R.inst[k].has_ctx) {
+            user_calls(&R.inst[k], SC_CALL_EXIT, false);
             run_ctx_close(&R.inst[k].ctx);
+        }
         free(R.inst[k].queue);
         free(R.inst[k].queue_num);
     }

@@ -69,6 +69,24 @@ struct sc_kernel {
     uint32_t blocks_per_sm; /* resident blocks per SM; 0: what threads, regs and shared_kb allow */
 };
 
+/*
+ * A function of the task's process that probes may watch (a policy's uprobes): LIB:FUNC called at `when`
+ * with up to six arguments, each a number or a variable of the task's real objects (${pid}, ${hClient},
+ * ${hTSG}, ${tsg_id}, ${context}); harness/scenario/scenario_calls.c.
+ */
+#define SC_MAX_CALLS 8
+#define SC_CALL_WHEN_LIST(X) \
+    X(SC_CALL_BEFORE_CONTEXT, "before_context") X(SC_CALL_AFTER_CONTEXT, "after_context") \
+    X(SC_CALL_REQUEST, "request") X(SC_CALL_EXIT, "exit")
+enum sc_call_when { SC_CALL_WHEN_LIST(SC_ENUM_ID) };
+
+struct sc_call {
+    char lib[64], func[64];
+    enum sc_call_when when;
+    char args[6][24];
+    uint32_t nargs;
+};
+
 struct sc_task {
     char name[SC_NAME_MAX];
     char comm[16];                  /* process name policies classify by (default: name) */
@@ -90,6 +108,8 @@ struct sc_task {
                                        looked up in $PATH at run time; run_proc.h) */
     char *process_args[SC_MAX_ARGS];
     int process_nargs;
+    struct sc_call calls[SC_MAX_CALLS];  /* user functions the process calls (task.calls) */
+    uint32_t call_count;
     struct sc_pos pos;
 };
 

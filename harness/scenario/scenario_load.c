@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "profile/profile.h"
+#include "scenario_calls.h"
 #include "yaml/yschema.h"
 
 _Static_assert(sizeof(enum sc_class) == sizeof(int) && sizeof(enum sc_arrival) == sizeof(int) &&
@@ -226,15 +227,30 @@ static int policy_maps(struct yctx *c, const struct ynode *n, void *base)
     return 0;
 }
 
-enum { POL_PLUGIN, POL_ARGS, POL_BPF, POL_RODATA, POL_MAPS };
+/* policy.attach {program: "LIB:FUNC"}: bare uprobes attached by symbol, as "attach:PROG=LIB:FUNC" arguments. */
+static int policy_attach(struct yctx *c, const struct ynode *n, void *base)
+{
+    if (yexpect(c, n, YNODE_MAP, "policy.attach ({program: LIBRARY:FUNCTION})"))
+        return -1;
+    for (size_t i = 0; i < n->count; i++) {
+        const struct ynode *k = n->keys[i], *v = n->items[i];
+        if (!scalar_ok(k) || !scalar_ok(v) || !strchr(v->scalar, ':') || strchr(k->scalar, '='))
+            return yfail(c, v, "policy.attach.%s must be LIBRARY:FUNCTION", k->scalar);
+        if (policy_arg_add(c, v, base, "attach:%s=%s", k->scalar, v->scalar))
+            return -1;
+    }
+    return 0;
+}
+
+enum { POL_PLUGIN, POL_ARGS, POL_BPF, POL_RODATA, POL_MAPS, POL_ATTACH };
 
 static int policy_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
 {
     struct sc_policy *p = base;
     if (!got[POL_PLUGIN] == !got[POL_BPF])
         return yfail(c, map, "policy needs exactly one of 'plugin' (a C plugin) or 'bpf' (a struct_ops object)");
-    if (!got[POL_BPF] && (got[POL_RODATA] || got[POL_MAPS]))
-        return yfail(c, map, "policy.rodata and policy.maps need policy.bpf");
+    if (!got[POL_BPF] && (got[POL_RODATA] || got[POL_MAPS] || got[POL_ATTACH]))
+        return yfail(c, map, "policy.rodata, policy.maps and policy.attach need policy.bpf");
     const struct ynode *name = got[POL_PLUGIN] ? got[POL_PLUGIN] : got[POL_BPF];
     p->pos = pos_of(name);
     /* A bare name is a policy built with nvemu (NAME.so, NAME.bpf.o); anything with a slash is a path. */
@@ -261,6 +277,7 @@ static const struct yfield policy_fields[] = {
                        .size = sizeof(((struct sc_policy *)0)->plugin), .nonempty = true),
     [POL_RODATA] = YFIELD("rodata", YF_CUSTOM, 0, .custom = policy_rodata),
     [POL_MAPS] = YFIELD("maps", YF_CUSTOM, 0, .custom = policy_maps),
+    [POL_ATTACH] = YFIELD("attach", YF_CUSTOM, 0, .custom = policy_attach),
     YFIELD_END,
 };
 static const struct ytable policy_table = {"policy", "policy", policy_fields, policy_check};
@@ -538,7 +555,7 @@ static const struct yfield process_fields[] = {
 };
 static const struct ytable process_table = {"process", "process", process_fields, process_check};
 
-enum { TK_NAME, TK_CLASS, TK_COUNT, TK_COMM, TK_CONTEXT, TK_PREEMPT, TK_PROCESS, TK_REQUEST, TK_ARRIVAL };
+enum { TK_NAME, TK_CLASS, TK_COUNT, TK_COMM, TK_CONTEXT, TK_PREEMPT, TK_PROCESS, TK_REQUEST, TK_ARRIVAL, TK_CALLS };
 
 static int task_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
 {
@@ -598,6 +615,7 @@ static const struct yfield task_fields[] = {
     [TK_PROCESS] = YFIELD("process", YF_CUSTOM, 0, .custom = task_process),
     [TK_REQUEST] = YFIELD("request", YF_CUSTOM, 0, .custom = task_request),
     [TK_ARRIVAL] = YFIELD("arrival", YF_CUSTOM, 0, .custom = task_arrival),
+    [TK_CALLS] = YFIELD("calls", YF_CUSTOM, 0, .custom = scenario_task_calls),
     YFIELD_END,
 };
 static const struct ytable task_table = {"task", "task", task_fields, task_check};

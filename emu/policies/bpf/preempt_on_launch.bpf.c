@@ -93,7 +93,7 @@ int pol_task_destroy(unsigned long long *args)
     return 0;
 }
 
-SEC("uprobe.s")
+SEC("uprobe.s//usr/lib/x86_64-linux-gnu/libcuda.so:cuLaunchKernel")
 int preempt_on_launch(void *regs)
 {
     if (current_class(CLS_NONE) != CLS_LC)

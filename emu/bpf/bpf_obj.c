@@ -938,6 +938,26 @@ static void args_flow(struct args_pass *A, uint32_t to, const uint8_t *regs)
         A->work[A->n_work++] = to;
 }
 
+/*
+ * How many of r1..r5 a call reads: the verifier checks a helper's or kfunc's arguments by their
+ * declared types only, so a helper without arguments may be called while r1 still holds the args
+ * (clang keeps it there when args[0] is loaded first). A subprogram may read all five.
+ */
+static int call_declared_args(const struct bpf_obj_priv *P, const struct bpf_insn *in)
+{
+    if (in->src_reg == 0) {
+        const struct bpf_helper_proto *h = bpf_helper_proto(in->imm);
+        return h ? h->nargs : 5;
+    }
+    if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && in->imm >= 0 && (uint32_t)in->imm < P->n_kfuncs) {
+        int n = 0;
+        while (n < 5 && P->kfuncs[in->imm].args[n].kind != BPF_ARG_NONE)
+            n++;
+        return n;
+    }
+    return 5;
+}
+
 static int args_step(struct args_pass *A, uint32_t pc)
 {
     struct bpf_insn *in = &A->L->insns[pc];
@@ -1000,9 +1020,11 @@ static int args_step(struct args_pass *A, uint32_t pc)
         if (op == BPF_EXIT && cls == BPF_JMP)
             return 0;
         if (op == BPF_CALL && cls == BPF_JMP) {
-            for (int a = 1; a <= 5; a++)
+            int declared = call_declared_args(A->L->obj->priv, in);
+            for (int a = 1; a <= declared; a++)
                 if (r[a] != A_OTHER)
-                    return args_refuse(A, pc, "passes the struct_ops args pointer to a call (pass args[0])");
+                    return args_refuse(A, pc, "passes the struct_ops args pointer as an argument of a call "
+                                              "(pass args[0])");
             for (int a = 0; a <= 5; a++)
                 r[a] = A_OTHER;
             break;

@@ -169,6 +169,30 @@ const char *bpf_helper_name(int32_t id);
 /* True when this runtime implements helper id. */
 bool bpf_helper_supported(int32_t id);
 
+/* Argument types of a helper's kernel prototype (enum bpf_arg_type, reduced to what the checks tell apart). */
+enum bpf_harg {
+    BPF_HARG_NONE = 0,
+    BPF_HARG_ANY,                    /* any initialised value */
+    BPF_HARG_MAP,                    /* a map pointer (LD_IMM64 of a map) */
+    BPF_HARG_MAP_KEY,                /* pointer to key_size initialised bytes */
+    BPF_HARG_MAP_VALUE,              /* pointer to value_size initialised bytes */
+    BPF_HARG_MEM,                    /* pointer to initialised memory (size in the next argument) */
+    BPF_HARG_MEM_UNINIT,             /* pointer to writable memory (size in the next argument) */
+    BPF_HARG_SIZE,                   /* a size > 0 */
+    BPF_HARG_SIZE_OR_ZERO,           /* a size >= 0 */
+    BPF_HARG_RINGBUF_REC,            /* a record from ringbuf_reserve */
+    BPF_HARG_FUNC,                   /* a subprogram (LD_IMM64 src=BPF_PSEUDO_FUNC) */
+};
+
+struct bpf_helper_proto {
+    uint8_t nargs;                   /* arguments declared: r1..r<nargs>; other registers are not looked at */
+    bool gpl_only;                   /* refused in a program whose license is not GPL-compatible */
+    uint8_t args[5];                 /* enum bpf_harg */
+};
+
+/* The kernel's prototype of helper id, or NULL when this runtime does not implement it. */
+const struct bpf_helper_proto *bpf_helper_proto(int32_t id);
+
 /* Refuses what the kernel's verifier obviously would: invalid opcodes or registers, writes to r10,
  * jumps or calls outside the program or into the second half of LD_IMM64, falling off the end,
  * unreachable instructions,

@@ -239,6 +239,34 @@ static void test_three_member_ops_accepted(void **state)
     hooks_destroy(h);
 }
 
+/* r8 = args[0]; call bpf_get_current_pid_tgid (no declared arguments) while r1 still holds the args: loads and runs. */
+static void test_helper_without_args_after_args_load(void **state)
+{
+    (void)state;
+    char path[512], err[2048];
+    fixture_path(path, sizeof path, "args_then_helper");
+    struct bpf_obj *obj = bpf_policy_check(path, err, sizeof err);
+    if (!obj)
+        fail_msg("refused: %s", err);
+    bpf_obj_close(obj);
+    struct testenv te;
+    te_init(&te, 1);
+    struct hooks *h = hooks_create(&te.env);
+    assert_int_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    struct hook_task t = te_task(7, "x");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    t.pid = 4242;
+    hooks_task_init(h, &t, &ts, &il);
+    assert_int_equal(ts, 5000); /* the ctx kept in r8 reached the kfunc; the helper saw the caller's tgid */
+    t.pid = 1;
+    ts = 1024;
+    hooks_task_init(h, &t, &ts, &il);
+    assert_int_equal(ts, 6000);
+    assert_null(hooks_policy_error(h));
+    hooks_destroy(h);
+}
+
 /* ---- kfunc rules, helpers, faults ---- */
 
 static struct hooks *attach(struct testenv *te, const char *path, const char *const *args, int nargs)
@@ -653,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_gpu_ext_object_shape),
         cmocka_unit_test(test_negative_fixtures),
         cmocka_unit_test(test_three_member_ops_accepted),
+        cmocka_unit_test(test_helper_without_args_after_args_load),
         cmocka_unit_test(test_kfunc_rules_and_helpers),
         cmocka_unit_test(test_fault_fails_cleanly),
         cmocka_unit_test(test_budget_and_bad_args),

@@ -2,10 +2,10 @@
  * The struct_ops object behind struct policy_ops (bpf_policy.h): builds the
  * ABI ctx from the hook's task snapshot, runs the bound program in the
  * interpreter, and turns the kfuncs into the host's setters. The driver's
- * rules that are the kfuncs' own (NULL ctx -> REJECT_IDENTITY, the
- * override_timeslice domain 1..1,000,000 us, the incoming SET_TIMESLICE
- * domain) are applied here; recording, conflicts and range validation are
- * the host's, as for a C plugin.
+ * rules that are the kfuncs' own (NULL ctx -> REJECT_IDENTITY, the incoming
+ * SET_TIMESLICE domain) are applied here; recording, conflicts and range
+ * validation (the override domain 1..1,000,000 us included) are the host's,
+ * as for a C plugin.
  */
 #include "bpf/bpf_policy.h"
 
@@ -75,14 +75,7 @@ static uint64_t kf_override_timeslice(void *env_ctx, const uint64_t args[5], str
     (void)call;
     if (!ctx_is(p, args[0], BPF_ABI_ON_TIMESLICE_CONTROL))
         return POLICY_REJECT_IDENTITY;
-    if (args[1] < 1 || args[1] > OVERRIDE_MAX_US) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "override_timeslice(%" PRIu64 " us) outside 1..%u: REJECT_RANGE, the control "
-                 "answers NV_ERR_INVALID_ARGUMENT on the real driver", args[1], OVERRIDE_MAX_US);
-        if (p->host->trace_note)
-            p->host->trace_note(p->host, p->hook, p->t, "timeslice", msg);
-        return POLICY_REJECT_RANGE;
-    }
+    /* the host records it as the driver does: outside 1..1,000,000 us REJECT_RANGE, still recorded */
     return (uint64_t)(int64_t)p->host->replace_timeslice(p->pc, args[1]);
 }
 

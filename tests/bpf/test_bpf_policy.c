@@ -319,7 +319,7 @@ static void test_kfunc_rules_and_helpers(void **state)
     assert_int_equal(report_value(h, "codes", "0"), 0); /* APPLY */
     assert_int_equal(report_value(h, "codes", "1"), 2); /* NOOP_REPEAT */
     assert_int_equal(report_value(h, "codes", "2"), 4); /* NOOP_CONFLICT */
-    assert_int_equal(report_value(h, "codes", "3"), 6); /* interleave 5: REJECT_RANGE */
+    assert_int_equal(report_value(h, "codes", "3"), 0); /* interleave 5: APPLY, REJECT_RANGE after the callback */
     assert_int_equal(report_value(h, "codes", "4"), 7); /* NULL ctx: REJECT_IDENTITY */
     assert_int_equal(report_value(h, "codes", "7"), 1); /* weak kfunc present */
     assert_int_equal(report_value(h, "codes", "8"), 0); /* weak kfunc absent */
@@ -336,9 +336,9 @@ static void test_kfunc_rules_and_helpers(void **state)
     uint64_t req = 2048;
     hooks_timeslice_set(h, &t, &req);
     assert_int_equal(report_value(h, "codes", "5"), 6); /* 2,000,000 us: REJECT_RANGE */
-    assert_int_equal(report_value(h, "codes", "6"), 0); /* 700 us: APPLY */
+    assert_int_equal(report_value(h, "codes", "6"), 4); /* 700 us after the recorded 2,000,000: NOOP_CONFLICT */
     assert_int_equal(report_value(h, "codes", "13"), 1); /* phase */
-    assert_int_equal(req, 700);
+    assert_int_equal(req, 2048); /* the conflict keeps the incoming value */
     /* an incoming value outside 1..1,000,000 takes the native path without the program */
     req = 2000000;
     hooks_timeslice_set(h, &t, &req);
@@ -353,6 +353,82 @@ static void test_kfunc_rules_and_helpers(void **state)
     assert_int_not_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
     assert_non_null(strstr(err, "already attached"));
     hooks_destroy(h);
+}
+
+/*
+ * The driver's answers for every sequence of one decision kfunc in one callback: the code of each call
+ * and what the group ends with after the post-callback validation (native 1024 us / MEDIUM, incoming
+ * SET_TIMESLICE 2048 us, profile minimum 100 us).
+ */
+enum { K_TS = 0, K_IL = 1, K_OVR = 2 };
+static const struct code_case {
+    int kfunc;
+    int n;
+    uint64_t values[6];
+    int codes[6];
+    uint64_t final; /* timeslice (K_TS), interleave (K_IL) or the SET_TIMESLICE value (K_OVR) after validation */
+} code_cases[] = {
+    {K_TS, 1, {500}, {POLICY_APPLY}, 500},
+    {K_TS, 2, {500, 500}, {POLICY_APPLY, POLICY_NOOP_REPEAT}, 500},
+    {K_TS, 2, {500, 600}, {POLICY_APPLY, POLICY_NOOP_CONFLICT}, 1024},
+    {K_TS, 3, {500, 600, 500}, {POLICY_APPLY, POLICY_NOOP_CONFLICT, POLICY_NOOP_CONFLICT}, 1024},
+    {K_TS, 3, {500, 600, 600}, {POLICY_APPLY, POLICY_NOOP_CONFLICT, POLICY_NOOP_CONFLICT}, 1024},
+    {K_TS, 1, {50}, {POLICY_APPLY}, 1024},               /* below the minimum: APPLY, then REJECT_RANGE */
+    {K_TS, 2, {0, 0}, {POLICY_APPLY, POLICY_NOOP_REPEAT}, 1024},
+    {K_IL, 1, {2}, {POLICY_APPLY}, 2},
+    {K_IL, 1, {3}, {POLICY_APPLY}, 1},                   /* APPLY at the call, REJECT_RANGE in validation */
+    {K_IL, 2, {3, 3}, {POLICY_APPLY, POLICY_NOOP_REPEAT}, 1},
+    {K_IL, 3, {0, 2, 0}, {POLICY_APPLY, POLICY_NOOP_CONFLICT, POLICY_NOOP_CONFLICT}, 1},
+    {K_IL, 2, {3, 0}, {POLICY_APPLY, POLICY_NOOP_CONFLICT}, 1},
+    {K_OVR, 1, {700}, {POLICY_APPLY}, 700},
+    {K_OVR, 2, {700, 700}, {POLICY_APPLY, POLICY_NOOP_REPEAT}, 700},
+    {K_OVR, 3, {700, 800, 700}, {POLICY_APPLY, POLICY_NOOP_CONFLICT, POLICY_NOOP_CONFLICT}, 2048},
+    {K_OVR, 1, {2000000}, {POLICY_REJECT_RANGE}, 2048},
+    {K_OVR, 2, {2000000, 700}, {POLICY_REJECT_RANGE, POLICY_NOOP_CONFLICT}, 2048}, /* recorded: conflict */
+    {K_OVR, 2, {0, 700}, {POLICY_REJECT_RANGE, POLICY_NOOP_CONFLICT}, 2048},
+    {K_OVR, 2, {700, 2000000}, {POLICY_APPLY, POLICY_REJECT_RANGE}, 2048},
+    {K_OVR, 1, {1000000}, {POLICY_APPLY}, 1000000},
+    {K_OVR, 1, {50}, {POLICY_APPLY}, 2048},              /* in the domain, below the minimum: validation */
+};
+
+static void test_kfunc_code_sequences(void **state)
+{
+    (void)state;
+    char path[512];
+    fixture_path(path, sizeof path, "codes_table");
+    for (size_t c = 0; c < sizeof code_cases / sizeof code_cases[0]; c++) {
+        const struct code_case *k = &code_cases[c];
+        char args[8][64];
+        const char *argv[8];
+        int na = 0;
+        snprintf(args[na++], sizeof args[0], "map:seq[0]=%d", k->kfunc);
+        snprintf(args[na++], sizeof args[0], "map:seq[1]=%d", k->n);
+        for (int i = 0; i < k->n; i++)
+            snprintf(args[na++], sizeof args[0], "map:seq[%d]=%llu", i + 2, (unsigned long long)k->values[i]);
+        for (int i = 0; i < na; i++)
+            argv[i] = args[i];
+        struct testenv te;
+        te_init(&te, 100);
+        struct hooks *h = attach(&te, path, argv, na);
+        struct hook_task t = te_task(5, "x");
+        uint64_t ts = 1024, req = 2048;
+        uint32_t il = 1;
+        hooks_task_init(h, &t, &ts, &il);
+        hooks_timeslice_set(h, &t, &req);
+        for (int i = 0; i < k->n; i++) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", i);
+            long long got = report_value(h, "out", key);
+            if (got != 100 + k->codes[i])
+                fail_msg("case %zu call %d: code %lld, the driver answers %d", c, i, got - 100, k->codes[i]);
+        }
+        uint64_t final = k->kfunc == K_TS ? ts : k->kfunc == K_IL ? il : req;
+        if (final != k->final)
+            fail_msg("case %zu: ends %llu, the driver ends %llu", c, (unsigned long long)final,
+                     (unsigned long long)k->final);
+        assert_null(hooks_policy_error(h));
+        hooks_destroy(h);
+    }
 }
 
 static void test_fault_fails_cleanly(void **state)
@@ -683,6 +759,7 @@ int main(void)
         cmocka_unit_test(test_three_member_ops_accepted),
         cmocka_unit_test(test_helper_without_args_after_args_load),
         cmocka_unit_test(test_kfunc_rules_and_helpers),
+        cmocka_unit_test(test_kfunc_code_sequences),
         cmocka_unit_test(test_fault_fails_cleanly),
         cmocka_unit_test(test_budget_and_bad_args),
         cmocka_unit_test(test_twins),

@@ -584,6 +584,8 @@ static int bind_struct_ops(struct bpf_obj *obj)
     char abi[768];
     if (bpf_abi_check_ops(P->btf, btf__type_by_id(P->btf, (uint32_t)var)->type, &obj->ops_abi, abi, sizeof abi))
         return fail(P, "ABI mismatch in struct_ops instance %s:\n%s", os->name, abi);
+    obj->built_for = bpf_abi_built_for(P->btf, btf__type_by_id(P->btf, (uint32_t)var)->type, obj->built_for_why,
+                                       sizeof obj->built_for_why);
     uint64_t ops_size = obj->ops_abi == BPF_ABI_OPS_THREE_MEMBER ? 24 : 32;
     if (os->s.st_value > s->size || s->size - os->s.st_value < ops_size)
         return fail(P, "struct_ops instance %s lies outside %s", os->name, s->name);
@@ -799,6 +801,8 @@ static int reloc_one(struct linker *L, const struct func *f, const struct rel *r
             in->src_reg = BPF_PSEUDO_KFUNC_CALL;
             in->off = 0;
             in->imm = k;
+            if (k < 32)
+                obj->kfunc_declared[k] = bpf_abi_btf_kfunc_ret(P->btf, sy->name);
             return 0;
         }
         if (ts->kind != SEC_PROG)

@@ -258,7 +258,7 @@ static int ld_imm64(struct vm *vm, const struct bpf_insn *i, uint32_t pc)
 static int call_kfunc(struct vm *vm, int32_t idx)
 {
     const struct bpf_vm_env *env = vm->env;
-    if (idx < 0 || (uint32_t)idx >= env->n_kfuncs)
+    if (idx < 0 || (uint32_t)idx >= env->n_kfuncs || !env->kfuncs[idx].fn)
         return vm_fault(vm, BPF_FAULT_INSN, "kfunc index %d outside the kfunc table", idx);
     const struct bpf_kfunc *k = &env->kfuncs[idx];
     if (k->sleepable && !vm->prog->sleepable)

@@ -204,6 +204,16 @@ const struct bpf_helper_proto *bpf_helper_proto(int32_t id);
 int bpf_vm_check(const struct bpf_vm_env *env, const struct bpf_prog *prog, bool ctx_readonly,
                  struct bpf_fault *why);
 
+/*
+ * How far into its ctx (r1 at entry) the program reads at offsets fixed at load time: the largest
+ * offset + size of a load through r1, a copy of it, or either plus constants, and the instruction
+ * doing it (0 and 0 when there is none). Loads through a ctx pointer whose offset differs between
+ * paths, or one that was spilled, are left to the run-time check. A driver checks each such access
+ * against its own ctx layout: this is what decides whether a ctx of that size admits the program.
+ * 0, or -1 when out of memory.
+ */
+int bpf_vm_ctx_reach(const struct bpf_prog *prog, uint32_t *reach, uint32_t *insn);
+
 /* --- Run time --- */
 
 /* Runs prog from instruction 0 with r1 = ctx (ctx_size bytes; read-only when ctx_readonly), on

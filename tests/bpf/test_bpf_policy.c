@@ -189,7 +189,7 @@ static void test_negative_fixtures(void **state)
         {"ctx_write", "store into the read-only ctx"},
         {"ctx_store_past", "store into the read-only ctx"},
         {"sleepable_kfunc", "sleepable kfunc bpf_nv_gpu_preempt_tsg"},
-        {"abi_old", "older 48-byte ABI"},
+        {"gen_none", "no gpu_ext driver generation loads it"},
         {"unknown_member", "unknown ops member 'on_runlist_update'"},
         {"unknown_kfunc", "calls kfunc bpf_nv_gpu_set_priority, which the driver does not provide"},
         {"unknown_helper", "unknown helper 999"},
@@ -297,6 +297,108 @@ static long long report_value(struct hooks *h, const char *map, const char *key)
     }
     free(json);
     return v;
+}
+
+/* Which generation each object was built for, which drivers load it, and what each refusing one says. */
+static void test_driver_abi_generations(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fixture;
+        enum bpf_abi_gen built_for;
+        uint32_t fits;              /* bit g */
+        enum bpf_abi_gen runs_as;   /* the default: the newest that loads it */
+    } cases[] = {
+        {"gen_k1", BPF_ABI_K1, 1u << 1, BPF_ABI_K1},
+        /* its 8-byte destroy ctx read at offset 0 is valid on every later driver */
+        {"gen_k2", BPF_ABI_K2, 1u << 2 | 1u << 3 | 1u << 4, BPF_ABI_K4},
+        {"gen_k3", BPF_ABI_K3, 1u << 3 | 1u << 4, BPF_ABI_K4},
+        {"gen_k4", BPF_ABI_K4, 1u << 4, BPF_ABI_K4},
+        /* 48-byte ctx header, reads only runlist_id @28, no kfunc: every driver loads it */
+        {"abi_old", BPF_ABI_K1, 0x1e, BPF_ABI_K4},
+        {"three_member", BPF_ABI_K3, 0x1c, BPF_ABI_K4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[512], err[2048];
+        fixture_path(path, sizeof path, cases[i].fixture);
+        struct bpf_obj *obj = bpf_policy_check(path, err, sizeof err);
+        if (!obj)
+            fail_msg("%s refused: %s", cases[i].fixture, err);
+        if (obj->built_for != cases[i].built_for || obj->target_fits != cases[i].fits ||
+            obj->target != cases[i].runs_as)
+            fail_msg("%s: built for %s, fits 0x%x, runs as %s", cases[i].fixture, bpf_abi_gen_name(obj->built_for),
+                     obj->target_fits, bpf_abi_gen_name(obj->target));
+        bpf_obj_close(obj);
+        for (int g = BPF_ABI_K1; g <= BPF_ABI_GEN_NEWEST; g++) {
+            obj = bpf_policy_check_for(path, (enum bpf_abi_gen)g, err, sizeof err);
+            assert_int_equal(obj != NULL, (cases[i].fits >> g) & 1);
+            if (obj)
+                assert_int_equal(obj->target, g);
+            bpf_obj_close(obj);
+        }
+    }
+    static const struct {
+        const char *fixture;
+        enum bpf_abi_gen driver;
+        const char *reason;
+    } refused[] = {
+        {"gen_k4", BPF_ABI_K3, "the K3 driver's struct nv_gpu_sched_ops has no member on_timeslice_control"},
+        {"gen_k3", BPF_ABI_K2, "on_task_destroy reads 16 bytes into its ctx (insn "},
+        {"gen_k1", BPF_ABI_K2, "on_task_init reads 44 bytes into its ctx"},
+        {"gen_k2", BPF_ABI_K1, "declares kfunc bpf_nv_gpu_set_timeslice returning int; the K1 driver's returns void"},
+        {"gen_k4", BPF_ABI_K2, "the gpu_ext K2 driver refuses it"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char path[512], err[2048] = "";
+        fixture_path(path, sizeof path, refused[i].fixture);
+        struct bpf_obj *obj = bpf_policy_check_for(path, refused[i].driver, err, sizeof err);
+        assert_null(obj);
+        if (!strstr(err, refused[i].reason))
+            fail_msg("%s on %s: '%s' lacks '%s'", refused[i].fixture, bpf_abi_gen_name(refused[i].driver), err,
+                     refused[i].reason);
+    }
+    /* the policy argument chooses the generation; a bad one is named */
+    char path[512], err[2048];
+    fixture_path(path, sizeof path, "gen_k2");
+    struct testenv te;
+    te_init(&te, 1);
+    struct hooks *h = hooks_create(&te.env);
+    const char *bad[] = {"driver_abi=K5"};
+    assert_int_not_equal(hooks_load_policy(h, path, bad, 1, err, sizeof err), 0);
+    assert_non_null(strstr(err, "one of K1, K2, K3, K4"));
+    const char *k1[] = {"driver_abi=K1"};
+    assert_int_not_equal(hooks_load_policy(h, path, k1, 1, err, sizeof err), 0);
+    assert_non_null(strstr(err, "the K1 driver's returns void"));
+    hooks_destroy(h);
+}
+
+/* K1: the void setters write the ctx's output fields, which the driver applies after the callback. */
+static void test_k1_output_fields_applied(void **state)
+{
+    (void)state;
+    char path[512];
+    fixture_path(path, sizeof path, "gen_k1");
+    struct testenv te;
+    te_init(&te, 1);
+    const char *args[] = {"map:process_class[lc]=1", "map:process_class[be]=2"};
+    struct hooks *h = attach(&te, path, args, 2);
+    struct hook_task lc = te_task(1, "lc"), be = te_task(2, "be"), other = te_task(3, "other");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(h, &lc, &ts, &il);
+    assert_int_equal(ts, 1000000);
+    assert_int_equal(il, 2);
+    ts = 1024;
+    il = 1;
+    hooks_task_init(h, &be, &ts, &il);
+    assert_int_equal(ts, 1);
+    assert_int_equal(il, 1); /* interleave_level left 0: no change */
+    ts = 1024;
+    hooks_task_init(h, &other, &ts, &il);
+    assert_int_equal(ts, 1024);
+    assert_int_equal(report_value(h, "counts", "0"), 3); /* the output fields start at 0 on every call */
+    assert_null(hooks_policy_error(h));
+    hooks_destroy(h);
 }
 
 static void test_kfunc_rules_and_helpers(void **state)
@@ -758,6 +860,8 @@ int main(void)
         cmocka_unit_test(test_negative_fixtures),
         cmocka_unit_test(test_three_member_ops_accepted),
         cmocka_unit_test(test_helper_without_args_after_args_load),
+        cmocka_unit_test(test_driver_abi_generations),
+        cmocka_unit_test(test_k1_output_fields_applied),
         cmocka_unit_test(test_kfunc_rules_and_helpers),
         cmocka_unit_test(test_kfunc_code_sequences),
         cmocka_unit_test(test_fault_fails_cleanly),

@@ -295,7 +295,8 @@ enum bpf_abi_gen bpf_abi_built_for(const struct btf *btf, uint32_t type_id, char
     enum bpf_abi_gen g;
     if (tsc || ovr != BPF_ABI_RET_UNKNOWN) {
         g = BPF_ABI_K4;
-        snprintf(why, len, "%s", tsc ? "ops struct with on_timeslice_control" : "declares bpf_nv_gpu_override_timeslice");
+        snprintf(why, len, "%s",
+                 tsc ? "ops struct with on_timeslice_control" : "declares bpf_nv_gpu_override_timeslice");
     } else if (destroy == 16) {
         g = BPF_ABI_K3;
         snprintf(why, len, "3-member ops, 16-byte task_destroy ctx");

@@ -226,6 +226,17 @@ static const char *prog_role(const struct bpf_obj_prog *p)
     return p->member >= 0 ? bpf_abi_member_name((enum bpf_abi_member)p->member) : "uprobe on cuLaunchKernel";
 }
 
+/* The kernel's license_is_gpl_compatible(). */
+static bool license_is_gpl(const char *l)
+{
+    static const char *const gpl[] = {"GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
+                                      "Dual MPL/GPL"};
+    for (size_t i = 0; i < sizeof gpl / sizeof gpl[0]; i++)
+        if (strcmp(l, gpl[i]) == 0)
+            return true;
+    return false;
+}
+
 static int check_object(const struct bpf_obj *obj, const struct bpf_vm_env *env, char *err, size_t errlen)
 {
     for (uint32_t i = 0; i < obj->n_progs; i++) {
@@ -244,7 +255,8 @@ static int check_object(const struct bpf_obj *obj, const struct bpf_vm_env *env,
         }
         struct bpf_fault why;
         memset(&why, 0, sizeof why);
-        if (bpf_vm_check(env, &p->prog, true, &why)) {
+        if (bpf_vm_check(env, &p->prog, true, &why) ||
+            bpf_vm_verify(env, &p->prog, license_is_gpl(obj->license), &why)) {
             char f[512];
             snprintf(err, errlen, "%.200s: refused at load: %s", obj->path, bpf_fault_format(&why, f, sizeof f));
             return -1;

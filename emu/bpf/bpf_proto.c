@@ -17,7 +17,8 @@ static const struct bpf_helper_proto protos[] = {
     [BPF_FUNC_map_delete_elem] = {2, false, A(BPF_HARG_MAP, BPF_HARG_MAP_KEY)},
     [BPF_FUNC_probe_read] = {3, true, A(BPF_HARG_MEM_UNINIT, BPF_HARG_SIZE_OR_ZERO, BPF_HARG_ANY)},
     [BPF_FUNC_ktime_get_ns] = {0, false, A(0)},
-    [BPF_FUNC_trace_printk] = {5, true, A(BPF_HARG_MEM, BPF_HARG_SIZE, BPF_HARG_ANY, BPF_HARG_ANY, BPF_HARG_ANY)},
+    /* the format arguments r3..r5 are not part of the prototype: the verifier does not look at them */
+    [BPF_FUNC_trace_printk] = {2, true, A(BPF_HARG_MEM, BPF_HARG_SIZE)},
     [BPF_FUNC_get_prandom_u32] = {0, false, A(0)},
     [BPF_FUNC_get_smp_processor_id] = {0, false, A(0)},
     [BPF_FUNC_get_current_pid_tgid] = {0, false, A(0)},

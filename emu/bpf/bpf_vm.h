@@ -205,6 +205,23 @@ int bpf_vm_check(const struct bpf_vm_env *env, const struct bpf_prog *prog, bool
                  struct bpf_fault *why);
 
 /*
+ * The kernel verifier's rules for struct_ops and probe programs that a dataflow pass can decide, each
+ * refused with the instruction and the verifier's reason: a register read before it is written (exit
+ * without r0 included); a stack access outside the
+ * 512 bytes below r10, and more than 512 bytes of stack along a chain of BPF-to-BPF calls (frames
+ * rounded to 32 bytes); a map value access outside value_size; a dereference of, or arithmetic on, a
+ * map lookup result before its NULL check; a memory access through a scalar or a map pointer; a store
+ * through the ctx; helper arguments against the helper's prototype (a map where a map is declared,
+ * stack or map value memory of the key, value or buffer size, a scalar size, non-zero where
+ * required) and kfunc arguments against the kfunc's (the ctx itself, a scalar); a GPL-only helper when
+ * gpl is false; a loop with no exit testing a counter (changed in the loop only by constant steps)
+ * against a bounded value. Stack bytes read before they are written pass, as they pass the verifier
+ * for a loader with CAP_PERFMON (every struct_ops loader). The program is the relocated one (maps and kfuncs resolved), with r1 = the
+ * ctx at entry. 0, or -1 with why->kind BPF_FAULT_CHECK.
+ */
+int bpf_vm_verify(const struct bpf_vm_env *env, const struct bpf_prog *prog, bool gpl, struct bpf_fault *why);
+
+/*
  * How far into its ctx (r1 at entry) the program reads at offsets fixed at load time: the largest
  * offset + size of a load through r1, a copy of it, or either plus constants, and the instruction
  * doing it (0 and 0 when there is none). Loads through a ctx pointer whose offset differs between

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `nvemu policy` on an object: the exit status and a line of the output.
+# A command (`nvemu policy`, `nvemu scenario check`): its exit status and a line of its output.
 # usage: policy_cmd.sh EXPECTED_STATUS REGEX NVEMU ARGS...
 want=$1 regex=$2
 shift 2

@@ -419,11 +419,12 @@ static void on_task_init(void *state, const struct hook_task *t, struct policy_c
     };
     if (!run(p, BPF_ABI_ON_TASK_INIT, "task_init", t, c, &x) || p->obj->target != BPF_ABI_K1)
         return;
-    /* K1: the driver applies the output fields the void setters wrote (0 = no change) */
+    /* K1: the driver applies the output fields the void setters wrote (0 = no change); its header numbers the
+     * interleave levels LOW..HIGH 1..3, one above NVA06C's */
     if (x.timeslice)
         p->host->set_timeslice(c, x.timeslice);
     if (x.interleave_level)
-        p->host->set_interleave(c, x.interleave_level);
+        p->host->set_interleave(c, x.interleave_level - 1);
 }
 
 static void on_bind(void *state, const struct hook_task *t, struct policy_ctx *c)

@@ -34,6 +34,8 @@ struct aval {
 struct vstate {
     struct aval r[BPF_NREGS];
     struct aval slot[NSLOTS];
+    uint32_t word[STACK_MAX / 4];     /* constants stored in 4-byte stack words (an ARRAY key) */
+    uint64_t word_known[STACK_MAX / 256];
 };
 
 struct verifier {
@@ -158,6 +160,13 @@ static void flow(struct verifier *v, uint32_t pc, const struct vstate *s)
         changed |= !aval_eq(&j, &a);
         d->slot[k] = j;
     }
+    for (int w = 0; w < STACK_MAX / 4; w++) {
+        uint64_t bit = 1ull << (w % 64);
+        if ((d->word_known[w / 64] & bit) && (!(s->word_known[w / 64] & bit) || s->word[w] != d->word[w])) {
+            d->word_known[w / 64] &= ~bit;
+            changed = true;
+        }
+    }
     if (changed && v->visits[pc] < 255)
         v->visits[pc]++;
     if (changed && !v->queued[pc]) {
@@ -234,6 +243,28 @@ static void stack_store(struct vstate *s, int32_t at, uint32_t n, const struct a
         s->slot[k] = scalar(0, UINT64_MAX);
     if (val && n == 8 && (STACK_MAX + at) % 8 == 0)
         s->slot[first] = *val;
+    int w0 = (STACK_MAX + at) / 4, w1 = (STACK_MAX + at + (int32_t)n - 1) / 4;
+    for (int w = w0; w <= w1 && w < STACK_MAX / 4; w++)
+        s->word_known[w / 64] &= ~(1ull << (w % 64));
+    uint64_t c;
+    if (!val || !is_const(val, &c) || (STACK_MAX + at) % 4 || (n != 4 && n != 8))
+        return;
+    for (uint32_t k = 0; k < n / 4; k++, c >>= 32) {
+        s->word[w0 + k] = (uint32_t)c;
+        s->word_known[(w0 + k) / 64] |= 1ull << ((w0 + k) % 64);
+    }
+}
+
+/* A lookup in an ARRAY with a constant key on the stack inside max_entries cannot fail (Linux 6.18). */
+static bool lookup_cannot_fail(const struct verifier *v, const struct vstate *s, uint16_t map)
+{
+    const struct bpf_map_def *d = bpf_map_definition(v->prog->maps[map]);
+    const struct aval *key = &s->r[2];
+    if (d->type != BPF_MAP_TYPE_ARRAY || key->k != V_STACK || (STACK_MAX + key->off) % 4 ||
+        key->off < -STACK_MAX || key->off > -4)
+        return false;
+    int w = (STACK_MAX + key->off) / 4;
+    return (s->word_known[w / 64] >> (w % 64) & 1) && s->word[w] < d->max_entries;
 }
 
 static int check_mem_arg(struct verifier *v, uint32_t pc, struct vstate *s, unsigned reg, uint64_t n, bool init,
@@ -326,7 +357,9 @@ static int call_helper(struct verifier *v, uint32_t pc, struct vstate *s, int32_
             break;
         }
     }
-    if ((id == BPF_FUNC_map_lookup_elem || id == BPF_FUNC_map_lookup_percpu_elem) && map >= 0)
+    if (id == BPF_FUNC_map_lookup_elem && map >= 0 && lookup_cannot_fail(v, s, (uint16_t)map))
+        s->r[0] = (struct aval){.k = V_VALUE, .map = (uint16_t)map};
+    else if ((id == BPF_FUNC_map_lookup_elem || id == BPF_FUNC_map_lookup_percpu_elem) && map >= 0)
         s->r[0] = (struct aval){.k = V_VALUE_OR_NULL, .map = (uint16_t)map, .id = pc + 1};
     else if (id == BPF_FUNC_ringbuf_reserve)
         s->r[0] = (struct aval){.k = V_OTHER};
@@ -613,7 +646,9 @@ static int step(struct verifier *v, uint32_t pc)
         if (access(v, pc, &s, i->dst_reg, i->off, n, true))
             return -1;
         if (s.r[i->dst_reg].k == V_STACK) {
-            struct aval val = cls == BPF_STX && !atomic ? s.r[i->src_reg] : scalar(0, UINT64_MAX);
+            struct aval val = cls == BPF_ST    ? konst((uint64_t)(int64_t)i->imm)
+                              : !atomic       ? s.r[i->src_reg]
+                                              : scalar(0, UINT64_MAX);
             stack_store(&s, s.r[i->dst_reg].off + i->off, n, &val);
         }
         if (atomic && (i->imm & BPF_FETCH))

@@ -22,8 +22,9 @@
 
 #define MAP_VALUE_SIZE 16
 #define MAX_INSNS 64
-/* LD_IMM64 of the case's map: patched with our map's address or the kernel map's fd */
+/* LD_IMM64 of the case's HASH map (0) or ARRAY map (1): patched with our map's address or the kernel map's fd */
 #define MAP_LD(r) LD64_SRC(r, BPF_PSEUDO_MAP_FD, 0)
+#define ARRAY_LD(r) LD64_SRC(r, BPF_PSEUDO_MAP_FD, 1)
 #define KEY_ON_STACK() ST(BPF_W, 10, -4, 0), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -4)
 #define LOOKUP() MAP_LD(1), KEY_ON_STACK(), CALL(BPF_FUNC_map_lookup_elem)
 
@@ -54,6 +55,15 @@ static const struct vcase cases[] = {
      {LOOKUP(), LDX(BPF_DW, 0, 0, 0), EXIT()}},
     {"arithmetic on an unchecked lookup", true, "not yet checked for NULL",
      {LOOKUP(), ALU64_IMM(BPF_ADD, 0, 8), MOV64_IMM(0, 0), EXIT()}},
+    /* a 6.18 kernel knows that an ARRAY lookup with a constant key below max_entries cannot fail */
+    {"ARRAY lookup with a constant key in range, no NULL check", true, NULL,
+     {ARRAY_LD(1), KEY_ON_STACK(), CALL(BPF_FUNC_map_lookup_elem), LDX(BPF_DW, 0, 0, 0), EXIT()}},
+    {"ARRAY lookup with a constant key out of range, no NULL check", true, "not yet checked for NULL",
+     {ARRAY_LD(1), ST(BPF_W, 10, -4, 9), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -4),
+      CALL(BPF_FUNC_map_lookup_elem), LDX(BPF_DW, 0, 0, 0), EXIT()}},
+    {"ARRAY lookup with a key from the ctx, no NULL check", true, "not yet checked for NULL",
+     {ARRAY_LD(6), LDX(BPF_W, 3, 1, 0), STX(BPF_W, 10, 3, -4), MOV64_REG(1, 6), MOV64_REG(2, 10),
+      ALU64_IMM(BPF_ADD, 2, -4), CALL(BPF_FUNC_map_lookup_elem), LDX(BPF_DW, 0, 0, 0), EXIT()}},
     {"map value read past its end", true, "of a 16-byte map value",
      {LOOKUP(), JMP_IMM(BPF_JEQ, 0, 0, 1), LDX(BPF_DW, 0, 0, MAP_VALUE_SIZE - 4), EXIT()}},
     {"map value read before its start", true, "of a 16-byte map value",
@@ -96,21 +106,23 @@ static uint32_t ninsns(const struct vcase *c)
     return n;
 }
 
-/* A copy of the case with its map loads pointing at map (a host address or a kernel fd). */
-static void patch(const struct vcase *c, struct bpf_insn *out, uint64_t map)
+/* A copy of the case with its map loads pointing at maps[0] or maps[1] (host addresses or kernel fds). */
+static void patch(const struct vcase *c, struct bpf_insn *out, const uint64_t maps[2])
 {
     uint32_t n = ninsns(c);
     memcpy(out, c->insns, n * sizeof *out);
     for (uint32_t i = 0; i + 1 < n; i++)
         if (out[i].code == (BPF_LD | BPF_IMM | BPF_DW) && out[i].src_reg == BPF_PSEUDO_MAP_FD) {
-            out[i].imm = (int32_t)(uint32_t)map;
-            out[i + 1].imm = (int32_t)(uint32_t)(map >> 32);
+            uint64_t m = maps[out[i].imm & 1];
+            out[i].imm = (int32_t)(uint32_t)m;
+            out[i + 1].imm = (int32_t)(uint32_t)(m >> 32);
         }
 }
 
-/* a HASH map: a 6.18 kernel knows that an ARRAY lookup with a constant key in range cannot fail */
-static const struct bpf_map_def map_def = {.type = BPF_MAP_TYPE_HASH, .key_size = 4, .value_size = MAP_VALUE_SIZE,
-                                           .max_entries = 4, .name = "values"};
+static const struct bpf_map_def map_defs[2] = {
+    {.type = BPF_MAP_TYPE_HASH, .key_size = 4, .value_size = MAP_VALUE_SIZE, .max_entries = 4, .name = "values"},
+    {.type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = MAP_VALUE_SIZE, .max_entries = 4, .name = "slots"},
+};
 
 static void no_printk(void *ctx, const struct bpf_prog *prog, const char *line)
 {
@@ -122,18 +134,19 @@ static void no_printk(void *ctx, const struct bpf_prog *prog, const char *line)
 /* nvemu's verdict: 0, or -1 with the reason in why. */
 static int ours(const struct vcase *c, char *why, size_t len)
 {
-    struct bpf_map *m = bpf_map_create(&map_def, NULL, 0);
-    assert_non_null(m);
+    struct bpf_map *maps[2] = {bpf_map_create(&map_defs[0], NULL, 0), bpf_map_create(&map_defs[1], NULL, 0)};
+    assert_non_null(maps[0]);
+    assert_non_null(maps[1]);
     struct bpf_insn p[MAX_INSNS];
-    patch(c, p, (uint64_t)(uintptr_t)m);
-    struct bpf_map *maps[1] = {m};
-    struct bpf_prog prog = {.name = "rule", .insns = p, .n = ninsns(c), .maps = maps, .n_maps = 1};
+    patch(c, p, (const uint64_t[2]){(uint64_t)(uintptr_t)maps[0], (uint64_t)(uintptr_t)maps[1]});
+    struct bpf_prog prog = {.name = "rule", .insns = p, .n = ninsns(c), .maps = maps, .n_maps = 2};
     struct bpf_vm_env env = {.printk = no_printk};
     struct bpf_fault f;
     int rc = bpf_vm_check(&env, &prog, false, &f) || bpf_vm_verify(&env, &prog, c->gpl, &f) ? -1 : 0;
     if (rc)
         snprintf(why, len, "%s", f.reason);
-    bpf_map_destroy(m);
+    bpf_map_destroy(maps[0]);
+    bpf_map_destroy(maps[1]);
     return rc;
 }
 
@@ -159,14 +172,14 @@ static long sys_bpf(int cmd, union bpf_attr *a)
     return syscall(SYS_bpf, cmd, a, sizeof *a);
 }
 
-static int kernel_map(void)
+static int kernel_map(const struct bpf_map_def *d)
 {
     union bpf_attr a;
     memset(&a, 0, sizeof a);
-    a.map_type = map_def.type;
-    a.key_size = map_def.key_size;
-    a.value_size = map_def.value_size;
-    a.max_entries = map_def.max_entries;
+    a.map_type = d->type;
+    a.key_size = d->key_size;
+    a.value_size = d->value_size;
+    a.max_entries = d->max_entries;
     int fd = (int)sys_bpf(BPF_MAP_CREATE, &a);
     return fd < 0 ? -errno : fd;
 }
@@ -191,19 +204,22 @@ static int kernel_load(const struct bpf_insn *p, uint32_t n, bool gpl, char *log
 static void test_same_verdict_as_the_kernel(void **state)
 {
     (void)state;
-    int mfd = kernel_map();
-    if (mfd < 0) {
-        printf("SKIP kernel verifier comparison: bpf(BPF_MAP_CREATE) refused: %s\n", strerror(-mfd));
+    int mfd = kernel_map(&map_defs[0]), afd = mfd >= 0 ? kernel_map(&map_defs[1]) : -1;
+    if (mfd < 0 || afd < 0) {
+        printf("SKIP kernel verifier comparison: bpf(BPF_MAP_CREATE) refused: %s\n", strerror(mfd < 0 ? -mfd : -afd));
+        if (mfd >= 0)
+            close(mfd);
         skip();
     }
     static char log[1 << 16];
     int agree = 0;
     for (size_t i = 0; i < N_CASES; i++) {
         struct bpf_insn p[MAX_INSNS];
-        patch(&cases[i], p, (uint64_t)mfd);
+        patch(&cases[i], p, (const uint64_t[2]){(uint64_t)mfd, (uint64_t)afd});
         int fd = kernel_load(p, ninsns(&cases[i]), cases[i].gpl, log, sizeof log);
         if (fd == -EPERM && i == 0) {
             close(mfd);
+            close(afd);
             printf("SKIP kernel verifier comparison: bpf(BPF_PROG_LOAD) refused: %s\n", strerror(EPERM));
             skip();
         }
@@ -223,6 +239,7 @@ static void test_same_verdict_as_the_kernel(void **state)
         agree++;
     }
     close(mfd);
+    close(afd);
     printf("%d of %zu programs: same verdict as the kernel's verifier\n", agree, N_CASES);
 }
 

@@ -303,8 +303,9 @@ static int call_helper(struct verifier *v, uint32_t pc, struct vstate *s, int32_
 {
     const struct bpf_helper_proto *h = bpf_helper_proto(id);
     const char *name = bpf_helper_name(id);
+    s->r[0] = scalar(0, UINT64_MAX);
     if (!h)
-        return 0; /* bpf_vm_check names it */
+        return 0; /* no prototype here: bpf_vm_check names an unknown helper, the interpreter checks the rest */
     if (h->gpl_only && !v->gpl)
         return vrefuse(v, pc, "helper %s is GPL-only and the program's license is not GPL-compatible", name);
     int16_t map = -1;
@@ -363,13 +364,12 @@ static int call_helper(struct verifier *v, uint32_t pc, struct vstate *s, int32_
         s->r[0] = (struct aval){.k = V_VALUE_OR_NULL, .map = (uint16_t)map, .id = pc + 1};
     else if (id == BPF_FUNC_ringbuf_reserve)
         s->r[0] = (struct aval){.k = V_OTHER};
-    else
-        s->r[0] = scalar(0, UINT64_MAX);
     return 0;
 }
 
 static int call_kfunc(struct verifier *v, uint32_t pc, struct vstate *s, int32_t idx)
 {
+    s->r[0] = scalar(0, UINT64_MAX);
     if (idx < 0 || (uint32_t)idx >= v->env->n_kfuncs || !v->env->kfuncs[idx].fn)
         return 0; /* bpf_vm_check names it */
     const struct bpf_kfunc *k = &v->env->kfuncs[idx];
@@ -386,7 +386,6 @@ static int call_kfunc(struct verifier *v, uint32_t pc, struct vstate *s, int32_t
             return vrefuse(v, pc, "kfunc %s: argument r%u must be the callback's ctx%s", k->name, r,
                            x->k == V_CTX ? " itself, not a pointer into it" : "");
     }
-    s->r[0] = scalar(0, UINT64_MAX);
     return 0;
 }
 

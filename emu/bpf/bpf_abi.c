@@ -1,8 +1,7 @@
 /*
- * ABI check of a policy object's BTF against the layouts in bpf_abi.h. The
- * tables below are the expectation; the diff lists every member that is
- * missing, moved, resized or unexpected, so an author sees which header the
- * object was built with.
+ * ABI check of a policy object's BTF against the ops struct in bpf_abi.h, and
+ * the driver generations K1..K4: which one an object was built for (from its
+ * BTF) and which ones load it (from what its programs do).
  */
 #include "bpf/bpf_abi.h"
 
@@ -12,41 +11,15 @@
 #include <stdio.h>
 #include <string.h>
 
-struct abi_field {
-    const char *name;
-    uint32_t offset, size;
-};
-
-struct abi_struct {
+/* The ctx struct each member's callback gets from the newest driver (K4). */
+static const struct {
     const char *name;
     uint32_t size;
-    const struct abi_field *fields;
-    int n;
-};
-
-#define FIELDS(a) a, (int)(sizeof(a) / sizeof(a[0]))
-
-static const struct abi_field task_init_fields[] = {
-    {"tsg_id", 0, 8}, {"engine_type", 8, 4}, {"default_timeslice", 16, 8},
-    {"default_interleave", 24, 4}, {"runlist_id", 28, 4},
-};
-static const struct abi_field bind_fields[] = {
-    {"tsg_id", 0, 8}, {"runlist_id", 8, 4}, {"channel_count", 12, 4},
-    {"timeslice_us", 16, 8}, {"interleave_level", 24, 4}, {"allow", 28, 4},
-};
-static const struct abi_field destroy_fields[] = {
-    {"tsg_id", 0, 8}, {"runlist_id", 8, 4}, {"engine_type", 12, 4},
-};
-static const struct abi_field tsc_fields[] = {
-    {"tsg_id", 0, 8}, {"requested_timeslice_us", 8, 8}, {"engine_type", 16, 4}, {"runlist_id", 20, 4},
-    {"hclient", 24, 4}, {"htsg", 28, 4}, {"gpu_instance", 32, 4}, {"phase", 36, 4},
-};
-
-static const struct abi_struct ctx_structs[BPF_ABI_MEMBER_COUNT] = {
-    [BPF_ABI_ON_TASK_INIT] = {"nv_gpu_task_init_ctx", 32, FIELDS(task_init_fields)},
-    [BPF_ABI_ON_BIND] = {"nv_gpu_bind_ctx", 32, FIELDS(bind_fields)},
-    [BPF_ABI_ON_TASK_DESTROY] = {"nv_gpu_task_destroy_ctx", 16, FIELDS(destroy_fields)},
-    [BPF_ABI_ON_TIMESLICE_CONTROL] = {"nv_gpu_timeslice_control_ctx", 40, FIELDS(tsc_fields)},
+} ctx_structs[BPF_ABI_MEMBER_COUNT] = {
+    [BPF_ABI_ON_TASK_INIT] = {"nv_gpu_task_init_ctx", 32},
+    [BPF_ABI_ON_BIND] = {"nv_gpu_bind_ctx", 32},
+    [BPF_ABI_ON_TASK_DESTROY] = {"nv_gpu_task_destroy_ctx", 16},
+    [BPF_ABI_ON_TIMESLICE_CONTROL] = {"nv_gpu_timeslice_control_ctx", 40},
 };
 
 static const char *const member_names[BPF_ABI_MEMBER_COUNT] = {
@@ -138,66 +111,6 @@ static const char *struct_name(const struct btf *btf, const struct btf_type *t)
     return n && *n ? n : "(anonymous)";
 }
 
-/* The older task_init ABI: 48 bytes, output fields written by void kfuncs. */
-static bool is_old_task_init(const struct btf *btf, const struct btf_type *t)
-{
-    if (t->size != 48)
-        return false;
-    const struct btf_member *m = btf_members(t);
-    for (int i = 0; i < btf_vlen(t); i++) {
-        const char *n = btf__name_by_offset(btf, m[i].name_off);
-        if (n && strcmp(n, "interleave_level") == 0 && btf_member_bit_offset(t, i) == 40 * 8)
-            return true;
-    }
-    return false;
-}
-
-static void check_ctx(const struct btf *btf, enum bpf_abi_member mem, uint32_t id, struct diff *d)
-{
-    const struct abi_struct *want = &ctx_structs[mem];
-    const struct btf_type *t = btf__type_by_id(btf, id);
-    const char *name = struct_name(btf, t);
-    if (strcmp(name, want->name) != 0)
-        diff_add(d, "%s: expected struct %s, found struct %s", member_names[mem], want->name, name);
-    if (mem == BPF_ABI_ON_TASK_INIT && is_old_task_init(btf, t)) {
-        diff_add(d, "struct %s: expected the current 32-byte layout, found the older 48-byte ABI with output "
-                 "fields (timeslice @32, interleave_level @40) written by void kfuncs; rebuild against the "
-                 "current header", name);
-        return;
-    }
-    if (t->size != want->size)
-        diff_add(d, "struct %s: expected %u bytes, found %u", name, want->size, t->size);
-    const struct btf_member *m = btf_members(t);
-    int vlen = btf_vlen(t);
-    for (int f = 0; f < want->n; f++) {
-        const struct abi_field *w = &want->fields[f];
-        int found = -1;
-        for (int i = 0; i < vlen; i++) {
-            const char *n = btf__name_by_offset(btf, m[i].name_off);
-            if (n && strcmp(n, w->name) == 0)
-                found = i;
-        }
-        if (found < 0) {
-            diff_add(d, "struct %s: expected member %s @%u (%u bytes), not found", name, w->name, w->offset, w->size);
-            continue;
-        }
-        uint32_t off_bits = btf_member_bit_offset(t, (uint32_t)found);
-        int64_t sz = btf__resolve_size(btf, m[found].type);
-        if (off_bits != w->offset * 8 || sz != (int64_t)w->size)
-            diff_add(d, "struct %s: expected %s @%u (%u bytes), found @%u%s (%lld bytes)", name, w->name, w->offset,
-                     w->size, off_bits / 8, off_bits % 8 ? "+bits" : "", (long long)sz);
-    }
-    for (int i = 0; i < vlen; i++) {
-        const char *n = btf__name_by_offset(btf, m[i].name_off);
-        bool known = false;
-        for (int f = 0; f < want->n && n; f++)
-            known |= strcmp(n, want->fields[f].name) == 0;
-        if (!known)
-            diff_add(d, "struct %s: unexpected member %s @%u", name, n && *n ? n : "(anonymous)",
-                     btf_member_bit_offset(t, (uint32_t)i) / 8);
-    }
-}
-
 int bpf_abi_check_ops(const struct btf *btf, uint32_t type_id, enum bpf_abi_ops *ops, char *err, size_t errlen)
 {
     struct diff d = {err, errlen, 0, 0};
@@ -233,9 +146,6 @@ int bpf_abi_check_ops(const struct btf *btf, uint32_t type_id, enum bpf_abi_ops 
         seen[mem] = true;
         if (off != (uint32_t)mem * 8)
             diff_add(&d, "struct %s: expected %s @%u, found @%u", OPS_NAME, member_names[mem], mem * 8, off);
-        uint32_t ctx = member_ctx_struct(btf, m[i].type);
-        if (ctx)
-            check_ctx(btf, (enum bpf_abi_member)mem, ctx, &d);
     }
     for (int k = 0; k < BPF_ABI_ON_TIMESLICE_CONTROL; k++)
         if (!seen[k])
@@ -248,4 +158,160 @@ int bpf_abi_check_ops(const struct btf *btf, uint32_t type_id, enum bpf_abi_ops 
         return -1;
     *ops = three ? BPF_ABI_OPS_THREE_MEMBER : BPF_ABI_OPS_CURRENT;
     return 0;
+}
+
+/* ---- driver generations ---- */
+
+/* ctx bytes per generation and member (0: the generation has no such member). */
+static const uint32_t gen_ctx[BPF_ABI_GEN_NEWEST + 1][BPF_ABI_MEMBER_COUNT] = {
+    [BPF_ABI_K1] = {48, 32, 8, 0},
+    [BPF_ABI_K2] = {32, 32, 8, 0},
+    [BPF_ABI_K3] = {32, 32, 16, 0},
+    [BPF_ABI_K4] = {32, 32, 16, 40},
+};
+
+static const struct {
+    const char *name;
+    enum bpf_abi_ret ret[BPF_ABI_GEN_NEWEST + 1];
+} gen_kfuncs[] = {
+    {"bpf_nv_gpu_set_timeslice", {0, BPF_ABI_RET_VOID, BPF_ABI_RET_INT, BPF_ABI_RET_INT, BPF_ABI_RET_INT}},
+    {"bpf_nv_gpu_set_interleave", {0, BPF_ABI_RET_VOID, BPF_ABI_RET_INT, BPF_ABI_RET_INT, BPF_ABI_RET_INT}},
+    {"bpf_nv_gpu_reject_bind", {0, BPF_ABI_RET_VOID, BPF_ABI_RET_VOID, BPF_ABI_RET_VOID, BPF_ABI_RET_VOID}},
+    {"bpf_nv_gpu_preempt_tsg", {0, BPF_ABI_RET_INT, BPF_ABI_RET_INT, BPF_ABI_RET_INT, BPF_ABI_RET_INT}},
+    {"bpf_nv_gpu_override_timeslice",
+     {0, BPF_ABI_RET_ABSENT, BPF_ABI_RET_ABSENT, BPF_ABI_RET_ABSENT, BPF_ABI_RET_INT}},
+    /* the kernel's own bpf_wq kfuncs: there under every driver */
+    {"bpf_wq_init", {0, BPF_ABI_RET_INT, BPF_ABI_RET_INT, BPF_ABI_RET_INT, BPF_ABI_RET_INT}},
+    {"bpf_wq_set_callback_impl", {0, BPF_ABI_RET_INT, BPF_ABI_RET_INT, BPF_ABI_RET_INT, BPF_ABI_RET_INT}},
+    {"bpf_wq_start", {0, BPF_ABI_RET_INT, BPF_ABI_RET_INT, BPF_ABI_RET_INT, BPF_ABI_RET_INT}},
+};
+
+const char *bpf_abi_gen_name(enum bpf_abi_gen g)
+{
+    static const char *const names[] = {"?", "K1", "K2", "K3", "K4"};
+    return (unsigned)g <= BPF_ABI_GEN_NEWEST ? names[g] : "?";
+}
+
+enum bpf_abi_gen bpf_abi_gen_parse(const char *s)
+{
+    if (!s || (s[0] != 'K' && s[0] != 'k') || s[1] < '1' || s[1] > '0' + BPF_ABI_GEN_NEWEST || s[2])
+        return BPF_ABI_GEN_NONE;
+    return (enum bpf_abi_gen)(s[1] - '0');
+}
+
+uint32_t bpf_abi_gen_ctx_size(enum bpf_abi_gen g, enum bpf_abi_member m)
+{
+    return g >= BPF_ABI_K1 && g <= BPF_ABI_GEN_NEWEST && (unsigned)m < BPF_ABI_MEMBER_COUNT ? gen_ctx[g][m] : 0;
+}
+
+enum bpf_abi_ret bpf_abi_gen_kfunc(enum bpf_abi_gen g, const char *name)
+{
+    if (g < BPF_ABI_K1 || g > BPF_ABI_GEN_NEWEST || !name)
+        return BPF_ABI_RET_ABSENT;
+    for (size_t i = 0; i < sizeof gen_kfuncs / sizeof gen_kfuncs[0]; i++)
+        if (strcmp(gen_kfuncs[i].name, name) == 0)
+            return gen_kfuncs[i].ret[g];
+    return BPF_ABI_RET_ABSENT;
+}
+
+static const char *ret_name(enum bpf_abi_ret r)
+{
+    return r == BPF_ABI_RET_VOID ? "void" : r == BPF_ABI_RET_INT ? "int" : "?";
+}
+
+int bpf_abi_gen_refuses(enum bpf_abi_gen g, const struct bpf_abi_use *u, char *why, size_t len)
+{
+    const char *gn = bpf_abi_gen_name(g);
+    for (int m = 0; m < BPF_ABI_MEMBER_COUNT; m++) {
+        if (!(u->members & (1u << m)))
+            continue;
+        uint32_t size = bpf_abi_gen_ctx_size(g, (enum bpf_abi_member)m);
+        if (!size) {
+            snprintf(why, len, "the %s driver's struct nv_gpu_sched_ops has no member %s, which the object sets "
+                     "(libbpf refuses a non-NULL member the kernel's struct lacks)", gn, member_names[m]);
+            return -1;
+        }
+        if (u->ctx_reach[m] > size) {
+            snprintf(why, len, "%s reads %u bytes into its ctx (insn %u); the %s driver's struct %s has %u "
+                     "(the verifier checks each access against the driver's own layout)", member_names[m],
+                     u->ctx_reach[m], u->ctx_reach_insn[m], gn, ctx_structs[m].name, size);
+            return -1;
+        }
+    }
+    for (uint32_t k = 0; k < u->n_kfuncs; k++) {
+        enum bpf_abi_ret have = bpf_abi_gen_kfunc(g, u->kfuncs[k].name), want = u->kfuncs[k].declared;
+        if (have == BPF_ABI_RET_ABSENT) {
+            snprintf(why, len, "calls kfunc %s, which the %s driver does not export", u->kfuncs[k].name, gn);
+            return -1;
+        }
+        if (want != BPF_ABI_RET_UNKNOWN && want != have) {
+            snprintf(why, len, "declares kfunc %s returning %s; the %s driver's returns %s (libbpf leaves the "
+                     "extern unresolved and the verifier refuses the call)", u->kfuncs[k].name, ret_name(want), gn,
+                     ret_name(have));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+enum bpf_abi_ret bpf_abi_btf_kfunc_ret(const struct btf *btf, const char *name)
+{
+    int id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) : -1;
+    const struct btf_type *f = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
+    const struct btf_type *proto = f ? btf__type_by_id(btf, f->type) : NULL;
+    if (!proto || !btf_is_func_proto(proto))
+        return BPF_ABI_RET_UNKNOWN;
+    return proto->type == 0 ? BPF_ABI_RET_VOID : BPF_ABI_RET_INT;
+}
+
+/* Size of the ctx struct the object's member m points at, 0 when the member or its struct is unknown. */
+static uint32_t object_ctx_size(const struct btf *btf, const struct btf_type *ops, const char *member)
+{
+    const struct btf_member *m = btf_members(ops);
+    for (int i = 0; i < btf_vlen(ops); i++) {
+        const char *n = btf__name_by_offset(btf, m[i].name_off);
+        if (!n || strcmp(n, member) != 0)
+            continue;
+        uint32_t id = member_ctx_struct(btf, m[i].type);
+        const struct btf_type *t = id ? btf__type_by_id(btf, id) : NULL;
+        return t ? t->size : 0;
+    }
+    return 0;
+}
+
+enum bpf_abi_gen bpf_abi_built_for(const struct btf *btf, uint32_t type_id, char *why, size_t len)
+{
+    const struct btf_type *ops = bpf_btf_skip_mods(btf, type_id, NULL);
+    if (!ops || !btf_is_struct(ops)) {
+        snprintf(why, len, "no ops struct");
+        return BPF_ABI_GEN_NONE;
+    }
+    uint32_t init = object_ctx_size(btf, ops, "on_task_init"), destroy = object_ctx_size(btf, ops, "on_task_destroy");
+    bool tsc = false;
+    const struct btf_member *m = btf_members(ops);
+    for (int i = 0; i < btf_vlen(ops); i++) {
+        const char *n = btf__name_by_offset(btf, m[i].name_off);
+        tsc |= n && strcmp(n, "on_timeslice_control") == 0;
+    }
+    enum bpf_abi_ret ts = bpf_abi_btf_kfunc_ret(btf, "bpf_nv_gpu_set_timeslice"),
+                     il = bpf_abi_btf_kfunc_ret(btf, "bpf_nv_gpu_set_interleave"),
+                     ovr = bpf_abi_btf_kfunc_ret(btf, "bpf_nv_gpu_override_timeslice");
+    enum bpf_abi_gen g;
+    if (tsc || ovr != BPF_ABI_RET_UNKNOWN) {
+        g = BPF_ABI_K4;
+        snprintf(why, len, "%s",
+                 tsc ? "ops struct with on_timeslice_control" : "declares bpf_nv_gpu_override_timeslice");
+    } else if (destroy == 16) {
+        g = BPF_ABI_K3;
+        snprintf(why, len, "3-member ops, 16-byte task_destroy ctx");
+    } else if (init == 48 || ts == BPF_ABI_RET_VOID || il == BPF_ABI_RET_VOID) {
+        g = BPF_ABI_K1;
+        snprintf(why, len, "%s", init == 48 ? "48-byte task_init ctx with output fields"
+                                            : "void setter kfunc prototypes");
+    } else {
+        g = BPF_ABI_K2;
+        snprintf(why, len, "3-member ops, %u-byte task_init ctx, %s setters, %u-byte task_destroy ctx", init,
+                 ts == BPF_ABI_RET_INT || il == BPF_ABI_RET_INT ? "int" : "no", destroy);
+    }
+    return g;
 }

@@ -183,7 +183,7 @@ static int check_call(struct checker *c, uint32_t pc, const struct bpf_insn *i)
         return 0;
     }
     if (i->src_reg == BPF_PSEUDO_KFUNC_CALL) {
-        if (i->imm < 0 || (uint32_t)i->imm >= env->n_kfuncs)
+        if (i->imm < 0 || (uint32_t)i->imm >= env->n_kfuncs || !env->kfuncs[i->imm].fn)
             return refuse(c, pc, "kfunc index %d outside the kfunc table (%u)", i->imm, env->n_kfuncs);
         const struct bpf_kfunc *k = &env->kfuncs[i->imm];
         if (k->sleepable && !c->prog->sleepable)
@@ -346,6 +346,99 @@ out:
     free(stack);
     free(seen);
     return rc;
+}
+
+/* A register's relation to the ctx: none, ctx + a known offset, or ctx at an offset that differs by path. */
+enum { C_UNSEEN = 0, C_NONE, C_CTX, C_VAR };
+struct creg {
+    uint8_t k;
+    int32_t off;
+};
+
+static struct creg creg_join(struct creg a, struct creg b)
+{
+    if (a.k == C_UNSEEN)
+        return b;
+    if (b.k == C_UNSEEN || (a.k == b.k && (a.k != C_CTX || a.off == b.off)))
+        return a;
+    return a.k == C_NONE && b.k == C_NONE ? a : (struct creg){C_VAR, 0};
+}
+
+static const uint32_t size_bytes[4] = {4, 2, 1, 8};
+
+int bpf_vm_ctx_reach(const struct bpf_prog *p, uint32_t *reach, uint32_t *insn)
+{
+    *reach = 0;
+    *insn = 0;
+    if (!p->n)
+        return 0;
+    struct creg(*st)[BPF_NREGS] = calloc(p->n, sizeof *st);
+    uint32_t *work = malloc((size_t)p->n * (2 * BPF_NREGS + 2) * sizeof *work);
+    if (!st || !work) {
+        free(st);
+        free(work);
+        return -1;
+    }
+    uint32_t nw = 0;
+    for (int r = 0; r < BPF_NREGS; r++)
+        st[0][r] = (struct creg){C_NONE, 0};
+    st[0][1] = (struct creg){C_CTX, 0};
+    work[nw++] = 0;
+    while (nw) {
+        uint32_t pc = work[--nw];
+        const struct bpf_insn *i = &p->insns[pc];
+        struct creg r[BPF_NREGS];
+        memcpy(r, st[pc], sizeof r);
+        uint8_t cls = BPF_CLASS(i->code), op = BPF_OP(i->code), dst = i->dst_reg, src = i->src_reg;
+        if (dst >= BPF_NREGS || src >= BPF_NREGS)
+            continue;
+        if (cls == BPF_LDX && r[src].k == C_CTX && BPF_MODE(i->code) != BPF_ATOMIC) {
+            int64_t end = (int64_t)r[src].off + i->off + size_bytes[BPF_SIZE(i->code) >> 3];
+            if (end > (int64_t)*reach) {
+                *reach = end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
+                *insn = pc;
+            }
+        }
+        if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(i->code) == BPF_X && i->off == 0)
+            r[dst] = r[src];
+        else if (cls == BPF_ALU64 && (op == BPF_ADD || op == BPF_SUB) && BPF_SRC(i->code) == BPF_K &&
+                 r[dst].k == C_CTX)
+            r[dst].off += op == BPF_ADD ? i->imm : -i->imm;
+        else if (writes_dst(cls))
+            r[dst] = (struct creg){C_NONE, 0};
+        else if (cls == BPF_STX && BPF_MODE(i->code) == BPF_ATOMIC && (i->imm & BPF_FETCH))
+            r[i->imm == BPF_CMPXCHG ? 0 : src] = (struct creg){C_NONE, 0};
+        else if (i->code == (BPF_JMP | BPF_CALL))
+            for (int a = 0; a <= 5; a++)
+                r[a] = (struct creg){C_NONE, 0};
+        uint32_t succ[2];
+        int ns = 0;
+        uint32_t next = pc + (cls == BPF_LD ? 2 : 1);
+        if (i->code == (BPF_JMP | BPF_EXIT)) {
+            ns = 0;
+        } else if (is_jump(i->code)) {
+            int64_t t = jump_target(i, pc);
+            if (t >= 0 && t < p->n)
+                succ[ns++] = (uint32_t)t;
+            if (BPF_OP(i->code) != BPF_JA && next < p->n)
+                succ[ns++] = next;
+        } else if (next < p->n) {
+            succ[ns++] = next;
+        }
+        for (int s = 0; s < ns; s++) {
+            bool changed = false;
+            for (int k = 0; k < BPF_NREGS; k++) {
+                struct creg j = creg_join(st[succ[s]][k], r[k]);
+                changed |= j.k != st[succ[s]][k].k || j.off != st[succ[s]][k].off;
+                st[succ[s]][k] = j;
+            }
+            if (changed)
+                work[nw++] = succ[s];
+        }
+    }
+    free(st);
+    free(work);
+    return 0;
 }
 
 int bpf_vm_check(const struct bpf_vm_env *env, const struct bpf_prog *prog, bool ctx_readonly,

@@ -580,6 +580,8 @@ static int bind_struct_ops(struct bpf_obj *obj)
     char abi[768];
     if (bpf_abi_check_ops(P->btf, btf__type_by_id(P->btf, (uint32_t)var)->type, &obj->ops_abi, abi, sizeof abi))
         return fail(P, "ABI mismatch in struct_ops instance %s:\n%s", os->name, abi);
+    obj->built_for = bpf_abi_built_for(P->btf, btf__type_by_id(P->btf, (uint32_t)var)->type, obj->built_for_why,
+                                       sizeof obj->built_for_why);
     uint64_t ops_size = obj->ops_abi == BPF_ABI_OPS_THREE_MEMBER ? 24 : 32;
     if (os->s.st_value > s->size || s->size - os->s.st_value < ops_size)
         return fail(P, "struct_ops instance %s lies outside %s", os->name, s->name);
@@ -795,6 +797,8 @@ static int reloc_one(struct linker *L, const struct func *f, const struct rel *r
             in->src_reg = BPF_PSEUDO_KFUNC_CALL;
             in->off = 0;
             in->imm = k;
+            if (k < 32)
+                obj->kfunc_declared[k] = bpf_abi_btf_kfunc_ret(P->btf, sy->name);
             return 0;
         }
         if (ts->kind != SEC_PROG)
@@ -934,6 +938,26 @@ static void args_flow(struct args_pass *A, uint32_t to, const uint8_t *regs)
         A->work[A->n_work++] = to;
 }
 
+/*
+ * How many of r1..r5 a call reads: the verifier checks a helper's or kfunc's arguments by their
+ * declared types only, so a helper without arguments may be called while r1 still holds the args
+ * (clang keeps it there when args[0] is loaded first). A subprogram may read all five.
+ */
+static int call_declared_args(const struct bpf_obj_priv *P, const struct bpf_insn *in)
+{
+    if (in->src_reg == 0) {
+        const struct bpf_helper_proto *h = bpf_helper_proto(in->imm);
+        return h ? h->nargs : 5;
+    }
+    if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && in->imm >= 0 && (uint32_t)in->imm < P->n_kfuncs) {
+        int n = 0;
+        while (n < 5 && P->kfuncs[in->imm].args[n].kind != BPF_ARG_NONE)
+            n++;
+        return n;
+    }
+    return 5;
+}
+
 static int args_step(struct args_pass *A, uint32_t pc)
 {
     struct bpf_insn *in = &A->L->insns[pc];
@@ -996,9 +1020,11 @@ static int args_step(struct args_pass *A, uint32_t pc)
         if (op == BPF_EXIT && cls == BPF_JMP)
             return 0;
         if (op == BPF_CALL && cls == BPF_JMP) {
-            for (int a = 1; a <= 5; a++)
+            int declared = call_declared_args(A->L->obj->priv, in);
+            for (int a = 1; a <= declared; a++)
                 if (r[a] != A_OTHER)
-                    return args_refuse(A, pc, "passes the struct_ops args pointer to a call (pass args[0])");
+                    return args_refuse(A, pc, "passes the struct_ops args pointer as an argument of a call "
+                                              "(pass args[0])");
             for (int a = 0; a <= 5; a++)
                 r[a] = A_OTHER;
             break;

@@ -76,6 +76,11 @@ struct bpf_obj {
     char ops_var[64];                 /* the ops instance's variable name ("" for an object of probes alone) */
     char ops_section[32];             /* ".struct_ops" or ".struct_ops.link" */
     enum bpf_abi_ops ops_abi;         /* which nv_gpu_sched_ops layout the object was built for */
+    enum bpf_abi_gen built_for;       /* the driver generation its BTF says it was built for */
+    char built_for_why[128];          /* the facts that said so */
+    enum bpf_abi_gen target;          /* the generation it runs as (set by the policy layer; NONE: not chosen) */
+    uint32_t target_fits;             /* bit g: generation g's driver loads it (set with target) */
+    enum bpf_abi_ret kfunc_declared[32]; /* per kfunc table index: the object's prototype of a called kfunc */
     int member_prog[BPF_ABI_MEMBER_COUNT]; /* index into progs, -1 when the member is NULL */
     struct bpf_obj_prog *progs;
     uint32_t n_progs;

@@ -2,10 +2,10 @@
  * The struct_ops object behind struct policy_ops (bpf_policy.h): builds the
  * ABI ctx from the hook's task snapshot, runs the bound program in the
  * interpreter, and turns the kfuncs into the host's setters. The driver's
- * rules that are the kfuncs' own (NULL ctx -> REJECT_IDENTITY, the
- * override_timeslice domain 1..1,000,000 us, the incoming SET_TIMESLICE
- * domain) are applied here; recording, conflicts and range validation are
- * the host's, as for a C plugin.
+ * rules that are the kfuncs' own (NULL ctx -> REJECT_IDENTITY, the incoming
+ * SET_TIMESLICE domain) are applied here; recording, conflicts and range
+ * validation (the override domain 1..1,000,000 us included) are the host's,
+ * as for a C plugin.
  */
 #include "bpf/bpf_policy.h"
 
@@ -29,6 +29,7 @@
 
 #define OVERRIDE_MAX_US 1000000u
 #define OBJECT_ARG "bpf.object="
+#define DRIVER_ARG "driver_abi="
 
 struct bpf_policy {
     const struct policy_host *host;
@@ -88,14 +89,7 @@ static uint64_t kf_override_timeslice(void *env_ctx, const uint64_t args[5], str
     (void)call;
     if (!ctx_is(p, args[0], BPF_ABI_ON_TIMESLICE_CONTROL))
         return POLICY_REJECT_IDENTITY;
-    if (args[1] < 1 || args[1] > OVERRIDE_MAX_US) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "override_timeslice(%" PRIu64 " us) outside 1..%u: REJECT_RANGE, the control "
-                 "answers NV_ERR_INVALID_ARGUMENT on the real driver", args[1], OVERRIDE_MAX_US);
-        if (p->host->trace_note)
-            p->host->trace_note(p->host, p->hook, p->group, "timeslice", msg);
-        return POLICY_REJECT_RANGE;
-    }
+    /* the host records it as the driver does: outside 1..1,000,000 us REJECT_RANGE, still recorded */
     return (uint64_t)(int64_t)p->host->replace_timeslice(p->pc, args[1]);
 }
 
@@ -137,9 +131,35 @@ static uint64_t kf_wq_start(void *env_ctx, const uint64_t args[5], struct bpf_vm
     return bpf_wqs_start(&((struct bpf_policy *)env_ctx)->wqs, args);
 }
 
+/* K1's void setters write the task_init ctx's output fields; the driver reads them after the callback. */
+static uint64_t kf_k1_set_timeslice(void *env_ctx, const uint64_t args[5], struct bpf_vm_call *call)
+{
+    struct bpf_policy *p = env_ctx;
+    (void)call;
+    if (ctx_is(p, args[0], BPF_ABI_ON_TASK_INIT))
+        ((struct bpf_abi_task_init_ctx_k1 *)p->ctx)->timeslice = args[1];
+    return 0;
+}
+
+static uint64_t kf_k1_set_interleave(void *env_ctx, const uint64_t args[5], struct bpf_vm_call *call)
+{
+    struct bpf_policy *p = env_ctx;
+    (void)call;
+    if (ctx_is(p, args[0], BPF_ABI_ON_TASK_INIT))
+        ((struct bpf_abi_task_init_ctx_k1 *)p->ctx)->interleave_level = (uint32_t)args[1];
+    return 0;
+}
+
 #define CTX_ARG {.kind = BPF_ARG_CTX, .nullable = true}
 #define WQ_ARG {.kind = BPF_ARG_MEM_RW, .size = 16}
 #define SCALAR_ARG {.kind = BPF_ARG_SCALAR}
+#define HANDLE_ARG {.kind = BPF_ARG_HANDLE}
+/* bpf_wq is the kernel's, not the driver's: every generation has it */
+#define KF_WQ                                                                                                      \
+    [BPF_WQ_INIT] = {"bpf_wq_init", kf_wq_init, {WQ_ARG, HANDLE_ARG, SCALAR_ARG}, false},                         \
+    [BPF_WQ_SET_CALLBACK] = {"bpf_wq_set_callback_impl", kf_wq_set_callback,                                      \
+                             {WQ_ARG, HANDLE_ARG, SCALAR_ARG, SCALAR_ARG}, false},                                 \
+    [BPF_WQ_START] = {"bpf_wq_start", kf_wq_start, {WQ_ARG, SCALAR_ARG}, false}
 
 const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT] = {
     [BPF_NV_SET_TIMESLICE] = {"bpf_nv_gpu_set_timeslice", kf_set_timeslice, {CTX_ARG, SCALAR_ARG}, false},
@@ -148,11 +168,34 @@ const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT] = {
                                    false},
     [BPF_NV_REJECT_BIND] = {"bpf_nv_gpu_reject_bind", kf_reject_bind, {CTX_ARG}, false},
     [BPF_NV_PREEMPT_TSG] = {"bpf_nv_gpu_preempt_tsg", kf_preempt_tsg, {SCALAR_ARG, SCALAR_ARG}, true},
-    [BPF_WQ_INIT] = {"bpf_wq_init", kf_wq_init, {WQ_ARG, SCALAR_ARG, SCALAR_ARG}, false},
-    [BPF_WQ_SET_CALLBACK] = {"bpf_wq_set_callback_impl", kf_wq_set_callback,
-                             {WQ_ARG, SCALAR_ARG, SCALAR_ARG, SCALAR_ARG}, false},
-    [BPF_WQ_START] = {"bpf_wq_start", kf_wq_start, {WQ_ARG, SCALAR_ARG}, false},
+    KF_WQ,
 };
+
+/* Each generation's kfuncs (same indexes; a NULL name: that driver does not export it). */
+#define KF_SET_TIMESLICE {"bpf_nv_gpu_set_timeslice", kf_set_timeslice, {CTX_ARG, SCALAR_ARG}, false}
+#define KF_SET_INTERLEAVE {"bpf_nv_gpu_set_interleave", kf_set_interleave, {CTX_ARG, SCALAR_ARG}, false}
+#define KF_REJECT_BIND {"bpf_nv_gpu_reject_bind", kf_reject_bind, {CTX_ARG}, false}
+#define KF_PREEMPT_TSG {"bpf_nv_gpu_preempt_tsg", kf_preempt_tsg, {SCALAR_ARG, SCALAR_ARG}, true}
+static const struct bpf_kfunc gen_kfuncs[BPF_ABI_GEN_NEWEST + 1][BPF_NV_KFUNC_COUNT] = {
+    [BPF_ABI_K1] = {
+        [BPF_NV_SET_TIMESLICE] = {"bpf_nv_gpu_set_timeslice", kf_k1_set_timeslice, {CTX_ARG, SCALAR_ARG}, false},
+        [BPF_NV_SET_INTERLEAVE] = {"bpf_nv_gpu_set_interleave", kf_k1_set_interleave, {CTX_ARG, SCALAR_ARG},
+                                   false},
+        [BPF_NV_OVERRIDE_TIMESLICE] = {NULL, NULL, {SCALAR_ARG}, false},
+        [BPF_NV_REJECT_BIND] = KF_REJECT_BIND,
+        [BPF_NV_PREEMPT_TSG] = KF_PREEMPT_TSG,
+        KF_WQ,
+    },
+    [BPF_ABI_K2] = {KF_SET_TIMESLICE, KF_SET_INTERLEAVE, {NULL, NULL, {SCALAR_ARG}, false}, KF_REJECT_BIND,
+                    KF_PREEMPT_TSG, KF_WQ},
+    [BPF_ABI_K3] = {KF_SET_TIMESLICE, KF_SET_INTERLEAVE, {NULL, NULL, {SCALAR_ARG}, false}, KF_REJECT_BIND,
+                    KF_PREEMPT_TSG, KF_WQ},
+};
+
+static const struct bpf_kfunc *kfuncs_of(enum bpf_abi_gen g)
+{
+    return g >= BPF_ABI_K1 && g < BPF_ABI_K4 ? gen_kfuncs[g] : bpf_nv_kfuncs;
+}
 
 /* The member whose ctx each decision kfunc takes (-1: no ctx). */
 static const int kfunc_member[BPF_NV_KFUNC_COUNT] = {
@@ -233,7 +276,7 @@ static void env_init(struct bpf_policy *p)
         .read_user = env_read_user,
         .read_kernel = env_read_kernel,
         .cpu = 0,
-        .kfuncs = bpf_nv_kfuncs,
+        .kfuncs = kfuncs_of(p->obj->target),
         .n_kfuncs = BPF_NV_KFUNC_COUNT,
         .insn_budget = p->insn_budget,
         .max_frames = 0,
@@ -249,6 +292,17 @@ static const char *prog_role(const struct bpf_obj_prog *p, char *buf, size_t len
         return bpf_abi_member_name((enum bpf_abi_member)p->member);
     snprintf(buf, len, "%s%s%s", bpf_attach_kind_name(p->kind), p->target[0] ? " on " : "", p->target);
     return buf;
+}
+
+/* The kernel's license_is_gpl_compatible(). */
+static bool license_is_gpl(const char *l)
+{
+    static const char *const gpl[] = {"GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
+                                      "Dual MPL/GPL"};
+    for (size_t i = 0; i < sizeof gpl / sizeof gpl[0]; i++)
+        if (strcmp(l, gpl[i]) == 0)
+            return true;
+    return false;
 }
 
 static int check_object(const struct bpf_obj *obj, const struct bpf_vm_env *env, char *err, size_t errlen)
@@ -272,7 +326,8 @@ static int check_object(const struct bpf_obj *obj, const struct bpf_vm_env *env,
         }
         struct bpf_fault why;
         memset(&why, 0, sizeof why);
-        if (bpf_vm_check(env, &p->prog, true, &why)) {
+        if (bpf_vm_check(env, &p->prog, true, &why) ||
+            bpf_vm_verify(env, &p->prog, license_is_gpl(obj->license), &why)) {
             char f[512];
             snprintf(err, errlen, "%.200s: refused at load: %s", obj->path, bpf_fault_format(&why, f, sizeof f));
             return -1;
@@ -281,28 +336,107 @@ static int check_object(const struct bpf_obj *obj, const struct bpf_vm_env *env,
     return 0;
 }
 
+/* What of the object decides which driver generations load it. */
+static int collect_use(const struct bpf_obj *obj, struct bpf_abi_use *u, char *err, size_t errlen)
+{
+    memset(u, 0, sizeof *u);
+    uint32_t kf = 0;
+    for (uint32_t i = 0; i < obj->n_progs; i++) {
+        const struct bpf_obj_prog *p = &obj->progs[i];
+        if (!bpf_obj_prog_runs(p))
+            continue;
+        kf |= p->kfuncs_used;
+        if (p->member < 0)
+            continue;
+        u->members |= 1u << p->member;
+        if (bpf_vm_ctx_reach(&p->prog, &u->ctx_reach[p->member], &u->ctx_reach_insn[p->member])) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    for (int k = 0; k < BPF_NV_KFUNC_COUNT; k++)
+        if (kf & (1u << k)) {
+            u->kfuncs[u->n_kfuncs].name = bpf_nv_kfuncs[k].name;
+            u->kfuncs[u->n_kfuncs++].declared = obj->kfunc_declared[k];
+        }
+    return 0;
+}
+
+/*
+ * Opens the object for a driver generation: the requested one (want), or the newest whose driver
+ * loads it. The object is opened once against every kfunc to learn what it uses, then again against
+ * the chosen generation's kfuncs (a weak kfunc's presence is that driver's).
+ */
+static struct bpf_obj *open_for_driver(const char *path, enum bpf_abi_gen want, char *err, size_t errlen)
+{
+    struct bpf_obj *obj = bpf_obj_open_file(path, bpf_nv_kfuncs, BPF_NV_KFUNC_COUNT, err, errlen);
+    if (!obj)
+        return NULL;
+    struct bpf_abi_use u;
+    if (collect_use(obj, &u, err, errlen)) {
+        bpf_obj_close(obj);
+        return NULL;
+    }
+    char why[BPF_ABI_GEN_NEWEST + 1][384];
+    uint32_t fits = 0;
+    for (int g = BPF_ABI_K1; g <= BPF_ABI_GEN_NEWEST; g++)
+        if (bpf_abi_gen_refuses((enum bpf_abi_gen)g, &u, why[g], sizeof why[g]) == 0)
+            fits |= 1u << g;
+    enum bpf_abi_gen pick = want;
+    for (int g = BPF_ABI_GEN_NEWEST; !want && g >= BPF_ABI_K1; g--)
+        if ((fits & (1u << g)) && !pick)
+            pick = (enum bpf_abi_gen)g;
+    if (!pick || !(fits & (1u << pick))) {
+        if (want) {
+            snprintf(err, errlen, "%.200s: the gpu_ext %s driver refuses it: %s", path, bpf_abi_gen_name(want),
+                     why[want]);
+        } else {
+            int w = snprintf(err, errlen, "%.200s: no gpu_ext driver generation loads it:", path);
+            for (int g = BPF_ABI_GEN_NEWEST; g >= BPF_ABI_K1 && w > 0 && (size_t)w < errlen; g--)
+                w += snprintf(err + w, errlen - (size_t)w, "\n  %s: %s", bpf_abi_gen_name((enum bpf_abi_gen)g),
+                              why[g]);
+        }
+        bpf_obj_close(obj);
+        return NULL;
+    }
+    if (pick != BPF_ABI_K4) {
+        bpf_obj_close(obj);
+        obj = bpf_obj_open_file(path, kfuncs_of(pick), BPF_NV_KFUNC_COUNT, err, errlen);
+        if (!obj)
+            return NULL;
+    }
+    obj->target = pick;
+    obj->target_fits = fits;
+    return obj;
+}
+
 static const struct bpf_vm_env check_env_template = {
     .clock_ns = env_clock,
     .boot_clock_ns = env_clock,
     .current_task = env_task,
     .printk = env_printk,
-    .kfuncs = bpf_nv_kfuncs,
     .n_kfuncs = BPF_NV_KFUNC_COUNT,
 };
 
-struct bpf_obj *bpf_policy_check(const char *path, char *err, size_t errlen)
+struct bpf_obj *bpf_policy_check_for(const char *path, enum bpf_abi_gen driver, char *err, size_t errlen)
 {
-    struct bpf_obj *obj = bpf_obj_open_file(path, bpf_nv_kfuncs, BPF_NV_KFUNC_COUNT, err, errlen);
+    struct bpf_obj *obj = open_for_driver(path, driver, err, errlen);
     if (!obj)
         return NULL;
     uint64_t prng = 1;
     struct bpf_vm_env env = check_env_template;
+    env.kfuncs = kfuncs_of(obj->target);
     env.prng_state = &prng;
     if (check_object(obj, &env, err, errlen)) {
         bpf_obj_close(obj);
         return NULL;
     }
     return obj;
+}
+
+struct bpf_obj *bpf_policy_check(const char *path, char *err, size_t errlen)
+{
+    return bpf_policy_check_for(path, BPF_ABI_GEN_NONE, err, errlen);
 }
 
 /* ---- running a callback ---- */
@@ -420,14 +554,16 @@ static void fire_hook_fn(struct bpf_policy *p, enum bpf_attach_site site, bool r
     fire(p, &ev, NULL, NULL);
 }
 
-static void run(struct bpf_policy *p, int member, const char *hook, const struct hook_task *t, struct policy_ctx *c,
-                void *ctx, size_t size)
+/* Runs member's program on ctx, sized as the target driver hands it; false when it did not run to the end. */
+static bool run(struct bpf_policy *p, int member, const char *hook, const struct hook_task *t, struct policy_ctx *c,
+                void *ctx)
 {
     static const enum bpf_attach_site fn_site[BPF_ABI_MEMBER_COUNT] = {
         [BPF_ABI_ON_TASK_INIT] = BPF_SITE_TASK_INIT_FN, [BPF_ABI_ON_BIND] = BPF_SITE_BIND_FN,
         [BPF_ABI_ON_TASK_DESTROY] = BPF_SITE_DESTROY_FN, [BPF_ABI_ON_TIMESLICE_CONTROL] = BPF_SITE_COUNT,
     };
     enum bpf_attach_site site = fn_site[member];
+    size_t size = bpf_abi_gen_ctx_size(p->obj->target, member);
     /* the hook function's argument points at the ctx inside a larger driver-owned record: a tracer built for a
      * longer ctx (an older ABI's) reads zeros past the input, not a fault */
     _Alignas(8) uint8_t record[64] = {0};
@@ -435,19 +571,31 @@ static void run(struct bpf_policy *p, int member, const char *hook, const struct
     if (site != BPF_SITE_COUNT)
         fire_hook_fn(p, site, false, t, record, sizeof record);
     int pi = p->obj->member_prog[member];
-    if (!p->dead && pi >= 0)
+    bool ran = false;
+    if (!p->dead && pi >= 0) {
         run_prog(p, &p->obj->progs[pi], hook, t, t, c, ctx, size);
+        ran = !p->dead;
+    }
     if (site != BPF_SITE_COUNT)
         fire_hook_fn(p, site, true, t, record, sizeof record);
+    return ran;
 }
 
 static void on_task_init(void *state, const struct hook_task *t, struct policy_ctx *c)
 {
-    struct bpf_abi_task_init_ctx x = {
+    struct bpf_policy *p = state;
+    struct bpf_abi_task_init_ctx_k1 x = {
         .tsg_id = t->tsg_id, .engine_type = t->engine_type, .default_timeslice = t->timeslice_us,
         .default_interleave = t->interleave, .runlist_id = t->runlist_id,
     };
-    run(state, BPF_ABI_ON_TASK_INIT, "task_init", t, c, &x, sizeof x);
+    if (!run(p, BPF_ABI_ON_TASK_INIT, "task_init", t, c, &x) || p->obj->target != BPF_ABI_K1)
+        return;
+    /* K1: the driver applies the output fields the void setters wrote (0 = no change); its header numbers the
+     * interleave levels LOW..HIGH 1..3, one above NVA06C's */
+    if (x.timeslice)
+        p->host->set_timeslice(c, x.timeslice);
+    if (x.interleave_level)
+        p->host->set_interleave(c, x.interleave_level - 1);
 }
 
 static void on_bind(void *state, const struct hook_task *t, struct policy_ctx *c)
@@ -456,7 +604,7 @@ static void on_bind(void *state, const struct hook_task *t, struct policy_ctx *c
         .tsg_id = t->tsg_id, .runlist_id = t->runlist_id, .channel_count = t->channel_count,
         .timeslice_us = t->timeslice_us, .interleave_level = t->interleave, .allow = 1,
     };
-    run(state, BPF_ABI_ON_BIND, "bind", t, c, &x, sizeof x);
+    run(state, BPF_ABI_ON_BIND, "bind", t, c, &x);
 }
 
 static void on_timeslice_set(void *state, const struct hook_task *t, uint64_t requested_us, struct policy_ctx *c)
@@ -469,14 +617,14 @@ static void on_timeslice_set(void *state, const struct hook_task *t, uint64_t re
         .runlist_id = t->runlist_id, .hclient = t->hclient, .htsg = t->htsg, .gpu_instance = 0,
         .phase = BPF_ABI_TIMESLICE_PHASE,
     };
-    run(state, BPF_ABI_ON_TIMESLICE_CONTROL, "timeslice_set", t, c, &x, sizeof x);
+    run(state, BPF_ABI_ON_TIMESLICE_CONTROL, "timeslice_set", t, c, &x);
 }
 
 static void on_task_destroy(void *state, const struct hook_task *t)
 {
     struct bpf_abi_task_destroy_ctx x = {.tsg_id = t->tsg_id, .runlist_id = t->runlist_id,
                                          .engine_type = t->engine_type};
-    run(state, BPF_ABI_ON_TASK_DESTROY, "task_destroy", t, NULL, &x, sizeof x);
+    run(state, BPF_ABI_ON_TASK_DESTROY, "task_destroy", t, NULL, &x);
 }
 
 /* A user function of the launching process, entry then return, with the registers it is called with. */
@@ -620,7 +768,7 @@ static int apply_arg(struct bpf_policy *p, const char *arg, char *err, size_t er
         return 0;
     }
     snprintf(err, errlen, "unknown argument '%s' (accepted: rodata:NAME=VALUE, map:NAME[KEY]=VALUE, "
-             "attach:PROG=LIB:FUNC, budget=N)", arg);
+             "attach:PROG=LIB:FUNC, budget=N, driver_abi=K1..K4)", arg);
     return -1;
 }
 
@@ -675,7 +823,17 @@ static int policy_init(void **state, const struct policy_host *host, const char 
         return -1;
     }
     p->host = host;
-    p->obj = bpf_obj_open_file(args[0] + strlen(OBJECT_ARG), bpf_nv_kfuncs, BPF_NV_KFUNC_COUNT, err, errlen);
+    enum bpf_abi_gen driver = BPF_ABI_GEN_NONE;
+    for (int i = 1; i < nargs; i++) {
+        if (strncmp(args[i], DRIVER_ARG, strlen(DRIVER_ARG)) != 0)
+            continue;
+        if (!(driver = bpf_abi_gen_parse(args[i] + strlen(DRIVER_ARG)))) {
+            snprintf(err, errlen, "'%s': the gpu_ext driver ABI is one of K1, K2, K3, K4", args[i]);
+            free(p);
+            return -1;
+        }
+    }
+    p->obj = open_for_driver(args[0] + strlen(OBJECT_ARG), driver, err, errlen);
     if (!p->obj) {
         free(p);
         return -1;
@@ -688,6 +846,8 @@ static int policy_init(void **state, const struct policy_host *host, const char 
         return -1;
     }
     for (int i = 1; i < nargs; i++) {
+        if (strncmp(args[i], DRIVER_ARG, strlen(DRIVER_ARG)) == 0)
+            continue;
         if (apply_arg(p, args[i], err, errlen)) {
             policy_free(p);
             return -1;

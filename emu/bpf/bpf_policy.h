@@ -19,6 +19,11 @@
  *   map:NAME[KEY]=VALUE    writes one element of a map before the first run
  *   attach:PROG=LIB:FUNC   attaches the bare uprobe PROG to a user function, as a loader does by symbol
  *   budget=N               instructions per callback (default BPF_VM_DEFAULT_BUDGET)
+ *   driver_abi=K1..K4      the gpu_ext driver generation to run it as (default: the newest that loads it)
+ *
+ * The object runs as that generation's driver runs it (bpf_abi.h): its ctx
+ * sizes, its kfuncs (K1's void setters write the task_init ctx's output
+ * fields, which the driver then applies), its ops members.
  */
 #ifndef NVEMU_BPF_POLICY_H
 #define NVEMU_BPF_POLICY_H
@@ -27,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bpf/bpf_abi.h"
 #include "bpf/bpf_vm.h"
 
 struct hooks;
@@ -77,5 +83,13 @@ void bpf_policy_fire(void *state, const struct bpf_attach_event *ev);
  * NULL with the reason in err. Close with bpf_obj_close.
  */
 struct bpf_obj *bpf_policy_check(const char *path, char *err, size_t errlen);
+
+/*
+ * The same for gpu_ext driver generation driver (BPF_ABI_GEN_NONE: the newest
+ * whose driver loads the object). The object's target and target_fits say
+ * which generation it runs as and which load it; a generation that refuses it
+ * is named with the driver's reason.
+ */
+struct bpf_obj *bpf_policy_check_for(const char *path, enum bpf_abi_gen driver, char *err, size_t errlen);
 
 #endif

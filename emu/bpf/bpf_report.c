@@ -66,13 +66,22 @@ static void print_vars(const struct bpf_obj *obj, FILE *out)
 
 static void print_callbacks(const struct bpf_obj *obj, FILE *out)
 {
-    if (!obj->ops_var[0])
+    if (!obj->ops_var[0]) {
         fprintf(out, "ABI: no struct_ops instance: probes alone (every hook takes the native path)\n");
-    else
+    } else {
         fprintf(out, "ABI: struct nv_gpu_sched_ops (%s) instance '%s' in %s\n",
-                obj->ops_abi == BPF_ABI_OPS_CURRENT ? "current layout, 4 members, 32 bytes"
-                                                    : "three-member layout without on_timeslice_control: accepted",
+                obj->ops_abi == BPF_ABI_OPS_CURRENT ? "4 members, 32 bytes" : "3 members, without on_timeslice_control",
                 obj->ops_var, obj->ops_section);
+        fprintf(out, "built for gpu_ext driver ABI %s (%s); loads on", bpf_abi_gen_name(obj->built_for),
+                obj->built_for_why);
+        const char *sep = " ";
+        for (int g = BPF_ABI_K1; g <= BPF_ABI_GEN_NEWEST; g++)
+            if (obj->target_fits & (1u << g)) {
+                fprintf(out, "%s%s", sep, bpf_abi_gen_name((enum bpf_abi_gen)g));
+                sep = ", ";
+            }
+        fprintf(out, "; runs as %s\n", bpf_abi_gen_name(obj->target));
+    }
     fprintf(out, "callbacks:\n");
     for (int m = 0; m < BPF_ABI_MEMBER_COUNT; m++) {
         int pi = obj->member_prog[m];
@@ -83,7 +92,8 @@ static void print_callbacks(const struct bpf_obj *obj, FILE *out)
         const struct bpf_obj_prog *p = &obj->progs[pi];
         fprintf(out, "  %-22s %s (%s, %u instructions, ctx struct %s %u bytes read-only)\n",
                 bpf_abi_member_name((enum bpf_abi_member)m), p->name, p->section, p->prog.n,
-                bpf_abi_ctx_name((enum bpf_abi_member)m), bpf_abi_ctx_size((enum bpf_abi_member)m));
+                bpf_abi_ctx_name((enum bpf_abi_member)m),
+                bpf_abi_gen_ctx_size(obj->target, (enum bpf_abi_member)m));
     }
     for (uint32_t i = 0; i < obj->n_progs; i++) {
         const struct bpf_obj_prog *p = &obj->progs[i];
@@ -128,10 +138,10 @@ static void print_usage(const struct bpf_obj *obj, FILE *out)
     fprintf(out, "%s\n", nh ? "" : " (none)");
 }
 
-int bpf_report_check(const char *path, FILE *out)
+int bpf_report_check(const char *path, enum bpf_abi_gen driver, FILE *out)
 {
     char err[2048];
-    struct bpf_obj *obj = bpf_policy_check(path, err, sizeof err);
+    struct bpf_obj *obj = bpf_policy_check_for(path, driver, err, sizeof err);
     if (!obj) {
         fprintf(out, "refused: %s\n", err);
         return 1;

@@ -258,7 +258,7 @@ static int ld_imm64(struct vm *vm, const struct bpf_insn *i, uint32_t pc)
 static int call_kfunc(struct vm *vm, int32_t idx)
 {
     const struct bpf_vm_env *env = vm->env;
-    if (idx < 0 || (uint32_t)idx >= env->n_kfuncs)
+    if (idx < 0 || (uint32_t)idx >= env->n_kfuncs || !env->kfuncs[idx].fn)
         return vm_fault(vm, BPF_FAULT_INSN, "kfunc index %d outside the kfunc table", idx);
     const struct bpf_kfunc *k = &env->kfuncs[idx];
     if (k->sleepable && !vm->prog->sleepable)
@@ -269,7 +269,7 @@ static int call_kfunc(struct vm *vm, int32_t idx)
         const struct tag *t = &vm->t[a + 1];
         uint64_t v = vm->r[a + 1];
         args[a] = v;
-        if (s->kind == BPF_ARG_NONE || s->kind == BPF_ARG_SCALAR)
+        if (s->kind == BPF_ARG_NONE || s->kind == BPF_ARG_SCALAR || s->kind == BPF_ARG_HANDLE)
             continue;
         if (s->nullable && t->kind == R_SCALAR && v == 0)
             continue;

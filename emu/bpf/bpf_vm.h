@@ -99,6 +99,7 @@ enum bpf_arg_kind {
     BPF_ARG_CTX,                     /* exactly the run's ctx pointer (offset 0) */
     BPF_ARG_MEM,                     /* pointer to `size` readable bytes */
     BPF_ARG_MEM_RW,                  /* pointer to `size` writable bytes */
+    BPF_ARG_HANDLE,                  /* a map or subprogram pointer the kfunc itself resolves (bpf_wq) */
 };
 
 struct bpf_arg_spec {
@@ -176,6 +177,30 @@ const char *bpf_helper_name(int32_t id);
 /* True when this runtime implements helper id. */
 bool bpf_helper_supported(int32_t id);
 
+/* Argument types of a helper's kernel prototype (enum bpf_arg_type, reduced to what the checks tell apart). */
+enum bpf_harg {
+    BPF_HARG_NONE = 0,
+    BPF_HARG_ANY,                    /* any initialised value */
+    BPF_HARG_MAP,                    /* a map pointer (LD_IMM64 of a map) */
+    BPF_HARG_MAP_KEY,                /* pointer to key_size initialised bytes */
+    BPF_HARG_MAP_VALUE,              /* pointer to value_size initialised bytes */
+    BPF_HARG_MEM,                    /* pointer to initialised memory (size in the next argument) */
+    BPF_HARG_MEM_UNINIT,             /* pointer to writable memory (size in the next argument) */
+    BPF_HARG_SIZE,                   /* a size > 0 */
+    BPF_HARG_SIZE_OR_ZERO,           /* a size >= 0 */
+    BPF_HARG_RINGBUF_REC,            /* a record from ringbuf_reserve */
+    BPF_HARG_FUNC,                   /* a subprogram (LD_IMM64 src=BPF_PSEUDO_FUNC) */
+};
+
+struct bpf_helper_proto {
+    uint8_t nargs;                   /* arguments declared: r1..r<nargs>; other registers are not looked at */
+    bool gpl_only;                   /* refused in a program whose license is not GPL-compatible */
+    uint8_t args[5];                 /* enum bpf_harg */
+};
+
+/* The kernel's prototype of helper id, or NULL when this runtime does not implement it. */
+const struct bpf_helper_proto *bpf_helper_proto(int32_t id);
+
 /* Refuses what the kernel's verifier obviously would: invalid opcodes or registers, writes to r10,
  * jumps or calls outside the program or into the second half of LD_IMM64, falling off the end,
  * unreachable instructions,
@@ -186,6 +211,33 @@ bool bpf_helper_supported(int32_t id);
  * BPF_FAULT_CHECK naming the instruction. */
 int bpf_vm_check(const struct bpf_vm_env *env, const struct bpf_prog *prog, bool ctx_readonly,
                  struct bpf_fault *why);
+
+/*
+ * The kernel verifier's rules for struct_ops and probe programs that a dataflow pass can decide, each
+ * refused with the instruction and the verifier's reason: a register read before it is written (exit
+ * without r0 included); a stack access outside the
+ * 512 bytes below r10, and more than 512 bytes of stack along a chain of BPF-to-BPF calls (frames
+ * rounded to 32 bytes); a map value access outside value_size; a dereference of, or arithmetic on, a
+ * map lookup result before its NULL check; a memory access through a scalar or a map pointer; a store
+ * through the ctx; helper arguments against the helper's prototype (a map where a map is declared,
+ * stack or map value memory of the key, value or buffer size, a scalar size, non-zero where
+ * required) and kfunc arguments against the kfunc's (the ctx itself, a scalar); a GPL-only helper when
+ * gpl is false; a loop with no exit testing a counter (changed in the loop only by constant steps)
+ * against a bounded value. Stack bytes read before they are written pass, as they pass the verifier
+ * for a loader with CAP_PERFMON (every struct_ops loader). The program is the relocated one (maps and kfuncs resolved), with r1 = the
+ * ctx at entry. 0, or -1 with why->kind BPF_FAULT_CHECK.
+ */
+int bpf_vm_verify(const struct bpf_vm_env *env, const struct bpf_prog *prog, bool gpl, struct bpf_fault *why);
+
+/*
+ * How far into its ctx (r1 at entry) the program reads at offsets fixed at load time: the largest
+ * offset + size of a load through r1, a copy of it, or either plus constants, and the instruction
+ * doing it (0 and 0 when there is none). Loads through a ctx pointer whose offset differs between
+ * paths, or one that was spilled, are left to the run-time check. A driver checks each such access
+ * against its own ctx layout: this is what decides whether a ctx of that size admits the program.
+ * 0, or -1 when out of memory.
+ */
+int bpf_vm_ctx_reach(const struct bpf_prog *prog, uint32_t *reach, uint32_t *insn);
 
 /* --- Run time --- */
 

@@ -4,9 +4,12 @@
  * it is accepted (API version, symbol, its own argument checks), then calls
  * every hook once for one compute channel group and prints each decision and
  * the host's verdict on it. All of it runs in a child process, so a plugin that
- * crashes or hangs is reported with the hook. Exit status 0 when accepted and
- * every hook returned, 1 when refused or a hook failed, 2 on bad usage.
+ * crashes or hangs is reported with the hook. A gpu_ext struct_ops object given
+ * without arguments is described first (driver ABI generation, callbacks, maps).
+ * Exit status 0 when accepted and every hook returned, 1 when refused or a hook
+ * failed (a BPF program's fault included), 2 on bad usage.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,12 +26,14 @@
 static void policy_usage(FILE *out)
 {
     fprintf(out, "usage: nvemu policy NAME|FILE [KEY=VALUE...] [--profile NAME|FILE] [--task NAME]\n"
-                 "       nvemu policy FILE.bpf.o\n"
+                 "       nvemu policy FILE.bpf.o [--driver-abi K1|K2|K3|K4]\n"
                  "  loads the policy (policy API version %u; a bundled name or a plugin file) with the arguments,\n"
                  "  reports whether it is accepted, then calls every hook once for one compute channel group of a\n"
                  "  process named --task (default nvemu-check) and prints each decision;\n"
-                 "  for a gpu_ext struct_ops object without arguments: the ABI it was built for, callbacks, maps,\n"
-                 "  kfuncs, helpers\n",
+                 "  for a gpu_ext struct_ops object without arguments: first the driver ABI it was built for, the\n"
+                 "  generations that load it, callbacks, maps, kfuncs, helpers; --driver-abi runs it as that\n"
+                 "  generation's driver (default: the newest that loads it). Exit 1 when refused or a callback\n"
+                 "  faults\n",
             NVEMU_POLICY_API_VERSION);
 }
 
@@ -92,13 +97,19 @@ static int check_policy(void *arg)
     uint64_t entries[2] = {t.tsg_id, t.tsg_id + 1};
     hooks_runlist_update(h, t.gpu, t.runlist_id, entries, 2);
     hooks_task_destroy(h, &t);
+    const char *failed = hooks_policy_error(h);
+    int rc = 0;
+    if (failed) {
+        printf("failed: %s\n", failed);
+        rc = 1;
+    }
     hooks_destroy(h);
-    return 0;
+    return rc;
 }
 
 int nvemu_cmd_policy(int argc, char **argv)
 {
-    const char *path = NULL, *profile_name = "h200", *task = "nvemu-check";
+    const char *path = NULL, *profile_name = "h200", *task = "nvemu-check", *driver_abi = NULL;
     const char *args[64];
     int nargs = 0;
     for (int i = 1; i < argc; i++) {
@@ -110,9 +121,15 @@ int nvemu_cmd_policy(int argc, char **argv)
             profile_name = argv[++i];
         } else if (strcmp(argv[i], "--task") == 0 && i + 1 < argc) {
             task = argv[++i];
+        } else if (strcmp(argv[i], "--driver-abi") == 0 && i + 1 < argc) {
+            driver_abi = argv[++i];
+            if (!bpf_abi_gen_parse(driver_abi)) {
+                fprintf(stderr, "nvemu policy: --driver-abi '%s': one of K1, K2, K3, K4\n", driver_abi);
+                return 2;
+            }
         } else if (!path) {
             path = argv[i];
-        } else if (nargs < (int)(sizeof args / sizeof args[0])) {
+        } else if (nargs < (int)(sizeof args / sizeof args[0]) - 1) {
             args[nargs++] = argv[i];
         } else {
             fprintf(stderr, "nvemu policy: too many arguments\n");
@@ -123,11 +140,19 @@ int nvemu_cmd_policy(int argc, char **argv)
         policy_usage(stderr);
         return 2;
     }
-    char err[512], found[1024];
-    /* a struct_ops object without arguments: the full report (ABI, callbacks, maps, kfuncs, helpers) */
-    if (nargs == 0 && hooks_find_policy(path, found, sizeof found, err, sizeof err) == 0 &&
-        bpf_policy_is_object(found))
-        return bpf_report_check(found, stdout);
+    char err[512], found[1024], driver_arg[32];
+    bool object = hooks_find_policy(path, found, sizeof found, err, sizeof err) == 0 && bpf_policy_is_object(found);
+    if (driver_abi && !object) {
+        fprintf(stderr, "nvemu policy: --driver-abi applies to a gpu_ext struct_ops object only\n");
+        return 2;
+    }
+    /* a struct_ops object without arguments: the full report (ABI, callbacks, maps, kfuncs, helpers) first */
+    if (nargs == 0 && object && bpf_report_check(found, bpf_abi_gen_parse(driver_abi), stdout))
+        return 1;
+    if (driver_abi) {
+        snprintf(driver_arg, sizeof driver_arg, "driver_abi=%s", driver_abi);
+        args[nargs++] = driver_arg;
+    }
     struct profile *p = profile_load(profile_name, err, sizeof err);
     if (!p) {
         fprintf(stderr, "nvemu policy: profile: %s\n", err);

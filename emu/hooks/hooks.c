@@ -82,6 +82,9 @@ static void trace(struct hooks *h, const char *hook, const struct hook_task *t, 
         h->env.trace(h->env.ctx, hook, t, field, value, result, reason);
 }
 
+/* The driver's domain of an override (timeslice control), checked when it is recorded. */
+#define REPLACE_MAX_US 1000000u
+
 /* NULL when v is a legal value for the field; otherwise the reason, written to buf. */
 static const char *invalid_reason(const struct hooks *h, enum field f, uint64_t v, char *buf, size_t len)
 {
@@ -90,6 +93,8 @@ static const char *invalid_reason(const struct hooks *h, enum field f, uint64_t 
     case F_REPLACE:
         if (v == 0)
             return "zero timeslice";
+        if (f == F_REPLACE && v > REPLACE_MAX_US)
+            return "override outside 1..1000000 us";
         if (v < h->host.min_timeslice_us) {
             snprintf(buf, len, "below minimum %" PRIu64 " us", h->host.min_timeslice_us);
             return buf;
@@ -103,8 +108,11 @@ static const char *invalid_reason(const struct hooks *h, enum field f, uint64_t 
 }
 
 /*
- * Records one setter call. Range problems are reported at once but the value
- * is still recorded, so a later different value is a conflict (no repair).
+ * Records one setter call as the driver's decision record does: the first call APPLY, the same
+ * value again NOOP_REPEAT, a different one NOOP_CONFLICT; the conflict is sticky (the first value
+ * repeated after it is still NOOP_CONFLICT). Ranges are the post-callback validation's, with one
+ * exception the driver makes: an override outside 1..1,000,000 us answers REJECT_RANGE at once
+ * (range_ok false) and is still recorded, so a later different value is a conflict.
  */
 static int record(struct policy_ctx *c, enum field f, uint64_t v, bool range_ok)
 {
@@ -120,20 +128,19 @@ static int record(struct policy_ctx *c, enum field f, uint64_t v, bool range_ok)
         d->value = v;
         return range_ok ? POLICY_APPLY : POLICY_REJECT_RANGE;
     }
-    if (d->value == v) {
+    if (d->value == v && !d->conflict) {
         trace(c->h, c->hook, c->t, field_info[f].trace_field, v, "noop", "repeat");
-        return POLICY_NOOP_REPEAT;
+        return range_ok ? POLICY_NOOP_REPEAT : POLICY_REJECT_RANGE;
     }
     d->conflict = true;
     snprintf(reason, sizeof reason, "conflict with earlier %" PRIu64, d->value);
     trace(c->h, c->hook, c->t, field_info[f].trace_field, v, "noop", reason);
-    return POLICY_NOOP_CONFLICT;
+    return range_ok ? POLICY_NOOP_CONFLICT : POLICY_REJECT_RANGE;
 }
 
 static int scalar_setter(struct policy_ctx *c, enum field f, uint64_t v)
 {
-    char buf[64];
-    return record(c, f, v, invalid_reason(c->h, f, v, buf, sizeof buf) == NULL);
+    return record(c, f, v, f != F_REPLACE || (v >= 1 && v <= REPLACE_MAX_US));
 }
 
 static int set_timeslice(struct policy_ctx *c, uint64_t us) { return scalar_setter(c, F_TIMESLICE, us); }

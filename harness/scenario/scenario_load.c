@@ -242,15 +242,25 @@ static int policy_attach(struct yctx *c, const struct ynode *n, void *base)
     return 0;
 }
 
-enum { POL_PLUGIN, POL_ARGS, POL_BPF, POL_RODATA, POL_MAPS, POL_ATTACH };
+
+/* policy.driver_abi K1..K4: the gpu_ext driver generation the object runs as, as a "driver_abi=K" argument. */
+static int policy_driver_abi(struct yctx *c, const struct ynode *n, void *base)
+{
+    if (!scalar_ok(n) || strlen(n->scalar) != 2 || (n->scalar[0] != 'K' && n->scalar[0] != 'k') ||
+        n->scalar[1] < '1' || n->scalar[1] > '4')
+        return yfail(c, n, "policy.driver_abi must be one of K1, K2, K3, K4");
+    return policy_arg_add(c, n, base, "driver_abi=%s", n->scalar);
+}
+
+enum { POL_PLUGIN, POL_ARGS, POL_BPF, POL_RODATA, POL_MAPS, POL_ATTACH, POL_DRIVER_ABI };
 
 static int policy_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
 {
     struct sc_policy *p = base;
     if (!got[POL_PLUGIN] == !got[POL_BPF])
         return yfail(c, map, "policy needs exactly one of 'plugin' (a C plugin) or 'bpf' (a struct_ops object)");
-    if (!got[POL_BPF] && (got[POL_RODATA] || got[POL_MAPS] || got[POL_ATTACH]))
-        return yfail(c, map, "policy.rodata, policy.maps and policy.attach need policy.bpf");
+    if (!got[POL_BPF] && (got[POL_RODATA] || got[POL_MAPS] || got[POL_ATTACH] || got[POL_DRIVER_ABI]))
+        return yfail(c, map, "policy.rodata, policy.maps, policy.attach and policy.driver_abi need policy.bpf");
     const struct ynode *name = got[POL_PLUGIN] ? got[POL_PLUGIN] : got[POL_BPF];
     p->pos = pos_of(name);
     /* A bare name is a policy built with nvemu (NAME.so, NAME.bpf.o); anything with a slash is a path. */
@@ -278,6 +288,7 @@ static const struct yfield policy_fields[] = {
     [POL_RODATA] = YFIELD("rodata", YF_CUSTOM, 0, .custom = policy_rodata),
     [POL_MAPS] = YFIELD("maps", YF_CUSTOM, 0, .custom = policy_maps),
     [POL_ATTACH] = YFIELD("attach", YF_CUSTOM, 0, .custom = policy_attach),
+    [POL_DRIVER_ABI] = YFIELD("driver_abi", YF_CUSTOM, 0, .custom = policy_driver_abi),
     YFIELD_END,
 };
 static const struct ytable policy_table = {"policy", "policy", policy_fields, policy_check};

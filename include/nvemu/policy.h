@@ -18,10 +18,13 @@
  *   first call              -> recorded, committed if valid (APPLY)
  *   same value again        -> NOOP_REPEAT (still applied once)
  *   a different value       -> NOOP_CONFLICT, field poisoned, native value kept
+ *                              (sticky: the first value again is NOOP_CONFLICT too)
  *   setter not allowed here -> REJECT_ACTION
- *   invalid value           -> REJECT_RANGE (timeslice 0 or below the profile
- *                              minimum; interleave > 2; a runlist order that is
- *                              not a permutation of the native one)
+ *   invalid value           -> REJECT_RANGE after the callback (timeslice 0 or
+ *                              below the profile minimum; interleave > 2;
+ *                              override outside 1..1,000,000 us, which the
+ *                              setter also answers at once; a runlist order
+ *                              that is not a permutation of the native one)
  * Every decision and its result is written to the event trace.
  */
 #ifndef NVEMU_POLICY_H
@@ -102,10 +105,13 @@ struct policy_host {
     uint64_t min_timeslice_us;     /* profile minimum: a smaller timeslice is rejected */
     uint64_t default_timeslice_us; /* profile default */
     /*
-     * Setters return an enum policy_result: the recording result (APPLY,
-     * NOOP_REPEAT, NOOP_CONFLICT, REJECT_ACTION) or REJECT_RANGE when the
-     * value can already be seen to be invalid (it is still recorded, so a
-     * later different value conflicts).
+     * Setters return an enum policy_result, the driver's recording result:
+     * APPLY, NOOP_REPEAT, NOOP_CONFLICT (sticky: the first value repeated
+     * after a conflict is still a conflict) or REJECT_ACTION. Ranges are
+     * checked after the callback (set_interleave(3) answers APPLY and ends
+     * REJECT_RANGE), except replace_timeslice outside 1..1,000,000 us, which
+     * answers REJECT_RANGE at once and is still recorded (a later different
+     * value conflicts).
      */
     int (*set_timeslice)(struct policy_ctx *c, uint64_t us);         /* on_task_init, on_work_submit */
     int (*set_interleave)(struct policy_ctx *c, uint32_t level);     /* on_task_init, on_work_submit */

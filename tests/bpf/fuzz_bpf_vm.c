@@ -1,8 +1,8 @@
 /*
  * libFuzzer target over the interpreter: the input is a program (8 bytes per instruction, with
  * registers, helper ids, kfunc indexes and map references folded into range so the fuzzer reaches
- * the interesting paths); each runs through bpf_vm_check and then, checked or not, bpf_vm_run with
- * a small budget. Any crash, sanitizer report or leak is a bug: faults are the only way out.
+ * the interesting paths); each runs through bpf_vm_check, the verifier pass (bpf_vm_verify) when it
+ * passed, and then, checked or not, bpf_vm_run with a small budget. Any crash, sanitizer report or leak is a bug: faults are the only way out.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -128,6 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct bpf_fault f;
     bool ro = flags & 0x20;
     int checked = bpf_vm_check(&env, &prog, ro, &f);
+    if (checked == 0)
+        bpf_vm_verify(&env, &prog, flags & 0x08, &f);
     if (checked == 0 || (flags & 0x40))
         bpf_vm_run(&env, &prog, (flags & 0x80) ? NULL : ctx, (flags & 0x80) ? 0 : sizeof ctx, ro, &r0, &f);
     char buf[512];

@@ -189,7 +189,13 @@ static void test_negative_fixtures(void **state)
         {"ctx_write", "store into the read-only ctx"},
         {"ctx_store_past", "store into the read-only ctx"},
         {"sleepable_kfunc", "sleepable kfunc bpf_nv_gpu_preempt_tsg"},
-        {"abi_old", "older 48-byte ABI"},
+        {"gen_none", "no gpu_ext driver generation loads it"},
+        {"ctx_arith", "arithmetic on the struct_ops args pointer"},
+        {"kfunc_arg", "kfunc bpf_nv_gpu_set_timeslice: argument r1 must be the callback's ctx itself"},
+        {"unbounded_loop", "without a provable bound"},
+        {"null_deref", "not yet checked for NULL: dereference refused"},
+        {"gpl_helper", "helper trace_printk is GPL-only and the program's license is not GPL-compatible"},
+        {"stack_513", "stack access of 8 bytes at fp-520 outside the 512-byte stack"},
         {"unknown_member", "unknown ops member 'on_runlist_update'"},
         {"unknown_kfunc", "calls kfunc bpf_nv_gpu_set_priority, which the driver does not provide"},
         {"unknown_helper", "unknown helper 999"},
@@ -239,6 +245,34 @@ static void test_three_member_ops_accepted(void **state)
     hooks_destroy(h);
 }
 
+/* r8 = args[0]; call bpf_get_current_pid_tgid (no declared arguments) while r1 still holds the args: loads and runs. */
+static void test_helper_without_args_after_args_load(void **state)
+{
+    (void)state;
+    char path[512], err[2048];
+    fixture_path(path, sizeof path, "args_then_helper");
+    struct bpf_obj *obj = bpf_policy_check(path, err, sizeof err);
+    if (!obj)
+        fail_msg("refused: %s", err);
+    bpf_obj_close(obj);
+    struct testenv te;
+    te_init(&te, 1);
+    struct hooks *h = hooks_create(&te.env);
+    assert_int_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    struct hook_task t = te_task(7, "x");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    t.pid = 4242;
+    hooks_task_init(h, &t, &ts, &il);
+    assert_int_equal(ts, 5000); /* the ctx kept in r8 reached the kfunc; the helper saw the caller's tgid */
+    t.pid = 1;
+    ts = 1024;
+    hooks_task_init(h, &t, &ts, &il);
+    assert_int_equal(ts, 6000);
+    assert_null(hooks_policy_error(h));
+    hooks_destroy(h);
+}
+
 /* ---- kfunc rules, helpers, faults ---- */
 
 static struct hooks *attach(struct testenv *te, const char *path, const char *const *args, int nargs)
@@ -271,6 +305,108 @@ static long long report_value(struct hooks *h, const char *map, const char *key)
     return v;
 }
 
+/* Which generation each object was built for, which drivers load it, and what each refusing one says. */
+static void test_driver_abi_generations(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fixture;
+        enum bpf_abi_gen built_for;
+        uint32_t fits;              /* bit g */
+        enum bpf_abi_gen runs_as;   /* the default: the newest that loads it */
+    } cases[] = {
+        {"gen_k1", BPF_ABI_K1, 1u << 1, BPF_ABI_K1},
+        /* its 8-byte destroy ctx read at offset 0 is valid on every later driver */
+        {"gen_k2", BPF_ABI_K2, 1u << 2 | 1u << 3 | 1u << 4, BPF_ABI_K4},
+        {"gen_k3", BPF_ABI_K3, 1u << 3 | 1u << 4, BPF_ABI_K4},
+        {"gen_k4", BPF_ABI_K4, 1u << 4, BPF_ABI_K4},
+        /* 48-byte ctx header, reads only runlist_id @28, no kfunc: every driver loads it */
+        {"abi_old", BPF_ABI_K1, 0x1e, BPF_ABI_K4},
+        {"three_member", BPF_ABI_K3, 0x1c, BPF_ABI_K4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[512], err[2048];
+        fixture_path(path, sizeof path, cases[i].fixture);
+        struct bpf_obj *obj = bpf_policy_check(path, err, sizeof err);
+        if (!obj)
+            fail_msg("%s refused: %s", cases[i].fixture, err);
+        if (obj->built_for != cases[i].built_for || obj->target_fits != cases[i].fits ||
+            obj->target != cases[i].runs_as)
+            fail_msg("%s: built for %s, fits 0x%x, runs as %s", cases[i].fixture, bpf_abi_gen_name(obj->built_for),
+                     obj->target_fits, bpf_abi_gen_name(obj->target));
+        bpf_obj_close(obj);
+        for (int g = BPF_ABI_K1; g <= BPF_ABI_GEN_NEWEST; g++) {
+            obj = bpf_policy_check_for(path, (enum bpf_abi_gen)g, err, sizeof err);
+            assert_int_equal(obj != NULL, (cases[i].fits >> g) & 1);
+            if (obj)
+                assert_int_equal(obj->target, g);
+            bpf_obj_close(obj);
+        }
+    }
+    static const struct {
+        const char *fixture;
+        enum bpf_abi_gen driver;
+        const char *reason;
+    } refused[] = {
+        {"gen_k4", BPF_ABI_K3, "the K3 driver's struct nv_gpu_sched_ops has no member on_timeslice_control"},
+        {"gen_k3", BPF_ABI_K2, "on_task_destroy reads 16 bytes into its ctx (insn "},
+        {"gen_k1", BPF_ABI_K2, "on_task_init reads 44 bytes into its ctx"},
+        {"gen_k2", BPF_ABI_K1, "declares kfunc bpf_nv_gpu_set_timeslice returning int; the K1 driver's returns void"},
+        {"gen_k4", BPF_ABI_K2, "the gpu_ext K2 driver refuses it"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char path[512], err[2048] = "";
+        fixture_path(path, sizeof path, refused[i].fixture);
+        struct bpf_obj *obj = bpf_policy_check_for(path, refused[i].driver, err, sizeof err);
+        assert_null(obj);
+        if (!strstr(err, refused[i].reason))
+            fail_msg("%s on %s: '%s' lacks '%s'", refused[i].fixture, bpf_abi_gen_name(refused[i].driver), err,
+                     refused[i].reason);
+    }
+    /* the policy argument chooses the generation; a bad one is named */
+    char path[512], err[2048];
+    fixture_path(path, sizeof path, "gen_k2");
+    struct testenv te;
+    te_init(&te, 1);
+    struct hooks *h = hooks_create(&te.env);
+    const char *bad[] = {"driver_abi=K5"};
+    assert_int_not_equal(hooks_load_policy(h, path, bad, 1, err, sizeof err), 0);
+    assert_non_null(strstr(err, "one of K1, K2, K3, K4"));
+    const char *k1[] = {"driver_abi=K1"};
+    assert_int_not_equal(hooks_load_policy(h, path, k1, 1, err, sizeof err), 0);
+    assert_non_null(strstr(err, "the K1 driver's returns void"));
+    hooks_destroy(h);
+}
+
+/* K1: the void setters write the ctx's output fields, which the driver applies after the callback. */
+static void test_k1_output_fields_applied(void **state)
+{
+    (void)state;
+    char path[512];
+    fixture_path(path, sizeof path, "gen_k1");
+    struct testenv te;
+    te_init(&te, 1);
+    const char *args[] = {"map:process_class[lc]=1", "map:process_class[be]=2"};
+    struct hooks *h = attach(&te, path, args, 2);
+    struct hook_task lc = te_task(1, "lc"), be = te_task(2, "be"), other = te_task(3, "other");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(h, &lc, &ts, &il);
+    assert_int_equal(ts, 1000000);
+    assert_int_equal(il, 2);
+    ts = 1024;
+    il = 1;
+    hooks_task_init(h, &be, &ts, &il);
+    assert_int_equal(ts, 1);
+    assert_int_equal(il, 1); /* interleave_level left 0: no change */
+    ts = 1024;
+    hooks_task_init(h, &other, &ts, &il);
+    assert_int_equal(ts, 1024);
+    assert_int_equal(report_value(h, "counts", "0"), 3); /* the output fields start at 0 on every call */
+    assert_null(hooks_policy_error(h));
+    hooks_destroy(h);
+}
+
 static void test_kfunc_rules_and_helpers(void **state)
 {
     (void)state;
@@ -291,7 +427,7 @@ static void test_kfunc_rules_and_helpers(void **state)
     assert_int_equal(report_value(h, "codes", "0"), 0); /* APPLY */
     assert_int_equal(report_value(h, "codes", "1"), 2); /* NOOP_REPEAT */
     assert_int_equal(report_value(h, "codes", "2"), 4); /* NOOP_CONFLICT */
-    assert_int_equal(report_value(h, "codes", "3"), 6); /* interleave 5: REJECT_RANGE */
+    assert_int_equal(report_value(h, "codes", "3"), 0); /* interleave 5: APPLY, REJECT_RANGE after the callback */
     assert_int_equal(report_value(h, "codes", "4"), 7); /* NULL ctx: REJECT_IDENTITY */
     assert_int_equal(report_value(h, "codes", "7"), 1); /* weak kfunc present */
     assert_int_equal(report_value(h, "codes", "8"), 0); /* weak kfunc absent */
@@ -308,9 +444,9 @@ static void test_kfunc_rules_and_helpers(void **state)
     uint64_t req = 2048;
     hooks_timeslice_set(h, &t, &req);
     assert_int_equal(report_value(h, "codes", "5"), 6); /* 2,000,000 us: REJECT_RANGE */
-    assert_int_equal(report_value(h, "codes", "6"), 0); /* 700 us: APPLY */
+    assert_int_equal(report_value(h, "codes", "6"), 4); /* 700 us after the recorded 2,000,000: NOOP_CONFLICT */
     assert_int_equal(report_value(h, "codes", "13"), 1); /* phase */
-    assert_int_equal(req, 700);
+    assert_int_equal(req, 2048); /* the conflict keeps the incoming value */
     /* an incoming value outside 1..1,000,000 takes the native path without the program */
     req = 2000000;
     hooks_timeslice_set(h, &t, &req);
@@ -325,6 +461,82 @@ static void test_kfunc_rules_and_helpers(void **state)
     assert_int_not_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
     assert_non_null(strstr(err, "already attached"));
     hooks_destroy(h);
+}
+
+/*
+ * The driver's answers for every sequence of one decision kfunc in one callback: the code of each call
+ * and what the group ends with after the post-callback validation (native 1024 us / MEDIUM, incoming
+ * SET_TIMESLICE 2048 us, profile minimum 100 us).
+ */
+enum { K_TS = 0, K_IL = 1, K_OVR = 2 };
+static const struct code_case {
+    int kfunc;
+    int n;
+    uint64_t values[6];
+    int codes[6];
+    uint64_t final; /* timeslice (K_TS), interleave (K_IL) or the SET_TIMESLICE value (K_OVR) after validation */
+} code_cases[] = {
+    {K_TS, 1, {500}, {POLICY_APPLY}, 500},
+    {K_TS, 2, {500, 500}, {POLICY_APPLY, POLICY_NOOP_REPEAT}, 500},
+    {K_TS, 2, {500, 600}, {POLICY_APPLY, POLICY_NOOP_CONFLICT}, 1024},
+    {K_TS, 3, {500, 600, 500}, {POLICY_APPLY, POLICY_NOOP_CONFLICT, POLICY_NOOP_CONFLICT}, 1024},
+    {K_TS, 3, {500, 600, 600}, {POLICY_APPLY, POLICY_NOOP_CONFLICT, POLICY_NOOP_CONFLICT}, 1024},
+    {K_TS, 1, {50}, {POLICY_APPLY}, 1024},               /* below the minimum: APPLY, then REJECT_RANGE */
+    {K_TS, 2, {0, 0}, {POLICY_APPLY, POLICY_NOOP_REPEAT}, 1024},
+    {K_IL, 1, {2}, {POLICY_APPLY}, 2},
+    {K_IL, 1, {3}, {POLICY_APPLY}, 1},                   /* APPLY at the call, REJECT_RANGE in validation */
+    {K_IL, 2, {3, 3}, {POLICY_APPLY, POLICY_NOOP_REPEAT}, 1},
+    {K_IL, 3, {0, 2, 0}, {POLICY_APPLY, POLICY_NOOP_CONFLICT, POLICY_NOOP_CONFLICT}, 1},
+    {K_IL, 2, {3, 0}, {POLICY_APPLY, POLICY_NOOP_CONFLICT}, 1},
+    {K_OVR, 1, {700}, {POLICY_APPLY}, 700},
+    {K_OVR, 2, {700, 700}, {POLICY_APPLY, POLICY_NOOP_REPEAT}, 700},
+    {K_OVR, 3, {700, 800, 700}, {POLICY_APPLY, POLICY_NOOP_CONFLICT, POLICY_NOOP_CONFLICT}, 2048},
+    {K_OVR, 1, {2000000}, {POLICY_REJECT_RANGE}, 2048},
+    {K_OVR, 2, {2000000, 700}, {POLICY_REJECT_RANGE, POLICY_NOOP_CONFLICT}, 2048}, /* recorded: conflict */
+    {K_OVR, 2, {0, 700}, {POLICY_REJECT_RANGE, POLICY_NOOP_CONFLICT}, 2048},
+    {K_OVR, 2, {700, 2000000}, {POLICY_APPLY, POLICY_REJECT_RANGE}, 2048},
+    {K_OVR, 1, {1000000}, {POLICY_APPLY}, 1000000},
+    {K_OVR, 1, {50}, {POLICY_APPLY}, 2048},              /* in the domain, below the minimum: validation */
+};
+
+static void test_kfunc_code_sequences(void **state)
+{
+    (void)state;
+    char path[512];
+    fixture_path(path, sizeof path, "codes_table");
+    for (size_t c = 0; c < sizeof code_cases / sizeof code_cases[0]; c++) {
+        const struct code_case *k = &code_cases[c];
+        char args[8][64];
+        const char *argv[8];
+        int na = 0;
+        snprintf(args[na++], sizeof args[0], "map:seq[0]=%d", k->kfunc);
+        snprintf(args[na++], sizeof args[0], "map:seq[1]=%d", k->n);
+        for (int i = 0; i < k->n; i++)
+            snprintf(args[na++], sizeof args[0], "map:seq[%d]=%llu", i + 2, (unsigned long long)k->values[i]);
+        for (int i = 0; i < na; i++)
+            argv[i] = args[i];
+        struct testenv te;
+        te_init(&te, 100);
+        struct hooks *h = attach(&te, path, argv, na);
+        struct hook_task t = te_task(5, "x");
+        uint64_t ts = 1024, req = 2048;
+        uint32_t il = 1;
+        hooks_task_init(h, &t, &ts, &il);
+        hooks_timeslice_set(h, &t, &req);
+        for (int i = 0; i < k->n; i++) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", i);
+            long long got = report_value(h, "out", key);
+            if (got != 100 + k->codes[i])
+                fail_msg("case %zu call %d: code %lld, the driver answers %d", c, i, got - 100, k->codes[i]);
+        }
+        uint64_t final = k->kfunc == K_TS ? ts : k->kfunc == K_IL ? il : req;
+        if (final != k->final)
+            fail_msg("case %zu: ends %llu, the driver ends %llu", c, (unsigned long long)final,
+                     (unsigned long long)k->final);
+        assert_null(hooks_policy_error(h));
+        hooks_destroy(h);
+    }
 }
 
 static void test_fault_fails_cleanly(void **state)
@@ -653,7 +865,11 @@ int main(void)
         cmocka_unit_test(test_gpu_ext_object_shape),
         cmocka_unit_test(test_negative_fixtures),
         cmocka_unit_test(test_three_member_ops_accepted),
+        cmocka_unit_test(test_helper_without_args_after_args_load),
+        cmocka_unit_test(test_driver_abi_generations),
+        cmocka_unit_test(test_k1_output_fields_applied),
         cmocka_unit_test(test_kfunc_rules_and_helpers),
+        cmocka_unit_test(test_kfunc_code_sequences),
         cmocka_unit_test(test_fault_fails_cleanly),
         cmocka_unit_test(test_budget_and_bad_args),
         cmocka_unit_test(test_twins),

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "profile/profile.h"
 #include "yaml/yschema.h"
@@ -237,14 +238,26 @@ static int policy_check(struct yctx *c, const struct ynode *map, void *base, con
         return yfail(c, map, "policy.rodata and policy.maps need policy.bpf");
     const struct ynode *name = got[POL_PLUGIN] ? got[POL_PLUGIN] : got[POL_BPF];
     p->pos = pos_of(name);
-    /* A bare name is a policy built with nvemu (NAME.so, NAME.bpf.o); anything with a slash is a path. */
-    if (strchr(p->plugin, '/')) {
-        char rel[sizeof(p->plugin)];
-        memcpy(rel, p->plugin, sizeof(rel));
+    /* Anything with a slash is a path; a bare name is a file beside the scenario when one of that name is
+     * there, else a policy built with nvemu (NAME.so, NAME.bpf.o). */
+    char rel[sizeof(p->plugin)];
+    memcpy(rel, p->plugin, sizeof(rel));
+    if (strchr(p->plugin, '/'))
         return resolve(c, name, rel, p->plugin, sizeof(p->plugin));
+    char beside[sizeof(p->plugin)];
+    if (resolve(c, name, rel, beside, sizeof(beside)))
+        return -1;
+    struct stat st;
+    if (stat(beside, &st) == 0 && S_ISREG(st.st_mode)) {
+        /* "./" keeps a file of the current directory a path, not a bundled name */
+        int w = snprintf(p->plugin, sizeof(p->plugin), "%s%s", strchr(beside, '/') ? "" : "./", beside);
+        if (w < 0 || (size_t)w >= sizeof(p->plugin))
+            return yfail(c, name, "path '%s' is too long", rel);
+        return 0;
     }
-    if (got[POL_BPF]) {
-        size_t len = strlen(p->plugin);
+    size_t len = strlen(p->plugin);
+    bool has_suffix = len > 2 && strcmp(p->plugin + len - 2, ".o") == 0;
+    if (got[POL_BPF] && !has_suffix) {
         if (len + sizeof(".bpf.o") > sizeof(p->plugin))
             return yfail(c, name, "policy.bpf name is too long");
         memcpy(p->plugin + len, ".bpf.o", sizeof(".bpf.o"));
@@ -293,8 +306,9 @@ int scenario_set_policy(struct scenario *s, const char *path, const char *const 
     }
     for (int a = 0; a < s->policy.nargs; a++)
         free(s->policy.args[a]);
-    /* a bare name would be looked up among the built policies: keep the user's file */
-    snprintf(s->policy.plugin, sizeof(s->policy.plugin), "%s%s", strchr(path, '/') ? "" : "./", path);
+    /* a bare name is a file of the current directory when there is one, else a bundled policy
+     * (hooks_find_policy) */
+    snprintf(s->policy.plugin, sizeof(s->policy.plugin), "%s", path);
     memcpy(s->policy.args, copy, sizeof(copy));
     s->policy.nargs = nargs;
     return 0;

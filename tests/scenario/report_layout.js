@@ -27,6 +27,18 @@
                         texts[j].textContent + '"');
     }
   });
+  // every point of a plot inside the frame of its panel (sweep.html): a point outside is not seen
+  document.querySelectorAll('svg.panel').forEach(function (svg, k) {
+    var frame = svg.querySelector('rect.frame');
+    if (!frame) return;
+    var f = box(frame), outside = 0, n = 0;
+    svg.querySelectorAll('circle').forEach(function (c) {
+      var b = box(c), x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+      n++;
+      if (x < f.left - 0.5 || x > f.right + 0.5 || y < f.top - 0.5 || y > f.bottom + 0.5) outside++;
+    });
+    if (outside) problems.push('panel ' + (k + 1) + ': ' + outside + ' of ' + n + ' points lie outside its frame');
+  });
   var over = document.getElementById('timeline-overview'), zoom = document.getElementById('timeline-zoom');
   if (over && zoom) {
     var band = over.querySelector('.zoom-band');

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Generates the man page (nvemu.1) and the bash completion (nvemu.bash) from the built tool's own help
-# texts, so they never drift from `nvemu COMMAND --help`.
+# Generates the man page (nvemu.1), the bash completion (nvemu.bash) and the plain-text command reference
+# (cli.txt) from the built tool's own help texts, so they never drift from `nvemu COMMAND --help`.
 # usage: gen-docs.sh NVEMU OUTDIR
 set -eu
 nvemu=$1 out=$2
@@ -37,6 +37,8 @@ roff() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }
   printf '_nvemu() {\n  local cur=${COMP_WORDS[COMP_CWORD]} words=""\n'
   printf '  if [ "$COMP_CWORD" -eq 1 ]; then COMPREPLY=($(compgen -W "%s --help --version" -- "$cur")); return; fi\n' \
     "$(echo $cmds)"
+  # a profile is a built-in name (asked of nvemu itself) or a file
+  printf '  case ${COMP_WORDS[COMP_CWORD-1]} in --profile) COMPREPLY=($(compgen -W "$(nvemu profile list --names 2>/dev/null)" -- "$cur") $(compgen -f -- "$cur")); return;; esac\n'
   printf '  case ${COMP_WORDS[1]} in\n'
   for c in $cmds; do
     help=$("$nvemu" "$c" --help)
@@ -50,3 +52,15 @@ roff() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }
   printf '    *) COMPREPLY=($(compgen -W "$words" -- "$cur") $(compgen -f -- "$cur"));; esac\n}\n'
   printf 'complete -o filenames -F _nvemu nvemu\n'
 } >"$out/nvemu.bash"
+
+# The command reference: the list of commands, then every command's --help.
+{
+  printf 'nvemu %s: command reference (nvemu COMMAND --help)\n\n' "$version"
+  "$nvemu" --list-commands | while IFS="$(printf '\t')" read -r name summary; do
+    printf '  %-10s %s\n' "$name" "$summary"
+  done
+  for c in $cmds; do
+    printf '\n== nvemu %s ==\n\n' "$c"
+    "$nvemu" "$c" --help
+  done
+} >"$out/cli.txt"

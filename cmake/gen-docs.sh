@@ -29,6 +29,11 @@ roff() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }
   printf '.TP\n.B NVEMU_MOUNT\ndirectory with a daemon'"'"'s nodes (the preload library redirects /dev/nvidia* there)\n'
   printf '.TP\n.B NVEMU_RECORD_LIB\nthe recorder library nvemu record preloads\n'
   printf '.TP\n.B NO_COLOR\nno colours in the scenario summary\n'
+  printf '.SH FILES\nPaths under the installation prefix (the directory above bin/nvemu).\n'
+  printf '.TP\n.B share/doc/nvemu/\nREADME.md, scenarios.md (the scenario schema), policy-guide.md (C and BPF policies), profiles.md, policies.md (the bundled policies), cli.txt (every command'"'"'s help)\n'
+  printf '.TP\n.B share/nvemu/examples/\nscenarios/, c-policy/ and bpf-policy/ (the projects nvemu init writes), policy/, ci/ (a sharded sweep workflow)\n'
+  printf '.TP\n.B share/nvemu/profiles/\nthe built-in GPU profiles as files (a start for base: overrides)\n'
+  printf '.TP\n.B include/nvemu/\npolicy.h (plugin ABI), policy_util.h (helpers, lib/libnvemu-policy-util.a), nv_gpu_sched.bpf.h (BPF policies)\n'
 } >"$out/nvemu.1"
 
 # Completion: subcommands, then each one's options and sub-subcommands as its --help lists them.

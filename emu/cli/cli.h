@@ -20,6 +20,13 @@ static inline bool cli_is_help(const char *arg)
  */
 int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len);
 
+/*
+ * Loads profile `name` (a built-in name or a file) and frees it: every command checks its --profile this way
+ * before it starts anything, so an unknown profile is the same usage error everywhere. Returns 0, or 2 after
+ * "nvemu CMD: MESSAGE" on stderr (cmd_profile.c).
+ */
+int cli_check_profile(const char *cmd, const char *name);
+
 /* `nvemu scenario sweep` and `sweep-merge` (cmd_scenario_sweep.c); argv[0] is the subcommand. */
 int nvemu_scenario_sweep(int argc, char **argv);
 int nvemu_scenario_sweep_merge(int argc, char **argv);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "front/front.h"
 
 static void daemon_usage(FILE *out)
@@ -35,5 +36,7 @@ int nvemu_cmd_daemon(int argc, char **argv)
         daemon_usage(stderr);
         return 2;
     }
+    if (o.cfg.profile && cli_check_profile("daemon", o.cfg.profile))
+        return 2;
     return front_serve(&o);
 }

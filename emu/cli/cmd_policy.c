@@ -110,6 +110,10 @@ int nvemu_cmd_policy(int argc, char **argv)
             profile_name = argv[++i];
         } else if (strcmp(argv[i], "--task") == 0 && i + 1 < argc) {
             task = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "nvemu policy: unknown option '%s'\n", argv[i]);
+            policy_usage(stderr);
+            return 2;
         } else if (!path) {
             path = argv[i];
         } else if (nargs < (int)(sizeof args / sizeof args[0])) {
@@ -123,6 +127,10 @@ int nvemu_cmd_policy(int argc, char **argv)
         policy_usage(stderr);
         return 2;
     }
+    /* the kernel keeps 15 bytes of a process name: a policy sees the cut name, as it would on the driver */
+    if (strlen(task) > 15)
+        fprintf(stderr, "nvemu policy: warning: --task '%s' is %zu bytes; a process name is cut to 15, the policy "
+                        "sees '%.15s'\n", task, strlen(task), task);
     char err[512], found[1024];
     /* a struct_ops object without arguments: the full report (ABI, callbacks, maps, kfuncs, helpers) */
     if (nargs == 0 && hooks_find_policy(path, found, sizeof found, err, sizeof err) == 0 &&

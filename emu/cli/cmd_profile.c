@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "profile/profile.h"
 #include "profile/profile_builtin.h"
 
@@ -145,6 +146,18 @@ static int cmd_check(int argc, char **argv)
         profile_free(p);
     }
     return rc;
+}
+
+int cli_check_profile(const char *cmd, const char *name)
+{
+    char err[512];
+    struct profile *p = profile_load(name, err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "nvemu %s: %s (built-in profiles: nvemu profile list)\n", cmd, err);
+        return 2;
+    }
+    profile_free(p);
+    return 0;
 }
 
 int nvemu_cmd_profile(int argc, char **argv)

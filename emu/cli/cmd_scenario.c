@@ -48,7 +48,9 @@ static void usage(FILE *f)
             "       a page: both runs' headers (backend, GPU, driver, calibration), the table with a B/A bar\n"
             "       per metric, each task's latencies and requests/s side by side and, for --out\n"
             "       directories, their report.html next to each other (exit 2 when it cannot be written).\n"
-            "The scenario format is described in scenarios/README.md.\n");
+            "The scenario format: PREFIX/share/doc/nvemu/scenarios.md of the installed tool (scenarios/README.md\n"
+            "in its source); example scenarios: PREFIX/share/nvemu/examples/scenarios/; a policy project to start\n"
+            "from: nvemu init [c|bpf] DIR (guide: PREFIX/share/doc/nvemu/policy-guide.md).\n");
 }
 
 /* A scenario without expectations passes whatever the policy does: say so. */
@@ -311,6 +313,12 @@ static int run(int argc, char **argv)
             return 2;
         }
         snprintf(s->gpu.profile, sizeof(s->gpu.profile), "%s", profile);
+        if (cli_check_profile("scenario", profile)) {
+            if (junit)
+                junit_load_error(argv[optind], junit, "unknown or invalid --profile");
+            scenario_free(s);
+            return 2;
+        }
     }
     if (policy_nargs && !policy) {
         fprintf(stderr, "nvemu scenario: --policy-arg needs --policy\n");

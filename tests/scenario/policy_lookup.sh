@@ -4,7 +4,8 @@
 #   for an object, in the policy directory), whatever the current directory;
 #   `policy: {bpf: FILE.bpf.o}` and `policy: {plugin: FILE.so}` name a file beside the scenario, found from any
 #   current directory and not looked up as FILE.bpf.o.bpf.o;
-#   `policy: {bpf: NAME}` without a suffix is still the bundled NAME.bpf.o.
+#   `policy: {bpf: NAME}` without a suffix is still the bundled NAME.bpf.o;
+#   `nvemu policy --task NAME` warns when the kernel would cut NAME to 15 bytes.
 # usage: policy_lookup.sh NVEMU POLICY_DIR WORKDIR
 set -u
 nvemu=$1 pdir=$2 work=$3
@@ -50,4 +51,9 @@ sed 's/^expect:/policy: {plugin: mine.so, args: {lc: lc}}\nexpect:/' "$work/sc/s
 sed 's/^expect:/policy: {bpf: admission}\nexpect:/' "$work/sc/short.yaml" >"$work/sc/bundled.yaml"
 "$nvemu" scenario run "$work/sc/bundled.yaml" --quiet --out "$work/bundled" >"$work/bundled.log" 2>&1
 [ $? -le 1 ] || { cat "$work/bundled.log"; fail "policy: {bpf: admission} (bundled, no suffix)"; }
+# a --task name the kernel would cut to 15 bytes: the check says which name the policy sees
+"$nvemu" policy gpreempt lc=inference-server-main --task inference-server-main >"$work/task.out" 2>"$work/task.err"
+grep -q "warning: --task 'inference-server-main' is 21 bytes.*sees 'inference-serve'" "$work/task.err" ||
+  { cat "$work/task.err"; fail "no warning for a --task name over 15 bytes"; }
+"$nvemu" policy gpreempt lc=short --task short 2>&1 | grep -q 'warning' && fail "a warning for a 5-byte --task name"
 echo "policy lookup: $n bundled names by --policy, files beside the scenario, bundled bpf name"

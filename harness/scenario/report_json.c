@@ -86,6 +86,9 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     const struct scenario *s = r->sc;
     cJSON *root = cJSON_CreateObject();
     char buf[64];
+    /* what wrote the file and the layout of its keys, so a reader can tell results of another nvemu apart */
+    cJSON_AddStringToObject(root, "nvemu_version", NVEMU_VERSION);
+    cJSON_AddNumberToObject(root, "schema_version", SC_RESULTS_SCHEMA_VERSION);
     cJSON_AddStringToObject(root, "scenario", s->name);
     cJSON_AddStringToObject(root, "file", s->path);
     cJSON_AddNumberToObject(root, "seed", (double)r->seed);

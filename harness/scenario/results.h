@@ -18,6 +18,9 @@
 #include "scenario.h"
 #include "sim/sim.h"
 
+/* results.json's schema_version: raised when a key changes meaning or goes away (new keys keep it). */
+#define SC_RESULTS_SCHEMA_VERSION 1
+
 #define SC_MAX_WARNINGS 8
 
 /* Names of the harness's MARK records: a = instance, b = request number (or TSG id / 0). */

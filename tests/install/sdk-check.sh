@@ -93,6 +93,8 @@ nvemu policy ./pc_policy.so lc=lc be=be | grep -q '^accepted: policy my_policy' 
 if env_out=$(nvemu daemon --mount "$scratch/mnt" 2>/dev/null); then
   eval "$env_out"
   kill "$NVEMU_DAEMON_PID" 2>/dev/null
+  # the daemon unmounts on its way out: wait for it before the scratch directory goes
+  n=0; while mountpoint -q "$scratch/mnt" 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
   [ -n "${NVEMU_PRELOAD:-}" ] && [ -f "$NVEMU_PRELOAD" ] || fail "nvemu daemon exports no NVEMU_PRELOAD"
   case $NVEMU_PRELOAD in "$prefix"/*) ;; *) fail "NVEMU_PRELOAD=$NVEMU_PRELOAD is not the installed library" ;; esac
 fi

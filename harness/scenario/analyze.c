@@ -244,6 +244,25 @@ static int32_t inst_task(const struct sc_analyzer *a, int32_t inst)
     return inst < 0 ? -1 : (int32_t)a->out->inst[inst].task;
 }
 
+/* A policy's printk line, whole (the timeline's hook events keep only the start of a reason). */
+static void keep_log_line(struct sc_results *o, const struct sim_rec *r, int32_t inst)
+{
+    if (o->log_count >= SC_MAX_LOG_LINES) {
+        o->log_dropped++;
+        return;
+    }
+    struct sc_log_line *nl = grow(o->logs, &o->log_cap, o->log_count, sizeof(*nl));
+    if (!nl) {
+        o->log_dropped++;
+        return;
+    }
+    o->logs = nl;
+    struct sc_log_line *l = &o->logs[o->log_count++];
+    l->t = r->t;
+    l->inst = inst;
+    snprintf(l->text, sizeof(l->text), "%s", r->reason ? r->reason : "");
+}
+
 static void on_hook(struct sc_analyzer *a, const struct sim_rec *r)
 {
     struct sc_results *o = a->out;
@@ -261,6 +280,8 @@ static void on_hook(struct sc_analyzer *a, const struct sim_rec *r)
         }
     }
     const char *hook = r->name ? r->name : "", *field = r->field ? r->field : "", *result = r->result ? r->result : "";
+    if (!strcmp(field, "printk"))
+        keep_log_line(o, r, inst);
     if (r->tsg == SIM_NONE || inst >= 0) {
         count_decision(a, hook, field, result, inst_task(a, inst), event);
         return;
@@ -557,5 +578,6 @@ void sc_results_free(struct sc_results *r)
     free(r->requests);
     free(r->faults);
     free(r->policy_maps);
+    free(r->logs);
     memset(r, 0, sizeof(*r));
 }

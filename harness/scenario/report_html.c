@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_html_parts.h"
 
 #define TL_W 1100.0
 #define TL_LABEL 150.0
@@ -495,11 +496,14 @@ static void tables(const struct sc_results *r, FILE *f)
         const struct sc_task_result *tr = &r->tasks[t];
         fputs("<tr><td>", f);
         report_xml_escape(f, s->tasks[t].name);
+        /* a task that completed nothing has no latency: a dash, not "0 ns" */
+        bool none = tr->completed == 0;
         fprintf(f, "</td><td>%s</td><td>%u</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
                    "<td>%s</td><td>%.1f</td>", sc_class_name(s->tasks[t].cls), s->tasks[t].count,
                 (unsigned long long)tr->arrivals, (unsigned long long)tr->completed, (unsigned long long)tr->failed,
-                sc_fmt_ns(tr->p50_ns, p50, sizeof(p50)), sc_fmt_ns(tr->p99_ns, p99, sizeof(p99)),
-                sc_fmt_ns(tr->max_ns, mx, sizeof(mx)), tr->throughput);
+                none ? "&ndash;" : sc_fmt_ns(tr->p50_ns, p50, sizeof(p50)),
+                none ? "&ndash;" : sc_fmt_ns(tr->p99_ns, p99, sizeof(p99)),
+                none ? "&ndash;" : sc_fmt_ns(tr->max_ns, mx, sizeof(mx)), tr->throughput);
         if (tr->has_alone)
             fprintf(f, "<td>%s</td><td>%.2fx</td><td>%.1f</td><td>%.2fx</td></tr>\n",
                     sc_fmt_ns(tr->alone_p99_ns, p99, sizeof(p99)),
@@ -521,7 +525,7 @@ static void tables(const struct sc_results *r, FILE *f)
                 (unsigned long long)e->preempt_timeouts, (unsigned long long)e->kernels);
     }
     fputs("</table>\n", f);
-    if (r->gpu_lost || r->busy_retries) {
+    if (r->gpu_lost || r->busy_retries || r->fault_count) {
         char at[32];
         fputs("<h2>Faults</h2><p class=\"meta\">", f);
         if (r->gpu_lost)
@@ -531,6 +535,7 @@ static void tables(const struct sc_results *r, FILE *f)
             fprintf(f, "%llu scheduler controls answered BUSY_RETRY (each retried).",
                     (unsigned long long)r->busy_retries);
         fputs("</p>\n", f);
+        report_html_fault_events(r, f);
     }
     fputs("<h2>Expectations</h2><table class=\"ex\"><tr><th></th><th>expected</th><th>actual</th></tr>\n", f);
     if (r->error[0]) {
@@ -547,6 +552,8 @@ static void tables(const struct sc_results *r, FILE *f)
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
+    report_html_decisions(r, f);
+    report_html_policy_output(r, f);
 }
 
 void report_html_head(FILE *f, const char *title, const char *name, const char *css)
@@ -589,6 +596,7 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
     fprintf(f, ", seed %llu &middot; %.3f s virtual in %.3f s wall &middot; %llu trace events &middot; "
                "digest fnv1a64:%016llx</p>\n", (unsigned long long)r->seed, (double)r->virtual_ns / 1e9,
             (double)r->wall_ns / 1e9, (unsigned long long)r->events, (unsigned long long)r->digest);
+    report_html_warnings(r, f);
     if (r->error[0] && r->virtual_ns == 0) {
         /* Nothing ran: say why instead of drawing empty tables and charts. */
         fputs("<div id=\"not-started\" class=\"bad\" style=\"padding:8px\"><b>The run could not start:</b> ", f);

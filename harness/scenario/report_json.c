@@ -240,6 +240,16 @@ int report_junit(const struct sc_results *r, const char *path, char *err, size_t
         report_xml_escape(f, o->actual);
         fprintf(f, "</system-out>\n    </testcase>\n");
     }
+    /* warnings pass no test but a reader of the CI's test view must see them */
+    if (r->warning_count) {
+        fputs("    <system-err>", f);
+        for (uint32_t i = 0; i < r->warning_count && i < SC_MAX_WARNINGS; i++) {
+            fputs("warning: ", f);
+            report_xml_escape(f, r->warnings[i]);
+            fputc('\n', f);
+        }
+        fputs("</system-err>\n", f);
+    }
     fprintf(f, "  </testsuite>\n</testsuites>\n");
     if (fclose(f) != 0) {
         snprintf(err, errlen, "%s: write failed", path);

@@ -119,6 +119,16 @@ struct sc_fault_event {
     int32_t inst;
 };
 
+/* A line a policy printed (bpf_printk, trace_note with field "printk"): its time, instance (or -1), text. */
+struct sc_log_line {
+    uint64_t t;
+    int32_t inst;
+    char text[200];
+};
+
+/* Lines kept of a policy's printk output (the rest are counted: log_dropped). */
+#define SC_MAX_LOG_LINES 2000u
+
 /* Timeline arrays stop growing here (the counts and statistics do not). */
 #define SC_MAX_TIMELINE_EVENTS 200000u
 
@@ -177,6 +187,9 @@ struct sc_results {
     uint32_t warning_count;              /* warnings about the run's outcome (sc_results_warn) */
     char warnings[SC_MAX_WARNINGS][200];
     char *policy_maps;                   /* final contents of a BPF policy's maps (JSON object) or NULL */
+    size_t log_count, log_cap;
+    struct sc_log_line *logs;            /* the policy's printk lines, in time order, at most SC_MAX_LOG_LINES */
+    uint64_t log_dropped;                /* printk lines beyond SC_MAX_LOG_LINES */
 };
 
 struct sc_analyzer;

@@ -49,7 +49,11 @@ extern const char *const sc_class_names[], *const sc_clock_names[], *const sc_ar
     *const sc_fault_kind_names[], *const sc_expect_kind_names[], *const sc_stat_names[];
 
 /* Bounds a scenario must stay within, so that `check` refuses what `run` could not finish. */
-#define SC_MAX_LAUNCHES 20000000ull    /* kernel launches the run would make (estimated from rates) */
+/* What a run keeps grows with its requests (each one's latency, and again for its run alone), not with its
+ * kernels: a run is refused when the requests its rates give would need more than this much memory
+ * (NVEMU_MAX_RUN_MEMORY=SIZE, e.g. 16G, raises or lowers it; its wall time is --timeout's business). */
+#define SC_MAX_RUN_MEMORY (2ull << 30)
+#define SC_BYTES_PER_REQUEST 16u
 #define SC_TRACE_FILE_MAX (16u << 20)  /* bytes of an arrival trace file */
 #define SC_TRACE_MAX_ARRIVALS 1000000u /* arrivals in one trace file */
 

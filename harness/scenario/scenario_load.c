@@ -879,20 +879,18 @@ static int fail_pos(struct yctx *c, struct sc_pos p, const char *fmt, ...)
 }
 
 /*
- * Kernel launches the run would make, from rates and service times: what
- * the runner's event and result memory grows with. A closed task's request
- * takes at least its kernels, preprocessing and think time.
+ * Requests the run would complete, from rates and service times: what the
+ * runner's result memory grows with. A closed task's request takes at least
+ * its kernels, preprocessing and think time.
  */
-static double estimated_launches(const struct scenario *s, uint32_t t)
+static double estimated_requests(const struct scenario *s, uint32_t t)
 {
     const struct sc_task *k = &s->tasks[t];
     if (k->process)
         return 0;
-    double per_request = 0, busy_ns = (double)k->preprocess_ns + (double)k->think_ns;
-    for (uint32_t i = 0; i < k->kernel_count; i++) {
-        per_request += k->kernels[i].repeat;
+    double busy_ns = (double)k->preprocess_ns + (double)k->think_ns;
+    for (uint32_t i = 0; i < k->kernel_count; i++)
         busy_ns += (double)k->kernels[i].repeat * (double)k->kernels[i].duration_ns;
-    }
     double span = (double)s->duration_ns, requests;
     switch (k->arrival) {
     case SC_ARRIVAL_PERIODIC:
@@ -906,7 +904,24 @@ static double estimated_launches(const struct scenario *s, uint32_t t)
         requests = (double)k->trace_count;
         break;
     }
-    return requests * per_request * k->count;
+    return requests * k->count;
+}
+
+/* SC_MAX_RUN_MEMORY, or NVEMU_MAX_RUN_MEMORY (bytes, or a number with K, M, G or T); 0 when that is not a size. */
+static double run_memory_limit(void)
+{
+    const char *v = getenv("NVEMU_MAX_RUN_MEMORY");
+    if (!v || !*v)
+        return (double)SC_MAX_RUN_MEMORY;
+    char *end;
+    double n = strtod(v, &end);
+    static const char units[] = "KMGT";
+    const char *u = *end ? strchr(units, *end) : NULL;
+    if (u && end[1] == '\0')
+        n *= pow(1024.0, (double)(u - units + 1));
+    else if (*end)
+        return 0;
+    return n > 0 ? n : 0;
 }
 
 enum { RT_NAME, RT_DESCRIPTION, RT_GPU, RT_CLOCK, RT_SEED, RT_DURATION, RT_WARMUP, RT_BASELINE, RT_POLICY,
@@ -953,12 +968,16 @@ static int root_check(struct yctx *c, const struct ynode *root, void *base, cons
         return yfail(c, got[RT_WARMUP], "warmup must be shorter than duration");
     double total = 0;
     for (uint32_t i = 0; i < s->task_count; i++)
-        total += estimated_launches(s, i);
-    if (total > (double)SC_MAX_LAUNCHES)
+        total += estimated_requests(s, i);
+    double limit = run_memory_limit(), need = total * SC_BYTES_PER_REQUEST * (s->baseline ? 2 : 1);
+    if (limit <= 0)
+        return yfail(c, got[RT_DURATION], "NVEMU_MAX_RUN_MEMORY='%s' is not a size (e.g. 4096M, 16G)",
+                     getenv("NVEMU_MAX_RUN_MEMORY"));
+    if (need > limit)
         return yfail(c, got[RT_DURATION],
-                     "the run would launch about %.3g kernels (rates x duration x count); at most %llu are "
-                     "allowed: shorten the duration or lower the rates",
-                     total, SC_MAX_LAUNCHES);
+                     "the run would keep about %.3g requests (rates x duration x count), %.3g GiB of results; "
+                     "the limit is %.3g GiB: shorten the duration, lower the rates or raise NVEMU_MAX_RUN_MEMORY",
+                     total, need / (double)(1ull << 30), limit / (double)(1ull << 30));
     return 0;
 }
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A run is bounded by the memory its results need, not by a count of kernel launches: a one-hour soak of
-# the bundled LC/BE mix (about 80 million launches, 1.5 million requests) checks; NVEMU_MAX_RUN_MEMORY
+# the bundled LC/BE mix (about 80 million launches, 1.1 million requests) checks; NVEMU_MAX_RUN_MEMORY
 # lowers the bound (the same soak refused, naming the variable) and a value that is not a size is refused.
 # usage: soak_bound.sh NVEMU SCENARIO WORKDIR
 set -u

@@ -39,6 +39,10 @@ static int mp_init(void **state, const struct policy_host *host, const char *con
         free(p);
         return -1;
     }
+    const char *never = pu_classifier_unmatchable(&p->classes);
+    if (never)
+        pu_log(host, POLICY_LOG_WARN, "pattern '%s' can never match: a process name is at most %d bytes", never,
+               PU_COMM_MAX);
     *state = p;
     return 0;
 }

@@ -5,7 +5,8 @@
 #   `policy: {bpf: FILE.bpf.o}` and `policy: {plugin: FILE.so}` name a file beside the scenario, found from any
 #   current directory and not looked up as FILE.bpf.o.bpf.o;
 #   `policy: {bpf: NAME}` without a suffix is still the bundled NAME.bpf.o;
-#   `nvemu policy --task NAME` warns when the kernel would cut NAME to 15 bytes.
+#   `nvemu policy --task NAME` warns when the kernel would cut NAME to 15 bytes, a bundled policy when an lc=/be=
+#   pattern needs a longer name than any process has.
 # usage: policy_lookup.sh NVEMU POLICY_DIR WORKDIR
 set -u
 nvemu=$1 pdir=$2 work=$3
@@ -56,4 +57,10 @@ sed 's/^expect:/policy: {bpf: admission}\nexpect:/' "$work/sc/short.yaml" >"$wor
 grep -q "warning: --task 'inference-server-main' is 21 bytes.*sees 'inference-serve'" "$work/task.err" ||
   { cat "$work/task.err"; fail "no warning for a --task name over 15 bytes"; }
 "$nvemu" policy gpreempt lc=short --task short 2>&1 | grep -q 'warning' && fail "a warning for a 5-byte --task name"
+# a pattern longer than any process name: the policy says it can never match; one that can match: no warning
+"$nvemu" policy gpreempt lc=inference-server-main >/dev/null 2>"$work/pat.err"
+grep -q "pattern 'inference-server-main' can never match" "$work/pat.err" ||
+  { cat "$work/pat.err"; fail "no warning for a pattern that can never match"; }
+"$nvemu" policy gpreempt 'lc=inference-serv*,[ab]-worker-0123' 2>&1 >/dev/null | grep -q 'never match' &&
+  fail "a warning for patterns that can match"
 echo "policy lookup: $n bundled names by --policy, files beside the scenario, bundled bpf name"

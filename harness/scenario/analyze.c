@@ -133,10 +133,16 @@ static int engine_index(struct sc_analyzer *a, uint32_t gpu, uint32_t engine)
     e->gpu = gpu;
     e->engine_type = engine;
     const struct profile_engine *pe = a->prof ? profile_engine(a->prof, engine) : NULL;
+    char name[16];
     if (pe)
-        snprintf(e->name, sizeof(e->name), "%s", pe->name);
+        snprintf(name, sizeof(name), "%s", pe->name);
     else
-        snprintf(e->name, sizeof(e->name), "ENG%u", engine);
+        snprintf(name, sizeof(name), "ENG%u", engine);
+    /* on a profile of several GPUs each has a GR0: the name says whose */
+    if (a->prof && a->prof->gpu_count > 1)
+        snprintf(e->name, sizeof(e->name), "GPU%u.%.10s", gpu, name);
+    else
+        snprintf(e->name, sizeof(e->name), "%s", name);
     return (int)o->engine_count++;
 }
 

@@ -75,6 +75,7 @@ struct sc_task {
     char comm[16];                  /* process name policies classify by (default: name) */
     enum sc_class cls;
     uint32_t count;                 /* replicas: name#0, name#1, ... */
+    uint32_t gpu;                   /* the GPU its contexts are created on (/dev/nvidiaN of the profile) */
     enum sc_arrival arrival;
     double rate;                    /* periodic/poisson: requests per second */
     uint64_t think_ns;              /* closed: pause between a completion and the next request */

@@ -548,7 +548,7 @@ static const struct yfield process_fields[] = {
 };
 static const struct ytable process_table = {"process", "process", process_fields, process_check};
 
-enum { TK_NAME, TK_CLASS, TK_COUNT, TK_COMM, TK_CONTEXT, TK_PREEMPT, TK_PROCESS, TK_REQUEST, TK_ARRIVAL };
+enum { TK_NAME, TK_CLASS, TK_COUNT, TK_COMM, TK_CONTEXT, TK_PREEMPT, TK_PROCESS, TK_REQUEST, TK_ARRIVAL, TK_GPU };
 
 static int task_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
 {
@@ -608,6 +608,8 @@ static const struct yfield task_fields[] = {
     [TK_PROCESS] = YFIELD("process", YF_CUSTOM, 0, .custom = task_process),
     [TK_REQUEST] = YFIELD("request", YF_CUSTOM, 0, .custom = task_request),
     [TK_ARRIVAL] = YFIELD("arrival", YF_CUSTOM, 0, .custom = task_arrival),
+    /* GPUs beyond the profile's count are refused by check (sc_check_deps), which loads the profile */
+    [TK_GPU] = YFIELD("gpu", YF_U32, offsetof(struct sc_task, gpu), .max = 63),
     YFIELD_END,
 };
 static const struct ytable task_table = {"task", "task", task_fields, task_check};

@@ -17,10 +17,12 @@ static inline bool cli_is_help(const char *arg)
  * Runs fn(arg) in a child process and returns its exit status. Returns -1
  * with a one-line reason in why when the child crashed, ended without
  * finishing, ran past timeout_s (0: no limit) or stayed inside one policy
- * callback longer than hook_limit_s: the reason names the policy, the hook
- * and the task when policy code was running.
+ * callback longer than hook_limit_s: the reason names the policy, the hook,
+ * the task and the virtual time when policy code was running, and
+ * *stopped_ns (may be NULL) is that virtual time (0 when none is known).
  */
-int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len);
+int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len,
+                uint64_t *stopped_ns);
 
 /* "task" or "tasks" for n (the summary lines say "1 task", "2 tasks"). */
 static inline const char *cli_plural(unsigned n, const char *one, const char *many)

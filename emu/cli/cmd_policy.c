@@ -142,7 +142,7 @@ int nvemu_cmd_policy(int argc, char **argv)
         return 2;
     }
     struct check k = {path, task, args, nargs, p};
-    int rc = cli_guarded(check_policy, &k, 0, CHECK_LIMIT_S, err, sizeof err);
+    int rc = cli_guarded(check_policy, &k, 0, CHECK_LIMIT_S, err, sizeof err, NULL);
     if (rc < 0) {
         printf("failed: %s\n", err);
         rc = 1;

@@ -230,12 +230,15 @@ static int run_job(void *arg)
     return status;
 }
 
-/* A run that crashed or hung still leaves results.json and junit.xml saying why. */
-static void write_aborted(const struct run_job *j, const char *why)
+/* A run that crashed or hung still leaves results.json and junit.xml saying why, and report.html where
+ * (the virtual time of the policy callback it stopped in; its events died with the run's process). */
+static void write_aborted(const struct run_job *j, const char *why, uint64_t stopped_ns)
 {
     struct sc_results res;
     memset(&res, 0, sizeof res);
     res.sc = j->s;
+    res.stopped = true;
+    res.virtual_ns = stopped_ns;
     res.seed = j->opts->has_seed ? j->opts->seed : j->s->seed;
     snprintf(res.error, sizeof res.error, "%s", why);
     sc_results_evaluate(&res);
@@ -316,10 +319,11 @@ static int run_file(const char *file, const struct run_args *a, const char *out_
      * taking the reports with it. */
     struct run_job job = {s, &opts, out_dir, junit, quiet, a->color, a->csv_wanted, a->hw};
     char why[512];
-    int status = cli_guarded(run_job, &job, a->timeout, HOOK_LIMIT_S, why, sizeof why);
+    uint64_t stopped_ns = 0;
+    int status = cli_guarded(run_job, &job, a->timeout, HOOK_LIMIT_S, why, sizeof why, &stopped_ns);
     if (status < 0) {
         fprintf(stderr, "nvemu scenario: %s: %s\n", s->name, why);
-        write_aborted(&job, why);
+        write_aborted(&job, why, stopped_ns);
         status = 3;
     }
     scenario_free(s);

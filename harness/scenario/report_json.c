@@ -99,6 +99,8 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     cJSON_AddStringToObject(root, "policy", s->policy.plugin[0] ? s->policy.plugin : "none");
     cJSON_AddStringToObject(root, "clock", s->clock == SC_CLOCK_VIRTUAL ? "virtual" : "realtime");
     cJSON_AddNumberToObject(root, "virtual_seconds", (double)r->virtual_ns / 1e9);
+    if (r->stopped)
+        cJSON_AddNumberToObject(root, "stopped_at_virtual_seconds", (double)r->virtual_ns / 1e9);
     cJSON_AddNumberToObject(root, "wall_seconds", (double)r->wall_ns / 1e9);
     cJSON_AddNumberToObject(root, "events", (double)r->events);
     snprintf(buf, sizeof(buf), "fnv1a64:%016llx", (unsigned long long)r->digest);

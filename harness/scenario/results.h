@@ -184,6 +184,8 @@ struct sc_results {
     struct sc_expect_outcome outcomes[SC_MAX_EXPECT];
     uint32_t passed, failed;
     char error[1024];                    /* a run-level failure (policy refused, policy fault, ...) or "" */
+    bool stopped;                        /* the run's process died or hung mid-run: error says why, virtual_ns
+                                            when (the last policy callback entered), no events kept */
     uint32_t warning_count;              /* warnings about the run's outcome (sc_results_warn) */
     char warnings[SC_MAX_WARNINGS][200];
     char *policy_maps;                   /* final contents of a BPF policy's maps (JSON object) or NULL */

@@ -429,6 +429,7 @@ static void over_time(const struct sc_results *r, FILE *f)
     double warm = fmin((double)s->warmup_ns, vt);
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f2f2f2\"><title>warmup</title></rect>\n",
             x0, y1, w * warm / vt, y2 + h2 - y1);
+    report_html_fault_markers(r, f, x0, w, y1, y2 + h2);
     panel_axis(f, x0, w, y1, h1, 100, "%", 4);
     fprintf(f, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">engine time</text>\n",
             y1 + h1 / 2);

@@ -19,6 +19,10 @@ void report_html_decisions(const struct sc_results *r, FILE *f);
 /* A BPF policy's maps at the end of the run (id "policy-maps") and its printk lines (id "printk"). */
 void report_html_policy_output(const struct sc_results *r, FILE *f);
 
+/* A dashed red line (class "fault-marker", its fault and time in a tooltip) at each fault event's time, on a
+ * chart whose time axis spans x0..x0+w for 0..virtual_ns, from y0 to y1; the first 50. */
+void report_html_fault_markers(const struct sc_results *r, FILE *f, double x0, double w, double y0, double y1);
+
 /* The faults the run saw, one row each (id "fault-events"), the first 50. */
 void report_html_fault_events(const struct sc_results *r, FILE *f);
 

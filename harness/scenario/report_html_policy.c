@@ -5,6 +5,7 @@
 #include "report_html_parts.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +111,26 @@ static const char *fault_text(const char *what)
         if (!strcmp(rows[i].what, what))
             return rows[i].text;
     return what;
+}
+
+/* Charts mark at most this many fault events (the table lists them). */
+#define FAULT_MARKERS 50
+
+void report_html_fault_markers(const struct sc_results *r, FILE *f, double x0, double w, double y0, double y1)
+{
+    double vt = (double)r->virtual_ns;
+    if (vt <= 0)
+        return;
+    for (size_t i = 0; i < r->fault_count && i < FAULT_MARKERS; i++) {
+        const struct sc_fault_event *e = &r->faults[i];
+        double x = x0 + w * fmin((double)e->t, vt) / vt;
+        char at[32];
+        fprintf(f, "<line class=\"fault-marker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" "
+                   "stroke-width=\"1.5\" stroke-dasharray=\"4 3\"><title>",
+                x, y0, x, y1);
+        report_xml_escape(f, fault_text(e->what));
+        fprintf(f, " at %s</title></line>\n", sc_fmt_ns((double)e->t, at, sizeof(at)));
+    }
 }
 
 /* The table lists this many fault events; the rest are counted. */

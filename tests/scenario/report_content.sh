@@ -4,7 +4,8 @@
 #   system-err, and a task that completed nothing shows a dash, not "0 ns", for its latencies;
 #   a BPF policy's run has the decisions table (per task, hook, field, result), the maps at the end and its
 #   printk lines whole (longer than the 32 characters a timeline event keeps);
-#   a run with faults lists each fault event; a run without a policy says so where the decisions would be.
+#   a run with faults lists each fault event and marks it on the over-time chart; a run without a policy says
+#   so where the decisions would be.
 # usage: report_content.sh NVEMU SCENARIOS_DIR WORKDIR
 set -u
 nvemu=$1 dir=$2 work=$3
@@ -27,6 +28,8 @@ grep -q 'task_init tsg [0-9]* be-train: timeslice 200 us' "$work/bpf/report.html
 "$nvemu" scenario run "$dir/faults.yaml" --quiet --out "$work/faults" >/dev/null 2>&1
 [ $? -le 1 ] || fail "faults run"
 grep -q '<table id="fault-events">' "$work/faults/report.html" || fail "no fault events"
+sed -n '/<svg id="over-time"/,/<\/svg>/p' "$work/faults/report.html" | grep -q 'class="fault-marker"' ||
+  fail "no fault marker on the over-time chart"
 "$nvemu" scenario run "$dir/lc-alone.yaml" --quiet --out "$work/native" >/dev/null 2>&1 || fail "lc-alone run"
 grep -q 'id="decisions" class="meta">No policy' "$work/native/report.html" || fail "a run without policy says nothing"
 ! grep -q 'id="warnings"' "$work/native/report.html" || fail "a warning box without warnings"

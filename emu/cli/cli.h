@@ -49,10 +49,11 @@ int cli_check_profile(const char *cmd, const char *name);
 
 /*
  * `nvemu scenario run DIR|FILE... [--seeds N]` (cmd_scenario_suite.c): every scenario file (a directory gives
- * its *.yaml), each into OUT/NAME (with --seeds, a seed set: OUT/NAME/seed-K for K = base..base+N-1, base
- * --seed or 1, and OUT/NAME/seeds.json; one file with --seeds: OUT is the seed set). Every file is loaded
- * before anything runs (an invalid one: exit 2). Then a summary table, OUT/junit.xml (and --junit FILE) with
- * every run's test suite, OUT/suite.json. Returns the worst exit status of the runs (3, then 1, then 0).
+ * its *.yaml), each into OUT/NAME (with --seeds, or for a file with expectations over N seeds, a seed set:
+ * OUT/NAME/seed-K for K = base..base+N-1, base --seed or 1, and OUT/NAME/seeds.json; one file as a seed set:
+ * OUT is the set). Every file is loaded before anything runs (an invalid one: exit 2). Then a summary table,
+ * OUT/junit.xml (and --junit FILE) with every run's test suite and the expectations over seeds,
+ * OUT/suite.json. Returns the worst exit status of the runs (3, then 1, then 0).
  */
 struct cli_suite {
     const char *const *files;
@@ -65,6 +66,11 @@ struct cli_suite {
     int (*run)(void *ctx, const char *file, const char *out_dir, const uint64_t *seed);
     /* 0 when file loads with the options, else 2 (message printed) */
     int (*check)(void *ctx, const char *file);
+    /* the seeds file's expectations need (0: none over seeds) */
+    unsigned (*seeds_needed)(void *ctx, const char *file);
+    /* judges file's expectations over seeds on the seed set in dir (printing them, writing
+     * dir/junit-seeds.xml): 0 all met, 1 one failed, 3 could not judge */
+    int (*judge)(void *ctx, const char *file, const char *dir, uint64_t base_seed);
     void *ctx;
 };
 int cli_scenario_suite(const struct cli_suite *su);

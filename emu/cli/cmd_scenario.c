@@ -249,6 +249,7 @@ static void write_aborted(const struct run_job *j, const char *why, uint64_t sto
 /* What the options of `scenario run` say, for each file and seed it runs. */
 struct run_args {
     struct sc_run_opts opts;
+    unsigned seeds;                 /* --seeds (0: not given) */
     double timeout;
     const char *profile, *policy;
     const char *policy_args[SC_MAX_ARGS];
@@ -299,6 +300,9 @@ static int run_file(const char *file, const struct run_args *a, const char *out_
     if (warn)
         warn_no_expectations(s);
     struct sc_run_opts opts = a->opts;
+    /* a run of a seed set: the expectations over seeds are judged on the set (judge_seeds) */
+    if (seed)
+        seeds_strip_expectations(s);
     if (seed) {
         opts.seed = *seed;
         opts.has_seed = true;
@@ -339,12 +343,83 @@ static int run_one(void *ctx, const char *file, const char *out_dir, const uint6
 
 static int check_one(void *ctx, const char *file)
 {
-    struct scenario *s = load_with_args(file, ctx, NULL);
+    const struct run_args *a = ctx;
+    struct scenario *s = load_with_args(file, a, NULL);
     if (!s)
         return 2;
     warn_no_expectations(s);
+    unsigned need = seeds_needed(s);
     scenario_free(s);
+    if (a->seeds && need > a->seeds) {
+        fprintf(stderr, "nvemu scenario: %s has an expectation over %u seeds; --seeds %u runs fewer\n", file, need,
+                a->seeds);
+        return 2;
+    }
     return 0;
+}
+
+static unsigned needed_one(void *ctx, const char *file)
+{
+    struct scenario *s = load_with_args(file, ctx, NULL);
+    unsigned need = s ? seeds_needed(s) : 0;
+    scenario_free(s);
+    return need;
+}
+
+/* The expectations over seeds of file, on the seed set in dir: printed, and dir/junit-seeds.xml. */
+static int judge_seeds(void *ctx, const char *file, const char *dir, uint64_t base)
+{
+    struct scenario *s = load_with_args(file, ctx, NULL);
+    if (!s)
+        return 3;
+    if (!seeds_needed(s)) {
+        scenario_free(s);
+        return 0;
+    }
+    struct seeds_verdict *v = malloc(sizeof(*v));
+    char err[512], path[1100];
+    if (!v || seeds_expect(s, dir, base, v, err, sizeof err)) {
+        fprintf(stderr, "nvemu scenario: %s: expectations over seeds: %s\n", s->name, v ? err : "out of memory");
+        free(v);
+        scenario_free(s);
+        return 3;
+    }
+    printf("expectations over seeds of %s\n", s->name);
+    for (uint32_t i = 0; i < v->count; i++)
+        printf("  %s %-52s %s\n", v->outcomes[i].pass ? "ok  " : "FAIL", v->outcomes[i].label, v->outcomes[i].actual);
+    snprintf(path, sizeof path, "%s/junit-seeds.xml", dir);
+    FILE *f = fopen(path, "w");
+    int status = v->failed ? 1 : 0;
+    if (f) {
+        fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"scenario.");
+        report_xml_escape(f, s->name);
+        fprintf(f, " over seeds\" tests=\"%u\" failures=\"%u\" errors=\"0\">\n", v->count, v->failed);
+        for (uint32_t i = 0; i < v->count; i++) {
+            fputs("    <testcase classname=\"scenario.", f);
+            report_xml_escape(f, s->name);
+            fputs("\" name=\"", f);
+            report_xml_escape(f, v->outcomes[i].label);
+            fputs("\" file=\"", f);
+            report_xml_escape(f, s->path);
+            fprintf(f, "\" line=\"%u\">", v->lines[i]);
+            if (!v->outcomes[i].pass) {
+                fputs("<failure message=\"expected ", f);
+                report_xml_escape(f, v->outcomes[i].label);
+                fputs(", got ", f);
+                report_xml_escape(f, v->outcomes[i].actual);
+                fputs("\"/>", f);
+            }
+            fputs("</testcase>\n", f);
+        }
+        fputs("  </testsuite>\n</testsuites>\n", f);
+    }
+    if (!f || fclose(f) != 0) {
+        fprintf(stderr, "nvemu scenario: cannot write %s\n", path);
+        status = 3;
+    }
+    free(v);
+    scenario_free(s);
+    return status;
 }
 
 static int run(int argc, char **argv)
@@ -386,6 +461,7 @@ static int run(int argc, char **argv)
                 fprintf(stderr, "nvemu scenario: --seeds needs a number of seeds in 2..1000, not '%s'\n", optarg);
                 return 2;
             }
+            a.seeds = (unsigned)seeds;
             break;
         }
         case 'o': out_dir = cli_trim_dir(optarg); break;
@@ -432,11 +508,14 @@ static int run(int argc, char **argv)
     }
     struct stat st;
     bool suite = optind != argc - 1 || (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode));
+    /* one file with expectations over seeds runs as its seed set */
+    if (!suite && !seeds && needed_one(&a, argv[optind]))
+        suite = true;
     if (suite || seeds) {
         struct cli_suite su = {
             .files = (const char *const *)argv + optind, .nfiles = (size_t)(argc - optind), .seeds = (unsigned)seeds,
             .base_seed = a.opts.has_seed ? &a.opts.seed : NULL, .out_dir = out_dir, .junit = junit, .quiet = quiet,
-            .run = run_one, .check = check_one, .ctx = &a,
+            .run = run_one, .check = check_one, .seeds_needed = needed_one, .judge = judge_seeds, .ctx = &a,
         };
         return cli_scenario_suite(&su);
     }

@@ -16,6 +16,7 @@
 
 struct entry {
     char *file, *name, *dir;   /* the scenario file, its name in the table and its run (or seed set) directory */
+    unsigned seeds;            /* runs of its seed set (0: one run) */
     int status;
 };
 
@@ -194,11 +195,13 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* The <testsuite> elements of one run's junit.xml into out; a missing file becomes a failing suite. */
-static void merge_junit(FILE *out, const char *run_dir, const char *label)
+/* The <testsuite> elements of run_dir/name into out; a missing file becomes a failing suite unless optional. */
+static void merge_junit(FILE *out, const char *run_dir, const char *name, const char *label, bool optional)
 {
     char path[1100];
-    snprintf(path, sizeof path, "%s/junit.xml", run_dir);
+    snprintf(path, sizeof path, "%s/%s", run_dir, name);
+    if (optional && access(path, R_OK) != 0)
+        return;
     char *text = slurp(path);
     char *from = text ? strstr(text, "<testsuite ") : NULL;
     char *to = from ? strstr(from, "</testsuites>") : NULL;
@@ -239,7 +242,7 @@ static void summary_line(const char *name, const char *run_dir)
 int cli_scenario_suite(const struct cli_suite *su)
 {
     if (!su->out_dir) {
-        fprintf(stderr, "nvemu scenario: several scenarios, a directory or --seeds need --out DIR\n");
+        fprintf(stderr, "nvemu scenario: several scenarios, a directory, --seeds or expectations over seeds need --out DIR\n");
         return 2;
     }
     char **files;
@@ -264,13 +267,13 @@ int cli_scenario_suite(const struct cli_suite *su)
         return 3;
     }
     struct entry *e = calloc(n, sizeof(*e));
-    bool one_seed_set = n == 1 && su->seeds;
     uint64_t base = su->base_seed ? *su->base_seed : 1;
     for (size_t i = 0; e && i < n; i++) {
         e[i].file = files[i];
         e[i].name = unique_name(files[i], e, i);
+        e[i].seeds = su->seeds ? su->seeds : su->seeds_needed(su->ctx, files[i]);
         char dir[1024];
-        if (one_seed_set)
+        if (n == 1 && e[i].seeds)
             snprintf(dir, sizeof dir, "%s", su->out_dir);
         else
             snprintf(dir, sizeof dir, "%s/%s", su->out_dir, e[i].name ? e[i].name : "scenario");
@@ -280,7 +283,7 @@ int cli_scenario_suite(const struct cli_suite *su)
             e[i].status = 3;
             continue;
         }
-        if (!su->seeds) {
+        if (!e[i].seeds) {
             e[i].status = su->run(su->ctx, e[i].file, e[i].dir, NULL);
             if (!su->quiet)
                 printf("%s: %s\n", e[i].name, status_word(e[i].status));
@@ -288,7 +291,7 @@ int cli_scenario_suite(const struct cli_suite *su)
         }
         mkdir(e[i].dir, 0755);
         clear_seed_runs(e[i].dir);
-        for (unsigned k = 0; k < su->seeds; k++) {
+        for (unsigned k = 0; k < e[i].seeds; k++) {
             uint64_t seed = base + k;
             char run_dir[1100];
             snprintf(run_dir, sizeof run_dir, "%s/seed-%llu", e[i].dir, (unsigned long long)seed);
@@ -308,6 +311,7 @@ int cli_scenario_suite(const struct cli_suite *su)
             if (!su->quiet)
                 seeds_print(&set, stdout);
             seeds_free(&set);
+            e[i].status = worst(e[i].status, su->judge(su->ctx, e[i].file, e[i].dir, base));
         } else {
             fprintf(stderr, "nvemu scenario: %s\n", err);
             e[i].status = worst(e[i].status, 3);
@@ -344,9 +348,9 @@ int cli_scenario_suite(const struct cli_suite *su)
         cJSON_AddItemToArray(arr, o);
         if (!e[i].dir)
             continue;
-        for (unsigned k = 0; k < (su->seeds ? su->seeds : 1); k++) {
+        for (unsigned k = 0; k < (e[i].seeds ? e[i].seeds : 1); k++) {
             char run_dir[1100], label[400];
-            if (su->seeds) {
+            if (e[i].seeds) {
                 snprintf(run_dir, sizeof run_dir, "%s/seed-%llu", e[i].dir, (unsigned long long)(base + k));
                 snprintf(label, sizeof label, "%s seed %llu", e[i].name, (unsigned long long)(base + k));
             } else {
@@ -355,9 +359,12 @@ int cli_scenario_suite(const struct cli_suite *su)
             }
             for (int j = 0; j < 2; j++)
                 if (jf[j])
-                    merge_junit(jf[j], run_dir, label);
+                    merge_junit(jf[j], run_dir, "junit.xml", label, false);
             summary_line(label, run_dir);
         }
+        for (int j = 0; j < 2 && e[i].seeds; j++)
+            if (jf[j])
+                merge_junit(jf[j], e[i].dir, "junit-seeds.xml", e[i].name, true);
     }
     for (int j = 0; j < 2; j++) {
         if (!jf[j] && (j == 0 || su->junit)) {

@@ -53,6 +53,7 @@ static cJSON *task_json(const struct sc_results *r, uint32_t t)
         cJSON_AddNumberToObject(al, "p50_us", tr->alone_p50_ns / 1e3);
         cJSON_AddNumberToObject(al, "p99_us", tr->alone_p99_ns / 1e3);
         cJSON_AddNumberToObject(al, "max_us", tr->alone_max_ns / 1e3);
+        cJSON_AddNumberToObject(al, "mean_us", tr->alone_mean_ns / 1e3);
         cJSON_AddNumberToObject(al, "throughput_rps", tr->alone_throughput);
     }
     return o;

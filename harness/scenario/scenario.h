@@ -149,6 +149,7 @@ struct sc_expect {
     double ratio_min, ratio_max;
     char hook[24], field[24], result[16];
     char digest[40];
+    uint32_t seeds;                 /* latency/throughput: judged on the mean over this many seeds (0, 1: one run) */
     struct sc_pos pos;
 };
 

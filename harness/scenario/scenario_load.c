@@ -792,11 +792,13 @@ static int decision_check(struct yctx *c, const struct ynode *map, void *base, c
     return 0;
 }
 
+/* `seeds: N`: the bound holds for the mean over N seeds (`scenario run` then runs them) */
+#define E_SEEDS YFIELD("seeds", YF_U32, offsetof(struct sc_expect, seeds), .min = 2, .max = 1000)
 static const struct yfield latency_fields[] = {
     E_TASK(true), YFIELD("stat", YF_ENUM, offsetof(struct sc_expect, stat), .names = sc_stat_names),
-    E_MIN, E_MAX, E_RATIOS, YFIELD_END,
+    E_MIN, E_MAX, E_RATIOS, E_SEEDS, YFIELD_END,
 };
-static const struct yfield throughput_fields[] = {E_TASK(true), E_MIN, E_MAX, E_RATIOS, YFIELD_END};
+static const struct yfield throughput_fields[] = {E_TASK(true), E_MIN, E_MAX, E_RATIOS, E_SEEDS, YFIELD_END};
 static const struct yfield engine_count_fields[] = {
     YFIELD("engine", YF_STR, offsetof(struct sc_expect, engine), .size = sizeof(((struct sc_expect *)0)->engine),
            .nonempty = true),

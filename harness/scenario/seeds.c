@@ -360,3 +360,136 @@ void seeds_compare_free(struct seed_cmp *c)
     c->rows = NULL;
     c->count = 0;
 }
+
+uint32_t seeds_needed(const struct scenario *s)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->expect_count; i++)
+        if (s->expects[i].seeds > 1 && s->expects[i].seeds > n)
+            n = s->expects[i].seeds;
+    return n;
+}
+
+void seeds_strip_expectations(struct scenario *s)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->expect_count; i++)
+        if (s->expects[i].seeds <= 1)
+            s->expects[k++] = s->expects[i];
+    s->expect_count = k;
+}
+
+/* A number at o.k1[.k2] of a results.json, or NAN. */
+static double json_num(const cJSON *o, const char *k1, const char *k2)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k1);
+    if (v && k2)
+        v = cJSON_GetObjectItemCaseSensitive(v, k2);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* Adds run `root`'s numbers of task `name` to the sums in t (NAN anywhere: the task is not in the run). */
+static int add_task(struct sc_task_result *t, const cJSON *root, const char *name, bool *alone)
+{
+    const cJSON *it, *task = NULL;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(root, "tasks")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(it, "name");
+        if (cJSON_IsString(n) && !strcmp(n->valuestring, name))
+            task = it;
+    }
+    if (!task)
+        return -1;
+    double cur[5] = {json_num(task, "latency_us", "p50"), json_num(task, "latency_us", "p99"),
+                     json_num(task, "latency_us", "max"), json_num(task, "latency_us", "mean"),
+                     json_num(task, "throughput_rps", NULL)};
+    double ref[5] = {json_num(task, "alone", "p50_us"), json_num(task, "alone", "p99_us"),
+                     json_num(task, "alone", "max_us"), json_num(task, "alone", "mean_us"),
+                     json_num(task, "alone", "throughput_rps")};
+    for (int i = 0; i < 5; i++)
+        if (isnan(cur[i]))
+            return -1;
+    t->p50_ns += cur[0] * 1e3;
+    t->p99_ns += cur[1] * 1e3;
+    t->max_ns += cur[2] * 1e3;
+    t->mean_ns += cur[3] * 1e3;
+    t->throughput += cur[4];
+    t->completed += (uint64_t)fmax(0, json_num(task, "completed", NULL));
+    for (int i = 0; i < 5; i++)
+        *alone = *alone && !isnan(ref[i]);
+    if (*alone) {
+        t->alone_p50_ns += ref[0] * 1e3;
+        t->alone_p99_ns += ref[1] * 1e3;
+        t->alone_max_ns += ref[2] * 1e3;
+        t->alone_mean_ns += ref[3] * 1e3;
+        t->alone_throughput += ref[4];
+    }
+    return 0;
+}
+
+int seeds_expect(const struct scenario *s, const char *dir, uint64_t base, struct seeds_verdict *v, char *err,
+                 size_t errlen)
+{
+    memset(v, 0, sizeof(*v));
+    struct scenario *one = malloc(sizeof(*one));
+    struct sc_results *r = calloc(1, sizeof(*r));
+    int rc = one && r ? 0 : -1;
+    if (rc)
+        snprintf(err, errlen, "out of memory");
+    for (uint32_t i = 0; i < s->expect_count && !rc; i++) {
+        const struct sc_expect *e = &s->expects[i];
+        if (e->seeds <= 1)
+            continue;
+        /* the scenario with this one expectation, judged on a result whose numbers are the seeds' means */
+        memcpy(one, s, sizeof(*one));
+        one->expects[0] = *e;
+        one->expect_count = 1;
+        memset(r, 0, sizeof(*r));
+        r->sc = one;
+        int t = scenario_find_task(s, e->task);
+        bool alone = true;
+        for (uint32_t k = 0; k < e->seeds && !rc && t >= 0; k++) {
+            char path[1100];
+            snprintf(path, sizeof path, "%s/seed-%llu/results.json", dir, (unsigned long long)(base + k));
+            FILE *f = fopen(path, "r");
+            char *text = NULL;
+            size_t len = 0;
+            if (f) {
+                FILE *mem = open_memstream(&text, &len);
+                char buf[8192];
+                size_t got;
+                while (mem && (got = fread(buf, 1, sizeof buf, f)) > 0)
+                    fwrite(buf, 1, got, mem);
+                if (mem)
+                    fclose(mem);
+                fclose(f);
+            }
+            cJSON *root = text ? cJSON_Parse(text) : NULL;
+            free(text);
+            if (!root || add_task(&r->tasks[t], root, e->task, &alone)) {
+                snprintf(err, errlen, "%s: %s", path, root ? "no numbers of the task (did the run fail?)" : "cannot read it");
+                rc = -1;
+            }
+            cJSON_Delete(root);
+        }
+        if (rc || t < 0)
+            break;
+        struct sc_task_result *tr = &r->tasks[t];
+        double n = (double)e->seeds;
+        tr->p50_ns /= n, tr->p99_ns /= n, tr->max_ns /= n, tr->mean_ns /= n, tr->throughput /= n;
+        tr->has_alone = alone;
+        tr->alone_p50_ns /= n, tr->alone_p99_ns /= n, tr->alone_max_ns /= n, tr->alone_mean_ns /= n;
+        tr->alone_throughput /= n;
+        sc_results_evaluate(r);
+        struct sc_expect_outcome *o = &v->outcomes[v->count];
+        *o = r->outcomes[0];
+        size_t l = strlen(o->label);
+        snprintf(o->label + l, sizeof(o->label) - l, " over %u seeds", e->seeds);
+        l = strlen(o->actual);
+        snprintf(o->actual + l, sizeof(o->actual) - l, " (mean)");
+        v->lines[v->count++] = e->pos.line;
+        v->failed += !o->pass;
+    }
+    free(one);
+    free(r);
+    return rc;
+}

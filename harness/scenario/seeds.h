@@ -21,6 +21,8 @@
 #include <stdio.h>
 
 #include "compare.h"
+#include "results.h"
+#include "scenario.h"
 
 /* Resamples of the bootstrap; the PRNG seed is fixed, so a verdict is reproducible. */
 #define SEEDS_BOOTSTRAP 4000
@@ -87,6 +89,28 @@ void seeds_compare_print(const struct seed_cmp *c, const struct seed_set *a, con
                          double tolerance, bool headline_only, FILE *out);
 
 void seeds_compare_free(struct seed_cmp *c);
+
+/* What a scenario's expectations over seeds (`seeds: N` on latency/throughput) found. */
+struct seeds_verdict {
+    uint32_t count, failed;
+    struct sc_expect_outcome outcomes[SC_MAX_EXPECT];   /* labels end in "over N seeds" */
+    uint32_t lines[SC_MAX_EXPECT];                      /* where each expectation is written */
+};
+
+/* The largest `seeds: N` among s's expectations (0 when none is over seeds). */
+uint32_t seeds_needed(const struct scenario *s);
+
+/* Removes s's expectations over seeds (a single run of a seed set judges only the others). */
+void seeds_strip_expectations(struct scenario *s);
+
+/*
+ * Judges each expectation of s over N seeds on the runs seed-BASE .. seed-(BASE+N-1) of the seed set in dir:
+ * the stat's mean over those runs (and, for a *_vs_alone bound, the mean of their runs alone), with the
+ * bounds and messages of a single run's expectation. 0, or -1 with a reason in err (a run missing or not
+ * results.json of s).
+ */
+int seeds_expect(const struct scenario *s, const char *dir, uint64_t base, struct seeds_verdict *v, char *err,
+                 size_t errlen);
 
 /* The interval of mean(b)/mean(a) (percentile bootstrap, fixed PRNG seed) at confidence; NAN when undefined. */
 void seeds_ratio_interval(const double *a, size_t na, const double *b, size_t nb, double confidence, double *lo,

@@ -198,7 +198,7 @@ static char *slurp(const char *path)
 /* The <testsuite> elements of run_dir/name into out; a missing file becomes a failing suite unless optional. */
 static void merge_junit(FILE *out, const char *run_dir, const char *name, const char *label, bool optional)
 {
-    char path[1100];
+    char path[1200];   /* a run directory (< 1100) and a file name */
     snprintf(path, sizeof path, "%s/%s", run_dir, name);
     if (optional && access(path, R_OK) != 0)
         return;
@@ -219,7 +219,7 @@ static void merge_junit(FILE *out, const char *run_dir, const char *name, const 
 /* One line of the summary table from a run's results.json: its result, expectations met and warnings. */
 static void summary_line(const char *name, const char *run_dir)
 {
-    char path[1100];
+    char path[1200];   /* a run directory (< 1100) and results.json */
     snprintf(path, sizeof path, "%s/results.json", run_dir);
     char *text = slurp(path);
     cJSON *root = text ? cJSON_Parse(text) : NULL;

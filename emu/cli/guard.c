@@ -34,8 +34,10 @@ static void where(const struct hooks_watch *w, char *buf, size_t len)
         buf[0] = '\0';
         return;
     }
-    snprintf(buf, len, " in policy %.64s, hook %.32s%s%.16s%s at virtual time %.6f s", w->policy, w->hook,
-             w->task[0] ? " (task " : "", w->task, w->task[0] ? ")" : "", (double)w->now_ns / 1e9);
+    unsigned long long s = (unsigned long long)(w->now_ns / 1000000000u), us = (w->now_ns % 1000000000u) / 1000u;
+    if (snprintf(buf, len, " in policy %.64s, hook %.32s%s%.16s%s at virtual time %llu.%06llu s", w->policy, w->hook,
+                 w->task[0] ? " (task " : "", w->task, w->task[0] ? ")" : "", s, us) < 0)
+        buf[0] = '\0';
 }
 
 int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len,
@@ -67,7 +69,7 @@ int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limi
     double start = now_s(), stuck_since = 0;
     uint64_t last_calls = 0;
     int st = 0, rc = -1;
-    char at[160];
+    char at[256];
     for (;;) {
         pid_t w = waitpid(pid, &st, WNOHANG);
         if (w == pid)

@@ -138,11 +138,13 @@ static int engine_index(struct sc_analyzer *a, uint32_t gpu, uint32_t engine)
         snprintf(name, sizeof(name), "%s", pe->name);
     else
         snprintf(name, sizeof(name), "ENG%u", engine);
-    /* on a profile of several GPUs each has a GR0: the name says whose */
+    /* on a profile of several GPUs each has a GR0: the name says whose ("GPU1.COPY2" fits) */
+    char full[48];
     if (a->prof && a->prof->gpu_count > 1)
-        snprintf(e->name, sizeof(e->name), "GPU%u.%.10s", gpu, name);
+        snprintf(full, sizeof(full), "GPU%u.%s", gpu, name);
     else
-        snprintf(e->name, sizeof(e->name), "%s", name);
+        snprintf(full, sizeof(full), "%s", name);
+    snprintf(e->name, sizeof(e->name), "%.15s", full);
     return (int)o->engine_count++;
 }
 

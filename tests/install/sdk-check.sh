@@ -67,7 +67,8 @@ nvemu profile check "$prefix"/share/nvemu/profiles/*.yaml >/dev/null || fail "an
 nvemu scenario check "$ex"/scenarios/*.yaml >/dev/null 2>&1 || fail "an installed example scenario does not check"
 for d in c-policy bpf-policy policy ci; do [ -d "$ex/$d" ] || fail "no $ex/$d"; done
 scratch=$(mktemp -d /tmp/nvemu-sdk.XXXXXX)
-trap 'rm -rf "$scratch"' EXIT
+# (a failing command in an EXIT trap would be the script's status under set -e: the cleanup must not decide it)
+trap 'rm -rf "$scratch" 2>/dev/null || true' EXIT
 cd "$scratch" || fail "scratch directory"
 for kind in c bpf; do
   nvemu init "$kind" "$kind-make" >/dev/null || fail "nvemu init $kind"
@@ -95,6 +96,7 @@ if env_out=$(nvemu daemon --mount "$scratch/mnt" 2>/dev/null); then
   kill "$NVEMU_DAEMON_PID" 2>/dev/null
   # the daemon unmounts on its way out: wait for it before the scratch directory goes
   n=0; while mountpoint -q "$scratch/mnt" 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+  if mountpoint -q "$scratch/mnt" 2>/dev/null; then fusermount3 -u -z "$scratch/mnt" 2>/dev/null || true; fi
   [ -n "${NVEMU_PRELOAD:-}" ] && [ -f "$NVEMU_PRELOAD" ] || fail "nvemu daemon exports no NVEMU_PRELOAD"
   case $NVEMU_PRELOAD in "$prefix"/*) ;; *) fail "NVEMU_PRELOAD=$NVEMU_PRELOAD is not the installed library" ;; esac
 fi

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,4 +38,21 @@ int nvemu_install_path(const char *rel, char *out, size_t len)
 {
     int w = snprintf(out, len, "%s/%s/nvemu/%s", nvemu_exe_dir(), NVEMU_BIN_TO_LIBDIR, rel);
     return w > 0 && (size_t)w < len ? 0 : -1;
+}
+
+int nvemu_preload_path(char *out, size_t len)
+{
+    static const char *const where[] = {"%s/" NVEMU_BIN_TO_LIBDIR "/libnvemu-preload.so",
+                                        "%s/harness/preload/libnvemu-preload.so"};
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+        char path[PATH_MAX], real[PATH_MAX];
+        int w = snprintf(path, sizeof path, where[i], nvemu_exe_dir());
+        if (w <= 0 || (size_t)w >= sizeof path || !realpath(path, real))
+            continue;
+        if (strlen(real) < len) {
+            memcpy(out, real, strlen(real) + 1);
+            return 0;
+        }
+    }
+    return -1;
 }

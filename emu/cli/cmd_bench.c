@@ -40,6 +40,8 @@ int nvemu_cmd_bench(int argc, char **argv)
             return 2;
         }
     }
+    if (cli_check_profile("bench", ctx.profile))
+        return 2;
     bool all_ok = true, first = true, any_error = false;
     if (json)
         printf("{\"rows\":[");

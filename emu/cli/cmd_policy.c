@@ -127,6 +127,10 @@ int nvemu_cmd_policy(int argc, char **argv)
                 fprintf(stderr, "nvemu policy: --driver-abi '%s': one of K1, K2, K3, K4\n", driver_abi);
                 return 2;
             }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "nvemu policy: unknown option '%s'\n", argv[i]);
+            policy_usage(stderr);
+            return 2;
         } else if (!path) {
             path = argv[i];
         } else if (nargs < (int)(sizeof args / sizeof args[0]) - 1) {
@@ -140,6 +144,10 @@ int nvemu_cmd_policy(int argc, char **argv)
         policy_usage(stderr);
         return 2;
     }
+    /* the kernel keeps 15 bytes of a process name: a policy sees the cut name, as it would on the driver */
+    if (strlen(task) > 15)
+        fprintf(stderr, "nvemu policy: warning: --task '%s' is %zu bytes; a process name is cut to 15, the policy "
+                        "sees '%.15s'\n", task, strlen(task), task);
     char err[512], found[1024], driver_arg[32];
     bool object = hooks_find_policy(path, found, sizeof found, err, sizeof err) == 0 && bpf_policy_is_object(found);
     if (driver_abi && !object) {
@@ -159,7 +167,7 @@ int nvemu_cmd_policy(int argc, char **argv)
         return 2;
     }
     struct check k = {path, task, args, nargs, p};
-    int rc = cli_guarded(check_policy, &k, 0, CHECK_LIMIT_S, err, sizeof err);
+    int rc = cli_guarded(check_policy, &k, 0, CHECK_LIMIT_S, err, sizeof err, NULL);
     if (rc < 0) {
         printf("failed: %s\n", err);
         rc = 1;

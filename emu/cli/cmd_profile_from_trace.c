@@ -18,8 +18,7 @@
 
 static int usage(FILE *out, int status)
 {
-    fprintf(out, "usage: nvemu profile provenance NAME|FILE\n"
-                 "       nvemu profile from-trace TRACE [--profile BASE] [--name NAME] [-o FILE]\n"
+    fprintf(out, "usage: nvemu profile from-trace TRACE [--profile BASE] [--name NAME] [-o FILE]\n"
                  "  Writes a profile of the board TRACE was recorded on: the profile BASE (default: the built-in\n"
                  "  profile the trace replays against with the fewest mismatches) with the trace's per-board answers\n"
                  "  (GPU UUID, board serial, floorsweeping masks, ECC counters, PCI location) in place of BASE's.\n"
@@ -135,16 +134,4 @@ int nvemu_profile_provenance(int argc, char **argv)
     profile_print_provenance(p, stdout);
     profile_free(p);
     return 0;
-}
-
-int nvemu_cmd_profile(int argc, char **argv)
-{
-    if (argc >= 2 && !strcmp(argv[1], "from-trace"))
-        return nvemu_profile_from_trace(argc - 1, argv + 1);
-    if (argc >= 2 && !strcmp(argv[1], "provenance"))
-        return nvemu_profile_provenance(argc - 1, argv + 1);
-    bool help = argc >= 2 && cli_is_help(argv[1]);
-    if (!help)
-        fprintf(stderr, "nvemu profile: %s\n", argc >= 2 ? "unknown subcommand" : "no subcommand given");
-    return usage(help ? stdout : stderr, help ? 0 : 2);
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "cli.h"
 #include "front/front.h"
 #include "front/newdev.h"
 
@@ -174,6 +175,8 @@ int nvemu_cmd_run(int argc, char **argv)
     int rc = parse(argc, argv, &o, &cmd_at);
     if (rc >= 0)
         return rc;
+    if (o.cfg.profile && cli_check_profile("run", o.cfg.profile))
+        return 2;
     if (o.mount || o.cuse)
         fprintf(stderr, "nvemu run: --mount/--cuse are chosen by run itself; ignoring them\n");
     if (geteuid() != 0) {

@@ -19,6 +19,7 @@
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
+#include "seeds.h"
 
 static void usage(FILE *f)
 {
@@ -26,8 +27,9 @@ static void usage(FILE *f)
             "usage: nvemu scenario run FILE [--seed N] [--profile NAME|FILE] [--out DIR] [--csv] [--junit FILE]\n"
             "                           [--policy NAME|FILE.so|FILE.bpf.o [--policy-arg K=V]...] [--timeout SECONDS]\n"
             "                           [--quiet] [--no-color] [--hw]\n"
+            "       nvemu scenario run DIR|FILE... [--seeds N] --out DIR [options above]\n"
             "       nvemu scenario check FILE...\n"
-            "       nvemu scenario compare A B [--tolerance FRACTION] [--headline] [--html FILE]\n"
+            "       nvemu scenario compare A B [--tolerance FRACTION] [--headline] [--html FILE] [--confidence C]\n"
             "       nvemu scenario sweep FILE --set PATH=V1,V2,... [--seeds N] --out DIR   (sweep --help)\n"
             "       nvemu scenario sweep-merge --out DIR SHARD_DIR...\n\n"
             "run    runs a scenario in an in-process emulator, prints a summary and exits 1 when an\n"
@@ -41,6 +43,11 @@ static void usage(FILE *f)
             "       trace (large: ~1.8 MB per virtual second of a busy GPU). A run that crashes, passes\n"
             "       --timeout or stays in one policy callback for 10 s fails (exit 3) naming the policy and\n"
             "       the hook; its results.json and junit.xml say so.\n"
+            "       Several files or a directory (its *.yaml) run as a suite: each into DIR/NAME, then a table,\n"
+            "       DIR/junit.xml (and --junit FILE) with every run's test suite and DIR/suite.json; every file\n"
+            "       is checked before any runs. --seeds N runs each file with seeds --seed..--seed+N-1 (default\n"
+            "       from 1) into a seed set, DIR/seed-K/ and seeds.json (per metric mean, sd, min, max); exit\n"
+            "       status: the worst run's.\n"
             "check  validates scenario files without running them.\n"
             "compare  two runs (results.json files or --out directories) metric by metric: A, B and B/A;\n"
             "       exits 1 when a metric differs by more than --tolerance (default 0.10); --headline\n"
@@ -48,7 +55,13 @@ static void usage(FILE *f)
             "       a page: both runs' headers (backend, GPU, driver, calibration), the table with a B/A bar\n"
             "       per metric, each task's latencies and requests/s side by side and, for --out\n"
             "       directories, their report.html next to each other (exit 2 when it cannot be written).\n"
-            "The scenario format is described in scenarios/README.md.\n");
+            "       Two seed sets (DIRs of --seeds runs): per metric each side's mean and sd, B/A of the means\n"
+            "       with its --confidence interval (default 0.95; bootstrap, fixed PRNG seed) and a verdict:\n"
+            "       better, worse (higher, lower for counts) or no detectable change; exit 1 only when an\n"
+            "       interval lies wholly outside 1 +- --tolerance.\n"
+            "The scenario format: PREFIX/share/doc/nvemu/scenarios.md of the installed tool (scenarios/README.md\n"
+            "in its source); example scenarios: PREFIX/share/nvemu/examples/scenarios/; a policy project to start\n"
+            "from: nvemu init [c|bpf] DIR (guide: PREFIX/share/doc/nvemu/policy-guide.md).\n");
 }
 
 /* A scenario without expectations passes whatever the policy does: say so. */
@@ -104,8 +117,9 @@ static int check(int argc, char **argv)
             continue;
         }
         warn_no_expectations(s);
-        printf("%s: ok (%u tasks, %u faults, %u expectations)\n", argv[i], s->task_count, s->fault_count,
-               s->expect_count);
+        printf("%s: ok (%u %s, %u %s, %u %s)\n", argv[i], s->task_count, cli_plural(s->task_count, "task", "tasks"),
+               s->fault_count, cli_plural(s->fault_count, "fault", "faults"), s->expect_count,
+               cli_plural(s->expect_count, "expectation", "expectations"));
         scenario_free(s);
     }
     return rc;
@@ -216,17 +230,196 @@ static int run_job(void *arg)
     return status;
 }
 
-/* A run that crashed or hung still leaves results.json and junit.xml saying why. */
-static void write_aborted(const struct run_job *j, const char *why)
+/* A run that crashed or hung still leaves results.json and junit.xml saying why, and report.html where
+ * (the virtual time of the policy callback it stopped in; its events died with the run's process). */
+static void write_aborted(const struct run_job *j, const char *why, uint64_t stopped_ns)
 {
     struct sc_results res;
     memset(&res, 0, sizeof res);
     res.sc = j->s;
+    res.stopped = true;
+    res.virtual_ns = stopped_ns;
     res.seed = j->opts->has_seed ? j->opts->seed : j->s->seed;
     snprintf(res.error, sizeof res.error, "%s", why);
     sc_results_evaluate(&res);
     write_outputs(&res, j->out_dir, j->junit);
     sc_results_free(&res);
+}
+
+/* What the options of `scenario run` say, for each file and seed it runs. */
+struct run_args {
+    struct sc_run_opts opts;
+    unsigned seeds;                 /* --seeds (0: not given) */
+    double timeout;
+    const char *profile, *policy;
+    const char *policy_args[SC_MAX_ARGS];
+    int policy_nargs;
+    bool csv_wanted, hw, color;
+};
+
+/* Loads FILE with the overrides of the options; NULL (message printed, junit written) when it is invalid. */
+static struct scenario *load_with_args(const char *file, const struct run_args *a, const char *junit)
+{
+    char err[512];
+    struct scenario *s = scenario_load(file, err, sizeof(err));
+    if (!s) {
+        fprintf(stderr, "%s\n", err);
+        if (junit)
+            junit_load_error(file, junit, err);
+        return NULL;
+    }
+    if (a->profile) {
+        if (strlen(a->profile) >= sizeof(s->gpu.profile)) {
+            fprintf(stderr, "nvemu scenario: --profile name too long\n");
+            scenario_free(s);
+            return NULL;
+        }
+        snprintf(s->gpu.profile, sizeof(s->gpu.profile), "%s", a->profile);
+        if (cli_check_profile("scenario", a->profile)) {
+            if (junit)
+                junit_load_error(file, junit, "unknown or invalid --profile");
+            scenario_free(s);
+            return NULL;
+        }
+    }
+    if (a->policy && scenario_set_policy(s, a->policy, a->policy_args, a->policy_nargs, err, sizeof(err))) {
+        fprintf(stderr, "nvemu scenario: %s\n", err);
+        scenario_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* One run of FILE (seed: the option's, or the one given) into out_dir: its exit status (0, 1, 2, 3). */
+static int run_file(const char *file, const struct run_args *a, const char *out_dir, const char *junit, bool quiet,
+                    const uint64_t *seed, bool warn)
+{
+    struct scenario *s = load_with_args(file, a, junit);
+    if (!s)
+        return 2;
+    if (warn)
+        warn_no_expectations(s);
+    struct sc_run_opts opts = a->opts;
+    /* a run of a seed set: the expectations over seeds are judged on the set (judge_seeds) */
+    if (seed)
+        seeds_strip_expectations(s);
+    if (seed) {
+        opts.seed = *seed;
+        opts.has_seed = true;
+    }
+    char csv[1024];
+    if (out_dir) {
+        if (make_dir(out_dir) != 0) {
+            scenario_free(s);
+            return 3;
+        }
+        remove_stale(out_dir);
+        snprintf(csv, sizeof(csv), "%s/trace.csv", out_dir);
+        opts.trace_csv = a->csv_wanted ? csv : NULL;
+    }
+    if (!quiet && isatty(STDERR_FILENO))
+        opts.progress = stderr;
+    /* Policy code runs in a child: a crash or a hang inside a plugin fails the run with a reason instead of
+     * taking the reports with it. */
+    struct run_job job = {s, &opts, out_dir, junit, quiet, a->color, a->csv_wanted, a->hw};
+    char why[512];
+    uint64_t stopped_ns = 0;
+    int status = cli_guarded(run_job, &job, a->timeout, HOOK_LIMIT_S, why, sizeof why, &stopped_ns);
+    if (status < 0) {
+        fprintf(stderr, "nvemu scenario: %s: %s\n", s->name, why);
+        write_aborted(&job, why, stopped_ns);
+        status = 3;
+    }
+    scenario_free(s);
+    return status;
+}
+
+/* The suite and seed runners (cmd_scenario_suite.c) call back here for each run. */
+static int run_one(void *ctx, const char *file, const char *out_dir, const uint64_t *seed)
+{
+    /* the suite warned when it checked its files */
+    return run_file(file, ctx, out_dir, NULL, true, seed, false);
+}
+
+static int check_one(void *ctx, const char *file)
+{
+    const struct run_args *a = ctx;
+    struct scenario *s = load_with_args(file, a, NULL);
+    if (!s)
+        return 2;
+    warn_no_expectations(s);
+    unsigned need = seeds_needed(s);
+    scenario_free(s);
+    if (a->seeds && need > a->seeds) {
+        fprintf(stderr, "nvemu scenario: %s has an expectation over %u seeds; --seeds %u runs fewer\n", file, need,
+                a->seeds);
+        return 2;
+    }
+    return 0;
+}
+
+static unsigned needed_one(void *ctx, const char *file)
+{
+    struct scenario *s = load_with_args(file, ctx, NULL);
+    unsigned need = s ? seeds_needed(s) : 0;
+    scenario_free(s);
+    return need;
+}
+
+/* The expectations over seeds of file, on the seed set in dir: printed, and dir/junit-seeds.xml. */
+static int judge_seeds(void *ctx, const char *file, const char *dir, uint64_t base)
+{
+    struct scenario *s = load_with_args(file, ctx, NULL);
+    if (!s)
+        return 3;
+    if (!seeds_needed(s)) {
+        scenario_free(s);
+        return 0;
+    }
+    struct seeds_verdict *v = malloc(sizeof(*v));
+    char err[512], path[1100];
+    if (!v || seeds_expect(s, dir, base, v, err, sizeof err)) {
+        fprintf(stderr, "nvemu scenario: %s: expectations over seeds: %s\n", s->name, v ? err : "out of memory");
+        free(v);
+        scenario_free(s);
+        return 3;
+    }
+    printf("expectations over seeds of %s\n", s->name);
+    for (uint32_t i = 0; i < v->count; i++)
+        printf("  %s %-52s %s\n", v->outcomes[i].pass ? "ok  " : "FAIL", v->outcomes[i].label, v->outcomes[i].actual);
+    snprintf(path, sizeof path, "%s/junit-seeds.xml", dir);
+    FILE *f = fopen(path, "w");
+    int status = v->failed ? 1 : 0;
+    if (f) {
+        fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"scenario.");
+        report_xml_escape(f, s->name);
+        fprintf(f, " over seeds\" tests=\"%u\" failures=\"%u\" errors=\"0\">\n", v->count, v->failed);
+        for (uint32_t i = 0; i < v->count; i++) {
+            fputs("    <testcase classname=\"scenario.", f);
+            report_xml_escape(f, s->name);
+            fputs("\" name=\"", f);
+            report_xml_escape(f, v->outcomes[i].label);
+            fputs("\" file=\"", f);
+            report_xml_escape(f, s->path);
+            fprintf(f, "\" line=\"%u\">", v->lines[i]);
+            if (!v->outcomes[i].pass) {
+                fputs("<failure message=\"expected ", f);
+                report_xml_escape(f, v->outcomes[i].label);
+                fputs(", got ", f);
+                report_xml_escape(f, v->outcomes[i].actual);
+                fputs("\"/>", f);
+            }
+            fputs("</testcase>\n", f);
+        }
+        fputs("  </testsuite>\n</testsuites>\n", f);
+    }
+    if (!f || fclose(f) != 0) {
+        fprintf(stderr, "nvemu scenario: cannot write %s\n", path);
+        status = 3;
+    }
+    free(v);
+    scenario_free(s);
+    return status;
 }
 
 static int run(int argc, char **argv)
@@ -238,14 +431,13 @@ static int run(int argc, char **argv)
         {"no-color", no_argument, NULL, 'n'}, {"csv", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
         {"hw", no_argument, NULL, 'w'}, {"timeout", required_argument, NULL, 't'},
         {"policy", required_argument, NULL, 'P'}, {"policy-arg", required_argument, NULL, 'A'},
+        {"seeds", required_argument, NULL, 'N'},
         {NULL, 0, NULL, 0},
     };
-    struct sc_run_opts opts = {0};
-    double timeout = 0;
-    const char *out_dir = NULL, *junit = NULL, *profile = NULL, *policy = NULL;
-    const char *policy_args[SC_MAX_ARGS];
-    int policy_nargs = 0;
-    bool quiet = false, csv_wanted = false, hw = false, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    struct run_args a = {.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR")};
+    const char *out_dir = NULL, *junit = NULL;
+    bool quiet = false;
+    unsigned long seeds = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "s:o:j:qp:h", longopts, NULL)) != -1) {
@@ -253,33 +445,44 @@ static int run(int argc, char **argv)
         case 's': {
             char *end = NULL;
             errno = 0;
-            opts.seed = strtoull(optarg, &end, 0);
+            a.opts.seed = strtoull(optarg, &end, 0);
             if (!*optarg || *end || errno || optarg[0] == '-') {
                 fprintf(stderr, "nvemu scenario: --seed needs a whole number, not '%s'\n", optarg);
                 return 2;
             }
-            opts.has_seed = true;
+            a.opts.has_seed = true;
             break;
         }
-        case 'o': out_dir = optarg; break;
-        case 'p': profile = optarg; break;
+        case 'N': {
+            char *end = NULL;
+            errno = 0;
+            seeds = strtoul(optarg, &end, 10);
+            if (!*optarg || *end || errno || optarg[0] == '-' || seeds < 2 || seeds > 1000) {
+                fprintf(stderr, "nvemu scenario: --seeds needs a number of seeds in 2..1000, not '%s'\n", optarg);
+                return 2;
+            }
+            a.seeds = (unsigned)seeds;
+            break;
+        }
+        case 'o': out_dir = cli_trim_dir(optarg); break;
+        case 'p': a.profile = optarg; break;
         case 'j': junit = optarg; break;
         case 'q': quiet = true; break;
-        case 'n': color = false; break;
-        case 'c': csv_wanted = true; break;
-        case 'w': hw = true; break;
-        case 'P': policy = optarg; break;
+        case 'n': a.color = false; break;
+        case 'c': a.csv_wanted = true; break;
+        case 'w': a.hw = true; break;
+        case 'P': a.policy = optarg; break;
         case 'A':
-            if (!strchr(optarg, '=') || policy_nargs >= SC_MAX_ARGS) {
+            if (!strchr(optarg, '=') || a.policy_nargs >= SC_MAX_ARGS) {
                 fprintf(stderr, "nvemu scenario: --policy-arg wants KEY=VALUE (at most %d)\n", SC_MAX_ARGS);
                 return 2;
             }
-            policy_args[policy_nargs++] = optarg;
+            a.policy_args[a.policy_nargs++] = optarg;
             break;
         case 't': {
             char *end = NULL;
-            timeout = strtod(optarg, &end);
-            if (!*optarg || *end || !(timeout > 0)) {
+            a.timeout = strtod(optarg, &end);
+            if (!*optarg || *end || !(a.timeout > 0)) {
                 fprintf(stderr, "nvemu scenario: --timeout needs a number of seconds > 0, not '%s'\n", optarg);
                 return 2;
             }
@@ -289,67 +492,62 @@ static int run(int argc, char **argv)
         default: usage(stderr); return 2;
         }
     }
-    if (optind != argc - 1) {
+    if (optind >= argc) {
         usage(stderr);
         return 2;
     }
     if (out_dir && !out_is_usable(out_dir))
         return 2;
-    char err[512];
-    struct scenario *s = scenario_load(argv[optind], err, sizeof(err));
-    if (!s) {
-        fprintf(stderr, "%s\n", err);
-        if (junit)
-            junit_load_error(argv[optind], junit, err);
-        return 2;
-    }
-    warn_no_expectations(s);
-    if (profile) {
-        if (strlen(profile) >= sizeof(s->gpu.profile)) {
-            fprintf(stderr, "nvemu scenario: --profile name too long\n");
-            scenario_free(s);
-            return 2;
-        }
-        snprintf(s->gpu.profile, sizeof(s->gpu.profile), "%s", profile);
-    }
-    if (policy_nargs && !policy) {
+    if (a.policy_nargs && !a.policy) {
         fprintf(stderr, "nvemu scenario: --policy-arg needs --policy\n");
-        scenario_free(s);
         return 2;
     }
-    if (policy && scenario_set_policy(s, policy, policy_args, policy_nargs, err, sizeof(err))) {
-        fprintf(stderr, "nvemu scenario: %s\n", err);
-        scenario_free(s);
-        return 2;
-    }
-    char csv[1024];
-    if (csv_wanted && !out_dir) {
+    if (a.csv_wanted && !out_dir) {
         fprintf(stderr, "nvemu scenario: --csv needs --out DIR\n");
-        scenario_free(s);
         return 2;
     }
-    if (out_dir) {
-        if (make_dir(out_dir) != 0) {
-            scenario_free(s);
-            return 3;
-        }
-        remove_stale(out_dir);
-        snprintf(csv, sizeof(csv), "%s/trace.csv", out_dir);
-        opts.trace_csv = csv_wanted ? csv : NULL;
+    struct stat st;
+    bool suite = optind != argc - 1 || (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode));
+    /* one file with expectations over seeds runs as its seed set */
+    if (!suite && !seeds && needed_one(&a, argv[optind]))
+        suite = true;
+    if (suite || seeds) {
+        struct cli_suite su = {
+            .files = (const char *const *)argv + optind, .nfiles = (size_t)(argc - optind), .seeds = (unsigned)seeds,
+            .base_seed = a.opts.has_seed ? &a.opts.seed : NULL, .out_dir = out_dir, .junit = junit, .quiet = quiet,
+            .run = run_one, .check = check_one, .seeds_needed = needed_one, .judge = judge_seeds, .ctx = &a,
+        };
+        return cli_scenario_suite(&su);
     }
-    if (!quiet && isatty(STDERR_FILENO))
-        opts.progress = stderr;
-    /* Policy code runs in a child: a crash or a hang inside a plugin fails the run with a reason instead of
-     * taking the reports with it. */
-    struct run_job job = {s, &opts, out_dir, junit, quiet, color, csv_wanted, hw};
-    char why[512];
-    int status = cli_guarded(run_job, &job, timeout, HOOK_LIMIT_S, why, sizeof why);
-    if (status < 0) {
-        fprintf(stderr, "nvemu scenario: %s: %s\n", s->name, why);
-        write_aborted(&job, why);
-        status = 3;
+    return run_file(argv[optind], &a, out_dir, junit, quiet, NULL, true);
+}
+
+/* Two seed sets (seeds.h): the verdict per metric at `confidence`; exit 1 when an interval lies wholly outside
+ * the tolerance band. */
+static int compare_seed_sets(const char *a, const char *b, double tol, double confidence, bool headline)
+{
+    struct seed_set sa, sb;
+    char err[512];
+    if (seeds_load(a, &sa, err, sizeof err)) {
+        fprintf(stderr, "nvemu scenario compare: %s\n", err);
+        return 2;
     }
-    scenario_free(s);
+    if (seeds_load(b, &sb, err, sizeof err)) {
+        fprintf(stderr, "nvemu scenario compare: %s\n", err);
+        seeds_free(&sa);
+        return 2;
+    }
+    struct seed_cmp c;
+    int status = 2;
+    if (seeds_compare(&sa, &sb, tol, confidence, headline, &c, err, sizeof err) == 0) {
+        seeds_compare_print(&c, &sa, &sb, tol, headline, stdout);
+        status = c.passed == c.checked ? 0 : 1;
+        seeds_compare_free(&c);
+    } else {
+        fprintf(stderr, "nvemu scenario compare: %s\n", err);
+    }
+    seeds_free(&sa);
+    seeds_free(&sb);
     return status;
 }
 
@@ -357,9 +555,10 @@ static int compare(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"tolerance", required_argument, NULL, 't'}, {"headline", no_argument, NULL, 'H'},
-        {"html", required_argument, NULL, 'W'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"html", required_argument, NULL, 'W'}, {"help", no_argument, NULL, 'h'},
+        {"confidence", required_argument, NULL, 'C'}, {NULL, 0, NULL, 0},
     };
-    double tol = 0.10;
+    double tol = 0.10, confidence = 0.95;
     const char *html = NULL;
     bool headline = false;
     int c;
@@ -376,6 +575,15 @@ static int compare(int argc, char **argv)
             }
             break;
         }
+        case 'C': {
+            char *end = NULL;
+            confidence = strtod(optarg, &end);
+            if (!*optarg || *end || !(confidence >= 0.5) || !(confidence < 1)) {
+                fprintf(stderr, "nvemu scenario: --confidence needs a fraction in [0.5, 1), not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        }
         case 'H': headline = true; break;
         case 'W': html = optarg; break;
         case 'h': usage(stdout); return 0;
@@ -386,6 +594,15 @@ static int compare(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    bool set_a = seeds_is_set(argv[optind]), set_b = seeds_is_set(argv[optind + 1]);
+    if (set_a != set_b || (set_a && html)) {
+        fprintf(stderr, "nvemu scenario compare: %s\n",
+                html ? "--html compares two runs, not seed sets"
+                     : "one input is a seed set (seed-N/ runs of --seeds) and the other a single run");
+        return 2;
+    }
+    if (set_a)
+        return compare_seed_sets(argv[optind], argv[optind + 1], tol, confidence, headline);
     struct cmp_result r;
     char err[512];
     if (cmp_files(argv[optind], argv[optind + 1], tol, headline, &r, err, sizeof(err))) {

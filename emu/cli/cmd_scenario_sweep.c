@@ -120,7 +120,7 @@ int nvemu_scenario_sweep(int argc, char **argv)
             if (nmetrics < MAX_METRICS)
                 metrics[nmetrics++] = optarg;
             break;
-        case 'o': dir = optarg; break;
+        case 'o': dir = cli_trim_dir(optarg); break;
         case 'h': usage(stdout); sweep_free(&sw); return 0;
         default: rc = 2; break;
         }
@@ -157,7 +157,7 @@ int nvemu_scenario_sweep_merge(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o': dir = optarg; break;
+        case 'o': dir = cli_trim_dir(optarg); break;
         case 'm':
             if (nmetrics < MAX_METRICS)
                 metrics[nmetrics++] = optarg;

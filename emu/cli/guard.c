@@ -27,19 +27,24 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* " in policy P, hook H (task T)" when policy code was running, else "". */
+/* " in policy P, hook H (task T) at virtual time V" when policy code was running, else "". */
 static void where(const struct hooks_watch *w, char *buf, size_t len)
 {
     if (!w->policy[0]) {
         buf[0] = '\0';
         return;
     }
-    snprintf(buf, len, " in policy %.64s, hook %.32s%s%.16s%s", w->policy, w->hook, w->task[0] ? " (task " : "",
-             w->task, w->task[0] ? ")" : "");
+    unsigned long long s = (unsigned long long)(w->now_ns / 1000000000u), us = (w->now_ns % 1000000000u) / 1000u;
+    if (snprintf(buf, len, " in policy %.64s, hook %.32s%s%.16s%s at virtual time %llu.%06llu s", w->policy, w->hook,
+                 w->task[0] ? " (task " : "", w->task, w->task[0] ? ")" : "", s, us) < 0)
+        buf[0] = '\0';
 }
 
-int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len)
+int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len,
+                uint64_t *stopped_ns)
 {
+    if (stopped_ns)
+        *stopped_ns = 0;
     struct guard_page *g = mmap(NULL, sizeof *g, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (g == MAP_FAILED) {
         snprintf(why, len, "cannot map the watch page: %s", strerror(errno));
@@ -64,7 +69,7 @@ int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limi
     double start = now_s(), stuck_since = 0;
     uint64_t last_calls = 0;
     int st = 0, rc = -1;
-    char at[160];
+    char at[256];
     for (;;) {
         pid_t w = waitpid(pid, &st, WNOHANG);
         if (w == pid)
@@ -88,6 +93,8 @@ int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limi
             kill(pid, SIGKILL);
             waitpid(pid, NULL, 0);
             where(&g->watch, at, sizeof at);
+            if (stopped_ns)
+                *stopped_ns = g->watch.now_ns;
             if (hung)
                 snprintf(why, len, "the policy did not return within %g s%s", hook_limit_s, at);
             else
@@ -99,6 +106,8 @@ int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limi
         nanosleep(&(struct timespec){.tv_nsec = POLL_NS}, NULL);
     }
     where(&g->watch, at, sizeof at);
+    if (stopped_ns)
+        *stopped_ns = g->watch.now_ns;
     if (g->finished && WIFEXITED(st)) {
         rc = WEXITSTATUS(st);
     } else if (WIFSIGNALED(st)) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/paths.h"
 #include "front/callermem.h"
 #include "front/ctlsock.h"
 #include "front/front.h"
@@ -244,6 +245,10 @@ int front_serve(struct front_opts *o)
         if (!o->cuse)
             export_line(env, "NVEMU_MOUNT", t.where);
         export_line(env, "NVEMU_DAEMON_PID", pid);
+        /* the redirector by its full path: its bare name resolves only in the loader's own directories */
+        char preload[4096];
+        if (!o->cuse && nvemu_preload_path(preload, sizeof preload) == 0)
+            export_line(env, "NVEMU_PRELOAD", preload);
         fflush(env);
         if (env != stdout)
             fclose(env);

@@ -266,6 +266,7 @@ static void watch_mark(const struct hooks *h, const char *hook, const struct hoo
     snprintf(watch->hook, sizeof watch->hook, "%s", hook);
     snprintf(watch->task, sizeof watch->task, "%s", t ? t->comm : "");
     snprintf(watch->policy, sizeof watch->policy, "%s", h->name);
+    watch->now_ns = h->env.now ? h->env.now(h->env.ctx) : 0;
     watch->calls++;
 }
 

@@ -51,6 +51,7 @@ struct hooks_watch {
     char hook[32];        /* "on_task_init", "init", ... */
     char task[16];        /* process name of the task the callback is about, "" when none */
     uint64_t calls;       /* callbacks entered so far */
+    uint64_t now_ns;      /* virtual time at the last callback's entry (where a crash inside it happened) */
 };
 
 /* Every policy callback of this process records its position in w from now on (NULL: stop). */

@@ -57,6 +57,10 @@ static int admission_init(void **state, const struct policy_host *host, const ch
         admission_fini(p);
         return -1;
     }
+    const char *never = pu_classifier_unmatchable(&p->cls);
+    if (never)
+        pu_log(host, POLICY_LOG_WARN, "pattern '%s' can never match: a process name is at most %d bytes", never,
+               PU_COMM_MAX);
     if (p->cls.lc.n == 0 && p->cls.default_cls != PU_LC) {
         snprintf(err, errlen, "no channel group can be LC: give lc= or default=lc");
         admission_fini(p);

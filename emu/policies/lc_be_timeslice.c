@@ -80,6 +80,10 @@ static int lcbe_init(void **state, const struct policy_host *host, const char *c
         return -1;
     }
     p->hold = hold != 0;
+    const char *never = pu_classifier_unmatchable(&p->cls);
+    if (never)
+        pu_log(host, POLICY_LOG_WARN, "pattern '%s' can never match: a process name is at most %d bytes", never,
+               PU_COMM_MAX);
     if (p->cls.lc.n == 0 && p->cls.be.n == 0 && p->cls.default_cls == PU_NONE) {
         snprintf(err, errlen, "nothing to classify: give lc=, be= or default=");
         lcbe_fini(p);

@@ -121,6 +121,35 @@ static bool patterns_match(const struct pu_patterns *p, const char *comm)
     return false;
 }
 
+/* Characters the shortest name matching fnmatch pattern pat has: '*' none, '?', a [...] set or a character one. */
+static size_t pattern_min_len(const char *pat)
+{
+    size_t n = 0;
+    for (const char *c = pat; *c; c++) {
+        if (*c == '*')
+            continue;
+        n++;
+        if (*c == '\\' && c[1]) {
+            c++;
+        } else if (*c == '[') {
+            const char *end = strchr(c + 2, ']');   /* a ']' right after '[' or "[!" is a member */
+            if (end)
+                c = end;
+        }
+    }
+    return n;
+}
+
+const char *pu_classifier_unmatchable(const struct pu_classifier *k)
+{
+    const struct pu_patterns *sets[] = {&k->lc, &k->be};
+    for (size_t s = 0; s < 2; s++)
+        for (int i = 0; i < sets[s]->n; i++)
+            if (pattern_min_len(sets[s]->pat[i]) > PU_COMM_MAX)
+                return sets[s]->pat[i];
+    return NULL;
+}
+
 int pu_engines_parse(const char *value, bool *gr_only, char *err, size_t errlen)
 {
     if (!value || strcmp(value, "gr") == 0) {

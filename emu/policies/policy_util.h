@@ -70,6 +70,16 @@ struct pu_classifier {
 int pu_classifier_init(struct pu_classifier *k, const char *lc, const char *be, const char *def,
                        const char *engines, char *err, size_t errlen);
 void pu_classifier_free(struct pu_classifier *k);
+/* Bytes of a process name the kernel keeps (comm: 16 with its NUL): what a pattern is matched against. */
+#define PU_COMM_MAX 15
+
+/*
+ * The first lc/be pattern no process name can match (even its shortest match is longer than PU_COMM_MAX,
+ * e.g. "inference-server-main" for a process the kernel calls "inference-serve"), or NULL. A policy logs it
+ * as a warning at init.
+ */
+const char *pu_classifier_unmatchable(const struct pu_classifier *k);
+
 /* PU_LC, PU_BE or PU_NONE for t. */
 int pu_classify(const struct pu_classifier *k, const struct hook_task *t);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/profile_base.h"
 #include "yaml/yschema.h"
 
 /* The profile being filled, for readers of sections whose rules span the whole profile. */
@@ -552,6 +553,10 @@ struct profile *profile_parse_yaml_set(const char *file, const char *text, size_
     struct ynode *root = ytree_parse(file, text, len, &profile_limits, err, errlen);
     if (!root)
         return NULL;
+    if (profile_resolve_base(file, &root, err, errlen)) {
+        ytree_free(root);
+        return NULL;
+    }
     for (int i = 0; i < nset; i++) {
         char serr[256];
         if (ytree_set_path(root, set[i], serr, sizeof(serr)) != 0) {

@@ -138,10 +138,18 @@ static int engine_index(struct sc_analyzer *a, uint32_t gpu, uint32_t engine)
     e->gpu = gpu;
     e->engine_type = engine;
     const struct profile_engine *pe = a->prof ? profile_engine(a->prof, engine) : NULL;
+    char name[16];
     if (pe)
-        snprintf(e->name, sizeof(e->name), "%s", pe->name);
+        snprintf(name, sizeof(name), "%s", pe->name);
     else
-        snprintf(e->name, sizeof(e->name), "ENG%u", engine);
+        snprintf(name, sizeof(name), "ENG%u", engine);
+    /* on a profile of several GPUs each has a GR0: the name says whose ("GPU1.COPY2" fits) */
+    char full[48];
+    if (a->prof && a->prof->gpu_count > 1)
+        snprintf(full, sizeof(full), "GPU%u.%s", gpu, name);
+    else
+        snprintf(full, sizeof(full), "%s", name);
+    snprintf(e->name, sizeof(e->name), "%.15s", full);
     return (int)o->engine_count++;
 }
 
@@ -269,6 +277,26 @@ static const char *keep_text(struct sc_analyzer *a, const char *sim_text)
     return copy;
 }
 
+/* A policy's printk line for the report's printk section, the text shared with its hook event. */
+static void keep_log_line(struct sc_analyzer *a, const struct sim_rec *r, int32_t inst)
+{
+    struct sc_results *o = a->out;
+    if (o->log_count >= SC_MAX_LOG_LINES) {
+        o->log_dropped++;
+        return;
+    }
+    struct sc_log_line *nl = grow(o->logs, &o->log_cap, o->log_count, sizeof(*nl));
+    if (!nl) {
+        o->log_dropped++;
+        return;
+    }
+    o->logs = nl;
+    struct sc_log_line *l = &o->logs[o->log_count++];
+    l->t = r->t;
+    l->inst = inst;
+    l->text = keep_text(a, r->reason);
+}
+
 static void on_hook(struct sc_analyzer *a, const struct sim_rec *r)
 {
     struct sc_results *o = a->out;
@@ -285,6 +313,8 @@ static void on_hook(struct sc_analyzer *a, const struct sim_rec *r)
         }
     }
     const char *hook = r->name ? r->name : "", *field = r->field ? r->field : "", *result = r->result ? r->result : "";
+    if (!strcmp(field, "printk"))
+        keep_log_line(a, r, inst);
     if (r->tsg == SIM_NONE || inst >= 0) {
         count_decision(a, hook, field, result, inst_task(a, inst), event);
         return;
@@ -584,5 +614,6 @@ void sc_results_free(struct sc_results *r)
     for (size_t i = 0; i < r->text_count; i++)
         free(r->texts[i]);
     free(r->texts);
+    free(r->logs);
     memset(r, 0, sizeof(*r));
 }

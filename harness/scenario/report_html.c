@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_html_parts.h"
 
 #define TL_W 1100.0
 #define TL_LABEL 150.0
@@ -428,6 +429,7 @@ static void over_time(const struct sc_results *r, FILE *f)
     double warm = fmin((double)s->warmup_ns, vt);
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f2f2f2\"><title>warmup</title></rect>\n",
             x0, y1, w * warm / vt, y2 + h2 - y1);
+    report_html_fault_markers(r, f, x0, w, y1, y2 + h2);
     panel_axis(f, x0, w, y1, h1, 100, "%", 4);
     fprintf(f, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">engine time</text>\n",
             y1 + h1 / 2);
@@ -495,11 +497,14 @@ static void tables(const struct sc_results *r, FILE *f)
         const struct sc_task_result *tr = &r->tasks[t];
         fputs("<tr><td>", f);
         report_xml_escape(f, s->tasks[t].name);
+        /* a task that completed nothing has no latency: a dash, not "0 ns" */
+        bool none = tr->completed == 0;
         fprintf(f, "</td><td>%s</td><td>%u</td><td>%llu</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>"
                    "<td>%s</td><td>%.1f</td>", sc_class_name(s->tasks[t].cls), s->tasks[t].count,
                 (unsigned long long)tr->arrivals, (unsigned long long)tr->completed, (unsigned long long)tr->failed,
-                sc_fmt_ns(tr->p50_ns, p50, sizeof(p50)), sc_fmt_ns(tr->p99_ns, p99, sizeof(p99)),
-                sc_fmt_ns(tr->max_ns, mx, sizeof(mx)), tr->throughput);
+                none ? "&ndash;" : sc_fmt_ns(tr->p50_ns, p50, sizeof(p50)),
+                none ? "&ndash;" : sc_fmt_ns(tr->p99_ns, p99, sizeof(p99)),
+                none ? "&ndash;" : sc_fmt_ns(tr->max_ns, mx, sizeof(mx)), tr->throughput);
         if (tr->has_alone)
             fprintf(f, "<td>%s</td><td>%.2fx</td><td>%.1f</td><td>%.2fx</td></tr>\n",
                     sc_fmt_ns(tr->alone_p99_ns, p99, sizeof(p99)),
@@ -521,7 +526,7 @@ static void tables(const struct sc_results *r, FILE *f)
                 (unsigned long long)e->preempt_timeouts, (unsigned long long)e->kernels);
     }
     fputs("</table>\n", f);
-    if (r->gpu_lost || r->busy_retries) {
+    if (r->gpu_lost || r->busy_retries || r->fault_count) {
         char at[32];
         fputs("<h2>Faults</h2><p class=\"meta\">", f);
         if (r->gpu_lost)
@@ -531,6 +536,7 @@ static void tables(const struct sc_results *r, FILE *f)
             fprintf(f, "%llu scheduler controls answered BUSY_RETRY (each retried).",
                     (unsigned long long)r->busy_retries);
         fputs("</p>\n", f);
+        report_html_fault_events(r, f);
     }
     fputs("<h2>Expectations</h2><table class=\"ex\"><tr><th></th><th>expected</th><th>actual</th></tr>\n", f);
     if (r->error[0]) {
@@ -547,32 +553,8 @@ static void tables(const struct sc_results *r, FILE *f)
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
-}
-
-/* The policy's own log (bpf_printk lines, recorded as "log" hook events), each line whole, the first 500. */
-static void policy_log(const struct sc_results *r, FILE *f)
-{
-    enum { MAX_LINES = 500 };
-    size_t shown = 0, total = 0;
-    for (size_t i = 0; i < r->hook_count; i++) {
-        const struct sc_hook_event *h = &r->hooks[i];
-        const struct sc_decision *d = &r->decisions[h->decision];
-        if (strcmp(d->result, "log") != 0)
-            continue;
-        if (total++ == 0)
-            fputs("<h2>Policy log</h2><table id=\"policy-log\"><tr><th>time</th><th>hook</th><th>line</th></tr>\n", f);
-        if (shown == MAX_LINES)
-            continue;
-        char at[32];
-        fprintf(f, "<tr><td>%s</td><td>", sc_fmt_ns((double)h->t, at, sizeof at));
-        report_xml_escape(f, d->hook);
-        fputs("</td><td><code>", f);
-        report_xml_escape(f, h->reason ? h->reason : "");
-        fputs("</code></td></tr>\n", f);
-        shown++;
-    }
-    if (total)
-        fprintf(f, "</table>\n%s", total > shown ? "<p class=\"meta\">Only the first 500 lines are shown.</p>\n" : "");
+    report_html_decisions(r, f);
+    report_html_policy_output(r, f);
 }
 
 void report_html_head(FILE *f, const char *title, const char *name, const char *css)
@@ -615,9 +597,17 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
     fprintf(f, ", seed %llu &middot; %.3f s virtual in %.3f s wall &middot; %llu trace events &middot; "
                "digest fnv1a64:%016llx</p>\n", (unsigned long long)r->seed, (double)r->virtual_ns / 1e9,
             (double)r->wall_ns / 1e9, (unsigned long long)r->events, (unsigned long long)r->digest);
-    if (r->error[0] && r->virtual_ns == 0) {
-        /* Nothing ran: say why instead of drawing empty tables and charts. */
-        fputs("<div id=\"not-started\" class=\"bad\" style=\"padding:8px\"><b>The run could not start:</b> ", f);
+    report_html_warnings(r, f);
+    if (r->stopped || (r->error[0] && r->virtual_ns == 0)) {
+        /* Nothing ran, or the run's process died with its events: say why and when instead of drawing empty
+         * tables and charts. */
+        char at[32];
+        if (r->stopped)
+            fprintf(f, "<div id=\"stopped\" class=\"bad\" style=\"padding:8px\"><b>The run stopped at virtual time %s"
+                       "</b> (the events up to there were lost with its process): ",
+                    sc_fmt_ns((double)r->virtual_ns, at, sizeof(at)));
+        else
+            fputs("<div id=\"not-started\" class=\"bad\" style=\"padding:8px\"><b>The run could not start:</b> ", f);
         report_xml_escape(f, r->error);
         fputs("</div>\n<p class=\"meta\">Generated by <code>nvemu scenario run</code>.</p>\n</body></html>\n", f);
         if (fclose(f) != 0) {
@@ -654,7 +644,6 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
     cdfs(r, f, "cdf", 0);
     fputs("<h2>LC latency tail (p90 to max)</h2>\n", f);
     cdfs(r, f, "cdf-tail", 0.9);
-    policy_log(r, f);
     fputs("<p class=\"meta\">Generated by <code>nvemu scenario run</code> from the event trace.</p>\n</body></html>\n",
           f);
     if (fclose(f) != 0) {

@@ -53,6 +53,7 @@ static cJSON *task_json(const struct sc_results *r, uint32_t t)
         cJSON_AddNumberToObject(al, "p50_us", tr->alone_p50_ns / 1e3);
         cJSON_AddNumberToObject(al, "p99_us", tr->alone_p99_ns / 1e3);
         cJSON_AddNumberToObject(al, "max_us", tr->alone_max_ns / 1e3);
+        cJSON_AddNumberToObject(al, "mean_us", tr->alone_mean_ns / 1e3);
         cJSON_AddNumberToObject(al, "throughput_rps", tr->alone_throughput);
     }
     return o;
@@ -98,6 +99,9 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     const struct scenario *s = r->sc;
     cJSON *root = cJSON_CreateObject();
     char buf[64];
+    /* what wrote the file and the layout of its keys, so a reader can tell results of another nvemu apart */
+    cJSON_AddStringToObject(root, "nvemu_version", NVEMU_VERSION);
+    cJSON_AddNumberToObject(root, "schema_version", SC_RESULTS_SCHEMA_VERSION);
     cJSON_AddStringToObject(root, "scenario", s->name);
     cJSON_AddStringToObject(root, "file", s->path);
     cJSON_AddNumberToObject(root, "seed", (double)r->seed);
@@ -108,6 +112,8 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     cJSON_AddStringToObject(root, "policy", s->policy.plugin[0] ? s->policy.plugin : "none");
     cJSON_AddStringToObject(root, "clock", s->clock == SC_CLOCK_VIRTUAL ? "virtual" : "realtime");
     cJSON_AddNumberToObject(root, "virtual_seconds", (double)r->virtual_ns / 1e9);
+    if (r->stopped)
+        cJSON_AddNumberToObject(root, "stopped_at_virtual_seconds", (double)r->virtual_ns / 1e9);
     cJSON_AddNumberToObject(root, "wall_seconds", (double)r->wall_ns / 1e9);
     cJSON_AddNumberToObject(root, "events", (double)r->events);
     snprintf(buf, sizeof(buf), "fnv1a64:%016llx", (unsigned long long)r->digest);
@@ -248,6 +254,16 @@ int report_junit(const struct sc_results *r, const char *path, char *err, size_t
         fprintf(f, "      <system-out>");
         report_xml_escape(f, o->actual);
         fprintf(f, "</system-out>\n    </testcase>\n");
+    }
+    /* warnings pass no test but a reader of the CI's test view must see them */
+    if (r->warning_count) {
+        fputs("    <system-err>", f);
+        for (uint32_t i = 0; i < r->warning_count && i < SC_MAX_WARNINGS; i++) {
+            fputs("warning: ", f);
+            report_xml_escape(f, r->warnings[i]);
+            fputc('\n', f);
+        }
+        fputs("</system-err>\n", f);
     }
     fprintf(f, "  </testsuite>\n</testsuites>\n");
     if (fclose(f) != 0) {

@@ -18,6 +18,9 @@
 #include "scenario.h"
 #include "sim/sim.h"
 
+/* results.json's schema_version: raised when a key changes meaning or goes away (new keys keep it). */
+#define SC_RESULTS_SCHEMA_VERSION 1
+
 #define SC_MAX_WARNINGS 8
 
 /* Names of the harness's MARK records: a = instance, b = request number (or TSG id / 0). */
@@ -116,6 +119,16 @@ struct sc_fault_event {
     int32_t inst;
 };
 
+/* A line a policy printed (bpf_printk, trace_note with field "printk"): its time, instance (or -1), text. */
+struct sc_log_line {
+    uint64_t t;
+    int32_t inst;
+    const char *text;                    /* whole, in sc_results.texts */
+};
+
+/* Lines kept of a policy's printk output (the rest are counted: log_dropped). */
+#define SC_MAX_LOG_LINES 2000u
+
 /* Timeline arrays stop growing here (the counts and statistics do not). */
 #define SC_MAX_TIMELINE_EVENTS 200000u
 
@@ -182,11 +195,16 @@ struct sc_results {
     struct sc_expect_outcome outcomes[SC_MAX_EXPECT];
     uint32_t passed, failed;
     char error[1024];                    /* a run-level failure (policy refused, policy fault, ...) or "" */
+    bool stopped;                        /* the run's process died or hung mid-run: error says why, virtual_ns
+                                            when (the last policy callback entered), no events kept */
     uint32_t warning_count;              /* warnings about the run's outcome (sc_results_warn) */
     char warnings[SC_MAX_WARNINGS][200];
     char *policy_maps;                   /* final contents of a BPF policy's maps (JSON object) or NULL */
     size_t text_count, text_cap;
     char **texts;                        /* the hook events' reasons, each distinct one stored once */
+    size_t log_count, log_cap;
+    struct sc_log_line *logs;            /* the policy's printk lines, in time order, at most SC_MAX_LOG_LINES */
+    uint64_t log_dropped;                /* printk lines beyond SC_MAX_LOG_LINES */
 };
 
 struct sc_analyzer;

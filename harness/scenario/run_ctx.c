@@ -38,13 +38,14 @@ int run_ctx_open(struct run_ctx *c, nvemu *emu, nvemu_fdtable *fdt, const struct
         return -1;
     }
     nvrm_inproc_init(c->ip, fdt, &who);
-    if (nvrm_open(&c->rm, &c->ip->tp) != 0 || nvrm_open_gpu(c->rm, 0) != 0) {
-        snprintf(err, errlen, "%s: cannot open the emulated device nodes", t->name);
+    if (nvrm_open(&c->rm, &c->ip->tp) != 0 || nvrm_open_gpu(c->rm, t->gpu) != 0) {
+        snprintf(err, errlen, "%s: cannot open the emulated device nodes of GPU %u", t->name, t->gpu);
         run_ctx_close(c);
         return -1;
     }
     struct cudactx_options opt;
     cudactx_options_init(&opt);
+    opt.device_instance = t->gpu;
     if (t->context == SC_CONTEXT_BARE) {
         opt.compute_channels = t->streams;
         opt.copy_groups = 0;

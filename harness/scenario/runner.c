@@ -713,7 +713,12 @@ int sc_check_deps(const struct scenario *s, char *err, size_t errlen)
     struct profile *p = profile_load_set(cfg.profile, cfg.profile_set, cfg.profile_nset, why, sizeof(why));
     if (!p)
         return fail_at(s, s->gpu.pos, err, errlen, "gpu.profile '%s': %s", s->gpu.profile, why);
+    uint32_t gpus = p->gpu_count;
     profile_free(p);
+    for (uint32_t t = 0; t < s->task_count; t++)
+        if (s->tasks[t].gpu >= gpus)
+            return fail_at(s, s->tasks[t].pos, err, errlen, "task '%s': gpu %u, but profile '%s' has %u GPU%s",
+                           s->tasks[t].name, s->tasks[t].gpu, s->gpu.profile, gpus, gpus == 1 ? "" : "s");
     if (s->policy.plugin[0]) {
         char policy_path[512];
         if (hooks_find_policy(s->policy.plugin, policy_path, sizeof(policy_path), why, sizeof(why)))

@@ -49,7 +49,11 @@ extern const char *const sc_class_names[], *const sc_clock_names[], *const sc_ar
     *const sc_fault_kind_names[], *const sc_expect_kind_names[], *const sc_stat_names[];
 
 /* Bounds a scenario must stay within, so that `check` refuses what `run` could not finish. */
-#define SC_MAX_LAUNCHES 20000000ull    /* kernel launches the run would make (estimated from rates) */
+/* What a run keeps grows with its requests (each one's latency, and again for its run alone), not with its
+ * kernels: a run is refused when the requests its rates give would need more than this much memory
+ * (NVEMU_MAX_RUN_MEMORY=SIZE, e.g. 16G, raises or lowers it; its wall time is --timeout's business). */
+#define SC_MAX_RUN_MEMORY (2ull << 30)
+#define SC_BYTES_PER_REQUEST 16u
 #define SC_TRACE_FILE_MAX (16u << 20)  /* bytes of an arrival trace file */
 #define SC_TRACE_MAX_ARRIVALS 1000000u /* arrivals in one trace file */
 
@@ -92,6 +96,7 @@ struct sc_task {
     char comm[16];                  /* process name policies classify by (default: name) */
     enum sc_class cls;
     uint32_t count;                 /* replicas: name#0, name#1, ... */
+    uint32_t gpu;                   /* the GPU its contexts are created on (/dev/nvidiaN of the profile) */
     enum sc_arrival arrival;
     double rate;                    /* periodic/poisson: requests per second */
     uint64_t think_ns;              /* closed: pause between a completion and the next request */
@@ -167,6 +172,7 @@ struct sc_expect {
     double ratio_min, ratio_max;
     char hook[24], field[24], result[16];
     char digest[40];
+    uint32_t seeds;                 /* latency/throughput: judged on the mean over this many seeds (0, 1: one run) */
     struct sc_pos pos;
 };
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "profile/profile.h"
 #include "scenario_calls.h"
@@ -263,14 +264,26 @@ static int policy_check(struct yctx *c, const struct ynode *map, void *base, con
         return yfail(c, map, "policy.rodata, policy.maps, policy.attach and policy.driver_abi need policy.bpf");
     const struct ynode *name = got[POL_PLUGIN] ? got[POL_PLUGIN] : got[POL_BPF];
     p->pos = pos_of(name);
-    /* A bare name is a policy built with nvemu (NAME.so, NAME.bpf.o); anything with a slash is a path. */
-    if (strchr(p->plugin, '/')) {
-        char rel[sizeof(p->plugin)];
-        memcpy(rel, p->plugin, sizeof(rel));
+    /* Anything with a slash is a path; a bare name is a file beside the scenario when one of that name is
+     * there, else a policy built with nvemu (NAME.so, NAME.bpf.o). */
+    char rel[sizeof(p->plugin)];
+    memcpy(rel, p->plugin, sizeof(rel));
+    if (strchr(p->plugin, '/'))
         return resolve(c, name, rel, p->plugin, sizeof(p->plugin));
+    char beside[sizeof(p->plugin)];
+    if (resolve(c, name, rel, beside, sizeof(beside)))
+        return -1;
+    struct stat st;
+    if (stat(beside, &st) == 0 && S_ISREG(st.st_mode)) {
+        /* "./" keeps a file of the current directory a path, not a bundled name */
+        int w = snprintf(p->plugin, sizeof(p->plugin), "%s%s", strchr(beside, '/') ? "" : "./", beside);
+        if (w < 0 || (size_t)w >= sizeof(p->plugin))
+            return yfail(c, name, "path '%s' is too long", rel);
+        return 0;
     }
-    if (got[POL_BPF]) {
-        size_t len = strlen(p->plugin);
+    size_t len = strlen(p->plugin);
+    bool has_suffix = len > 2 && strcmp(p->plugin + len - 2, ".o") == 0;
+    if (got[POL_BPF] && !has_suffix) {
         if (len + sizeof(".bpf.o") > sizeof(p->plugin))
             return yfail(c, name, "policy.bpf name is too long");
         memcpy(p->plugin + len, ".bpf.o", sizeof(".bpf.o"));
@@ -321,8 +334,9 @@ int scenario_set_policy(struct scenario *s, const char *path, const char *const 
     }
     for (int a = 0; a < s->policy.nargs; a++)
         free(s->policy.args[a]);
-    /* a bare name would be looked up among the built policies: keep the user's file */
-    snprintf(s->policy.plugin, sizeof(s->policy.plugin), "%s%s", strchr(path, '/') ? "" : "./", path);
+    /* a bare name is a file of the current directory when there is one, else a bundled policy
+     * (hooks_find_policy) */
+    snprintf(s->policy.plugin, sizeof(s->policy.plugin), "%s", path);
     memcpy(s->policy.args, copy, sizeof(copy));
     s->policy.nargs = nargs;
     return 0;
@@ -566,7 +580,8 @@ static const struct yfield process_fields[] = {
 };
 static const struct ytable process_table = {"process", "process", process_fields, process_check};
 
-enum { TK_NAME, TK_CLASS, TK_COUNT, TK_COMM, TK_CONTEXT, TK_PREEMPT, TK_PROCESS, TK_REQUEST, TK_ARRIVAL, TK_CALLS };
+enum { TK_NAME, TK_CLASS, TK_COUNT, TK_COMM, TK_CONTEXT, TK_PREEMPT, TK_PROCESS, TK_REQUEST, TK_ARRIVAL, TK_CALLS,
+       TK_GPU };
 
 static int task_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
 {
@@ -627,6 +642,8 @@ static const struct yfield task_fields[] = {
     [TK_REQUEST] = YFIELD("request", YF_CUSTOM, 0, .custom = task_request),
     [TK_ARRIVAL] = YFIELD("arrival", YF_CUSTOM, 0, .custom = task_arrival),
     [TK_CALLS] = YFIELD("calls", YF_CUSTOM, 0, .custom = scenario_task_calls),
+    /* GPUs beyond the profile's count are refused by check (sc_check_deps), which loads the profile */
+    [TK_GPU] = YFIELD("gpu", YF_U32, offsetof(struct sc_task, gpu), .max = 63),
     YFIELD_END,
 };
 static const struct ytable task_table = {"task", "task", task_fields, task_check};
@@ -809,11 +826,13 @@ static int decision_check(struct yctx *c, const struct ynode *map, void *base, c
     return 0;
 }
 
+/* `seeds: N`: the bound holds for the mean over N seeds (`scenario run` then runs them) */
+#define E_SEEDS YFIELD("seeds", YF_U32, offsetof(struct sc_expect, seeds), .min = 2, .max = 1000)
 static const struct yfield latency_fields[] = {
     E_TASK(true), YFIELD("stat", YF_ENUM, offsetof(struct sc_expect, stat), .names = sc_stat_names),
-    E_MIN, E_MAX, E_RATIOS, YFIELD_END,
+    E_MIN, E_MAX, E_RATIOS, E_SEEDS, YFIELD_END,
 };
-static const struct yfield throughput_fields[] = {E_TASK(true), E_MIN, E_MAX, E_RATIOS, YFIELD_END};
+static const struct yfield throughput_fields[] = {E_TASK(true), E_MIN, E_MAX, E_RATIOS, E_SEEDS, YFIELD_END};
 static const struct yfield engine_count_fields[] = {
     YFIELD("engine", YF_STR, offsetof(struct sc_expect, engine), .size = sizeof(((struct sc_expect *)0)->engine),
            .nonempty = true),
@@ -898,20 +917,18 @@ static int fail_pos(struct yctx *c, struct sc_pos p, const char *fmt, ...)
 }
 
 /*
- * Kernel launches the run would make, from rates and service times: what
- * the runner's event and result memory grows with. A closed task's request
- * takes at least its kernels, preprocessing and think time.
+ * Requests the run would complete, from rates and service times: what the
+ * runner's result memory grows with. A closed task's request takes at least
+ * its kernels, preprocessing and think time.
  */
-static double estimated_launches(const struct scenario *s, uint32_t t)
+static double estimated_requests(const struct scenario *s, uint32_t t)
 {
     const struct sc_task *k = &s->tasks[t];
     if (k->process)
         return 0;
-    double per_request = 0, busy_ns = (double)k->preprocess_ns + (double)k->think_ns;
-    for (uint32_t i = 0; i < k->kernel_count; i++) {
-        per_request += k->kernels[i].repeat;
+    double busy_ns = (double)k->preprocess_ns + (double)k->think_ns;
+    for (uint32_t i = 0; i < k->kernel_count; i++)
         busy_ns += (double)k->kernels[i].repeat * (double)k->kernels[i].duration_ns;
-    }
     double span = (double)s->duration_ns, requests;
     switch (k->arrival) {
     case SC_ARRIVAL_PERIODIC:
@@ -925,7 +942,24 @@ static double estimated_launches(const struct scenario *s, uint32_t t)
         requests = (double)k->trace_count;
         break;
     }
-    return requests * per_request * k->count;
+    return requests * k->count;
+}
+
+/* SC_MAX_RUN_MEMORY, or NVEMU_MAX_RUN_MEMORY (bytes, or a number with K, M, G or T); 0 when that is not a size. */
+static double run_memory_limit(void)
+{
+    const char *v = getenv("NVEMU_MAX_RUN_MEMORY");
+    if (!v || !*v)
+        return (double)SC_MAX_RUN_MEMORY;
+    char *end;
+    double n = strtod(v, &end);
+    static const char units[] = "KMGT";
+    const char *u = *end ? strchr(units, *end) : NULL;
+    if (u && end[1] == '\0')
+        n *= pow(1024.0, (double)(u - units + 1));
+    else if (*end)
+        return 0;
+    return n > 0 ? n : 0;
 }
 
 enum { RT_NAME, RT_DESCRIPTION, RT_GPU, RT_CLOCK, RT_SEED, RT_DURATION, RT_WARMUP, RT_BASELINE, RT_POLICY,
@@ -972,12 +1006,16 @@ static int root_check(struct yctx *c, const struct ynode *root, void *base, cons
         return yfail(c, got[RT_WARMUP], "warmup must be shorter than duration");
     double total = 0;
     for (uint32_t i = 0; i < s->task_count; i++)
-        total += estimated_launches(s, i);
-    if (total > (double)SC_MAX_LAUNCHES)
+        total += estimated_requests(s, i);
+    double limit = run_memory_limit(), need = total * SC_BYTES_PER_REQUEST * (s->baseline ? 2 : 1);
+    if (limit <= 0)
+        return yfail(c, got[RT_DURATION], "NVEMU_MAX_RUN_MEMORY='%s' is not a size (e.g. 4096M, 16G)",
+                     getenv("NVEMU_MAX_RUN_MEMORY"));
+    if (need > limit)
         return yfail(c, got[RT_DURATION],
-                     "the run would launch about %.3g kernels (rates x duration x count); at most %llu are "
-                     "allowed: shorten the duration or lower the rates",
-                     total, SC_MAX_LAUNCHES);
+                     "the run would keep about %.3g requests (rates x duration x count), %.3g GiB of results; "
+                     "the limit is %.3g GiB: shorten the duration, lower the rates or raise NVEMU_MAX_RUN_MEMORY",
+                     total, need / (double)(1ull << 30), limit / (double)(1ull << 30));
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /*
  * A policy that fails inside a hook on purpose (mode=crash: a write through a null pointer; mode=hang: a
- * loop that never returns) in the hook named by at= (task_init or bind): the run must fail naming the
- * plugin and the hook, and still write its reports.
+ * loop that never returns) in the hook named by at= (task_init, bind, or submit: the first work submission
+ * at or after after_ms= of virtual time): the run must fail naming the plugin, the hook and, for a failure
+ * mid-run, the virtual time, and still write its reports.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,22 +10,27 @@
 #include <nvemu/policy.h>
 
 struct faulty {
+    const struct policy_host *host;
     int hang;
-    int at_bind;
+    int at_bind, at_submit;
+    unsigned long long after_ns;
 };
 
 static int f_init(void **state, const struct policy_host *host, const char *const *args, int nargs, char *err,
                   size_t errlen)
 {
-    (void)host;
     (void)err;
     (void)errlen;
     struct faulty *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
+    f->host = host;
     for (int i = 0; i < nargs; i++) {
         f->hang |= strcmp(args[i], "mode=hang") == 0;
         f->at_bind |= strcmp(args[i], "at=bind") == 0;
+        f->at_submit |= strcmp(args[i], "at=submit") == 0;
+        if (strncmp(args[i], "after_ms=", 9) == 0)
+            f->after_ns = strtoull(args[i] + 9, NULL, 10) * 1000000ull;
     }
     *state = f;
     return 0;
@@ -49,7 +55,20 @@ static void f_task_init(void *state, const struct hook_task *t, struct policy_ct
 {
     (void)t;
     (void)c;
-    if (!((struct faulty *)state)->at_bind)
+    const struct faulty *f = state;
+    if (!f->at_bind && !f->at_submit)
+        fail(state);
+}
+
+static void f_submit(void *state, const struct hook_task *t, uint32_t chid, enum hook_submit_kind kind,
+                     struct policy_ctx *c)
+{
+    (void)t;
+    (void)chid;
+    (void)kind;
+    (void)c;
+    const struct faulty *f = state;
+    if (f->at_submit && f->host->now_ns(f->host) >= f->after_ns)
         fail(state);
 }
 
@@ -69,4 +88,5 @@ __attribute__((visibility("default"))) const struct policy_ops nvemu_policy = {
     .fini = f_fini,
     .on_task_init = f_task_init,
     .on_bind = f_bind,
+    .on_work_submit = f_submit,
 };

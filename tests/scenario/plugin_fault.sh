@@ -33,6 +33,23 @@ for case in "crash task_init on_task_init" "crash bind on_bind" "hang task_init 
   grep -q "<failure" "$work/$1-$2.xml" || fail "$1 in $2: junit.xml has no failing testcase"
 done
 grep -q -- "--timeout 3 s" "$work/hang-task_init.err" || fail "the hang is not reported as a timeout"
+# a crash mid-run: the message and the report say when (virtual time), not "could not start"
+cat >"$work/late.yaml" <<YAML
+name: faulty-late
+duration: 100ms
+policy: {plugin: $so, args: {mode: crash, at: submit, after_ms: 30}}
+tasks:
+  - {name: lc, class: LC, arrival: {type: periodic, rate: 100}, request: {kernels: [{duration: 100us}]}}
+expect:
+  - lost: {max: 0}
+YAML
+"$nvemu" scenario run "$work/late.yaml" --quiet --out "$work/out-late" 2>"$work/late.err"
+[ $? -eq 3 ] || fail "a crash mid-run: not exit 3"
+grep -q 'hook on_work_submit (task lc) at virtual time 0.03[0-9]* s' "$work/late.err" ||
+  { cat "$work/late.err"; fail "a crash mid-run: no virtual time"; }
+grep -q '<div id="stopped".*The run stopped at virtual time 3[0-9.]* ms' "$work/out-late/report.html" ||
+  { grep -o '<div id="[a-z-]*"[^<]*<b>[^<]*' "$work/out-late/report.html"; fail "report.html does not say when the run stopped"; }
+grep -q '"stopped_at_virtual_seconds":[[:space:]]*0.03' "$work/out-late/results.json" || fail "results.json lacks the stop time"
 
 : >"$work/afile"
 "$nvemu" scenario run "$work/crash-bind.yaml" --quiet --out "$work/afile" 2>"$work/afile.err"

@@ -19,6 +19,7 @@ rm -rf "$work" && mkdir -p "$work"
 run_browser() { # OUTFILE ARGS...
   out=$1; shift
   timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$work/profile" \
+    --allow-file-access-from-files \
     --enable-logging=stderr --v=0 "$@" >"$out" 2>"$out.log"
 }
 run_browser "$work/dom.html" --dump-dom "file://$work/run/report.html" || { cat "$work/dom.html.log"; fail "chromium"; }

@@ -27,6 +27,18 @@
                         texts[j].textContent + '"');
     }
   });
+  // every point of a plot inside the frame of its panel (sweep.html): a point outside is not seen
+  document.querySelectorAll('svg.panel').forEach(function (svg, k) {
+    var frame = svg.querySelector('rect.frame');
+    if (!frame) return;
+    var f = box(frame), outside = 0, n = 0;
+    svg.querySelectorAll('circle').forEach(function (c) {
+      var b = box(c), x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+      n++;
+      if (x < f.left - 0.5 || x > f.right + 0.5 || y < f.top - 0.5 || y > f.bottom + 0.5) outside++;
+    });
+    if (outside) problems.push('panel ' + (k + 1) + ': ' + outside + ' of ' + n + ' points lie outside its frame');
+  });
   var over = document.getElementById('timeline-overview'), zoom = document.getElementById('timeline-zoom');
   if (over && zoom) {
     var band = over.querySelector('.zoom-band');
@@ -39,8 +51,21 @@
     if (!((z1 - z0) * 2 <= o1 - o0)) problems.push('the zoom is not zoomed: ' + (z1 - z0) + ' of ' + (o1 - o0) + ' ns');
     if (band && band.getBoundingClientRect().width < 2) problems.push('the zoom band is too thin to see');
   }
-  var out = document.createElement('pre');
-  out.id = 'layout-check';
-  out.textContent = problems.length ? problems.join('\n') : 'ok';
-  document.body.appendChild(out);
+  function finish() {
+    // an embedded report (compare.html) is shown whole: its frame is as large as the page it holds
+    document.querySelectorAll('iframe').forEach(function (f) {
+      var d;
+      try { d = f.contentDocument && f.contentDocument.documentElement; } catch (e) { d = null; }
+      if (!d) { problems.push('#' + f.id + ': the embedded report cannot be read'); return; }
+      if (d.scrollWidth > f.clientWidth + 1 || d.scrollHeight > f.clientHeight + 1)
+        problems.push('#' + f.id + ': the frame (' + f.clientWidth + 'x' + f.clientHeight + ') clips its report (' +
+                      d.scrollWidth + 'x' + d.scrollHeight + ')');
+    });
+    var out = document.createElement('pre');
+    out.id = 'layout-check';
+    out.textContent = problems.length ? problems.join('\n') : 'ok';
+    document.body.appendChild(out);
+  }
+  if (document.querySelector('iframe') && document.readyState !== 'complete') window.addEventListener('load', finish);
+  else finish();
 })();

@@ -184,6 +184,33 @@ static void test_numbers_from_trace(void **state)
     teardown_world(&w);
 }
 
+/* results.json names the nvemu that wrote it and the version of its layout. */
+static void test_results_name_version_and_schema(void **state)
+{
+    (void)state;
+    struct world w;
+    build(&w);
+    run_world(&w);
+    char dir[] = "/tmp/nvemu-scenario-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], err[256];
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    assert_int_equal(report_json(&w.res, path, err, sizeof(err)), 0);
+    char *text = slurp(path);
+    cJSON *root = cJSON_Parse(text);
+    assert_non_null(root);
+    const cJSON *v = cJSON_GetObjectItem(root, "nvemu_version");
+    assert_true(cJSON_IsString(v));
+    assert_string_equal(v->valuestring, NVEMU_VERSION);
+    const cJSON *sv = cJSON_GetObjectItem(root, "schema_version");
+    assert_true(cJSON_IsNumber(sv));
+    assert_int_equal((int)sv->valuedouble, SC_RESULTS_SCHEMA_VERSION);
+    cJSON_Delete(root);
+    free(text);
+    unlink(path);
+    rmdir(dir);
+    teardown_world(&w);
+}
 
 static void test_report_files(void **state)
 {
@@ -265,6 +292,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers_from_trace),
         cmocka_unit_test(test_report_files),
+        cmocka_unit_test(test_results_name_version_and_schema),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,10 +95,10 @@ static const struct bad_case bad_cases[] = {
     /* A run that would never finish (or fill memory) is refused by check already. */
     {"name: t\nduration: 1000s\ntasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 1e7}\n"
      "    request: {kernels: [{duration: 1us}]}\n",
-     "t.yaml:2:11:", "the run would launch about 1e+10 kernels"},
+     "t.yaml:2:11:", "the run would keep about 1e+10 requests"},
     {"name: t\nduration: 1000s\ntasks:\n  - name: be\n    class: BE\n    count: 256\n"
      "    arrival: {type: closed}\n    request: {kernels: [{duration: 1us, repeat: 100}]}\n",
-     "t.yaml:2:11:", "kernels (rates x duration x count)"},
+     "t.yaml:2:11:", "requests (rates x duration x count)"},
     /* One duration grammar: exact decimals, sub-ns precision refused. */
     {HEAD "tasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
           "    request: {kernels: [{duration: 1.0001us}]}\n",

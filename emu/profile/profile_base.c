@@ -1,0 +1,133 @@
+#include "profile/profile_base.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/profile_builtin.h"
+#include "profile/profile_yaml.h"
+
+#define BASE_MAX_DEPTH 8
+
+static const struct ylimits base_limits = {.max_bytes = PROFILE_FILE_MAX};
+
+/* Lays over onto base (both mappings): a key both hold as mappings merges, any other value of over replaces
+ * base's, a key base lacks is added. Nodes move from over to base; over keeps what they replaced. A moved value
+ * is marked overridden, so it wins over the base's other spelling of the same field (ctxsw over ctxsw_us). */
+static int merge(struct ynode *base, struct ynode *over)
+{
+    for (size_t i = 0; i < over->count; i++) {
+        const char *k = over->keys[i]->scalar;
+        size_t j = 0;
+        while (j < base->count && strcmp(base->keys[j]->scalar, k))
+            j++;
+        if (j < base->count) {
+            if (base->items[j]->kind == YNODE_MAP && over->items[i]->kind == YNODE_MAP) {
+                if (merge(base->items[j], over->items[i]))
+                    return -1;
+            } else {
+                struct ynode *old = base->items[j];
+                over->items[i]->overridden = true;
+                base->items[j] = over->items[i];
+                over->items[i] = old;
+            }
+            continue;
+        }
+        if (base->count == base->cap) {
+            size_t cap = base->cap ? base->cap * 2 : 8;
+            struct ynode **keys = realloc(base->keys, cap * sizeof(*keys));
+            if (!keys)
+                return -1;
+            base->keys = keys;
+            struct ynode **items = realloc(base->items, cap * sizeof(*items));
+            if (!items)
+                return -1;
+            base->items = items;
+            base->cap = cap;
+        }
+        over->items[i]->overridden = true;
+        base->keys[base->count] = over->keys[i];
+        base->items[base->count++] = over->items[i];
+        over->keys[i] = over->items[i] = NULL;
+    }
+    return 0;
+}
+
+/* The document of a base profile: a built-in name, else a path relative to the directory of `from`. */
+static struct ynode *load_base(const char *from, const struct ynode *name, char *path, size_t pathlen, char *err,
+                               size_t errlen)
+{
+    for (const struct profile_builtin *b = profile_builtins; b->name; b++)
+        if (!strcmp(b->name, name->scalar)) {
+            snprintf(path, pathlen, "%s", b->file);
+            return ytree_parse(b->file, b->text, b->len, &base_limits, err, errlen);
+        }
+    const char *slash = strrchr(from, '/');
+    int w = name->scalar[0] == '/' || !slash
+                ? snprintf(path, pathlen, "%s", name->scalar)
+                : snprintf(path, pathlen, "%.*s/%s", (int)(slash - from), from, name->scalar);
+    if (w < 0 || (size_t)w >= pathlen) {
+        snprintf(err, errlen, "%s:%u:%u: base '%s': path too long", from, name->line, name->column, name->scalar);
+        return NULL;
+    }
+    if (!strchr(name->scalar, '/') && !strstr(name->scalar, ".yaml") && !strstr(name->scalar, ".yml")) {
+        snprintf(err, errlen, "%s:%u:%u: base '%s': no built-in profile of that name (nvemu profile list)", from,
+                 name->line, name->column, name->scalar);
+        return NULL;
+    }
+    return ytree_load_file(path, &base_limits, err, errlen);
+}
+
+static int resolve(const char *file, struct ynode **root, int depth, char *err, size_t errlen)
+{
+    struct ynode *over = *root;
+    if (over->kind != YNODE_MAP)
+        return 0;
+    size_t at = 0;
+    while (at < over->count && strcmp(over->keys[at]->scalar, "base"))
+        at++;
+    if (at == over->count)
+        return 0;
+    const struct ynode *name = over->items[at];
+    if (name->kind != YNODE_SCALAR || !name->scalar[0]) {
+        snprintf(err, errlen, "%s:%u:%u: base must be a profile name or file", file, name->line, name->column);
+        return -1;
+    }
+    if (depth >= BASE_MAX_DEPTH) {
+        snprintf(err, errlen, "%s:%u:%u: base: more than %d profiles deep (a cycle?)", file, name->line, name->column,
+                 BASE_MAX_DEPTH);
+        return -1;
+    }
+    char path[1024];
+    struct ynode *base = load_base(file, name, path, sizeof path, err, errlen);
+    if (!base)
+        return -1;
+    if (resolve(path, &base, depth + 1, err, errlen)) {
+        ytree_free(base);
+        return -1;
+    }
+    if (base->kind != YNODE_MAP) {
+        snprintf(err, errlen, "%s: a profile is a mapping", path);
+        ytree_free(base);
+        return -1;
+    }
+    /* the base key itself is not a profile field */
+    ytree_free(over->keys[at]);
+    ytree_free(over->items[at]);
+    memmove(over->keys + at, over->keys + at + 1, (over->count - at - 1) * sizeof(*over->keys));
+    memmove(over->items + at, over->items + at + 1, (over->count - at - 1) * sizeof(*over->items));
+    over->count--;
+    if (merge(base, over)) {
+        snprintf(err, errlen, "%s: out of memory", file);
+        ytree_free(base);
+        return -1;
+    }
+    ytree_free(over);
+    *root = base;
+    return 0;
+}
+
+int profile_resolve_base(const char *file, struct ynode **root, char *err, size_t errlen)
+{
+    return resolve(file, root, 0, err, errlen);
+}

@@ -29,9 +29,9 @@ def step():
 
 
 with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
-             schedule=schedule(wait=0, warmup=2, active=5)) as prof:
+             schedule=schedule(wait=0, warmup=2, active=5),
+             on_trace_ready=lambda p: p.export_chrome_trace(out)) as prof:
     for _ in range(7):
         step()
         prof.step()
-prof.export_chrome_trace(out)
 print(mode, "trace written", out)

@@ -29,13 +29,19 @@ struct replay_result {
     uint32_t uvm_inferred;   /* of those: UVM_REGISTER_GPU_VASPACE issued for the VA space the trace allocated */
 };
 
+/* A trace is text of at most this many bytes (after gzip's decompression), in lines of at most the other. */
+#define REPLAY_MAX_TRACE_BYTES (4ull << 30)
+#define REPLAY_MAX_LINE_BYTES (64u << 20)
+
 /*
  * Replays `path`. Writes one line per mismatch to `report` as
  *   "line N: <what> [MODULE]"
  * (MODULE answers the call: emu/rm = dispatch and resource server, emu/profile =
  * discovery answers from the GPU profile, emu/fifo = FIFO classes and controls).
  * A line holding a NUL byte ("FILE:LINE: NUL byte ...") and a last line
- * without its newline (a cut recording) count as mismatches.
+ * without its newline (a cut recording) count as mismatches, and so does a trace
+ * or line over the limits above (the replay stops there). Only a regular file is
+ * read (a FIFO or device is refused, and a read that would block ends it).
  * Returns 0 when the replay ran (see res->mismatches), -1 when the file or the
  * emulator could not be opened or the file holds no IOCTL line at all (empty,
  * or not a trace; message on `report`).

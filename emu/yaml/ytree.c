@@ -369,10 +369,10 @@ char *ytree_read_file(const char *path, size_t max_bytes, size_t *len, char *err
             close(fd);
             return NULL;
         }
-        int fl = fcntl(fd, F_GETFL);
-        if (fl >= 0)
-            fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     }
+    /* O_NONBLOCK stays on: a regular file's data never "would block", but a file that only looks
+     * regular (/proc/kmsg, a driver's or FUSE file honouring the flag) answers EAGAIN instead of
+     * holding the reader forever. */
     size_t cap = is_stdin ? 65536 : (size_t)st.st_size + 1, n = 0;
     char *buf = malloc(cap + 1);
     for (;;) {
@@ -397,6 +397,10 @@ char *ytree_read_file(const char *path, size_t max_bytes, size_t *len, char *err
         ssize_t r = read(fd, buf + n, cap - n);
         if (r < 0 && errno == EINTR)
             continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !is_stdin) {
+            snprintf(err, errlen, "%s: reading it would block; not a data file", path);
+            break;
+        }
         if (r < 0) {
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
             break;

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -498,6 +500,40 @@ static void test_load_errors(void **state)
     hooks_destroy(h);
 }
 
+/* hooks_check_plugin reads the ELF file only: the plugin's constructor does not run; a file without the
+ * symbol, with another API version, or that is not a shared object is refused with the load's message. */
+static void test_check_plugin_runs_no_code(void **state)
+{
+    (void)state;
+    char mark[] = "/tmp/nvemu-ctor-mark-XXXXXX";
+    int fd = mkstemp(mark);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(mark);
+    setenv("NVEMU_TEST_CTOR_MARK", mark, 1);
+    char err[512] = "";
+    assert_int_equal(hooks_check_plugin(TEST_CTOR_SO, NULL, 0, err, sizeof err), 0);
+    assert_int_not_equal(access(mark, F_OK), 0);
+    assert_int_equal(hooks_check_plugin(TEST_NOSYM_SO, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is not an nvemu policy"));
+    assert_int_equal(hooks_check_plugin(TEST_BADVER_SO, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "policy API version 999"));
+    assert_int_equal(hooks_check_plugin("/etc/hostname", NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not an ELF shared object"));
+    const char *bad_arg[] = {"novalue"};
+    assert_int_equal(hooks_check_plugin(TEST_CTOR_SO, bad_arg, 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is not key=value"));
+    /* the same file loaded does run its constructor: the check above could have seen it */
+    struct testenv te;
+    te_init(&te, 8);
+    struct hooks *h = hooks_create(&te.env);
+    assert_int_equal(hooks_load_policy(h, TEST_CTOR_SO, NULL, 0, err, sizeof err), 0);
+    assert_int_equal(access(mark, F_OK), 0);
+    hooks_destroy(h);
+    unlink(mark);
+    unsetenv("NVEMU_TEST_CTOR_MARK");
+}
+
 /* A table of exactly the version-1 minimum size (what an older plugin build has) is accepted and used. */
 static void test_min_size_ops_table(void **state)
 {
@@ -539,6 +575,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_task_destroy, setup, teardown),
         cmocka_unit_test(test_attach_errors),
         cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_check_plugin_runs_no_code),
         cmocka_unit_test(test_min_size_ops_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

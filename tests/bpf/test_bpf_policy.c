@@ -271,6 +271,27 @@ static long long report_value(struct hooks *h, const char *map, const char *key)
     return v;
 }
 
+/* A map named with a quote and a backslash: the report is still JSON, the name escaped (results.json parses it
+ * and left policy_maps out when it could not). */
+static void test_report_escapes_map_names(void **state)
+{
+    (void)state;
+    char path[512];
+    fixture_path(path, sizeof path, "map_name_quote");
+    struct testenv te;
+    te_init(&te, 1);
+    struct hooks *h = attach(&te, path, NULL, 0);
+    struct hook_task t = te_task(1, "x");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(h, &t, &ts, &il);
+    char *json = hooks_policy_report(h);
+    assert_non_null(json);
+    assert_string_equal(json, "{\"say\\\"hi\\\\\":{\"0\":7}}");
+    free(json);
+    hooks_destroy(h);
+}
+
 static void test_kfunc_rules_and_helpers(void **state)
 {
     (void)state;
@@ -654,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_negative_fixtures),
         cmocka_unit_test(test_three_member_ops_accepted),
         cmocka_unit_test(test_kfunc_rules_and_helpers),
+        cmocka_unit_test(test_report_escapes_map_names),
         cmocka_unit_test(test_fault_fails_cleanly),
         cmocka_unit_test(test_budget_and_bad_args),
         cmocka_unit_test(test_twins),

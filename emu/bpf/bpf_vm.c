@@ -157,10 +157,18 @@ void vm_forget_record(struct vm *vm, uintptr_t rec)
     for (int i = 0; i < NREG_SLOTS; i++)
         if (vm->t[i].kind == R_RBREC && vm->t[i].base == rec)
             vm->t[i].kind = R_SCALAR;
-    for (uint32_t f = 0; f <= vm->depth && f < BPF_VM_MAX_FRAMES; f++)
+    for (uint32_t f = 0; f <= vm->depth && f < BPF_VM_MAX_FRAMES; f++) {
         for (int s = 0; s < SLOTS; s++)
             if (vm->slot_live[f][s] && vm->slot_tag[f][s].kind == R_RBREC && vm->slot_tag[f][s].base == rec)
                 vm->slot_live[f][s] = 0;
+        for (int i = 0; f < vm->depth && i < 4; i++)
+            if (vm->frames[f].saved_tag[i].kind == R_RBREC && vm->frames[f].saved_tag[i].base == rec)
+                vm->frames[f].saved_tag[i].kind = R_SCALAR;
+    }
+    for (uint32_t h = 0; h < vm->n_held; h++)
+        for (uint32_t i = 0; i < vm->held[h].n; i++)
+            if (vm->held[h].t[i].kind == R_RBREC && vm->held[h].t[i].base == rec)
+                vm->held[h].t[i].kind = R_SCALAR;
 }
 
 /* Makes frame f current: fresh zeroed stack, r10 at its top. */
@@ -771,15 +779,22 @@ fail:
 #undef d32
 #undef s32
 
-int vm_call_subprog(struct vm *vm, uint32_t target, uint64_t r1, uint64_t r2, const struct tag *t2, uint64_t *r0)
+int vm_call_subprog(struct vm *vm, uint32_t target, uint64_t r1, uint64_t r2, struct tag *t2, uint64_t *r0)
 {
     uint64_t saved[NREG_SLOTS];
     struct tag saved_t[NREG_SLOTS];
     uint32_t saved_pc = vm->pc;
     memcpy(saved, vm->r, sizeof saved);
     memcpy(saved_t, vm->t, sizeof saved_t);
+    if (vm->n_held + 2 > sizeof vm->held / sizeof vm->held[0])
+        return vm_fault(vm, BPF_FAULT_DEPTH, "call depth exceeds %u frames", vm->max_frames);
     if (push_frame(vm, 0))
         return -1;
+    uint32_t held_at = vm->n_held;
+    vm->held[vm->n_held].t = saved_t;
+    vm->held[vm->n_held++].n = NREG_SLOTS;
+    vm->held[vm->n_held].t = t2;
+    vm->held[vm->n_held++].n = 1;
     vm->r[1] = r1;
     vm->t[1].kind = R_SCALAR;
     vm->r[2] = r2;
@@ -787,6 +802,7 @@ int vm_call_subprog(struct vm *vm, uint32_t target, uint64_t r1, uint64_t r2, co
     for (int a = 3; a <= 5; a++)
         vm->t[a].kind = R_SCALAR;
     int rc = exec(vm, target, vm->depth);
+    vm->n_held = held_at;
     if (rc)
         return rc;
     *r0 = vm->r[0];
@@ -818,6 +834,7 @@ int bpf_vm_run(const struct bpf_vm_env *env, const struct bpf_prog *prog, void *
     vm->env = env;
     vm->prog = prog;
     vm->depth = 0;
+    vm->n_held = 0;
     vm->max_frames = env->max_frames && env->max_frames < BPF_VM_MAX_FRAMES ? env->max_frames : BPF_VM_MAX_FRAMES;
     vm->pc = 0;
     vm->executed = 0;

@@ -195,6 +195,17 @@ static void test_helper_arguments(void **state)
     EXPECT(BPF_FAULT_POINTER, "through a scalar", LD64_SRC(1, BPF_PSEUDO_MAP_FD, RB_PTR), MOV64_IMM(2, 8),
            MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 6), MOV64_REG(6, 0),
            MOV64_REG(1, 0), MOV64_IMM(2, 0), CALL(BPF_FUNC_ringbuf_submit), ST(BPF_DW, 6, 0, 1), EXIT(), EXIT());
+    /* ... also in the caller's frame: a subprogram submits the record its caller keeps in r6 (callee-saved) */
+    EXPECT(BPF_FAULT_POINTER, "through a scalar", LD64_SRC(1, BPF_PSEUDO_MAP_FD, RB_PTR), MOV64_IMM(2, 8),
+           MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 4), MOV64_REG(6, 0),
+           MOV64_REG(1, 0), CALL_SUB(2), ST(BPF_DW, 6, 0, 1), EXIT(),
+           MOV64_IMM(2, 0), CALL(BPF_FUNC_ringbuf_submit), EXIT());
+    /* ... and after a bpf_loop callback submitted the record it got as its context */
+    EXPECT(BPF_FAULT_POINTER, "through a scalar", LD64_SRC(1, BPF_PSEUDO_MAP_FD, RB_PTR), MOV64_IMM(2, 8),
+           MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 8), MOV64_REG(6, 0),
+           MOV64_REG(3, 0), MOV64_IMM(1, 1), LD64_SRC(2, BPF_PSEUDO_FUNC, 5), MOV64_IMM(4, 0), CALL(BPF_FUNC_loop),
+           ST(BPF_DW, 6, 0, 1), EXIT(),
+           MOV64_REG(1, 2), MOV64_IMM(2, 0), CALL(BPF_FUNC_ringbuf_submit), MOV64_IMM(0, 0), EXIT());
     EXPECT(BPF_FAULT_MEMORY, "offset 8 of ringbuf record (8 bytes)", LD64_SRC(1, BPF_PSEUDO_MAP_FD, RB_PTR),
            MOV64_IMM(2, 8), MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 1),
            ST(BPF_B, 0, 8, 1), EXIT());

@@ -193,6 +193,7 @@ static void test_negative_fixtures(void **state)
         {"unknown_member", "unknown ops member 'on_runlist_update'"},
         {"unknown_kfunc", "calls kfunc bpf_nv_gpu_set_priority, which the driver does not provide"},
         {"unknown_helper", "unknown helper 999"},
+        {"map_memory_cap", "would need 1200 MiB, more than the 1024 MiB an object's maps may hold"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[512], err[2048] = "";

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/deadline.h"
+
 #define MAX_BPRINTF_BUF 512
 #define MAX_BPRINTF_VARARGS 12
 #define BPF_MAX_LOOPS (8u * 1024 * 1024)
@@ -42,6 +44,10 @@ static bool charge(struct vm *vm, uint64_t bytes, const char *helper)
     if (units > left) {
         vm_fault(vm, BPF_FAULT_BUDGET, "instruction budget of %llu exhausted: %s would handle %llu bytes",
                  (unsigned long long)vm->budget, helper, (unsigned long long)bytes);
+        return false;
+    }
+    if (nvemu_deadline_passed()) {
+        vm_fault(vm, BPF_FAULT_BUDGET, "the callback's wall-clock limit passed (in %s)", helper);
         return false;
     }
     vm->executed += units;

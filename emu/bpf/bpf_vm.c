@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/deadline.h"
+
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 static const char *const fault_names[] = {
@@ -493,6 +495,8 @@ static int atomic_op(struct vm *vm, const struct bpf_insn *i)
         if (!p) goto fail; \
         type v = (type)(val); memcpy(p, &v, sz); break; }
 
+#define WALL_CHECK_INSNS 16384u
+
 /* Runs from pc until the EXIT of frame `base` (0 for the program, deeper for bpf_loop callbacks). */
 static int exec(struct vm *vm, uint32_t pc, uint32_t base)
 {
@@ -504,15 +508,27 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
      * nested exec) and when leaving. */
     uint64_t executed = vm->executed;
     const uint64_t budget = vm->budget;
+    /* The loop stops at the budget, and under a wall-clock deadline (base/deadline.h) at vm->wall_next
+     * to look at the clock (kept in the vm: bpf_loop callbacks run many short nested loops). */
+    uint64_t stop = budget < vm->wall_next ? budget : vm->wall_next;
     for (;; pc++) {
         if (UNLIKELY(pc >= n)) {
             vm->pc = pc ? pc - 1 : 0;
             { vm_fault(vm, BPF_FAULT_INSN, "execution ran past the end of the program"); goto fail; }
         }
         vm->pc = pc;
-        if (UNLIKELY(executed >= budget)) {
-            vm_fault(vm, BPF_FAULT_BUDGET, "instruction budget of %llu exhausted", (unsigned long long)budget);
-            goto fail;
+        if (UNLIKELY(executed >= stop)) {
+            if (executed >= budget) {
+                vm_fault(vm, BPF_FAULT_BUDGET, "instruction budget of %llu exhausted", (unsigned long long)budget);
+                goto fail;
+            }
+            if (nvemu_deadline_passed()) {
+                vm_fault(vm, BPF_FAULT_BUDGET, "the callback's wall-clock limit passed after %llu instructions",
+                         (unsigned long long)executed);
+                goto fail;
+            }
+            vm->wall_next = executed + WALL_CHECK_INSNS;
+            stop = budget < vm->wall_next ? budget : vm->wall_next;
         }
         executed++;
         const struct bpf_insn *i = &insns[pc];
@@ -688,6 +704,7 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
                 goto fail;
             }
             executed = vm->executed;
+            stop = budget < vm->wall_next ? budget : vm->wall_next;
             for (int a = 1; a <= 5; a++)
                 t[a].kind = R_SCALAR;
             break;
@@ -839,6 +856,7 @@ int bpf_vm_run(const struct bpf_vm_env *env, const struct bpf_prog *prog, void *
     vm->pc = 0;
     vm->executed = 0;
     vm->budget = env->insn_budget ? env->insn_budget : BPF_VM_DEFAULT_BUDGET;
+    vm->wall_next = nvemu_deadline() ? WALL_CHECK_INSNS : UINT64_MAX;
     vm->ctx = ctx;
     vm->ctx_size = ctx_size;
     vm->ctx_readonly = ctx_readonly;

@@ -48,6 +48,7 @@ struct vm {
     uint32_t pc;                      /* instruction being executed, for faults */
     uint64_t executed;
     uint64_t budget;
+    uint64_t wall_next;               /* executed count at which to look at the wall-clock deadline */
     void *ctx;
     size_t ctx_size;
     bool ctx_readonly;

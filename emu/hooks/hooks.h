@@ -53,6 +53,15 @@ struct hooks_watch {
     uint64_t calls;       /* callbacks entered so far */
 };
 
+/*
+ * Limits the wall-clock time of each policy callback (0: no limit, the default). While a callback runs,
+ * the thread's deadline (base/deadline.h) is its start plus the limit: a BPF policy faults when it passes
+ * it; a callback that returns after it detaches the policy for every caller, with an error in the log and
+ * a fault record in the trace, as a policy fault does. A long-lived daemon sets it (nvemu daemon
+ * --policy-hook-limit); a scenario run keeps its own watchdog (a child process killed on a hang).
+ */
+void hooks_set_callback_limit(struct hooks *h, uint64_t limit_ns);
+
 /* Every policy callback of this process records its position in w from now on (NULL: stop). */
 void hooks_set_watch(struct hooks_watch *w);
 

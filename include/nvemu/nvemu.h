@@ -104,6 +104,8 @@ typedef struct nvemu_config {
        profile file's own values; see profile_load_set in emu/profile/profile.h */
     const char *const *profile_set;
     int profile_nset;
+    /* wall-clock limit of one policy callback in ms (hooks_set_callback_limit); 0 = none (the default) */
+    uint32_t policy_hook_limit_ms;
 } nvemu_config;
 
 /* Fills *cfg with defaults (h200, virtual clock, seed 1). */

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "base/deadline.h"
 #include "bpf/bpf_vm.h"
 #include "bpf_asm.h"
 
@@ -248,6 +249,22 @@ static void test_budget_and_depth(void **state)
     fx.env.insn_budget = 0;
 }
 
+/* Under the thread's wall-clock deadline (a daemon's callback limit) a run stops part-way with a budget
+ * fault once it has passed, however large its instruction budget; in a plain loop and in a helper's. */
+static void test_wall_clock_deadline(void **state)
+{
+    (void)state;
+    fx.env.insn_budget = UINT64_MAX;
+    nvemu_deadline_set(nvemu_mono_ns() + 20000000u);
+    EXPECT(BPF_FAULT_BUDGET, "wall-clock limit passed after", JA(-1), EXIT());
+    nvemu_deadline_set(nvemu_mono_ns() + 20000000u);
+    /* the callback passes the deadline inside bpf_loop: its instructions, or the helper's charge, stop it */
+    EXPECT(BPF_FAULT_BUDGET, "wall-clock limit passed", MOV64_IMM(1, 8000000), LD64_SRC(2, BPF_PSEUDO_FUNC, 5),
+           MOV64_IMM(3, 0), MOV64_IMM(4, 0), CALL(BPF_FUNC_loop), EXIT(), JA(-1), EXIT());
+    nvemu_deadline_set(0);
+    fx.env.insn_budget = 0;
+}
+
 static void test_control_flow_faults(void **state)
 {
     (void)state;
@@ -300,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_helper_arguments),
         cmocka_unit_test(test_kfunc_arguments),
         cmocka_unit_test(test_budget_and_depth),
+        cmocka_unit_test(test_wall_clock_deadline),
         cmocka_unit_test(test_control_flow_faults),
         cmocka_unit_test(test_fault_names_program_insn_and_line),
         cmocka_unit_test(test_fault_in_callee_then_clean_run),

@@ -17,7 +17,7 @@
 #define SWEEP_MAX_PARAMS 8
 #define SWEEP_MAX_VALUES 256
 #define SWEEP_MAX_COLUMNS 160
-#define SWEEP_MAX_MERGED_POINTS (1 << 24) /* a merged grid's rows are allocated up front */
+#define SWEEP_MAX_MERGED_POINTS (1 << 20) /* a merged grid's rows are allocated up front */
 #define SWEEP_MAX_FILE_BYTES (1024u << 20)  /* a shard's sweep.csv or sweep.json */
 
 struct sweep_param {

@@ -41,8 +41,8 @@ static bool read_at(Elf *elf, GElf_Addr addr, void *out, size_t len)
     return false;
 }
 
-/* The defined object NVEMU_POLICY_SYMBOL in the dynamic symbol table (what dlsym would find). */
-static int find_ops(Elf *elf, GElf_Sym *found)
+/* The defined object `name` in the dynamic symbol table (what dlsym would find). */
+static int find_object(Elf *elf, const char *name, GElf_Sym *found)
 {
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(elf, scn))) {
@@ -53,8 +53,8 @@ static int find_ops(Elf *elf, GElf_Sym *found)
         size_t n = d ? d->d_size / sh.sh_entsize : 0;
         for (size_t i = 1; i < n; i++) {
             GElf_Sym sym;
-            const char *name = gelf_getsym(d, (int)i, &sym) ? elf_strptr(elf, sh.sh_link, sym.st_name) : NULL;
-            if (!name || strcmp(name, NVEMU_POLICY_SYMBOL) != 0 || sym.st_shndx == SHN_UNDEF)
+            const char *sname = gelf_getsym(d, (int)i, &sym) ? elf_strptr(elf, sh.sh_link, sym.st_name) : NULL;
+            if (!sname || strcmp(sname, name) != 0 || sym.st_shndx == SHN_UNDEF)
                 continue;
             int bind = GELF_ST_BIND(sym.st_info);
             if (GELF_ST_TYPE(sym.st_info) == STT_OBJECT && (bind == STB_GLOBAL || bind == STB_WEAK)) {
@@ -66,7 +66,35 @@ static int find_ops(Elf *elf, GElf_Sym *found)
     return -1;
 }
 
-static int check_elf(Elf *elf, const char *path, char *err, size_t errlen)
+/* Each argument's key against the plugin's exported key list, when it has one; the message is the one
+ * the plugins' own parser gives. */
+static int check_arg_keys(Elf *elf, const char *path, const char *const *args, int nargs, char *err,
+                          size_t errlen)
+{
+    GElf_Sym sym;
+    char keys[1024];
+    if (find_object(elf, NVEMU_POLICY_ARG_KEYS_SYMBOL, &sym) != 0)
+        return 0;
+    if (sym.st_size == 0 || sym.st_size > sizeof keys || !read_at(elf, sym.st_value, keys, sym.st_size) ||
+        !memchr(keys, '\0', sym.st_size)) {
+        snprintf(err, errlen, "%s: symbol '%s' is not a string of argument keys", path,
+                 NVEMU_POLICY_ARG_KEYS_SYMBOL);
+        return -1;
+    }
+    for (int i = 0; i < nargs; i++) {
+        size_t klen = strcspn(args[i], "=");
+        bool known = false;
+        for (const char *k = keys; *k && !known; k += strcspn(k, " "), k += strspn(k, " "))
+            known = strcspn(k, " ") == klen && !strncmp(k, args[i], klen);
+        if (!known) {
+            snprintf(err, errlen, "unknown argument '%.*s' (accepted: %s)", (int)klen, args[i], keys);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int check_elf(Elf *elf, const char *path, const char *const *args, int nargs, char *err, size_t errlen)
 {
     GElf_Ehdr eh;
     if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
@@ -79,7 +107,7 @@ static int check_elf(Elf *elf, const char *path, char *err, size_t errlen)
         return -1;
     }
     GElf_Sym sym;
-    if (find_ops(elf, &sym) != 0) {
+    if (find_object(elf, NVEMU_POLICY_SYMBOL, &sym) != 0) {
         snprintf(err, errlen, "%s is not an nvemu policy: no symbol '%s'", path, NVEMU_POLICY_SYMBOL);
         return -1;
     }
@@ -102,7 +130,7 @@ static int check_elf(Elf *elf, const char *path, char *err, size_t errlen)
                  head[1], NVEMU_POLICY_API_VERSION, (size_t)POLICY_OPS_MIN_SIZE);
         return -1;
     }
-    return 0;
+    return check_arg_keys(elf, path, args, nargs, err, errlen);
 }
 
 int hooks_check_plugin(const char *path, const char *const *args, int nargs, char *err, size_t errlen)
@@ -133,7 +161,7 @@ int hooks_check_plugin(const char *path, const char *const *args, int nargs, cha
     if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_begin(fd, ELF_C_READ, NULL)))
         snprintf(err, errlen, "cannot load policy %s: not an ELF shared object", path);
     else
-        rc = check_elf(elf, path, err, errlen);
+        rc = check_elf(elf, path, args, nargs, err, errlen);
     elf_end(elf);
     close(fd);
     return rc;

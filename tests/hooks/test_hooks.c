@@ -7,8 +7,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -568,6 +570,16 @@ static void test_check_plugin_runs_no_code(void **state)
     assert_non_null(strstr(err, "policy API version 999"));
     assert_int_equal(hooks_check_plugin("/etc/hostname", NULL, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "not an ELF shared object"));
+    /* a FIFO named as the plugin is refused at once, not waited on */
+    char fifo[] = "/tmp/nvemu-plugin-fifo-XXXXXX";
+    assert_non_null(mkdtemp(fifo));
+    char fifo_path[64];
+    snprintf(fifo_path, sizeof fifo_path, "%s/p.so", fifo);
+    assert_int_equal(mkfifo(fifo_path, 0600), 0);
+    assert_int_equal(hooks_check_plugin(fifo_path, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a regular file"));
+    unlink(fifo_path);
+    rmdir(fifo);
     const char *bad_arg[] = {"novalue"};
     assert_int_equal(hooks_check_plugin(TEST_CTOR_SO, bad_arg, 1, err, sizeof err), -1);
     assert_non_null(strstr(err, "is not key=value"));

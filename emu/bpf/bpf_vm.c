@@ -699,6 +699,7 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
             }
             vm->executed = executed;
             if (src == BPF_PSEUDO_KFUNC_CALL ? call_kfunc(vm, i->imm) : src == 0 ? vm_call_helper(vm, i->imm) : -2) {
+                executed = vm->executed; /* what the call and its callbacks spent counts in the fault too */
                 if (!vm->failed)
                     BAD();
                 goto fail;

@@ -246,6 +246,11 @@ static void test_budget_and_depth(void **state)
     fx.env.insn_budget = 1000;
     EXPECT(BPF_FAULT_BUDGET, "budget of 1000", MOV64_IMM(1, 1000000), LD64_SRC(2, BPF_PSEUDO_FUNC, 5), MOV64_IMM(3, 0),
            MOV64_IMM(4, 0), CALL(BPF_FUNC_loop), EXIT(), MOV64_IMM(0, 0), EXIT());
+    /* ... and the fault counts the callbacks' instructions, not only the caller's */
+    const struct bpf_insn looped[] = {MOV64_IMM(1, 1000000), LD64_SRC(2, BPF_PSEUDO_FUNC, 5), MOV64_IMM(3, 0),
+                                      MOV64_IMM(4, 0), CALL(BPF_FUNC_loop), EXIT(), MOV64_IMM(0, 0), EXIT()};
+    assert_int_equal(run(looped, NINSN(looped), &f), BPF_FAULT_BUDGET);
+    assert_int_equal(f.insns, 1000);
     fx.env.insn_budget = 0;
 }
 

@@ -8,12 +8,21 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "base/deadline.h"
 
 #define MAX_BPRINTF_BUF 512
 #define MAX_BPRINTF_VARARGS 12
 #define BPF_MAX_LOOPS (8u * 1024 * 1024)
+/* lib/vsprintf.c keeps a field width in 24 signed bits (struct printf_spec) and clamps it to
+ * FIELD_WIDTH_MAX = (1 << 23) - 1 (set_field_width: "field width %d too large"). */
+#define FIELD_WIDTH_MAX ((1u << 23) - 1)
+/* The budget counts a helper's work, not one instruction per call: one instruction per this many bytes
+ * it hashes, copies, zeroes or formats, charged before the work is done. */
+#define CHARGE_BYTES 8u
 
 #define NAME_OF(x) #x
 static const char *const helper_names[] = {__BPF_FUNC_MAPPER(NAME_OF)};
@@ -22,6 +31,27 @@ static const char *const helper_names[] = {__BPF_FUNC_MAPPER(NAME_OF)};
 const char *bpf_helper_name(int32_t id)
 {
     return id > 0 && id < N_HELPER_NAMES ? helper_names[id] : NULL;
+}
+
+/* --- cost --- */
+
+/* Charges `bytes` of a helper's work to the run's instruction budget; false (a budget fault, naming the
+ * helper) when the budget cannot pay for it, before any of the work is done. */
+static bool charge(struct vm *vm, uint64_t bytes, const char *helper)
+{
+    uint64_t units = bytes / CHARGE_BYTES + 1;
+    uint64_t left = vm->budget > vm->executed ? vm->budget - vm->executed : 0;
+    if (units > left) {
+        vm_fault(vm, BPF_FAULT_BUDGET, "instruction budget of %llu exhausted: %s would handle %llu bytes",
+                 (unsigned long long)vm->budget, helper, (unsigned long long)bytes);
+        return false;
+    }
+    if (nvemu_deadline_passed()) {
+        vm_fault(vm, BPF_FAULT_BUDGET, "the callback's wall-clock limit passed (in %s)", helper);
+        return false;
+    }
+    vm->executed += units;
+    return true;
 }
 
 /* --- argument access --- */
@@ -71,7 +101,7 @@ static int h_map_lookup_elem(struct vm *vm)
     struct bpf_map *m = arg_map(vm, 1, "map_lookup_elem");
     const struct bpf_map_def *d = m ? bpf_map_definition(m) : NULL;
     const void *key = d ? arg_mem(vm, 2, d->key_size, false, "map_lookup_elem") : NULL;
-    if (!key)
+    if (!key || !charge(vm, d->key_size, "map_lookup_elem"))
         return -1;
     void *v = bpf_map_lookup(m, key);
     ret(vm, (uint64_t)(uintptr_t)v);
@@ -103,7 +133,7 @@ static int h_map_update_elem(struct vm *vm)
         return vm_fault(vm, BPF_FAULT_READONLY, "map_update_elem on read-only map '%s'", d->name);
     const void *key = arg_mem(vm, 2, d->key_size, false, "map_update_elem");
     const void *val = key ? arg_mem(vm, 3, d->value_size, false, "map_update_elem") : NULL;
-    if (!val)
+    if (!val || !charge(vm, (uint64_t)d->key_size + d->value_size, "map_update_elem"))
         return -1;
     ret(vm, err(bpf_map_update(m, key, val, vm->r[4])));
     return 0;
@@ -118,7 +148,7 @@ static int h_map_delete_elem(struct vm *vm)
     if (bpf_map_prog_readonly(m))
         return vm_fault(vm, BPF_FAULT_READONLY, "map_delete_elem on read-only map '%s'", d->name);
     const void *key = arg_mem(vm, 2, d->key_size, false, "map_delete_elem");
-    if (!key)
+    if (!key || !charge(vm, d->key_size, "map_delete_elem"))
         return -1;
     ret(vm, err(bpf_map_delete(m, key)));
     return 0;
@@ -156,7 +186,7 @@ static int probe_read(struct vm *vm, const char *name)
 {
     uint64_t len = (uint32_t)vm->r[2];
     uint8_t *dst = arg_mem(vm, 1, len, true, name);
-    if (!dst && len)
+    if ((!dst && len) || !charge(vm, len, name))
         return -1;
     const void *src = probe_src(vm, len);
     if (!src) {
@@ -195,7 +225,7 @@ static int probe_read_str(struct vm *vm, const char *name)
 {
     uint64_t len = (uint32_t)vm->r[2];
     uint8_t *dst = arg_mem(vm, 1, len, true, name);
-    if (!dst && len)
+    if ((!dst && len) || !charge(vm, len, name))
         return -1;
     if (len == 0) {
         ret(vm, 0);
@@ -294,7 +324,7 @@ static int h_get_current_comm(struct vm *vm)
 {
     uint64_t len = (uint32_t)vm->r[2];
     char *buf = arg_mem(vm, 1, len, true, "get_current_comm");
-    if (!buf && len)
+    if ((!buf && len) || !charge(vm, len, "get_current_comm"))
         return -1;
     struct bpf_vm_task task;
     if (!current(vm, &task)) {
@@ -319,11 +349,17 @@ static int h_get_current_comm(struct vm *vm)
  * Conversions %d %i %u %x %X %c %s %p %px %pK %%, with flags [-+ 0#], a width, and the length
  * modifiers l and ll; at most `max_args` arguments; anything else is -EINVAL. %s reads a string
  * from a region the program may read (anything else prints as empty, as the kernel's nofault copy
- * does on an unreadable address). */
+ * does on an unreadable address). A width is clamped to FIELD_WIDTH_MAX as the kernel does; the output
+ * never holds more than outlen bytes, so a field is formatted no wider than twice the buffer (the
+ * bytes that reach the output are the same) and each field's bytes are charged to the budget. A budget
+ * fault returns INT_MIN (vm->failed set). */
 static int format(struct vm *vm, const char *fmt, uint32_t fmt_size, const uint64_t *args, uint32_t nargs,
-                  uint32_t max_args, char *out, size_t outlen)
+                  uint32_t max_args, char *out, size_t outlen, const char *helper)
 {
-    if (fmt_size == 0 || memchr(fmt, '\0', fmt_size) == NULL)
+    size_t fmt_len = fmt_size ? strnlen(fmt, fmt_size) : 0;
+    if (!charge(vm, fmt_len, helper))
+        return INT_MIN;
+    if (fmt_size == 0 || fmt_len == fmt_size)
         return -EINVAL;
     size_t o = 0;
     uint32_t used = 0;
@@ -343,8 +379,15 @@ static int format(struct vm *vm, const char *fmt, uint32_t fmt_size, const uint6
         const char *start = p++;
         while (*p && strchr("-+ 0#", *p))
             p++;
-        while (*p >= '0' && *p <= '9')
-            p++;
+        const char *flags_end = p;
+        uint32_t width = 0;
+        bool has_width = false;
+        for (; *p >= '0' && *p <= '9'; p++) {
+            has_width = true;
+            width = width * 10 + (uint32_t)(*p - '0');
+            if (width > FIELD_WIDTH_MAX)
+                width = FIELD_WIDTH_MAX;
+        }
         int lmod = 0;
         while (*p == 'l' && lmod < 2) {
             lmod++;
@@ -356,16 +399,18 @@ static int format(struct vm *vm, const char *fmt, uint32_t fmt_size, const uint6
         if (used >= nargs)
             return -EINVAL;
         uint64_t a = args[used++];
-        char spec[32];
+        char spec[48];
         size_t flen = (size_t)(p - start);
         if (flen > 20)
             return -EINVAL;
-        memcpy(spec, start, flen);
-        spec[flen] = '\0';
-        /* drop the length modifiers: the value is widened below */
-        char *l = strchr(spec, 'l');
-        if (l)
-            *l = '\0';
+        /* "%" and the flags, then the width as it can show in the output; the length modifiers are
+         * dropped: the value is widened below */
+        size_t nflags = (size_t)(flags_end - start);
+        memcpy(spec, start, nflags);
+        spec[nflags] = '\0';
+        if (has_width)
+            snprintf(spec + nflags, sizeof spec - nflags, "%u",
+                     width < 2 * MAX_BPRINTF_BUF ? width : 2 * MAX_BPRINTF_BUF);
         char piece[MAX_BPRINTF_BUF];
         if (conv == 'p') {
             if (p[1] == 'x' || p[1] == 'K')
@@ -400,6 +445,9 @@ static int format(struct vm *vm, const char *fmt, uint32_t fmt_size, const uint6
                 strcat(spec, c);
             snprintf(piece, sizeof piece, spec, (long long)a);
         }
+        if (!charge(vm, strlen(piece) + (has_width && width < 2 * MAX_BPRINTF_BUF ? width : 2 * MAX_BPRINTF_BUF),
+                    helper))
+            return INT_MIN;
         for (const char *q = piece; *q && o + 1 < outlen; q++)
             out[o++] = *q;
     }
@@ -423,7 +471,9 @@ static int h_trace_printk(struct vm *vm)
         return vm->failed ? -1 : (ret(vm, err(-EINVAL)), 0);
     uint64_t args[3] = {vm->r[3], vm->r[4], vm->r[5]};
     char line[MAX_BPRINTF_BUF];
-    int n = format(vm, fmt, fsz, args, 3, 3, line, sizeof line);
+    int n = format(vm, fmt, fsz, args, 3, 3, line, sizeof line, "trace_printk");
+    if (n == INT_MIN)
+        return -1;
     if (n >= 0)
         emit(vm, line);
     ret(vm, err(n));
@@ -448,8 +498,8 @@ static int bprintf(struct vm *vm, const char *fmt, uint32_t fsz, int reg, uint32
     uint64_t args[MAX_BPRINTF_VARARGS];
     if (dlen)
         memcpy(args, data, dlen);
-    *n = format(vm, fmt, fsz, args, dlen / 8, MAX_BPRINTF_VARARGS, line, len);
-    return 1;
+    *n = format(vm, fmt, fsz, args, dlen / 8, MAX_BPRINTF_VARARGS, line, len, what);
+    return *n == INT_MIN ? -1 : 1;
 }
 
 static int h_trace_vprintk(struct vm *vm)
@@ -510,6 +560,8 @@ static int h_ringbuf_output(struct vm *vm)
     if (!m)
         return -1;
     const void *data = arg_mem(vm, 2, vm->r[3], false, "ringbuf_output");
+    if ((data || vm->r[3] == 0) && !charge(vm, vm->r[3], "ringbuf_output"))
+        return -1;
     if (!data && vm->r[3])
         return -1;
     ret(vm, err(bpf_map_ringbuf_output(m, data ? data : "", vm->r[3], vm->r[4])));
@@ -520,6 +572,8 @@ static int h_ringbuf_reserve(struct vm *vm)
 {
     struct bpf_map *m = arg_map(vm, 1, "ringbuf_reserve");
     if (!m)
+        return -1;
+    if (!charge(vm, vm->r[2] <= UINT32_MAX ? vm->r[2] : 0, "ringbuf_reserve"))
         return -1;
     void *rec = bpf_map_ringbuf_reserve(m, vm->r[2], vm->r[3]);
     ret(vm, (uint64_t)(uintptr_t)rec);

@@ -39,7 +39,8 @@ struct helem {
     uint32_t older;     /* insertion order, both ways */
     uint32_t newer;
     uint32_t hash;
-    uint64_t used_at;   /* LRU: tick of the last lookup or update */
+    uint32_t lru_prev;  /* use order (lookups and updates), both ways: LRU_HASH evicts the head in O(1) */
+    uint32_t lru_next;
     bool live;
 };
 
@@ -57,12 +58,14 @@ struct bpf_map {
     uint32_t unused;             /* elements from here on were never handed out */
     uint32_t count;
     uint32_t oldest, newest;
-    uint64_t tick;
+    uint32_t lru_head, lru_tail; /* least and most recently used */
+    uint32_t seed;               /* hash seed: random, as the kernel's (0 with BPF_F_ZERO_SEED) */
     /* ringbuf */
+    uint8_t *rb_starts;          /* a bit per 8 ring bytes: an outstanding record's header starts there */
     uint8_t *ring;
     uint64_t cons, prod;
     /* bytes mapped for each pool (0: it came from calloc) */
-    size_t values_len, keys_len, elems_len, buckets_len, ring_len;
+    size_t values_len, keys_len, elems_len, buckets_len, ring_len, rb_starts_len;
 };
 
 /* n zeroed bytes: calloc for small pools, a mapping with a guard page after it from MAPPED_MIN on. */
@@ -157,6 +160,17 @@ static int validate(const struct bpf_map_def *d, char *err, size_t errlen)
     return refuse(d, EINVAL, err, errlen, "unsupported map type");
 }
 
+uint64_t bpf_map_memory(const struct bpf_map_def *def)
+{
+    uint64_t stride = ((uint64_t)def->value_size + 7u) & ~7ull;
+    if (def->type == BPF_MAP_TYPE_RINGBUF)
+        return (uint64_t)def->max_entries + def->max_entries / 64;
+    uint64_t total = (uint64_t)def->max_entries * stride;
+    if (is_hash(def->type))
+        total += (uint64_t)def->max_entries * (def->key_size + sizeof(struct helem) + 2 * sizeof(uint32_t));
+    return total;
+}
+
 struct bpf_map *bpf_map_create_errno(const struct bpf_map_def *def, int *err_no, char *err, size_t errlen)
 {
     int e = validate(def, err, errlen);
@@ -171,18 +185,14 @@ struct bpf_map *bpf_map_create_errno(const struct bpf_map_def *def, int *err_no,
     snprintf(m->name, sizeof m->name, "%s", def->name ? def->name : "");
     m->def.name = m->name;
     m->stride = (def->value_size + 7u) & ~7u;
-    uint64_t total = (uint64_t)def->max_entries * m->stride;
-    if (is_hash(def->type))
-        total += (uint64_t)def->max_entries * (def->key_size + sizeof(struct helem) + 2 * sizeof(uint32_t));
-    if (def->type == BPF_MAP_TYPE_RINGBUF)
-        total = def->max_entries;
-    if (total > MAP_MEMORY_LIMIT) {
+    if (bpf_map_memory(def) > MAP_MEMORY_LIMIT) {
         free(m);
         goto nomem;
     }
     if (def->type == BPF_MAP_TYPE_RINGBUF) {
         m->ring = pool_alloc(def->max_entries, &m->ring_len);
-        if (!m->ring)
+        m->rb_starts = pool_alloc(def->max_entries / 64, &m->rb_starts_len);
+        if (!m->ring || !m->rb_starts)
             goto fail;
         return m;
     }
@@ -200,6 +210,9 @@ struct bpf_map *bpf_map_create_errno(const struct bpf_map_def *def, int *err_no,
             goto fail;
         m->free_head = NIL;
         m->oldest = m->newest = NIL;
+        m->lru_head = m->lru_tail = NIL;
+        if (!(def->map_flags & BPF_F_ZERO_SEED) && getentropy(&m->seed, sizeof m->seed) != 0)
+            m->seed = (uint32_t)(uintptr_t)m;
     }
     return m;
 fail:
@@ -225,6 +238,7 @@ void bpf_map_destroy(struct bpf_map *map)
     pool_free(map->elems, map->elems_len);
     pool_free(map->buckets, map->buckets_len);
     pool_free(map->ring, map->ring_len);
+    pool_free(map->rb_starts, map->rb_starts_len);
     free(map);
 }
 
@@ -241,10 +255,10 @@ bool bpf_map_prog_readonly(const struct bpf_map *map)
 /* --- hash family --- */
 
 /* Word-at-a-time multiplicative hash: keys are often char[16] process names. */
-static uint32_t hash_key(const void *key, uint32_t len)
+static uint32_t hash_key(const struct bpf_map *m, const void *key, uint32_t len)
 {
     const uint8_t *p = key;
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
+    uint64_t h = (0x9e3779b97f4a7c15ull ^ len) + ((uint64_t)m->seed << 32 | m->seed), w;
     for (; len >= 8; p += 8, len -= 8) {
         memcpy(&w, p, 8);
         h = (h ^ w) * 0xff51afd7ed558ccdull;
@@ -277,6 +291,37 @@ static uint32_t htab_find(const struct bpf_map *m, const void *key, uint32_t h)
     return NIL;
 }
 
+static void lru_unlink(struct bpf_map *m, uint32_t i)
+{
+    struct helem *e = &m->elems[i];
+    if (e->lru_prev != NIL)
+        m->elems[e->lru_prev].lru_next = e->lru_next;
+    else
+        m->lru_head = e->lru_next;
+    if (e->lru_next != NIL)
+        m->elems[e->lru_next].lru_prev = e->lru_prev;
+    else
+        m->lru_tail = e->lru_prev;
+}
+
+/* Element i was just used (looked up, updated or inserted): it goes to the most recent end. */
+static void lru_touch(struct bpf_map *m, uint32_t i, bool linked)
+{
+    if (linked) {
+        if (m->lru_tail == i)
+            return;
+        lru_unlink(m, i);
+    }
+    struct helem *e = &m->elems[i];
+    e->lru_prev = m->lru_tail;
+    e->lru_next = NIL;
+    if (m->lru_tail != NIL)
+        m->elems[m->lru_tail].lru_next = i;
+    else
+        m->lru_head = i;
+    m->lru_tail = i;
+}
+
 static void htab_unlink(struct bpf_map *m, uint32_t i)
 {
     struct helem *e = &m->elems[i];
@@ -297,25 +342,16 @@ static void htab_unlink(struct bpf_map *m, uint32_t i)
         m->elems[e->newer].older = e->older;
     else
         m->newest = e->older;
+    lru_unlink(m, i);
     e->live = false;
     e->next = m->free_head;
     m->free_head = i;
     m->count--;
 }
 
-/* The least recently used element: LRU maps evict it when full. */
-static uint32_t lru_victim(const struct bpf_map *m)
-{
-    uint32_t best = NIL;
-    for (uint32_t i = m->oldest; i != NIL; i = m->elems[i].newer)
-        if (best == NIL || m->elems[i].used_at < m->elems[best].used_at)
-            best = i;
-    return best;
-}
-
 static int htab_update(struct bpf_map *m, const void *key, const void *value, uint64_t flags)
 {
-    uint32_t h = hash_key(key, m->def.key_size);
+    uint32_t h = hash_key(m, key, m->def.key_size);
     uint32_t i = htab_find(m, key, h);
     if (i != NIL && flags == BPF_NOEXIST)
         return -EEXIST;
@@ -325,7 +361,7 @@ static int htab_update(struct bpf_map *m, const void *key, const void *value, ui
         if (m->free_head == NIL && m->unused == m->def.max_entries) {
             if (m->def.type != BPF_MAP_TYPE_LRU_HASH)
                 return -E2BIG;
-            htab_unlink(m, lru_victim(m));
+            htab_unlink(m, m->lru_head); /* the least recently used */
         }
         if (m->free_head != NIL) {
             i = m->free_head;
@@ -346,10 +382,11 @@ static int htab_update(struct bpf_map *m, const void *key, const void *value, ui
             m->oldest = i;
         m->newest = i;
         m->count++;
+        lru_touch(m, i, false);
         memcpy(elem_key(m, i), key, m->def.key_size);
         memset(elem_value(m, i), 0, m->stride);
     }
-    m->elems[i].used_at = ++m->tick;
+    lru_touch(m, i, true);
     memcpy(elem_value(m, i), value, m->def.value_size);
     return 0;
 }
@@ -364,10 +401,10 @@ void *bpf_map_lookup(struct bpf_map *map, const void *key)
         return idx < map->def.max_entries ? elem_value(map, idx) : NULL;
     }
     if (is_hash(map->def.type)) {
-        uint32_t i = htab_find(map, key, hash_key(key, map->def.key_size));
+        uint32_t i = htab_find(map, key, hash_key(map, key, map->def.key_size));
         if (i == NIL)
             return NULL;
-        map->elems[i].used_at = ++map->tick;
+        lru_touch(map, i, true);
         return elem_value(map, i);
     }
     return NULL;
@@ -404,7 +441,7 @@ int bpf_map_delete(struct bpf_map *map, const void *key)
         return -EINVAL;
     if (!is_hash(map->def.type))
         return -ENOTSUPP_KERNEL;
-    uint32_t i = htab_find(map, key, hash_key(key, map->def.key_size));
+    uint32_t i = htab_find(map, key, hash_key(map, key, map->def.key_size));
     if (i == NIL)
         return -ENOENT;
     htab_unlink(map, i);
@@ -428,7 +465,7 @@ int bpf_map_get_next_key(struct bpf_map *map, const void *key, void *next)
     }
     if (!is_hash(map->def.type))
         return -ENOTSUPP_KERNEL;
-    uint32_t i = key ? htab_find(map, key, hash_key(key, map->def.key_size)) : NIL;
+    uint32_t i = key ? htab_find(map, key, hash_key(map, key, map->def.key_size)) : NIL;
     uint32_t n = i == NIL ? map->oldest : map->elems[i].newer;
     if (n == NIL)
         return -ENOENT;
@@ -494,6 +531,14 @@ static void rb_set_hdr(struct bpf_map *m, uint64_t pos, uint32_t h)
     memcpy(m->ring + (pos & (m->def.max_entries - 1)), &h, sizeof h);
 }
 
+/* Marks (or clears) the ring offset of pos as an outstanding record's start (rb_find). */
+static void rb_mark_start(struct bpf_map *m, uint64_t pos, bool on)
+{
+    uint64_t off = pos & (m->def.max_entries - 1);
+    uint8_t bit = (uint8_t)(1u << (off / 8 % 8));
+    m->rb_starts[off / 64] = on ? (uint8_t)(m->rb_starts[off / 64] | bit) : (uint8_t)(m->rb_starts[off / 64] & ~bit);
+}
+
 void *bpf_map_ringbuf_reserve(struct bpf_map *map, uint64_t size, uint64_t flags)
 {
     if (map->def.type != BPF_MAP_TYPE_RINGBUF || flags || size > map->def.max_entries - RB_HDR)
@@ -510,23 +555,31 @@ void *bpf_map_ringbuf_reserve(struct bpf_map *map, uint64_t size, uint64_t flags
     }
     uint64_t pos = map->prod;
     rb_set_hdr(map, pos, (uint32_t)size | RB_BUSY);
+    rb_mark_start(map, pos, true);
     map->prod += len;
     uint8_t *rec = map->ring + (pos & (cap - 1)) + RB_HDR;
     memset(rec, 0, len - RB_HDR);
     return rec;
 }
 
-/* Position of the outstanding record whose data starts at rec, or UINT64_MAX. */
+/* Position of the outstanding record whose data starts at rec, or UINT64_MAX. Found from the address and
+ * the start bitmap, not by walking the records (a full ring of small records made every submit a scan). */
 static uint64_t rb_find(const struct bpf_map *m, const void *rec)
 {
     if (m->def.type != BPF_MAP_TYPE_RINGBUF)
         return UINT64_MAX;
-    for (uint64_t pos = m->cons; pos < m->prod; pos += rb_len(rb_hdr(m, pos) & ~(RB_BUSY | RB_DISCARD))) {
-        uint32_t h = rb_hdr(m, pos);
-        if ((h & RB_BUSY) && m->ring + (pos & (m->def.max_entries - 1)) + RB_HDR == (const uint8_t *)rec)
-            return pos;
-    }
-    return UINT64_MAX;
+    uint64_t cap = m->def.max_entries;
+    uintptr_t a = (uintptr_t)rec, lo = (uintptr_t)m->ring + RB_HDR;
+    if (a < lo || a - lo >= cap || (a - lo) % 8)
+        return UINT64_MAX;
+    uint64_t off = a - lo;
+    if (!((m->rb_starts[off / 64] >> (off / 8 % 8)) & 1))
+        return UINT64_MAX;
+    uint64_t d = (m->prod - off) & (cap - 1);
+    uint64_t pos = m->prod - (d ? d : cap);
+    if (pos < m->cons || pos >= m->prod || !(rb_hdr(m, pos) & RB_BUSY))
+        return UINT64_MAX;
+    return pos;
 }
 
 static int rb_commit(struct bpf_map *m, void *rec, bool discard)
@@ -536,6 +589,7 @@ static int rb_commit(struct bpf_map *m, void *rec, bool discard)
         return -EINVAL;
     uint32_t h = rb_hdr(m, pos) & ~RB_BUSY;
     rb_set_hdr(m, pos, discard ? h | RB_DISCARD : h);
+    rb_mark_start(m, pos, false);
     return 0;
 }
 

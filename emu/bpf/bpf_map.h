@@ -54,6 +54,13 @@ struct bpf_map_def {
  * err_no is wanted, bpf_map_create_errno() gives it. */
 struct bpf_map *bpf_map_create(const struct bpf_map_def *def, char *err, size_t errlen);
 
+/* Bytes a map of this definition allocates (its pools, before any is touched). */
+uint64_t bpf_map_memory(const struct bpf_map_def *def);
+
+/* What all maps of one object may allocate together: past it the object is refused at load, so a
+ * policy cannot take the memory of the process it runs in (48 ARRAY maps of 1 GiB each were taken). */
+#define BPF_OBJ_MAP_MEMORY_LIMIT (1ull << 30)
+
 /* As bpf_map_create; *err_no gets the positive errno of a refusal (0 on success). */
 struct bpf_map *bpf_map_create_errno(const struct bpf_map_def *def, int *err_no, char *err, size_t errlen);
 

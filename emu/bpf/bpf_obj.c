@@ -334,6 +334,13 @@ static void load_line_info(struct bpf_obj *obj)
 static int add_map(struct bpf_obj *obj, const char *name, enum bpf_obj_map_kind kind, const struct bpf_map_def *def)
 {
     struct bpf_obj_priv *P = obj->priv;
+    uint64_t total = bpf_map_memory(def);
+    for (uint32_t i = 0; i < obj->n_maps; i++)
+        total += bpf_map_memory(&obj->maps[i].def);
+    if (total > BPF_OBJ_MAP_MEMORY_LIMIT)
+        return fail(P, "map %s refused: the object's maps would need %llu MiB, more than the %llu MiB an object's "
+                       "maps may hold", name, (unsigned long long)(total >> 20),
+                    (unsigned long long)(BPF_OBJ_MAP_MEMORY_LIMIT >> 20));
     struct bpf_obj_map *m = realloc(obj->maps, (obj->n_maps + 1) * sizeof *m);
     if (!m)
         return fail(P, "out of memory");

@@ -863,6 +863,22 @@ static int policy_init(void **state, const struct policy_host *host, const char 
     return 0;
 }
 
+/* A JSON string of any text (a map's name comes from the object's symbols: quotes, backslashes, control bytes). */
+static void json_name(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
 /* JSON string of bytes: printable text up to the first NUL, else hex. */
 static void json_bytes(FILE *f, const uint8_t *b, uint32_t n, bool as_string)
 {
@@ -946,7 +962,10 @@ static char *policy_report(void *state)
         }
         if (m->def.type == BPF_MAP_TYPE_RINGBUF || m->def.key_size > 256)
             continue;
-        fprintf(f, "%s\"%s\":{", first_map ? "" : ",", m->name);
+        fputs(first_map ? "" : ",", f);
+        json_name(f, m->name);
+        fputc(':', f);
+        fputc('{', f);
         first_map = false;
         uint8_t *key = calloc(2, m->def.key_size + 1);
         uint8_t *next = key ? key + m->def.key_size + 1 : NULL;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/deadline.h"
+
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 static const char *const fault_names[] = {
@@ -157,10 +159,18 @@ void vm_forget_record(struct vm *vm, uintptr_t rec)
     for (int i = 0; i < NREG_SLOTS; i++)
         if (vm->t[i].kind == R_RBREC && vm->t[i].base == rec)
             vm->t[i].kind = R_SCALAR;
-    for (uint32_t f = 0; f <= vm->depth && f < BPF_VM_MAX_FRAMES; f++)
+    for (uint32_t f = 0; f <= vm->depth && f < BPF_VM_MAX_FRAMES; f++) {
         for (int s = 0; s < SLOTS; s++)
             if (vm->slot_live[f][s] && vm->slot_tag[f][s].kind == R_RBREC && vm->slot_tag[f][s].base == rec)
                 vm->slot_live[f][s] = 0;
+        for (int i = 0; f < vm->depth && i < 4; i++)
+            if (vm->frames[f].saved_tag[i].kind == R_RBREC && vm->frames[f].saved_tag[i].base == rec)
+                vm->frames[f].saved_tag[i].kind = R_SCALAR;
+    }
+    for (uint32_t h = 0; h < vm->n_held; h++)
+        for (uint32_t i = 0; i < vm->held[h].n; i++)
+            if (vm->held[h].t[i].kind == R_RBREC && vm->held[h].t[i].base == rec)
+                vm->held[h].t[i].kind = R_SCALAR;
 }
 
 /* Makes frame f current: fresh zeroed stack, r10 at its top. */
@@ -485,6 +495,8 @@ static int atomic_op(struct vm *vm, const struct bpf_insn *i)
         if (!p) goto fail; \
         type v = (type)(val); memcpy(p, &v, sz); break; }
 
+#define WALL_CHECK_INSNS 16384u
+
 /* Runs from pc until the EXIT of frame `base` (0 for the program, deeper for bpf_loop callbacks). */
 static int exec(struct vm *vm, uint32_t pc, uint32_t base)
 {
@@ -496,15 +508,27 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
      * nested exec) and when leaving. */
     uint64_t executed = vm->executed;
     const uint64_t budget = vm->budget;
+    /* The loop stops at the budget, and under a wall-clock deadline (base/deadline.h) at vm->wall_next
+     * to look at the clock (kept in the vm: bpf_loop callbacks run many short nested loops). */
+    uint64_t stop = budget < vm->wall_next ? budget : vm->wall_next;
     for (;; pc++) {
         if (UNLIKELY(pc >= n)) {
             vm->pc = pc ? pc - 1 : 0;
             { vm_fault(vm, BPF_FAULT_INSN, "execution ran past the end of the program"); goto fail; }
         }
         vm->pc = pc;
-        if (UNLIKELY(executed >= budget)) {
-            vm_fault(vm, BPF_FAULT_BUDGET, "instruction budget of %llu exhausted", (unsigned long long)budget);
-            goto fail;
+        if (UNLIKELY(executed >= stop)) {
+            if (executed >= budget) {
+                vm_fault(vm, BPF_FAULT_BUDGET, "instruction budget of %llu exhausted", (unsigned long long)budget);
+                goto fail;
+            }
+            if (nvemu_deadline_passed()) {
+                vm_fault(vm, BPF_FAULT_BUDGET, "the callback's wall-clock limit passed after %llu instructions",
+                         (unsigned long long)executed);
+                goto fail;
+            }
+            vm->wall_next = executed + WALL_CHECK_INSNS;
+            stop = budget < vm->wall_next ? budget : vm->wall_next;
         }
         executed++;
         const struct bpf_insn *i = &insns[pc];
@@ -675,11 +699,13 @@ static int exec(struct vm *vm, uint32_t pc, uint32_t base)
             }
             vm->executed = executed;
             if (src == BPF_PSEUDO_KFUNC_CALL ? call_kfunc(vm, i->imm) : src == 0 ? vm_call_helper(vm, i->imm) : -2) {
+                executed = vm->executed; /* what the call and its callbacks spent counts in the fault too */
                 if (!vm->failed)
                     BAD();
                 goto fail;
             }
             executed = vm->executed;
+            stop = budget < vm->wall_next ? budget : vm->wall_next;
             for (int a = 1; a <= 5; a++)
                 t[a].kind = R_SCALAR;
             break;
@@ -771,15 +797,22 @@ fail:
 #undef d32
 #undef s32
 
-int vm_call_subprog(struct vm *vm, uint32_t target, uint64_t r1, uint64_t r2, const struct tag *t2, uint64_t *r0)
+int vm_call_subprog(struct vm *vm, uint32_t target, uint64_t r1, uint64_t r2, struct tag *t2, uint64_t *r0)
 {
     uint64_t saved[NREG_SLOTS];
     struct tag saved_t[NREG_SLOTS];
     uint32_t saved_pc = vm->pc;
     memcpy(saved, vm->r, sizeof saved);
     memcpy(saved_t, vm->t, sizeof saved_t);
+    if (vm->n_held + 2 > sizeof vm->held / sizeof vm->held[0])
+        return vm_fault(vm, BPF_FAULT_DEPTH, "call depth exceeds %u frames", vm->max_frames);
     if (push_frame(vm, 0))
         return -1;
+    uint32_t held_at = vm->n_held;
+    vm->held[vm->n_held].t = saved_t;
+    vm->held[vm->n_held++].n = NREG_SLOTS;
+    vm->held[vm->n_held].t = t2;
+    vm->held[vm->n_held++].n = 1;
     vm->r[1] = r1;
     vm->t[1].kind = R_SCALAR;
     vm->r[2] = r2;
@@ -787,6 +820,7 @@ int vm_call_subprog(struct vm *vm, uint32_t target, uint64_t r1, uint64_t r2, co
     for (int a = 3; a <= 5; a++)
         vm->t[a].kind = R_SCALAR;
     int rc = exec(vm, target, vm->depth);
+    vm->n_held = held_at;
     if (rc)
         return rc;
     *r0 = vm->r[0];
@@ -831,10 +865,12 @@ static int run_at(const struct bpf_vm_env *env, const struct bpf_prog *prog, con
     vm->env = env;
     vm->prog = prog;
     vm->depth = 0;
+    vm->n_held = 0;
     vm->max_frames = env->max_frames && env->max_frames < BPF_VM_MAX_FRAMES ? env->max_frames : BPF_VM_MAX_FRAMES;
     vm->pc = e->pc;
     vm->executed = 0;
     vm->budget = env->insn_budget ? env->insn_budget : BPF_VM_DEFAULT_BUDGET;
+    vm->wall_next = nvemu_deadline() ? WALL_CHECK_INSNS : UINT64_MAX;
     vm->ctx = e->ctx;
     vm->ctx_size = e->ctx_size;
     vm->ctx_readonly = e->ctx_readonly;

@@ -48,6 +48,7 @@ struct vm {
     uint32_t pc;                      /* instruction being executed, for faults */
     uint64_t executed;
     uint64_t budget;
+    uint64_t wall_next;               /* executed count at which to look at the wall-clock deadline */
     void *ctx;
     size_t ctx_size;
     bool ctx_readonly;
@@ -57,6 +58,13 @@ struct vm {
     _Alignas(8) uint8_t stack[BPF_VM_MAX_FRAMES][BPF_VM_STACK_SIZE];
     uint8_t slot_live[BPF_VM_MAX_FRAMES][SLOTS]; /* slot holds a spilled pointer (slot_tag) */
     struct tag slot_tag[BPF_VM_MAX_FRAMES][SLOTS];
+    /* Tags kept outside registers and slots while a helper runs a subprogram (the helper caller's
+     * registers, bpf_loop's context argument): a record released meanwhile is forgotten there too. */
+    struct {
+        struct tag *t;
+        uint32_t n;
+    } held[2 * BPF_VM_MAX_FRAMES];
+    uint32_t n_held;
 };
 
 /* Ends the run: fills the fault (first one wins) and marks the vm failed. Returns -1. */
@@ -84,11 +92,14 @@ bool vm_find_region(struct vm *vm, uint64_t addr, uint64_t len, struct tag *out)
 /* Forgets spilled pointers in stack slots that [addr, addr+len) overwrote. */
 void vm_stack_written(struct vm *vm, const struct tag *t, uint64_t addr, uint64_t len);
 
-/* A ringbuf record was submitted or discarded: registers and slots pointing at it become scalars. */
+/* A ringbuf record was submitted or discarded: every tag pointing at it (registers, stack slots, the
+ * callers' saved registers, held tags) becomes a scalar, as the kernel's verifier invalidates every copy of
+ * a released reference: no frame can write into a record after its submit. */
 void vm_forget_record(struct vm *vm, uintptr_t rec);
 
-/* Runs a subprogram (bpf_loop callback) in a new frame with r1..r2 set; *r0 gets its result. */
-int vm_call_subprog(struct vm *vm, uint32_t target, uint64_t r1, uint64_t r2, const struct tag *t2, uint64_t *r0);
+/* Runs a subprogram (bpf_loop callback) in a new frame with r1..r2 set; *r0 gets its result. *t2 is held
+ * (vm_forget_record updates it) while the subprogram runs. */
+int vm_call_subprog(struct vm *vm, uint32_t target, uint64_t r1, uint64_t r2, struct tag *t2, uint64_t *r0);
 
 /* The helper with this id, run against vm's r1..r5; sets r0 and its tag. 0, or -1 on a fault. */
 int vm_call_helper(struct vm *vm, int32_t id);

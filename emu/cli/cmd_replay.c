@@ -1,10 +1,12 @@
 /* `nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose] [--mismatch-file PATH] FILE` */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/log.h"
 #include "cli.h"
@@ -52,10 +54,16 @@ static int check_trace_file(const char *path)
         fprintf(stderr, "replay: %s is a directory, not a trace file\n", path);
         return -1;
     }
-    if (!S_ISREG(st.st_mode))
-        return 0; /* a pipe is read once, by the replay itself */
-    FILE *f = fopen(path, "r");
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "replay: %s is not a regular file (a pipe or device cannot be replayed)\n", path);
+        return -1;
+    }
+    /* O_NONBLOCK: a file that only looks regular (/proc/kmsg) answers EAGAIN instead of blocking */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
     if (!f) {
+        if (fd >= 0)
+            close(fd);
         fprintf(stderr, "replay: %s: %s\n", path, strerror(errno));
         return -1;
     }
@@ -85,6 +93,10 @@ static int check_trace_file(const char *path)
         } else {
             rc = 0;
         }
+    }
+    if (rc == 1 && ferror(f)) {
+        fprintf(stderr, "replay: %s: cannot be read (%s)\n", path, strerror(errno));
+        rc = -1;
     }
     if (rc == 1)
         fprintf(stderr, "replay: %s is empty: no recorded call; " TRACE_FORMAT "\n", path);

@@ -136,6 +136,7 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
             fail(errbuf, errlen, "%s", herr[0] ? herr : "cannot load the policy");
             goto err;
         }
+        hooks_set_callback_limit(emu->hooks, (uint64_t)emu->cfg.policy_hook_limit_ms * 1000000u);
     }
     emu->gpus = calloc(emu->gpu_count, sizeof(*emu->gpus));
     if (!emu->gpus) {

@@ -14,6 +14,7 @@
 #include "nvemu/nvemu.h"
 
 #define FRONT_MAX_POLICY_ARGS 32
+#define FRONT_POLICY_HOOK_LIMIT_MS 1000u /* default --policy-hook-limit */
 
 struct front_opts {
     nvemu_config cfg;           /* profile, compat mode, policy are passed through unchanged */

@@ -19,6 +19,8 @@ void front_opts_init(struct front_opts *o)
     o->cfg.quota_clients = 131072;
     o->cfg.quota_objects = 262144;
     o->cfg.quota_events = 65536;
+    /* one slow policy callback holds every caller: a daemon detaches a policy that overruns this */
+    o->cfg.policy_hook_limit_ms = FRONT_POLICY_HOOK_LIMIT_MS;
     o->ready_fd = -1;
 }
 
@@ -34,11 +36,13 @@ void front_opts_usage(FILE *out, bool serving)
             "  --gpreempt-compat      emulate GPreempt's patched driver (escape 0x60, relaxed control fd check)\n"
             "  --policy NAME|FILE     attach a scheduling policy (a bundled name or a plugin file)\n"
             "  --policy-arg K=V       argument for the policy (repeatable)\n"
+            "  --policy-hook-limit MS a policy callback running longer detaches the policy (default %u; 0: none)\n"
             "  --clock virtual|realtime, --seed N, --trace FILE.csv\n"
             "  --workload-uid UID|any the uid whose programs may use the workload escapes (default: the daemon's)\n"
             "  --workload-gid GID     also programs of this gid may\n"
             "  --rm-quota KIND=N      what one uid may hold: clients, objects or events (repeatable)\n"
-            "  --log-level LEVEL      error|warn|info|debug|trace\n");
+            "  --log-level LEVEL      error|warn|info|debug|trace\n",
+            FRONT_POLICY_HOOK_LIMIT_MS);
     if (serving)
         fprintf(out,
                 "  --socket PATH          control socket (default ${XDG_RUNTIME_DIR:-/tmp}/nvemu-PID.sock)\n"
@@ -122,6 +126,15 @@ int front_opts_parse(struct front_opts *o, int argc, char **argv, int *i)
         }
         o->policy_args[o->cfg.policy_nargs++] = v;
         o->cfg.policy_args = o->policy_args;
+    } else if ((v = opt_value(argc, argv, i, "--policy-hook-limit", &missing))) {
+        char *end;
+        errno = 0;
+        unsigned long ms = strtoul(v, &end, 10);
+        if (errno || *end || !*v || ms > 3600000) {
+            fprintf(stderr, "nvemu: --policy-hook-limit wants milliseconds (0 to 3600000), not '%s'\n", v);
+            return -1;
+        }
+        o->cfg.policy_hook_limit_ms = (uint32_t)ms;
     } else if ((v = opt_value(argc, argv, i, "--policy", &missing))) {
         o->cfg.policy_path = v;
     } else if ((v = opt_value(argc, argv, i, "--socket", &missing))) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "abi/nv_engine.h"
+#include "base/deadline.h"
 #include "base/log.h"
 #include "bpf/bpf_attach.h"
 #include "bpf/bpf_policy.h"
@@ -73,6 +74,11 @@ struct hooks {
     bool failed;                  /* policy_host.fail was called: the policy is no longer called */
     char error[1024];
     bool bpf;                     /* the policy is a BPF object: events beside the hooks reach its probes */
+    uint64_t limit_ns;            /* wall-clock limit of one callback (hooks_set_callback_limit), 0: none */
+    uint64_t cb_start_ns;         /* when the running callback began */
+    uint64_t outer_deadline;      /* the thread's deadline before the running callback's */
+    const char *cb_hook;          /* the running callback */
+    const struct hook_task *cb_task;
 };
 
 static void trace(struct hooks *h, const char *hook, const struct hook_task *t, const char *field,
@@ -254,9 +260,41 @@ void hooks_set_watch(struct hooks_watch *w)
     watch = w;
 }
 
-/* Marks entry into (hook != NULL) or exit from policy code. */
-static void watch_mark(const struct hooks *h, const char *hook, const struct hook_task *t)
+void hooks_set_callback_limit(struct hooks *h, uint64_t limit_ns)
 {
+    h->limit_ns = limit_ns;
+}
+
+/* A callback came back after the limit: the policy is detached for every caller, loudly, as a fault would. */
+static void overran(struct hooks *h, const struct hook_task *t, uint64_t took_ns)
+{
+    if (h->failed)
+        return;
+    h->failed = true;
+    snprintf(h->error, sizeof h->error, "%s took %.1f ms, past the %.1f ms a callback may take", h->cb_hook,
+             (double)took_ns / 1e6, (double)h->limit_ns / 1e6);
+    LOG_ERROR(COMP, "policy %s overran its wall-clock limit, detached (native scheduling for every caller from now "
+              "on): %s", h->name, h->error);
+    trace(h, h->cb_hook, t, "policy", 0, "fault", h->error);
+}
+
+/* Marks entry into (hook != NULL) or exit from policy code; with a callback limit, times the callback: the
+ * thread's deadline (base/deadline.h) lets a BPF policy stop part-way, and a callback that comes back late
+ * detaches the policy. */
+static void watch_mark(struct hooks *h, const char *hook, const struct hook_task *t)
+{
+    if (h->limit_ns && hook) {
+        h->cb_hook = hook;
+        h->cb_task = t;
+        h->cb_start_ns = nvemu_mono_ns();
+        h->outer_deadline = nvemu_deadline_set(h->cb_start_ns + h->limit_ns);
+    } else if (h->limit_ns && h->cb_hook) {
+        uint64_t took = nvemu_mono_ns() - h->cb_start_ns;
+        nvemu_deadline_set(h->outer_deadline);
+        if (took > h->limit_ns)
+            overran(h, h->cb_task, took);
+        h->cb_hook = NULL;
+    }
     if (!watch)
         return;
     if (!hook) {

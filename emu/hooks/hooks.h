@@ -54,6 +54,15 @@ struct hooks_watch {
     uint64_t now_ns;      /* virtual time at the last callback's entry (where a crash inside it happened) */
 };
 
+/*
+ * Limits the wall-clock time of each policy callback (0: no limit, the default). While a callback runs,
+ * the thread's deadline (base/deadline.h) is its start plus the limit: a BPF policy faults when it passes
+ * it; a callback that returns after it detaches the policy for every caller, with an error in the log and
+ * a fault record in the trace, as a policy fault does. A long-lived daemon sets it (nvemu daemon
+ * --policy-hook-limit); a scenario run keeps its own watchdog (a child process killed on a hang).
+ */
+void hooks_set_callback_limit(struct hooks *h, uint64_t limit_ns);
+
 /* Every policy callback of this process records its position in w from now on (NULL: stop). */
 void hooks_set_watch(struct hooks_watch *w);
 
@@ -71,6 +80,16 @@ void hooks_destroy(struct hooks *h);
  * file type (a shared object, or an eBPF object ending in .bpf.o).
  */
 int hooks_find_policy(const char *name, char *out, size_t len, char *err, size_t errlen);
+
+/*
+ * Checks a plugin (shared object) as hooks_load_policy would load it, from its ELF file only, never
+ * running its code (no dlopen, so no constructor runs): a regular ELF shared object for this machine
+ * exporting NVEMU_POLICY_SYMBOL as a defined object whose ops table has the host's API version and at
+ * least the minimum size; arguments key=value. What only the plugin's init can judge (its arguments'
+ * meaning) is not checked. Returns 0, -1 with a one-line reason in err, or 1 when path is an eBPF object:
+ * that is checked by loading it (bpf_policy_attach: verifier, then the BPF machine, no native code runs).
+ */
+int hooks_check_plugin(const char *path, const char *const *args, int nargs, char *err, size_t errlen);
 
 /*
  * Loads a policy (found by hooks_find_policy) with key=value arguments: a

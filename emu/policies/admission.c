@@ -98,6 +98,9 @@ static void admission_task_destroy(void *state, const struct hook_task *t)
     pu_remove(&p->tasks, t);
 }
 
+/* init's keys, in its order: what `scenario check` reads from the file */
+__attribute__((visibility("default"))) const char nvemu_policy_arg_keys[] = "max_lc lc be default engines";
+
 __attribute__((visibility("default"))) const struct policy_ops nvemu_policy = {
     .api_version = NVEMU_POLICY_API_VERSION,
     .size = sizeof(struct policy_ops),

@@ -132,6 +132,10 @@ static void lcbe_task_destroy(void *state, const struct hook_task *t)
     pu_remove(&p->tasks, t);
 }
 
+/* lcbe_init's keys, in its order: what `scenario check` reads from the file */
+__attribute__((visibility("default"))) const char nvemu_policy_arg_keys[] =
+    "lc be default lc_us be_us lc_il be_il hold engines";
+
 __attribute__((visibility("default"))) const struct policy_ops nvemu_policy = {
     .api_version = NVEMU_POLICY_API_VERSION,
     .size = sizeof(struct policy_ops),

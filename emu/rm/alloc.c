@@ -346,8 +346,6 @@ struct owned {
 static bool collect_owned(struct rm_client *cl, void *arg)
 {
     struct owned *w = arg;
-    if (cl->owner != w->op)
-        return true;
     if (w->n == w->cap) {
         uint32_t nc = w->cap ? w->cap * 2 : 16;
         uint32_t *nh = realloc(w->handles, nc * sizeof(*nh));
@@ -363,16 +361,19 @@ static bool collect_owned(struct rm_client *cl, void *arg)
 }
 
 /*
- * One pass collects the owned clients' handles, then each is freed by
- * handle (a free may take other objects with it): linear in the clients,
- * where a rescan per client was quadratic under the core lock.
+ * One pass over the opener's own clients collects their handles, then each
+ * is freed by handle (a free may take other objects with it): linear in the
+ * opener's clients, where a walk of the server's whole client table (every
+ * bucket, every other opener's clients) made each close cost what everyone
+ * holds.
  */
 void rm_opener_gone(struct rm_server *rs, nvemu_opener *op)
 {
     struct rm_call c = {.rs = rs, .op = op, .acc = &nvemu_access_inproc};
     for (;;) {
         struct owned w = {.op = op};
-        rm_for_each_client(rs, collect_owned, &w);
+        for (struct rm_client *cl = op->clients; cl && collect_owned(cl, &w); cl = cl->owner_next)
+            ;
         for (uint32_t i = 0; i < w.n; i++) {
             struct rm_client *cl = rm_client_lookup(rs, w.handles[i]);
             if (cl && cl->owner == op) {

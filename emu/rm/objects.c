@@ -130,6 +130,11 @@ struct rm_client *rm_client_new(struct rm_server *rs, uint32_t handle, nvemu_ope
     uint32_t i = hash_handle(handle, rs->nbuckets);
     cl->hash_next = rs->buckets[i];
     rs->buckets[i] = cl;
+    cl->owner_next = owner->clients;
+    if (owner->clients)
+        owner->clients->owner_prev = cl;
+    owner->clients = cl;
+    cl->owner_listed = true;
     rs->count++;
     rs->objects++;
     rm_quota_charge(rs, cl->creator_uid, RM_QUOTA_CLIENT);
@@ -144,6 +149,16 @@ static void server_unlink_client(struct rm_server *rs, struct rm_client *cl)
     if (*pp) {
         *pp = cl->hash_next;
         rs->count--;
+    }
+    if (cl->owner_listed) {
+        if (cl->owner_prev)
+            cl->owner_prev->owner_next = cl->owner_next;
+        else
+            cl->owner->clients = cl->owner_next;
+        if (cl->owner_next)
+            cl->owner_next->owner_prev = cl->owner_prev;
+        cl->owner_prev = cl->owner_next = NULL;
+        cl->owner_listed = false;
     }
 }
 

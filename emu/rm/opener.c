@@ -53,6 +53,12 @@ void rm_opener_free(struct rm_server *rs, nvemu_opener *op)
     NVEMU_ASSERT("rm", rs->opener_count > 0);
     rs->opener_count--;
     rm_os_event_drop_opener(rs, op);
+    /* clients a failed free left behind no longer have a list to leave */
+    for (struct rm_client *cl = op->clients, *next; cl; cl = next) {
+        next = cl->owner_next;
+        cl->owner_prev = cl->owner_next = NULL;
+        cl->owner_listed = false;
+    }
     free(op);
 }
 

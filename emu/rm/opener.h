@@ -48,6 +48,7 @@ struct nvemu_opener {
     uint64_t uvm_range_groups;     /* range-group ids handed out (UVM_CREATE_RANGE_GROUP counts from 1) */
     struct os_event *events;
     uint32_t nevents;
+    struct rm_client *clients;     /* the clients it owns (rm_client.owner), so its close visits only them */
     nvemu_opener *prev, *next;
 };
 

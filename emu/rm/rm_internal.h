@@ -54,6 +54,8 @@ struct rm_client {
     uint32_t nbuckets, count;
     uint32_t next_generated;                /* next offset from RM_UNIQUE_HANDLE_BASE */
     struct rm_client *hash_next;
+    struct rm_client *owner_prev, *owner_next; /* the owner's clients (nvemu_opener.clients) */
+    bool owner_listed;                      /* in that list (an opener freed with clients left drops them) */
     struct rm_server *rs;
 };
 

@@ -348,10 +348,11 @@ int ywalk(struct yctx *c, const struct ynode *n, const struct ytable *t, void *b
         const struct ynode *k = n->keys[p];
         size_t i;
         bool legacy = false;
+        /* first characters first: a whole string comparison per field and key was most of a load's time */
         for (i = 0; i < nf; i++) {
-            if (!strcmp(fields[i].key, k->scalar))
+            if (fields[i].key[0] == k->scalar[0] && !strcmp(fields[i].key, k->scalar))
                 break;
-            if (fields[i].legacy_us && !strcmp(fields[i].legacy_us, k->scalar)) {
+            if (fields[i].legacy_us && fields[i].legacy_us[0] == k->scalar[0] && !strcmp(fields[i].legacy_us, k->scalar)) {
                 legacy = true;
                 break;
             }
@@ -375,14 +376,20 @@ int ywalk(struct yctx *c, const struct ynode *n, const struct ytable *t, void *b
         got[i] = v;
         got_legacy[i] = legacy;
     }
+    /* Every field given is read before a missing one is reported: an error in a later section is found
+     * without the earlier ones complete (a document that only gives its canned answers is still checked
+     * through), and the first missing field in table order is still the one named. */
+    const struct yfield *missing = NULL;
     for (size_t i = 0; i < nf; i++) {
         if (!got[i]) {
-            if (fields[i].required)
-                return yfail(c, n, "%s needs '%s'", name, fields[i].key);
+            if (fields[i].required && !missing)
+                missing = &fields[i];
             continue;
         }
         if (read_field(c, t, &fields[i], got[i], got_legacy[i], base))
             return -1;
     }
+    if (missing)
+        return yfail(c, n, "%s needs '%s'", name, missing->key);
     return t->check ? t->check(c, n, base, got) : 0;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,12 +52,26 @@ static void fail_at(struct builder *b, size_t line, size_t col, const char *fmt,
     snprintf(b->err, b->errlen, "%s:%zu:%zu: %s", b->name, line, col, msg);
 }
 
+/* A scalar's text lives in its node's own allocation (scalar_node): one allocation per scalar, not two. */
 static void free_one(struct ynode *n)
 {
     free(n->keys);
     free(n->items);
-    free(n->scalar);
     free(n);
+}
+
+/* A zeroed scalar node holding a copy of text (len bytes, NUL added), or NULL when out of memory. */
+static struct ynode *scalar_node(const char *text, size_t len)
+{
+    struct ynode *n = len < SIZE_MAX - sizeof(*n) ? calloc(1, sizeof(*n) + len + 1) : NULL;
+    if (!n)
+        return NULL;
+    n->kind = YNODE_SCALAR;
+    n->scalar = (char *)(n + 1);
+    memcpy(n->scalar, text, len);
+    n->scalar[len] = '\0';
+    n->len = len;
+    return n;
 }
 
 void ytree_free(struct ynode *n)
@@ -119,13 +134,15 @@ static int append(struct ynode *parent, struct ynode *key, struct ynode *item)
     return 0;
 }
 
-static struct ynode *node_new(struct builder *b, enum ynode_kind kind, const yaml_mark_t *m)
+/* A new node at m; a scalar gets its text (len bytes of text) in the same allocation. */
+static struct ynode *node_new(struct builder *b, enum ynode_kind kind, const yaml_mark_t *m, const char *text,
+                              size_t len)
 {
     if (++b->nodes > b->lim.max_nodes) {
         fail_at(b, m->line + 1, m->column + 1, "more than %zu YAML nodes in one file", b->lim.max_nodes);
         return NULL;
     }
-    struct ynode *n = calloc(1, sizeof(*n));
+    struct ynode *n = kind == YNODE_SCALAR ? scalar_node(text, len) : calloc(1, sizeof(*n));
     if (!n) {
         fail_at(b, m->line + 1, m->column + 1, "out of memory");
         return NULL;
@@ -152,7 +169,8 @@ static int attach(struct builder *b, struct ynode *n)
             return -1;
         }
         for (size_t i = 0; i < p->count; i++) {
-            if (strcmp(p->keys[i]->scalar, n->scalar) == 0) {
+            const struct ynode *k = p->keys[i];
+            if (k->len == n->len && memcmp(k->scalar, n->scalar, n->len) == 0) {
                 fail_at(b, n->line, n->column, "duplicate key '%s' (first at line %u)", n->scalar, p->keys[i]->line);
                 ytree_free(n);
                 return -1;
@@ -250,24 +268,16 @@ static int step(struct builder *b, yaml_event_t *ev, int *docs)
         fail_at(b, m->line + 1, m->column + 1, "aliases are not allowed in data files");
         return -1;
     case YAML_SCALAR_EVENT:
-        if (plain_node(b, ev) || !(n = node_new(b, YNODE_SCALAR, m)))
+        if (plain_node(b, ev) ||
+            !(n = node_new(b, YNODE_SCALAR, m, (const char *)ev->data.scalar.value, ev->data.scalar.length)))
             return -1;
-        n->len = ev->data.scalar.length;
-        n->scalar = malloc(n->len + 1);
-        if (!n->scalar) {
-            free(n);
-            fail_at(b, m->line + 1, m->column + 1, "out of memory");
-            return -1;
-        }
-        memcpy(n->scalar, ev->data.scalar.value, n->len);
-        n->scalar[n->len] = '\0';
         n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
                     ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
         return attach(b, n);
     case YAML_MAPPING_START_EVENT:
     case YAML_SEQUENCE_START_EVENT:
         if (plain_node(b, ev) ||
-            !(n = node_new(b, ev->type == YAML_MAPPING_START_EVENT ? YNODE_MAP : YNODE_SEQ, m)))
+            !(n = node_new(b, ev->type == YAML_MAPPING_START_EVENT ? YNODE_MAP : YNODE_SEQ, m, NULL, 0)))
             return -1;
         if (b->depth >= b->lim.max_depth) {
             fail_at(b, n->line, n->column, "nested deeper than %u levels", b->lim.max_depth);
@@ -369,10 +379,10 @@ char *ytree_read_file(const char *path, size_t max_bytes, size_t *len, char *err
             close(fd);
             return NULL;
         }
-        int fl = fcntl(fd, F_GETFL);
-        if (fl >= 0)
-            fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     }
+    /* O_NONBLOCK stays on: a regular file's data never "would block", but a file that only looks
+     * regular (/proc/kmsg, a driver's or FUSE file honouring the flag) answers EAGAIN instead of
+     * holding the reader forever. */
     size_t cap = is_stdin ? 65536 : (size_t)st.st_size + 1, n = 0;
     char *buf = malloc(cap + 1);
     for (;;) {
@@ -397,6 +407,10 @@ char *ytree_read_file(const char *path, size_t max_bytes, size_t *len, char *err
         ssize_t r = read(fd, buf + n, cap - n);
         if (r < 0 && errno == EINTR)
             continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !is_stdin) {
+            snprintf(err, errlen, "%s: reading it would block; not a data file", path);
+            break;
+        }
         if (r < 0) {
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
             break;
@@ -452,15 +466,9 @@ const char *ytree_kind_name(enum ynode_kind k)
 
 static struct ynode *scalar_at(const char *text, size_t len, const struct ynode *where)
 {
-    struct ynode *n = calloc(1, sizeof(*n));
-    if (!n || !(n->scalar = malloc(len + 1))) {
-        free(n);
+    struct ynode *n = scalar_node(text, len);
+    if (!n)
         return NULL;
-    }
-    memcpy(n->scalar, text, len);
-    n->scalar[len] = '\0';
-    n->len = len;
-    n->kind = YNODE_SCALAR;
     n->line = where->line;
     n->column = where->column;
     n->overridden = true;

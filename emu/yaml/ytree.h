@@ -50,7 +50,8 @@ struct ynode *ytree_parse(const char *name, const char *text, size_t len, const 
  * standard input. A directory, FIFO, device or other non-regular file, and a
  * file over max_bytes, are refused with "path: message" in err without
  * reading it (a FIFO is not opened for reading, so a missing writer cannot
- * block). Returns NULL on failure; free() the result.
+ * block); a file that looks regular but whose read would block (/proc/kmsg)
+ * is refused too. Returns NULL on failure; free() the result.
  */
 char *ytree_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen);
 

@@ -227,17 +227,20 @@ int replay_derive_profile(const char *trace, const char *base_label, const char 
                           const char *name, FILE *out, char *err, size_t errlen)
 {
     pid_t unzip = 0;
-    FILE *f = trace_open(trace, &unzip);
+    char oerr[160];
+    FILE *f = trace_open(trace, &unzip, oerr, sizeof oerr);
     if (!f) {
-        snprintf(err, errlen, "%s: %s", trace, strerror(errno));
+        snprintf(err, errlen, "%s: %s", trace, oerr);
         return -1;
     }
     struct derived d = {0};
     struct trace_call tc = {0};
     char *line = NULL, perr[256];
     size_t cap = 0;
+    uint64_t total = 0;
+    const char *why = NULL;
     int lineno = 0, rc = 0;
-    while (rc == 0 && getline(&line, &cap, f) > 0) {
+    while (rc == 0 && trace_read_line(f, &line, &cap, &total, &why) > 0) {
         lineno++;
         int pr = trace_parse_line(line, lineno, &tc, perr, sizeof perr);
         if (pr < 0) {
@@ -250,6 +253,10 @@ int replay_derive_profile(const char *trace, const char *base_label, const char 
         trace_call_free(&tc);
     }
     free(line);
+    if (why && rc == 0) {
+        snprintf(err, errlen, "%s: %s", trace, why);
+        rc = -1;
+    }
     if (trace_close(f, unzip) != 0 && rc == 0) {
         snprintf(err, errlen, "%s: gzip could not decompress it whole", trace);
         rc = -1;

@@ -14,10 +14,13 @@
 #include "replay.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "abi/nv_abi_desc.h"
@@ -50,8 +53,18 @@
 /* Params blocks for classes whose size the recorder did not know: big enough for any class. */
 #define UNKNOWN_PARAMS_BYTES 4096u
 
+/* recorded -> emulated values (handles, addresses, seen ids), hashed: a trace of 80 k allocations took 42 s
+ * when each lookup scanned every earlier pair. The hash is salted per map, so a trace cannot choose keys
+ * that all land in one chain. */
 struct pair64 {
     uint64_t rec, emu;
+    bool used;
+};
+
+struct pairmap {
+    struct pair64 *slot;
+    uint32_t n, cap; /* cap: 0 or a power of two, at most half full */
+    uint64_t salt;
 };
 
 struct replay {
@@ -61,12 +74,10 @@ struct replay {
     nvemu_identity who;
     char fd_path[1024][64];       /* path each recorded fd was opened on ("" = not open) */
     bool fd_registered[1024];     /* REGISTER_FD succeeded on it since it was opened */
-    struct pair64 *handles;       /* recorded -> emulated auto/generated handles */
-    uint32_t nhandles, caphandles;
-    struct pair64 *addrs;         /* recorded -> emulated mapping addresses */
+    struct pairmap handles;       /* recorded -> emulated auto/generated handles */
+    struct pairmap addrs;         /* recorded -> emulated mapping addresses */
     bool rel_set[REPLAY_RELATIVE_COUNTERS];  /* base of each relative counter (volatile.h) */
     uint32_t rel_rec[REPLAY_RELATIVE_COUNTERS], rel_emu[REPLAY_RELATIVE_COUNTERS];
-    uint32_t naddrs, capaddrs;
     struct ctrl_base {
         uint32_t cmd, off, rec, emu;
     } ctrl_base[16];              /* first answer of each relative control field (replay_relative_ctrl) */
@@ -76,6 +87,7 @@ struct replay {
         bool inexact;             /* some call of it differed beyond the allow-list */
     } *seen;
     uint32_t nseen, capseen;
+    struct pairmap seen_ix;       /* id -> its index in seen */
     uint32_t cur_id;              /* what the call being replayed exercises (0: an escape of its own) */
     uint32_t clients[256];        /* client handles the trace allocated (the allow-list asks) */
     uint32_t nclients;
@@ -91,33 +103,52 @@ struct replay {
     const struct buffers *current;  /* the buffers of the call being replayed (buf_owns) */
 };
 
-static bool pair_add(struct pair64 **v, uint32_t *n, uint32_t *cap, uint64_t rec, uint64_t emu)
+static uint64_t pair_hash(const struct pairmap *m, uint64_t k)
 {
-    for (uint32_t i = 0; i < *n; i++)
-        if ((*v)[i].rec == rec) {
-            (*v)[i].emu = emu;
-            return true;
-        }
-    if (*n == *cap) {
-        uint32_t nc = *cap ? *cap * 2 : 64;
-        struct pair64 *g = realloc(*v, nc * sizeof **v);
-        if (!g)
+    k ^= m->salt;
+    k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ull;
+    k = (k ^ (k >> 27)) * 0x94d049bb133111ebull;
+    return k ^ (k >> 31);
+}
+
+static struct pair64 *pair_slot(const struct pairmap *m, uint64_t rec)
+{
+    uint32_t i = (uint32_t)pair_hash(m, rec) & (m->cap - 1);
+    while (m->slot[i].used && m->slot[i].rec != rec)
+        i = (i + 1) & (m->cap - 1);
+    return &m->slot[i];
+}
+
+static bool pair_add(struct pairmap *m, uint64_t rec, uint64_t emu)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        if (m->cap >= (1u << 30))
             return false;
-        *v = g;
-        *cap = nc;
+        struct pairmap g = {.cap = m->cap ? 2 * m->cap : 64, .n = m->n, .salt = m->salt};
+        if (!g.cap || !(g.slot = calloc(g.cap, sizeof *g.slot)))
+            return false;
+        if (!m->cap && getentropy(&g.salt, sizeof g.salt) != 0)
+            g.salt = (uint64_t)(uintptr_t)&g ^ (uint64_t)time(NULL);
+        for (uint32_t i = 0; i < m->cap; i++)
+            if (m->slot[i].used)
+                *pair_slot(&g, m->slot[i].rec) = m->slot[i];
+        free(m->slot);
+        *m = g;
     }
-    (*v)[(*n)++] = (struct pair64){rec, emu};
+    struct pair64 *p = pair_slot(m, rec);
+    m->n += !p->used;
+    *p = (struct pair64){rec, emu, true};
     return true;
 }
 
-static bool pair_find(const struct pair64 *v, uint32_t n, uint64_t rec, uint64_t *emu)
+static bool pair_find(const struct pairmap *m, uint64_t rec, uint64_t *emu)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (v[i].rec == rec) {
-            *emu = v[i].emu;
-            return true;
-        }
-    return false;
+    if (!m->cap)
+        return false;
+    const struct pair64 *p = pair_slot(m, rec);
+    if (p->used)
+        *emu = p->emu;
+    return p->used;
 }
 
 static uint32_t rd32(const uint8_t *p)
@@ -153,7 +184,7 @@ static void map_handles(const struct replay *r, uint8_t *b, uint32_t len)
 {
     for (uint32_t off = 0; off + 4 <= len; off += 4) {
         uint64_t to;
-        if (pair_find(r->handles, r->nhandles, rd32(b + off), &to))
+        if (pair_find(&r->handles, rd32(b + off), &to))
             wr32(b + off, (uint32_t)to);
     }
 }
@@ -201,9 +232,9 @@ static bool own_client(void *ctx, uint32_t hclient)
 
 static struct seen *seen_entry(struct replay *r, uint32_t id)
 {
-    for (uint32_t i = 0; i < r->nseen; i++)
-        if (r->seen[i].id == id)
-            return &r->seen[i];
+    uint64_t at;
+    if (pair_find(&r->seen_ix, id, &at))
+        return &r->seen[at];
     if (r->nseen == r->capseen) {
         uint32_t cap = r->capseen ? 2 * r->capseen : 64;
         struct seen *n = realloc(r->seen, cap * sizeof *n);
@@ -212,6 +243,8 @@ static struct seen *seen_entry(struct replay *r, uint32_t id)
         r->seen = n;
         r->capseen = cap;
     }
+    if (!pair_add(&r->seen_ix, id, r->nseen))
+        return NULL;
     r->seen[r->nseen] = (struct seen){id, false};
     return &r->seen[r->nseen++];
 }
@@ -497,7 +530,7 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
         map_handles(r, arg, 12);
         for (uint32_t off = 16; off <= 24; off += 8) {
             uint64_t to;
-            if (pair_find(r->addrs, r->naddrs, rd64(arg + off), &to))
+            if (pair_find(&r->addrs, rd64(arg + off), &to))
                 wr64(arg + off, to);
         }
     } else if (size >= 12 && tc->nr < NV_ESC_CARD_INFO) { /* RM escapes: hClient, hParent, hObject first */
@@ -546,9 +579,9 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
         r->next_ext_vas_free < sizeof r->ext_vas / sizeof r->ext_vas[0])
         r->ext_vas[r->next_ext_vas_free++] = (struct ext_vaspace){rd32(arg), rd32(arg + 8)};
     if (tc->nr == NR_ALLOC && auto_handle && rc == 0)
-        pair_add(&r->handles, &r->nhandles, &r->caphandles, rd32(tc->out.data + 8), rd32(arg + 8));
+        pair_add(&r->handles, rd32(tc->out.data + 8), rd32(arg + 8));
     if (tc->nr == NR_MAP_MEMORY && size == 56 && rc == 0)
-        pair_add(&r->addrs, &r->naddrs, &r->capaddrs, rd64(tc->out.data + 32), rd64(arg + 32));
+        pair_add(&r->addrs, rd64(tc->out.data + 32), rd64(arg + 32));
     if (!bad) {
         struct replay_volatile v[NV_ESC_MAX_PTRS];
         uint32_t nv = replay_volatile_escape(tc->nr, size, v, NV_ESC_MAX_PTRS);
@@ -703,9 +736,10 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
 {
     memset(res, 0, sizeof *res);
     pid_t unzip = 0;
-    FILE *f = trace_open(path, &unzip);
+    char oerr[160];
+    FILE *f = trace_open(path, &unzip, oerr, sizeof oerr);
     if (!f) {
-        fprintf(report, "replay: %s: %s\n", path, strerror(errno));
+        fprintf(report, "replay: %s: %s\n", path, oerr);
         return -1;
     }
     nvemu_config cfg;
@@ -742,9 +776,11 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
     size_t cap = 0;
     int lineno = 0;
     uint32_t ioctl_lines = 0;
-    ssize_t n;
+    size_t n;
     bool cut = false;
-    while ((n = getline(&line, &cap, f)) > 0) {
+    uint64_t total = 0;
+    const char *why = NULL;
+    while ((n = trace_read_line(f, &line, &cap, &total, &why)) > 0) {
         lineno++;
         struct trace_call tc;
         char perr[160];
@@ -781,6 +817,11 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         trace_call_free(&tc);
     }
     free(line);
+    if (why) {
+        fprintf(report, "%s:%d: %s (at most %u bytes a line, %llu a trace) [emu/profile]\n", path, lineno + 1, why,
+                REPLAY_MAX_LINE_BYTES, (unsigned long long)REPLAY_MAX_TRACE_BYTES);
+        res->mismatches++;
+    }
     if (cut) {
         fprintf(report, "%s:%d: truncated trace: the last line has no newline [emu/profile]\n", path, lineno);
         res->mismatches++;
@@ -806,8 +847,9 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
     nvemu_fdtable_destroy(r->fds);
     replay_other_client_release(r->other);
     nvemu_destroy(r->emu);
-    free(r->handles);
-    free(r->addrs);
+    free(r->handles.slot);
+    free(r->addrs.slot);
+    free(r->seen_ix.slot);
     free(r->seen);
     free(r);
     if (ioctl_lines == 0) {

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "trace.h"
+
 struct replay_opts {
     const char *profile;     /* profile name or file; NULL = "h200" */
     const char *driver;      /* driver release to answer as (nvemu_config.driver); NULL = the profile's */
@@ -37,7 +39,9 @@ struct replay_result {
  * (MODULE answers the call: emu/rm = dispatch and resource server, emu/profile =
  * discovery answers from the GPU profile, emu/fifo = FIFO classes and controls).
  * A line holding a NUL byte ("FILE:LINE: NUL byte ...") and a last line
- * without its newline (a cut recording) count as mismatches.
+ * without its newline (a cut recording) count as mismatches, and so does a trace
+ * or line over the limits above (the replay stops there). Only a regular file is
+ * read (a FIFO or device is refused, and a read that would block ends it).
  * Returns 0 when the replay ran (see res->mismatches), -1 when the file or the
  * emulator could not be opened or the file holds no IOCTL line at all (empty,
  * or not a trace; message on `report`).

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -174,12 +177,34 @@ void trace_call_free(struct trace_call *tc)
     memset(tc, 0, sizeof *tc);
 }
 
-FILE *trace_open(const char *path, pid_t *child)
+FILE *trace_open(const char *path, pid_t *child, char *err, size_t errlen)
 {
     *child = 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "not a regular file (a trace is read from a file, not a pipe or device)");
+        close(fd);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > REPLAY_MAX_TRACE_BYTES) {
+        snprintf(err, errlen, "%lld bytes; a trace may hold at most %llu", (long long)st.st_size,
+                 (unsigned long long)REPLAY_MAX_TRACE_BYTES);
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        close(fd);
+        return NULL;
+    }
     int b0 = fgetc(f), b1 = fgetc(f);
     if (b0 != 0x1f || b1 != 0x8b) {
         rewind(f);
@@ -187,6 +212,7 @@ FILE *trace_open(const char *path, pid_t *child)
     }
     int fds[2];
     if (pipe(fds) != 0) {
+        snprintf(err, errlen, "%s", strerror(errno));
         fclose(f);
         return NULL;
     }
@@ -203,11 +229,52 @@ FILE *trace_open(const char *path, pid_t *child)
     fclose(f);
     close(fds[1]);
     if (pid < 0) {
+        snprintf(err, errlen, "%s", strerror(errno));
         close(fds[0]);
         return NULL;
     }
     *child = pid;
-    return fdopen(fds[0], "r");
+    FILE *z = fdopen(fds[0], "r");
+    if (!z)
+        snprintf(err, errlen, "%s", strerror(errno));
+    return z;
+}
+
+size_t trace_read_line(FILE *f, char **buf, size_t *cap, uint64_t *total, const char **why)
+{
+    size_t n = 0;
+    int c;
+    errno = 0;
+    while ((c = getc_unlocked(f)) != EOF) {
+        if (n >= REPLAY_MAX_LINE_BYTES) {
+            *why = "a line longer than a trace's lines may be";
+            return 0;
+        }
+        if (n + 2 > *cap) {
+            size_t nc = *cap ? 2 * *cap : 65536;
+            char *g = realloc(*buf, nc);
+            if (!g) {
+                *why = "out of memory";
+                return 0;
+            }
+            *buf = g;
+            *cap = nc;
+        }
+        (*buf)[n++] = (char)c;
+        if (++*total > REPLAY_MAX_TRACE_BYTES) {
+            *why = "more bytes than a trace may hold";
+            return 0;
+        }
+        if (c == '\n')
+            break;
+    }
+    if (c == EOF && ferror(f)) {
+        *why = errno == EAGAIN || errno == EWOULDBLOCK ? "reading it would block; not a trace file" : "read error";
+        return 0;
+    }
+    if (n)
+        (*buf)[n] = '\0';
+    return n;
 }
 
 int trace_close(FILE *f, pid_t child)

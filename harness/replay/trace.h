@@ -44,11 +44,24 @@ int trace_parse_line(const char *s, int lineno, struct trace_call *tc, char *err
 /* Frees the byte buffers of a parsed call and zeroes it (reusable for the next line). */
 void trace_call_free(struct trace_call *tc);
 
+/* A trace is text of at most this many bytes (after gzip's decompression), in lines of at most the other. */
+#define REPLAY_MAX_TRACE_BYTES (4ull << 30)
+#define REPLAY_MAX_LINE_BYTES (64u << 20)
+
 /*
- * Opens a trace for reading; a gzip-compressed one (magic 1f 8b) is read through `gzip -dc` in a
- * child process (*child set; 0 otherwise). NULL with errno set when the file cannot be opened.
+ * Opens a trace for reading: a regular file of at most REPLAY_MAX_TRACE_BYTES only (a FIFO or device would hold
+ * the reader until someone writes; O_NONBLOCK stays set, so a file that only looks regular, /proc/kmsg, answers
+ * EAGAIN in trace_read_line instead of blocking). A gzip-compressed one (magic 1f 8b) is read through `gzip -dc`
+ * in a child process (*child set; 0 otherwise). NULL with a message in err when it cannot be opened.
  */
-FILE *trace_open(const char *path, pid_t *child);
+FILE *trace_open(const char *path, pid_t *child, char *err, size_t errlen);
+
+/*
+ * getline with bounds: a line longer than REPLAY_MAX_LINE_BYTES, or a trace (decompressed) longer than
+ * REPLAY_MAX_TRACE_BYTES, ends the reading with *why set; so does a read that would block. Returns the
+ * line's length, 0 at the end (or on *why).
+ */
+size_t trace_read_line(FILE *f, char **buf, size_t *cap, uint64_t *total, const char **why);
 
 /* Closes what trace_open opened; -1 when the decompressor failed (a truncated or corrupt .gz). */
 int trace_close(FILE *f, pid_t child);

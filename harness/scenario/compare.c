@@ -1,6 +1,5 @@
 #include "compare.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +7,13 @@
 
 #include <cjson/cJSON.h>
 
+#include "yaml/ytree.h"
+
 /* results.json files are small; anything bigger is not one. */
 #define MAX_RESULTS_BYTES (64u << 20)
 
+/* A results.json, or a run directory holding one; through ytree_read_file, so a FIFO or a file whose read
+ * would block is refused, not waited on. */
 static char *slurp(const char *path, char *err, size_t errlen)
 {
     char file[1024];
@@ -19,42 +22,8 @@ static char *slurp(const char *path, char *err, size_t errlen)
         snprintf(file, sizeof(file), "%s/results.json", path);
     else
         snprintf(file, sizeof(file), "%s", path);
-    FILE *f = fopen(file, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", file, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 == cap) {
-            if (cap >= MAX_RESULTS_BYTES) {
-                free(buf);
-                fclose(f);
-                snprintf(err, errlen, "%s: larger than %u MiB, not a results.json", file, MAX_RESULTS_BYTES >> 20);
-                return NULL;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    if (!buf) {
-        snprintf(err, errlen, "%s: out of memory", file);
-        return NULL;
-    }
-    buf[n] = '\0';
-    return buf;
+    size_t len;
+    return ytree_read_file(file, MAX_RESULTS_BYTES, &len, err, errlen);
 }
 
 /* A number at a path of object keys, or NAN. */
@@ -66,15 +35,57 @@ static double num(const cJSON *o, const char *k1, const char *k2)
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-static const cJSON *find_named(const cJSON *arr, const char *name)
+/* An array's entries sorted by their "name" member, so that pairing A's tasks with B's takes n log n
+ * (a scan of B per task of A took 10 s at 40 k tasks), whatever the names (a hash table's worst case
+ * is chosen by whoever writes the file). Equal names keep their order: the first wins, as a scan would
+ * find it. */
+struct named {
+    const char *name;
+    size_t order;
+    const cJSON *item;
+};
+
+struct name_index {
+    struct named *e;
+    size_t n;
+};
+
+static int named_cmp(const void *a, const void *b)
 {
+    const struct named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int index_build(struct name_index *ix, const cJSON *arr)
+{
+    size_t n = 0;
     const cJSON *it;
+    cJSON_ArrayForEach(it, arr) n++;
+    if (!(ix->e = calloc(n ? n : 1, sizeof *ix->e)))
+        return -1;
     cJSON_ArrayForEach(it, arr) {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(it, "name");
-        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
-            return it;
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
+        if (cJSON_IsString(name)) {
+            ix->e[ix->n] = (struct named){name->valuestring, ix->n, it};
+            ix->n++;
+        }
     }
-    return NULL;
+    qsort(ix->e, ix->n, sizeof *ix->e, named_cmp);
+    return 0;
+}
+
+static const cJSON *index_find(const struct name_index *ix, const char *name)
+{
+    size_t lo = 0, hi = ix->n; /* the first entry not below name */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(ix->e[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ix->n && strcmp(ix->e[lo].name, name) == 0 ? ix->e[lo].item : NULL;
 }
 
 static int add_row(struct cmp_result *r, size_t *cap, const char *owner, const char *what, double a, double b,
@@ -173,6 +184,7 @@ int cmp_texts(const char *text_a, const char *name_a, const char *text_b, const 
     cJSON *ja = cJSON_Parse(text_a), *jb = cJSON_Parse(text_b);
     const cJSON *tasks_a = cJSON_GetObjectItemCaseSensitive(ja, "tasks");
     const cJSON *tasks_b = cJSON_GetObjectItemCaseSensitive(jb, "tasks");
+    struct name_index tasks_ix = {0}, engines_ix = {0};
     int rc = -1;
     if (!cJSON_IsArray(tasks_a) || !cJSON_IsArray(tasks_b)) {
         snprintf(err, errlen, "%s: not a scenario results.json (no 'tasks' array)",
@@ -182,19 +194,23 @@ int cmp_texts(const char *text_a, const char *name_a, const char *text_b, const 
     read_side(ja, name_a, &out->side[0], out->name_a, sizeof(out->name_a));
     read_side(jb, name_b, &out->side[1], out->name_b, sizeof(out->name_b));
     size_t cap = 0;
+    if (index_build(&tasks_ix, tasks_b) || index_build(&engines_ix, cJSON_GetObjectItemCaseSensitive(jb, "engines"))) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
     const cJSON *ta;
     cJSON_ArrayForEach(ta, tasks_a) {
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(ta, "name");
-        const cJSON *tb = cJSON_IsString(n) ? find_named(tasks_b, n->valuestring) : NULL;
+        const cJSON *tb = cJSON_IsString(n) ? index_find(&tasks_ix, n->valuestring) : NULL;
         if (tb && task_rows(out, &cap, ta, tb)) {
             snprintf(err, errlen, "out of memory");
             goto done;
         }
     }
-    const cJSON *ea, *engines_b = cJSON_GetObjectItemCaseSensitive(jb, "engines");
+    const cJSON *ea;
     cJSON_ArrayForEach(ea, cJSON_GetObjectItemCaseSensitive(ja, "engines")) {
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(ea, "name");
-        const cJSON *eb = cJSON_IsString(n) ? find_named(engines_b, n->valuestring) : NULL;
+        const cJSON *eb = cJSON_IsString(n) ? index_find(&engines_ix, n->valuestring) : NULL;
         if (eb && (add_row(out, &cap, n->valuestring, "switches", num(ea, "switches", NULL),
                            num(eb, "switches", NULL), false) ||
                    add_row(out, &cap, n->valuestring, "preemptions", num(ea, "preemptions", NULL),
@@ -217,6 +233,8 @@ int cmp_texts(const char *text_a, const char *name_a, const char *text_b, const 
     }
     rc = 0;
 done:
+    free(tasks_ix.e);
+    free(engines_ix.e);
     cJSON_Delete(ja);
     cJSON_Delete(jb);
     if (rc)

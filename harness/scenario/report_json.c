@@ -128,6 +128,9 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
         cJSON *maps = cJSON_Parse(r->policy_maps);
         if (maps)
             cJSON_AddItemToObject(root, "policy_maps", maps);
+        else /* never silently: the reader would take a missing key for a policy without maps */
+            cJSON_AddItemToArray(warnings, cJSON_CreateString("policy_maps left out: the policy's map report "
+                                                              "is not JSON"));
     }
     cJSON *faults = cJSON_AddObjectToObject(root, "faults");
     if (r->gpu_lost)

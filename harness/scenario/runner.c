@@ -723,13 +723,20 @@ int sc_check_deps(const struct scenario *s, char *err, size_t errlen)
         char policy_path[512];
         if (hooks_find_policy(s->policy.plugin, policy_path, sizeof(policy_path), why, sizeof(why)))
             return fail_at(s, s->policy.pos, err, errlen, "%s", why);
-        cfg.policy_path = policy_path;
-        cfg.policy_args = (const char *const *)s->policy.args;
-        cfg.policy_nargs = s->policy.nargs;
-        nvemu *emu = nvemu_create(&cfg, why, sizeof(why));
-        if (!emu)
+        /* a plugin is checked from its file (loading it would run its constructors); a BPF object by a load */
+        int prc = hooks_check_plugin(policy_path, (const char *const *)s->policy.args, s->policy.nargs, why,
+                                     sizeof(why));
+        nvemu *emu = NULL;
+        if (prc == 1) {
+            cfg.policy_path = policy_path;
+            cfg.policy_args = (const char *const *)s->policy.args;
+            cfg.policy_nargs = s->policy.nargs;
+            emu = nvemu_create(&cfg, why, sizeof(why));
+        }
+        if (prc < 0 || (prc == 1 && !emu))
             return fail_at(s, s->policy.pos, err, errlen, "policy '%s': %s", s->policy.plugin, why);
-        nvemu_destroy(emu);
+        if (emu)
+            nvemu_destroy(emu);
     }
     if (s->scheduler.binary &&
         check_binary(s, s->scheduler.binary, s->scheduler.pos, "scheduler.binary", err, errlen))

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "yaml/ytree.h"
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
@@ -435,6 +436,31 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* Whether s is spelled as JSON's number grammar allows (strtod also takes hex, "inf", ".5", "+1"). */
+static bool json_number_text(const char *s)
+{
+    s += *s == '-';
+    if (*s < '0' || *s > '9')
+        return false;
+    while (*s >= '0' && *s <= '9')
+        s++;
+    if (*s == '.') {
+        if (*++s < '0' || *s > '9')
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        s += *s == '+' || *s == '-';
+        if (*s < '0' || *s > '9')
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return !*s;
+}
+
 /* A CSV cell as a JSON value: number, boolean, null (empty) or string. */
 static void json_cell(FILE *f, const char *c, size_t n)
 {
@@ -448,7 +474,8 @@ static void json_cell(FILE *f, const char *c, size_t n)
     } else {
         errno = 0;
         double v = strtod(buf, &end);
-        bool num = !*end && !errno && (buf[0] == '-' || (buf[0] >= '0' && buf[0] <= '9')) && v == v &&
+        /* JSON has no inf or nan: a non-finite cell ("-inf", "1e999") stays the CSV's text, as a string. */
+        bool num = !*end && !errno && isfinite(v) && json_number_text(buf) &&
                    !(buf[0] == '0' && buf[1] && buf[1] != '.' && buf[1] != 'e'); /* digests stay strings */
         if (num)
             fputs(buf, f);
@@ -736,24 +763,12 @@ void sweep_outcome(const struct sweep *sw, size_t *failed, size_t *broken)
 
 /* ---- merge ---- */
 
+/* A shard's file, through ytree_read_file: a FIFO or a file whose read would block is refused, not waited
+ * on, and a file over the size of any real table is refused before it is read. */
 static char *slurp(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    char *buf = NULL;
-    size_t len = 0;
-    if (f) {
-        FILE *m = open_memstream(&buf, &len);
-        char chunk[65536];
-        size_t n;
-        while (m && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
-            fwrite(chunk, 1, n, m);
-        if (m)
-            fclose(m);
-        fclose(f);
-    }
-    if (!buf)
-        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-    return buf;
+    size_t len;
+    return ytree_read_file(path, SWEEP_MAX_FILE_BYTES, &len, err, errlen);
 }
 
 /* Fills sw's grid from the first shard's sweep.json; later shards must describe the same grid. */
@@ -792,12 +807,39 @@ static int merge_meta(struct sweep *sw, const cJSON *j, const char *dir, bool fi
             sp->values[sp->nvalues++] = strdup(v->valuestring);
         }
     }
-    t->seeds = (uint32_t)seeds->valuedouble;
-    t->points = (size_t)points->valuedouble;
+    /* The grid is checked before any point is decoded: a parameter without values would divide by
+     * zero, and a point count that is not the grid's would index past it. */
+    size_t grid = 1;
+    for (size_t i = 0; rc == 0 && i < t->nparams; i++) {
+        if (!t->params[i].nvalues) {
+            snprintf(err, errlen, "%s/sweep.json: parameter %s has no values", dir, t->params[i].path);
+            rc = -2;
+        } else {
+            grid *= t->params[i].nvalues;
+        }
+    }
+    if (rc == 0 && !(seeds->valuedouble >= 0 && seeds->valuedouble <= UINT32_MAX &&
+                     seeds->valuedouble == (uint32_t)seeds->valuedouble)) {
+        snprintf(err, errlen, "%s/sweep.json: seeds is not a count", dir);
+        rc = -2;
+    }
+    if (rc == 0) {
+        t->seeds = (uint32_t)seeds->valuedouble;
+        /* at most 8 parameters of 256 values: grid < 2^64, times seeds < 2^32 would not fit; the
+         * double comparison below refuses such grids before they are allocated */
+        double want = (double)grid * (t->seeds ? t->seeds : 1);
+        if (points->valuedouble != want || want > SWEEP_MAX_MERGED_POINTS) {
+            snprintf(err, errlen, "%s/sweep.json: points (%.0f) is not the grid's %.0f (at most %d)", dir,
+                     points->valuedouble, want, SWEEP_MAX_MERGED_POINTS);
+            rc = -2;
+        } else {
+            t->points = (size_t)want;
+        }
+    }
     const cJSON *c;
     cJSON_ArrayForEach(c, cols)
     {
-        if (rc || !cJSON_IsString(c) || add_column(t, "%s", c->valuestring) != 0)
+        if (rc == 0 && (!cJSON_IsString(c) || add_column(t, "%s", c->valuestring) != 0))
             rc = -1;
     }
     if (rc == 0 && first && !(sw->rows = calloc(sw->points ? sw->points : 1, sizeof *sw->rows)))
@@ -828,10 +870,14 @@ static int merge_meta(struct sweep *sw, const cJSON *j, const char *dir, bool fi
 static int merge_rows(struct sweep *sw, char *csv, const char *dir, char *err, size_t errlen)
 {
     char *save = NULL, *line = strtok_r(csv, "\n", &save);
-    size_t hlen = 0;
-    for (size_t c = 0; c < sw->ncolumns; c++)
-        hlen += strlen(sw->columns[c]) + (c ? 1 : 0);
-    if (!line || strlen(line) != hlen) {
+    bool same = line != NULL;
+    const char *h = line;
+    for (size_t c = 0; same && c < sw->ncolumns; c++) {
+        size_t n = strlen(sw->columns[c]);
+        same = (!c || *h++ == ',') && !strncmp(h, sw->columns[c], n);
+        h += same ? n : 0;
+    }
+    if (!same || *h) {
         snprintf(err, errlen, "%s/sweep.csv: header differs from sweep.json's columns", dir);
         return -1;
     }
@@ -854,27 +900,30 @@ static int merge_rows(struct sweep *sw, char *csv, const char *dir, char *err, s
     return 0;
 }
 
+int sweep_merge_shard(struct sweep *sw, const char *json, char *csv, const char *name, bool first, char *err,
+                      size_t errlen)
+{
+    cJSON *j = cJSON_Parse(json);
+    int rc = j ? merge_meta(sw, j, name, first, err, errlen) : -1;
+    if (!j)
+        snprintf(err, errlen, "%s/sweep.json: not JSON", name);
+    cJSON_Delete(j);
+    return rc ? -1 : merge_rows(sw, csv, name, err, errlen);
+}
+
 int sweep_merge(struct sweep *sw, const char *const *dirs, size_t ndirs, char *err, size_t errlen)
 {
     for (size_t d = 0; d < ndirs; d++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/sweep.json", dirs[d]);
-        char *text = slurp(path, err, errlen);
-        if (!text)
-            return -1;
-        cJSON *j = cJSON_Parse(text);
-        free(text);
-        int rc = j ? merge_meta(sw, j, dirs[d], d == 0, err, errlen) : -1;
-        if (!j)
-            snprintf(err, errlen, "%s: not JSON", path);
-        cJSON_Delete(j);
-        if (rc)
+        char *json = slurp(path, err, errlen);
+        if (!json)
             return -1;
         snprintf(path, sizeof path, "%s/sweep.csv", dirs[d]);
-        if (!(text = slurp(path, err, errlen)))
-            return -1;
-        rc = merge_rows(sw, text, dirs[d], err, errlen);
-        free(text);
+        char *csv = slurp(path, err, errlen);
+        int rc = csv ? sweep_merge_shard(sw, json, csv, dirs[d], d == 0, err, errlen) : -1;
+        free(json);
+        free(csv);
         if (rc)
             return -1;
     }

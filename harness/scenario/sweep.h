@@ -17,6 +17,8 @@
 #define SWEEP_MAX_PARAMS 8
 #define SWEEP_MAX_VALUES 256
 #define SWEEP_MAX_COLUMNS 160
+#define SWEEP_MAX_MERGED_POINTS (1 << 20) /* a merged grid's rows are allocated up front */
+#define SWEEP_MAX_FILE_BYTES (1024u << 20)  /* a shard's sweep.csv or sweep.json */
 
 struct sweep_param {
     char *path;                         /* "tasks.be.count" */
@@ -71,6 +73,15 @@ int sweep_write(const struct sweep *sw, const char *dir, const char *const *plot
 int sweep_merge(struct sweep *sw, const char *const *dirs, size_t ndirs, char *err, size_t errlen);
 
 /* Counts points in sw->rows whose pass cell is "false" (failed) and whose error cell is set (could not run). */
+/*
+ * One shard of a merge, from its sweep.json and sweep.csv texts (csv is cut up in place); `name` is
+ * what messages call the shard. The first shard fixes sw's grid, later ones must match it. Never
+ * trusts either text: a malformed grid, header or row is -1 with err. sweep_merge is this for each
+ * directory plus the check that no point is missing.
+ */
+int sweep_merge_shard(struct sweep *sw, const char *json, char *csv, const char *name, bool first, char *err,
+                      size_t errlen);
+
 void sweep_outcome(const struct sweep *sw, size_t *failed, size_t *broken);
 
 void sweep_free(struct sweep *sw);

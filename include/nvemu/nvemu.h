@@ -120,6 +120,8 @@ typedef struct nvemu_config {
        classes, controls and version strings replace the profile's (docs/driver-versions.md); NULL = the
        profile's build.driver_version */
     const char *driver;
+    /* wall-clock limit of one policy callback in ms (hooks_set_callback_limit); 0 = none (the default) */
+    uint32_t policy_hook_limit_ms;
 } nvemu_config;
 
 /* Fills *cfg with defaults (h200, virtual clock, seed 1). */

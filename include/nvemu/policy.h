@@ -79,6 +79,12 @@ enum hook_submit_kind { HOOK_SUBMIT_TOKEN_REQUEST = 0, HOOK_SUBMIT_WORK = 1 };
 
 #define NVEMU_POLICY_API_VERSION 1u
 #define NVEMU_POLICY_SYMBOL "nvemu_policy"
+/*
+ * Optional: the argument keys the plugin's init accepts, exported under this name as one space-separated
+ * string (const char nvemu_policy_arg_keys[] = "lc be lc_us";). `nvemu scenario check` reads it from the
+ * file, without running the plugin, to refuse a key the plugin would refuse.
+ */
+#define NVEMU_POLICY_ARG_KEYS_SYMBOL "nvemu_policy_arg_keys"
 
 /* Setter results; values match gpu_ext's validator enum. */
 enum policy_result {

@@ -14,7 +14,7 @@
 #include "bpf/bpf_vm.h"
 #include "bpf_asm.h"
 
-static char printed[8][256];
+static char printed[8][600];
 static int nprinted;
 static uint64_t now_ns = 1000;
 static bool have_task = true;
@@ -65,7 +65,8 @@ static int setup(void **state)
     maps[0] = bpf_map_create(&ro, NULL, 0);
     maps[1] = bpf_map_create(&rb, NULL, 0);
     maps[2] = bpf_map_create(&h, NULL, 0);
-    static const char strings[] = "tsg %llu eng %d: %s\0%x|%5u|%-3d|%c|%%|%lx\0bad %q\0%d%d%d%d\0";
+    static const char strings[] = "tsg %llu eng %d: %s\0%x|%5u|%-3d|%c|%%|%lx\0bad %q\0%d%d%d%d\0%999999999d\0"
+                                  "%-99999999999d|\0";
     assert_int_equal(bpf_map_initial_value(maps[0], strings, sizeof strings), 0);
     rodata = bpf_map_value_base(maps[0], NULL);
     return 0;
@@ -149,6 +150,60 @@ static void test_trace_vprintk_and_snprintf(void **state)
     r0 = run_ctx(p, NINSN(p), &ctx, sizeof ctx);
     assert_int_equal(r0, 5);
     assert_string_equal(ctx.out, "1234");
+}
+
+/* Offsets of the wide formats in .rodata. */
+#define FMT_WIDE 58  /* "%999999999d" */
+#define FMT_LEFT 70  /* "%-99999999999d|" */
+
+/* A width past the kernel's 2^23 - 1 is clamped, not padded out: the line holds what fits in the
+ * 512-byte buffer (511 spaces; left-justified: the number, then spaces) and the call returns at once. */
+static void test_printk_width_clamped(void **state)
+{
+    (void)state;
+    nprinted = 0;
+    uint64_t r0 = RUN(RO(FMT_WIDE), MOV64_IMM(2, 12), MOV64_IMM(3, 5), CALL(BPF_FUNC_trace_printk), EXIT());
+    assert_int_equal(nprinted, 1);
+    assert_int_equal(r0, 511);
+    assert_int_equal(strspn(printed[0], " "), 511);
+    r0 = RUN(RO(FMT_LEFT), MOV64_IMM(2, 16), MOV64_IMM(3, 42), CALL(BPF_FUNC_trace_printk), EXIT());
+    assert_int_equal(nprinted, 2);
+    assert_int_equal(r0, 511);
+    assert_memory_equal(printed[1], "42   ", 5);
+    assert_int_equal(strspn(printed[1] + 2, " "), 509);
+}
+
+/* Runs p with an instruction budget; returns the fault (BPF_FAULT_NONE when it ran to the end). */
+static enum bpf_fault_kind run_budget(const struct bpf_insn *p, uint32_t n, uint64_t budget, struct bpf_fault *f)
+{
+    struct bpf_vm_env e = env;
+    e.insn_budget = budget;
+    struct bpf_prog prog = {.name = "helpers", .insns = p, .n = n, .maps = maps, .n_maps = 3};
+    uint64_t r0;
+    if (bpf_vm_run(&e, &prog, NULL, 0, false, &r0, f) == 0)
+        return BPF_FAULT_NONE;
+    return f->kind;
+}
+
+/* A helper costs the work it does: a printk padding 1000 characters, a probe_read of 400 bytes, a map
+ * update of a 16-byte key do not fit a budget of 40 instructions, though each program is 4-8 of them. */
+static void test_helpers_charged_by_work(void **state)
+{
+    (void)state;
+    struct bpf_fault f;
+    const struct bpf_insn wide[] = {RO(FMT_WIDE), MOV64_IMM(2, 12), MOV64_IMM(3, 5), CALL(BPF_FUNC_trace_printk),
+                                    EXIT()};
+    assert_int_equal(run_budget(wide, NINSN(wide), 40, &f), BPF_FAULT_BUDGET);
+    assert_non_null(strstr(f.reason, "trace_printk would handle"));
+    assert_int_equal(run_budget(wide, NINSN(wide), 1000, &f), BPF_FAULT_NONE);
+    const struct bpf_insn probe[] = {MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -400), MOV64_IMM(2, 400), MOV64_REG(3, 10),
+                                     ALU64_IMM(BPF_ADD, 3, -512), CALL(BPF_FUNC_probe_read_kernel), EXIT()};
+    assert_int_equal(run_budget(probe, NINSN(probe), 40, &f), BPF_FAULT_BUDGET);
+    assert_non_null(strstr(f.reason, "probe_read_kernel would handle 400 bytes"));
+    assert_int_equal(run_budget(probe, NINSN(probe), 80, &f), BPF_FAULT_NONE);
+    const struct bpf_insn small[] = {MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8), MOV64_REG(3, 10),
+                                     ALU64_IMM(BPF_ADD, 3, -16), CALL(BPF_FUNC_probe_read_kernel), EXIT()};
+    assert_int_equal(run_budget(small, NINSN(small), 40, &f), BPF_FAULT_NONE);
 }
 
 static void test_current_task(void **state)
@@ -316,6 +371,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_printk),
         cmocka_unit_test(test_trace_vprintk_and_snprintf),
+        cmocka_unit_test(test_printk_width_clamped),
+        cmocka_unit_test(test_helpers_charged_by_work),
         cmocka_unit_test(test_current_task),
         cmocka_unit_test(test_clock_prng_cpu),
         cmocka_unit_test(test_probe_read),

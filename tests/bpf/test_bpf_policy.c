@@ -199,6 +199,7 @@ static void test_negative_fixtures(void **state)
         {"unknown_member", "unknown ops member 'on_runlist_update'"},
         {"unknown_kfunc", "calls kfunc bpf_nv_gpu_set_priority, which the driver does not provide"},
         {"unknown_helper", "unknown helper 999"},
+        {"map_memory_cap", "would need 1200 MiB, more than the 1024 MiB an object's maps may hold"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[512], err[2048] = "";
@@ -404,6 +405,27 @@ static void test_k1_output_fields_applied(void **state)
     assert_int_equal(ts, 1024);
     assert_int_equal(report_value(h, "counts", "0"), 3); /* the output fields start at 0 on every call */
     assert_null(hooks_policy_error(h));
+    hooks_destroy(h);
+}
+
+/* A map named with a quote and a backslash: the report is still JSON, the name escaped (results.json parses it
+ * and left policy_maps out when it could not). */
+static void test_report_escapes_map_names(void **state)
+{
+    (void)state;
+    char path[512];
+    fixture_path(path, sizeof path, "map_name_quote");
+    struct testenv te;
+    te_init(&te, 1);
+    struct hooks *h = attach(&te, path, NULL, 0);
+    struct hook_task t = te_task(1, "x");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(h, &t, &ts, &il);
+    char *json = hooks_policy_report(h);
+    assert_non_null(json);
+    assert_string_equal(json, "{\"say\\\"hi\\\\\":{\"0\":7}}");
+    free(json);
     hooks_destroy(h);
 }
 
@@ -870,6 +892,7 @@ int main(void)
         cmocka_unit_test(test_k1_output_fields_applied),
         cmocka_unit_test(test_kfunc_rules_and_helpers),
         cmocka_unit_test(test_kfunc_code_sequences),
+        cmocka_unit_test(test_report_escapes_map_names),
         cmocka_unit_test(test_fault_fails_cleanly),
         cmocka_unit_test(test_budget_and_bad_args),
         cmocka_unit_test(test_twins),

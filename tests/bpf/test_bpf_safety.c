@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "base/deadline.h"
 #include "bpf/bpf_vm.h"
 #include "bpf_asm.h"
 
@@ -195,6 +196,17 @@ static void test_helper_arguments(void **state)
     EXPECT(BPF_FAULT_POINTER, "through a scalar", LD64_SRC(1, BPF_PSEUDO_MAP_FD, RB_PTR), MOV64_IMM(2, 8),
            MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 6), MOV64_REG(6, 0),
            MOV64_REG(1, 0), MOV64_IMM(2, 0), CALL(BPF_FUNC_ringbuf_submit), ST(BPF_DW, 6, 0, 1), EXIT(), EXIT());
+    /* ... also in the caller's frame: a subprogram submits the record its caller keeps in r6 (callee-saved) */
+    EXPECT(BPF_FAULT_POINTER, "through a scalar", LD64_SRC(1, BPF_PSEUDO_MAP_FD, RB_PTR), MOV64_IMM(2, 8),
+           MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 4), MOV64_REG(6, 0),
+           MOV64_REG(1, 0), CALL_SUB(2), ST(BPF_DW, 6, 0, 1), EXIT(),
+           MOV64_IMM(2, 0), CALL(BPF_FUNC_ringbuf_submit), EXIT());
+    /* ... and after a bpf_loop callback submitted the record it got as its context */
+    EXPECT(BPF_FAULT_POINTER, "through a scalar", LD64_SRC(1, BPF_PSEUDO_MAP_FD, RB_PTR), MOV64_IMM(2, 8),
+           MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 8), MOV64_REG(6, 0),
+           MOV64_REG(3, 0), MOV64_IMM(1, 1), LD64_SRC(2, BPF_PSEUDO_FUNC, 5), MOV64_IMM(4, 0), CALL(BPF_FUNC_loop),
+           ST(BPF_DW, 6, 0, 1), EXIT(),
+           MOV64_REG(1, 2), MOV64_IMM(2, 0), CALL(BPF_FUNC_ringbuf_submit), MOV64_IMM(0, 0), EXIT());
     EXPECT(BPF_FAULT_MEMORY, "offset 8 of ringbuf record (8 bytes)", LD64_SRC(1, BPF_PSEUDO_MAP_FD, RB_PTR),
            MOV64_IMM(2, 8), MOV64_IMM(3, 0), CALL(BPF_FUNC_ringbuf_reserve), JMP_IMM(BPF_JEQ, 0, 0, 1),
            ST(BPF_B, 0, 8, 1), EXIT());
@@ -234,6 +246,27 @@ static void test_budget_and_depth(void **state)
     fx.env.insn_budget = 1000;
     EXPECT(BPF_FAULT_BUDGET, "budget of 1000", MOV64_IMM(1, 1000000), LD64_SRC(2, BPF_PSEUDO_FUNC, 5), MOV64_IMM(3, 0),
            MOV64_IMM(4, 0), CALL(BPF_FUNC_loop), EXIT(), MOV64_IMM(0, 0), EXIT());
+    /* ... and the fault counts the callbacks' instructions, not only the caller's */
+    const struct bpf_insn looped[] = {MOV64_IMM(1, 1000000), LD64_SRC(2, BPF_PSEUDO_FUNC, 5), MOV64_IMM(3, 0),
+                                      MOV64_IMM(4, 0), CALL(BPF_FUNC_loop), EXIT(), MOV64_IMM(0, 0), EXIT()};
+    assert_int_equal(run(looped, NINSN(looped), &f), BPF_FAULT_BUDGET);
+    assert_int_equal(f.insns, 1000);
+    fx.env.insn_budget = 0;
+}
+
+/* Under the thread's wall-clock deadline (a daemon's callback limit) a run stops part-way with a budget
+ * fault once it has passed, however large its instruction budget; in a plain loop and in a helper's. */
+static void test_wall_clock_deadline(void **state)
+{
+    (void)state;
+    fx.env.insn_budget = UINT64_MAX;
+    nvemu_deadline_set(nvemu_mono_ns() + 20000000u);
+    EXPECT(BPF_FAULT_BUDGET, "wall-clock limit passed after", JA(-1), EXIT());
+    nvemu_deadline_set(nvemu_mono_ns() + 20000000u);
+    /* the callback passes the deadline inside bpf_loop: its instructions, or the helper's charge, stop it */
+    EXPECT(BPF_FAULT_BUDGET, "wall-clock limit passed", MOV64_IMM(1, 8000000), LD64_SRC(2, BPF_PSEUDO_FUNC, 5),
+           MOV64_IMM(3, 0), MOV64_IMM(4, 0), CALL(BPF_FUNC_loop), EXIT(), JA(-1), EXIT());
+    nvemu_deadline_set(0);
     fx.env.insn_budget = 0;
 }
 
@@ -289,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_helper_arguments),
         cmocka_unit_test(test_kfunc_arguments),
         cmocka_unit_test(test_budget_and_depth),
+        cmocka_unit_test(test_wall_clock_deadline),
         cmocka_unit_test(test_control_flow_faults),
         cmocka_unit_test(test_fault_names_program_insn_and_line),
         cmocka_unit_test(test_fault_in_callee_then_clean_run),

@@ -7,10 +7,16 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "base/deadline.h"
 #include "hooks/policy_api.h"
 #include "hooks_testenv.h"
 
@@ -499,6 +505,96 @@ static void test_load_errors(void **state)
     hooks_destroy(h);
 }
 
+/* A callback that sleeps past the callback limit, and one that checks the thread's deadline. */
+static uint64_t seen_deadline;
+static void slow_bind(void *st, const struct hook_task *t, struct policy_ctx *c)
+{
+    (void)st;
+    (void)t;
+    (void)c;
+    seen_deadline = nvemu_deadline();
+    nanosleep(&(struct timespec){.tv_nsec = 30000000}, NULL);
+}
+
+/* With a callback limit, a callback that comes back late detaches the policy for every caller (native
+ * decisions from then on), names the hook and the times; during it the thread's deadline was set, after
+ * it the outer one is back. Without a limit the same callback keeps the policy attached. */
+static void test_callback_limit_detaches_late_policy(void **state)
+{
+    (void)state;
+    memset(&script, 0, sizeof script);
+    struct policy_ops slow = scripted;
+    slow.on_bind = slow_bind;
+    for (int limited = 0; limited < 2; limited++) {
+        struct testenv te;
+        te_init(&te, 8);
+        struct hooks *h = hooks_create(&te.env);
+        char err[256];
+        assert_int_equal(hooks_attach_ops(h, &slow, NULL, 0, err, sizeof err), 0);
+        hooks_set_callback_limit(h, limited ? 5000000u : 0);
+        struct hook_task t = te_task(1, "lc");
+        seen_deadline = 0;
+        uint64_t before = nvemu_mono_ns();
+        assert_true(hooks_bind(h, &t));
+        assert_int_equal(nvemu_deadline(), 0);
+        if (!limited) {
+            assert_true(hooks_active(h));
+            assert_int_equal(seen_deadline, 0);
+        } else {
+            assert_true(seen_deadline > before && seen_deadline <= before + 5000000u + 2000000u);
+            assert_false(hooks_active(h));
+            assert_non_null(hooks_policy_error(h));
+            assert_non_null(strstr(hooks_policy_error(h), "on_bind took"));
+            assert_non_null(strstr(hooks_policy_error(h), "past the 5.0 ms a callback may take"));
+        }
+        hooks_destroy(h);
+    }
+}
+
+/* hooks_check_plugin reads the ELF file only: the plugin's constructor does not run; a file without the
+ * symbol, with another API version, or that is not a shared object is refused with the load's message. */
+static void test_check_plugin_runs_no_code(void **state)
+{
+    (void)state;
+    char mark[] = "/tmp/nvemu-ctor-mark-XXXXXX";
+    int fd = mkstemp(mark);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(mark);
+    setenv("NVEMU_TEST_CTOR_MARK", mark, 1);
+    char err[512] = "";
+    assert_int_equal(hooks_check_plugin(TEST_CTOR_SO, NULL, 0, err, sizeof err), 0);
+    assert_int_not_equal(access(mark, F_OK), 0);
+    assert_int_equal(hooks_check_plugin(TEST_NOSYM_SO, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is not an nvemu policy"));
+    assert_int_equal(hooks_check_plugin(TEST_BADVER_SO, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "policy API version 999"));
+    assert_int_equal(hooks_check_plugin("/etc/hostname", NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not an ELF shared object"));
+    /* a FIFO named as the plugin is refused at once, not waited on */
+    char fifo[] = "/tmp/nvemu-plugin-fifo-XXXXXX";
+    assert_non_null(mkdtemp(fifo));
+    char fifo_path[64];
+    snprintf(fifo_path, sizeof fifo_path, "%s/p.so", fifo);
+    assert_int_equal(mkfifo(fifo_path, 0600), 0);
+    assert_int_equal(hooks_check_plugin(fifo_path, NULL, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a regular file"));
+    unlink(fifo_path);
+    rmdir(fifo);
+    const char *bad_arg[] = {"novalue"};
+    assert_int_equal(hooks_check_plugin(TEST_CTOR_SO, bad_arg, 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is not key=value"));
+    /* the same file loaded does run its constructor: the check above could have seen it */
+    struct testenv te;
+    te_init(&te, 8);
+    struct hooks *h = hooks_create(&te.env);
+    assert_int_equal(hooks_load_policy(h, TEST_CTOR_SO, NULL, 0, err, sizeof err), 0);
+    assert_int_equal(access(mark, F_OK), 0);
+    hooks_destroy(h);
+    unlink(mark);
+    unsetenv("NVEMU_TEST_CTOR_MARK");
+}
+
 /* A table of exactly the version-1 minimum size (what an older plugin build has) is accepted and used. */
 static void test_min_size_ops_table(void **state)
 {
@@ -540,6 +636,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_task_destroy, setup, teardown),
         cmocka_unit_test(test_attach_errors),
         cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_check_plugin_runs_no_code),
+        cmocka_unit_test(test_callback_limit_detaches_late_policy),
         cmocka_unit_test(test_min_size_ops_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -179,6 +180,33 @@ static void test_lcbe_bad_args(void **state)
     expect_load_error(SO("lc_be_timeslice"), dup, "duplicate");
 }
 
+/* The argument keys each plugin exports for `scenario check` (read from its file, no code run) are the keys
+ * its init accepts: an unknown key gets the same "accepted:" list from both, a known one passes the check. */
+static void test_exported_arg_keys_match_init(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *so, *known;
+    } plugins[] = {
+        {SO("lc_be_timeslice"), "hold=1"}, {SO("gpreempt"), "be_us=1"}, {SO("adaptive"), "window_ms=5"},
+        {SO("admission"), "max_lc=1"},
+    };
+    for (size_t i = 0; i < sizeof plugins / sizeof plugins[0]; i++) {
+        const char *bogus[] = {"bogus=1"};
+        char check_err[512] = "", load_err[512] = "";
+        assert_int_equal(hooks_check_plugin(plugins[i].so, bogus, 1, check_err, sizeof check_err), -1);
+        struct testenv te;
+        te_init(&te, 1);
+        struct hooks *h = hooks_create(&te.env);
+        assert_int_equal(hooks_load_policy(h, plugins[i].so, bogus, 1, load_err, sizeof load_err), -1);
+        hooks_destroy(h);
+        if (!strstr(check_err, "unknown argument 'bogus' (accepted: ") || !strstr(load_err, check_err))
+            fail_msg("%s: check says '%s', init says '%s'", plugins[i].so, check_err, load_err);
+        const char *known[] = {plugins[i].known};
+        assert_int_equal(hooks_check_plugin(plugins[i].so, known, 1, check_err, sizeof check_err), 0);
+    }
+}
+
 /* ---- gpreempt ---- */
 
 static void test_gpreempt_values(void **state)
@@ -320,6 +348,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lcbe_classes),
+        cmocka_unit_test(test_exported_arg_keys_match_init),
         cmocka_unit_test(test_lcbe_hold),
         cmocka_unit_test(test_lcbe_interleave_and_values),
         cmocka_unit_test(test_lcbe_engines_and_default),

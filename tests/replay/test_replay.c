@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -318,6 +319,29 @@ static void test_truncated_and_nul_lines_are_errors(void **state)
     free_lines(v);
 }
 
+/* A FIFO (or any file that is not regular) is refused at once: nothing may hold the replay until a writer
+ * comes. */
+static void test_fifo_is_refused_not_waited_on(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nvemu-replay-fifo-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/trace", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *report = open_memstream(&text, &len);
+    struct replay_opts o = {.profile = "h200"};
+    struct replay_result res;
+    assert_int_equal(replay_file(path, &o, report, &res), -1);
+    fclose(report);
+    assert_non_null(strstr(text, "not a regular file"));
+    free(text);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* A failure without an errno never prints strerror(0) ("Success"). */
 static void test_error_messages_never_end_in_success(void **state)
 {
@@ -349,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_empty_or_foreign_file_is_refused),
         cmocka_unit_test(test_truncated_and_nul_lines_are_errors),
         cmocka_unit_test(test_error_messages_never_end_in_success),
+        cmocka_unit_test(test_fifo_is_refused_not_waited_on),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,6 +91,19 @@ uint64_t sim_take_call_charge(struct sim *s);
 
 /* ---- random ---- */
 
+/*
+ * The sim's generator (xoshiro256**, seeded through splitmix64) as a value of its own, so that a
+ * caller can draw the sim's numbers for a seed without a sim: a scenario's plan draws its arrivals
+ * from one seeded like the run's sim, and a backend without the model draws the same numbers.
+ */
+struct sim_rng {
+    uint64_t s[4];
+};
+void sim_rng_seed(struct sim_rng *r, uint64_t seed);
+uint64_t sim_rng_u64(struct sim_rng *r);
+/* Exponentially distributed with the given mean: sim_rand_exp's formula on r. */
+uint64_t sim_rng_exp(struct sim_rng *r, double mean);
+
 uint64_t sim_rand_u64(struct sim *s);
 /* Uniform in [0, 1). */
 double sim_rand_unit(struct sim *s);

@@ -29,7 +29,7 @@ struct sim {
     uint64_t fired;
     bool running, in_event;
     uint64_t call_charge;
-    uint64_t rng[4];
+    struct sim_rng rng;
 
     struct sim_ev *pool;
     uint32_t pool_cap;

@@ -23,6 +23,7 @@
 #include "hooks/hooks.h"
 #include "hw_cuda.h"
 #include "hw_rm.h"
+#include "plan.h"
 #include "profile/profile.h"
 #include "sim/sim.h"
 
@@ -425,120 +426,6 @@ static void note(struct sc_results *out, const char *fmt, ...)
     va_end(ap);
 }
 
-/* ---- arrivals: the emulator runner's generator, replayed ---- */
-
-struct arrgen {
-    const struct scenario *sc;
-    struct sim *sim;
-    uint32_t ninst;
-    uint32_t *task, *replica;
-    uint64_t **times;
-    size_t *n, *cap;
-    uint64_t *next_periodic;
-    uint32_t *next_num;
-};
-
-static void arr_fire(struct sim *s, void *arg, uint64_t k);
-
-static void arr_at(struct arrgen *g, uint32_t k, uint64_t at)
-{
-    if (at >= g->sc->duration_ns)
-        return;
-    sim_at(g->sim, at, arr_fire, g, k);
-}
-
-static void arr_fire(struct sim *s, void *arg, uint64_t k)
-{
-    struct arrgen *g = arg;
-    const struct sc_task *t = &g->sc->tasks[g->task[k]];
-    uint64_t now = sim_now(s);
-    if (g->n[k] == g->cap[k]) {
-        size_t nc = g->cap[k] ? g->cap[k] * 2 : 256;
-        uint64_t *nt = realloc(g->times[k], nc * sizeof(*nt));
-        if (!nt)
-            return;
-        g->times[k] = nt;
-        g->cap[k] = nc;
-    }
-    g->times[k][g->n[k]++] = now;
-    g->next_num[k]++;
-    switch (t->arrival) {
-    case SC_ARRIVAL_PERIODIC: {
-        g->next_periodic[k]++;
-        double period = 1e9 / t->rate;
-        double offset = period * (double)g->replica[k] / (double)t->count;
-        arr_at(g, (uint32_t)k, t->start_ns + (uint64_t)(offset + period * (double)g->next_periodic[k]));
-        break;
-    }
-    case SC_ARRIVAL_POISSON:
-        arr_at(g, (uint32_t)k, now + sim_rand_exp(s, 1e9 / t->rate));
-        break;
-    case SC_ARRIVAL_TRACE:
-        if (g->next_num[k] < t->trace_count)
-            arr_at(g, (uint32_t)k, t->start_ns + t->trace_ns[g->next_num[k]]);
-        break;
-    case SC_ARRIVAL_CLOSED:
-        break;
-    }
-}
-
-/* Open-loop arrival times per instance, as the emulator's runner draws them for this seed. */
-static int gen_arrivals(const struct scenario *sc, uint64_t seed, struct arrgen *g)
-{
-    memset(g, 0, sizeof(*g));
-    g->sc = sc;
-    g->ninst = sc_instance_count(sc);
-    struct sim_config cfg = {.seed = seed, .clock = NVEMU_CLOCK_VIRTUAL};
-    g->sim = sim_create(&cfg);
-    g->task = calloc(g->ninst, sizeof(*g->task));
-    g->replica = calloc(g->ninst, sizeof(*g->replica));
-    g->times = calloc(g->ninst, sizeof(*g->times));
-    g->n = calloc(g->ninst, sizeof(*g->n));
-    g->cap = calloc(g->ninst, sizeof(*g->cap));
-    g->next_periodic = calloc(g->ninst, sizeof(*g->next_periodic));
-    g->next_num = calloc(g->ninst, sizeof(*g->next_num));
-    if (!g->sim || !g->task || !g->replica || !g->times || !g->n || !g->cap || !g->next_periodic || !g->next_num)
-        return -1;
-    for (uint32_t t = 0, k = 0; t < sc->task_count; t++)
-        for (uint32_t r = 0; r < sc->tasks[t].count; r++, k++)
-            g->task[k] = t, g->replica[k] = r;
-    for (uint32_t k = 0; k < g->ninst; k++) {
-        const struct sc_task *t = &sc->tasks[g->task[k]];
-        uint64_t at = t->start_ns;
-        switch (t->arrival) {
-        case SC_ARRIVAL_PERIODIC:
-            at += (uint64_t)(1e9 / t->rate * (double)g->replica[k] / (double)t->count);
-            break;
-        case SC_ARRIVAL_POISSON:
-            at += sim_rand_exp(g->sim, 1e9 / t->rate);
-            break;
-        case SC_ARRIVAL_TRACE:
-            at += t->trace_ns[0];
-            break;
-        case SC_ARRIVAL_CLOSED:
-            continue;
-        }
-        arr_at(g, k, at);
-    }
-    sim_run_until(g->sim, sc->duration_ns);
-    return 0;
-}
-
-static void arrgen_free(struct arrgen *g)
-{
-    for (uint32_t k = 0; g->times && k < g->ninst; k++)
-        free(g->times[k]);
-    free(g->times);
-    free(g->task);
-    free(g->replica);
-    free(g->n);
-    free(g->cap);
-    free(g->next_periodic);
-    free(g->next_num);
-    if (g->sim)
-        sim_destroy(g->sim);
-}
-
 /* ---- one phase (a baseline or the run itself) ---- */
 
 struct event {
@@ -647,15 +534,17 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     struct sim_config scfg = {.seed = seed, .clock = NVEMU_CLOCK_VIRTUAL, .trace_path = main_run ? o->trace_csv : NULL};
     struct sim *sim = sim_create(&scfg);
     struct sc_analyzer *an = sim ? sc_analyzer_create(sc, seed, p, out) : NULL;
-    struct arrgen g;
-    memset(&g, 0, sizeof(g));
+    /* the plan's arrivals; faults are not injected on hardware, so none ends an instance's */
+    struct sc_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    struct sc_plan_opts po = {.idle = NULL, .faults = false};
     uint64_t *offs = NULL;
     int rc = -1;
     struct region *R = MAP_FAILED;
     size_t size = 0;
     uint32_t ninst = sc_instance_count(sc);
     pid_t *pids = calloc(ninst, sizeof(*pids));
-    if (!sim || !an || !pids || gen_arrivals(sc, seed, &g)) {
+    if (!sim || !an || !pids || sc_plan_build(&plan, sc, seed, &po)) {
         snprintf(err, errlen, "out of memory");
         goto done_early;
     }
@@ -668,13 +557,13 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
         goto done_early;
     }
     for (uint32_t k = 0; k < ninst; k++) {
-        const struct sc_task *t = &sc->tasks[g.task[k]];
-        uint64_t cap = g.n[k] + 16;
+        const struct sc_task *t = &sc->tasks[plan.inst[k].task];
+        uint64_t cap = plan.inst[k].count + 16;
         if (t->arrival == SC_ARRIVAL_CLOSED)
             cap = sc->duration_ns / (t->think_ns + t->preprocess_ns + 2000) + 16;
         size = (size + 63) & ~(size_t)63;
         offs[3 * k] = size;
-        size += g.n[k] * sizeof(uint64_t);
+        size += plan.inst[k].count * sizeof(uint64_t);
         size = (size + 63) & ~(size_t)63;
         offs[3 * k + 1] = size;
         offs[3 * k + 2] = cap;
@@ -689,12 +578,12 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     R->nslots = ninst;
     for (uint32_t k = 0; k < ninst; k++) {
         struct slot *sl = &R->slots[k];
-        sl->task = g.task[k];
-        sl->replica = g.replica[k];
+        sl->task = plan.inst[k].task;
+        sl->replica = plan.inst[k].replica;
         sl->arr_off = offs[3 * k];
-        sl->narr = g.n[k];
-        if (g.n[k])
-            memcpy((char *)R + sl->arr_off, g.times[k], g.n[k] * sizeof(uint64_t));
+        sl->narr = plan.inst[k].count;
+        if (sl->narr)
+            memcpy((char *)R + sl->arr_off, plan.inst[k].arrive_ns, sl->narr * sizeof(uint64_t));
         sl->rec_off = offs[3 * k + 1];
         sl->cap = offs[3 * k + 2];
     }
@@ -842,7 +731,7 @@ done_early:
     }
     if (R != MAP_FAILED)
         munmap(R, size);
-    arrgen_free(&g);
+    sc_plan_free(&plan);
     free(offs);
     free(pids);
     if (sim)

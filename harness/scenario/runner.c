@@ -33,6 +33,7 @@
 #include "front/inproc.h"
 #include "hooks/hooks.h"
 #include "profile/profile.h"
+#include "plan.h"
 #include "run_ctx.h"
 #include "run_proc.h"
 #include "run_sched.h"
@@ -55,7 +56,8 @@ struct inst {
     bool busy;
     uint32_t cur_num;
     uint32_t kernels_left;
-    uint64_t next_periodic;    /* request index for periodic arrivals */
+    const struct sc_plan_inst *plan; /* its open-loop arrivals */
+    size_t plan_next;          /* index of the next one to place */
     sim_event_id pending_arrival, pending_submit, pending_done;
 };
 
@@ -67,6 +69,7 @@ struct run {
     struct inst *inst;
     uint32_t ninst;
     struct run_sched sched;
+    struct sc_plan plan;
     uint64_t end_ns;
     uint64_t launch_ns, completion_ns;   /* host latencies (profile timing) */
     uint64_t jitter_ns;                  /* logistic scale of the completion's spread */
@@ -94,29 +97,14 @@ static void schedule_arrival(struct inst *in, uint64_t at)
     in->pending_arrival = sim_at(in->R->sim, at, arrival_fn, in, 0);
 }
 
-/* Open-loop arrivals: the next one is scheduled when this one happens. */
-static void schedule_next_open_loop(struct inst *in, uint64_t now)
+/*
+ * Open-loop arrivals come from the plan (plan.h), placed one at a time as the previous one happens, so the
+ * sim orders them among the model's events as it always did.
+ */
+static void schedule_next_open_loop(struct inst *in)
 {
-    const struct sc_task *t = in->t;
-    switch (t->arrival) {
-    case SC_ARRIVAL_PERIODIC: {
-        in->next_periodic++;
-        /* Replicas are spread evenly over the period so they do not arrive in lockstep. */
-        double period = 1e9 / t->rate;
-        double offset = period * (double)in->replica / (double)t->count;
-        schedule_arrival(in, t->start_ns + (uint64_t)(offset + period * (double)in->next_periodic));
-        break;
-    }
-    case SC_ARRIVAL_POISSON:
-        schedule_arrival(in, now + sim_rand_exp(in->R->sim, 1e9 / t->rate));
-        break;
-    case SC_ARRIVAL_TRACE:
-        if (in->next_num < t->trace_count)
-            schedule_arrival(in, t->start_ns + t->trace_ns[in->next_num]);
-        break;
-    case SC_ARRIVAL_CLOSED:
-        break;
-    }
+    if (in->plan->open_loop && in->plan_next < in->plan->count)
+        schedule_arrival(in, in->plan->arrive_ns[in->plan_next++]);
 }
 
 static int queue_push(struct inst *in, uint64_t at, uint32_t num)
@@ -161,14 +149,14 @@ static void arrival_fn(struct sim *s, void *arg, uint64_t data)
     if (in->R->gpu_lost) {
         /* The client's first launch fails at once; a closed loop gives up, an open one keeps getting requests. */
         mark(in->R, SC_MARK_FAIL, in->id, num);
-        schedule_next_open_loop(in, now);
+        schedule_next_open_loop(in);
         return;
     }
     if (queue_push(in, now, num) != 0) {
         mark(in->R, SC_MARK_FAIL, in->id, num);
         return;
     }
-    schedule_next_open_loop(in, now);
+    schedule_next_open_loop(in);
     if (!in->busy)
         start_next(in);
 }
@@ -399,26 +387,30 @@ static uint64_t wall_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int first_arrivals(struct run *R)
+/* The plan of the instances that take arrivals (not an external process, not refused), then their first. */
+static int first_arrivals(struct run *R, uint64_t seed)
 {
+    bool *idle = calloc(R->ninst ? R->ninst : 1, sizeof(*idle));
+    if (!idle) {
+        snprintf(R->err, sizeof(R->err), "out of memory");
+        return -1;
+    }
+    for (uint32_t k = 0; k < R->ninst; k++)
+        idle[k] = R->inst[k].dead || R->inst[k].external;
+    struct sc_plan_opts po = {.idle = idle, .faults = true};
+    int rc = sc_plan_build(&R->plan, R->sc, seed, &po);
+    free(idle);
+    if (rc) {
+        snprintf(R->err, sizeof(R->err), "out of memory");
+        return -1;
+    }
     for (uint32_t k = 0; k < R->ninst; k++) {
         struct inst *in = &R->inst[k];
-        const struct sc_task *t = in->t;
-        uint64_t at = t->start_ns;
-        switch (t->arrival) {
-        case SC_ARRIVAL_PERIODIC:
-            at += (uint64_t)(1e9 / t->rate * (double)in->replica / (double)t->count);
-            break;
-        case SC_ARRIVAL_POISSON:
-            at += sim_rand_exp(R->sim, 1e9 / t->rate);
-            break;
-        case SC_ARRIVAL_TRACE:
-            at += t->trace_ns[0];
-            break;
-        case SC_ARRIVAL_CLOSED:
-            break;
-        }
-        schedule_arrival(in, at);
+        in->plan = &R->plan.inst[k];
+        if (in->t->arrival == SC_ARRIVAL_CLOSED)
+            schedule_arrival(in, in->t->start_ns);
+        else
+            schedule_next_open_loop(in);
     }
     return 0;
 }
@@ -568,7 +560,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
                 goto finish;
         }
     }
-    if (run_sched_start(&R.sched, R.err, sizeof(R.err)) || arm_faults(&R) || first_arrivals(&R))
+    if (run_sched_start(&R.sched, R.err, sizeof(R.err)) || arm_faults(&R) || first_arrivals(&R, seed))
         goto finish;
     if (run_proc_needed(sc)) {
         if (run_proc_start(&procs, sc, R.emu, R.fdt, R.end_ns, R.err, sizeof(R.err)) ||
@@ -592,6 +584,7 @@ finish:
         free(R.inst[k].queue_num);
     }
     run_sched_fini(&R.sched);
+    sc_plan_free(&R.plan);
     free(R.inst);
     if (R.fdt)
         nvemu_fdtable_destroy(R.fdt);

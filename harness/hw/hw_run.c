@@ -24,6 +24,7 @@
 #include "hw_cuda.h"
 #include "hw_rm.h"
 #include "plan.h"
+#include "run_sched.h"
 #include "profile/profile.h"
 #include "sim/sim.h"
 
@@ -68,6 +69,8 @@ struct slot {
     /* the scheduler: an LC replica announces its requests; a BE replica's agent acts on its own group */
     bool lc;
     int sched_action;             /* -1 none, SC_SCHED_PREEMPT or SC_SCHED_DISABLE (BE replicas) */
+    enum gp_method sched_method;  /* the same as the decisions' method */
+    uint64_t decided[GP_DECISION_COUNT]; /* the agent's decisions for this replica, applied or not */
     uint64_t sched_calls, sched_failed;
     uint32_t sched_last_bad;
 };
@@ -269,13 +272,16 @@ static void apply_policy(struct slot *sl)
 /*
  * GPreempt's scheduler on a stock driver: a group's controls are accepted from its opener only, so
  * the scheduler's calls come from a thread inside each BE process, on that process's own fd and
- * client, when the LC processes announce a request (the region's counters): PREEMPT (bWait=0) each
- * time LC kernels are queued, or DISABLE_CHANNELS while any LC request is in flight and enable after.
+ * client, when the LC processes announce a request (the region's counters). What to call is
+ * gp_decide.h's decision, as in the emulator: PREEMPT (bWait=0) for each LC request queued, or
+ * DISABLE_CHANNELS while any LC request is in flight and enable after. Without the group (a driver
+ * that showed none) the decisions are still taken and counted, and nothing is called.
  */
 struct agent {
     struct region *R;
     struct slot *sl;
     struct hw_group g;
+    bool found;
     uint64_t end;
 };
 
@@ -298,29 +304,44 @@ static void agent_disable(struct agent *a, bool disable)
     agent_call(a, hw_rm_control(&a->g, a->g.hsubdevice, NV2080_CTRL_CMD_FIFO_DISABLE_CHANNELS, &p, sizeof(p)));
 }
 
+static void agent_act(struct agent *a, enum gp_decision d)
+{
+    a->sl->decided[d]++;
+    if (!a->found)
+        return;
+    if (d == GP_DECIDE_PREEMPT_BE) {
+        NVA06C_CTRL_PREEMPT_PARAMS p = {.bWait = 0};
+        agent_call(a, hw_rm_control(&a->g, a->g.htsg, NVA06C_CTRL_CMD_PREEMPT, &p, sizeof(p)));
+    } else if (d == GP_DECIDE_DISABLE_BE || d == GP_DECIDE_ENABLE_BE) {
+        agent_disable(a, d == GP_DECIDE_DISABLE_BE);
+    }
+}
+
 static void *agent_main(void *arg)
 {
     struct agent *a = arg;
+    struct gp_decider dec;
+    gp_decider_init(&dec, a->sl->sched_method);
     uint64_t seen = atomic_load(&a->R->lc_requests);
-    bool disabled = false;
+    bool lc_on = false;
     while (mono_ns() < a->end) {
-        if (a->sl->sched_action == SC_SCHED_PREEMPT) {
-            uint64_t now = atomic_load(&a->R->lc_requests);
-            if (now != seen) {
-                seen = now;
-                NVA06C_CTRL_PREEMPT_PARAMS p = {.bWait = 0};
-                agent_call(a, hw_rm_control(&a->g, a->g.htsg, NVA06C_CTRL_CMD_PREEMPT, &p, sizeof(p)));
+        if (dec.method == GP_METHOD_PREEMPT) {
+            /* every LC request is an event of its own, however many queued since the last look */
+            for (uint64_t now = atomic_load(&a->R->lc_requests); seen != now; seen++) {
+                agent_act(a, gp_decide_lc_begin(&dec));
+                agent_act(a, gp_decide_lc_end(&dec));
             }
         } else {
             bool busy = atomic_load(&a->R->lc_busy) > 0;
-            if (busy != disabled) {
-                agent_disable(a, busy);
-                disabled = busy;
+            if (busy != lc_on) {
+                agent_act(a, busy ? gp_decide_lc_begin(&dec) : gp_decide_lc_end(&dec));
+                lc_on = busy;
             }
         }
         sched_yield();
     }
-    if (disabled)
+    /* the run is over: the channels go back on (not a decision: the emulator's run just ends) */
+    if (dec.be_disabled && a->found)
         agent_disable(a, false);
     return NULL;
 }
@@ -365,7 +386,8 @@ static int task_run(struct region *R, struct slot *sl, const struct sc_task *t, 
     const uint64_t t0 = R->t0, end = t0 + duration;
     struct agent ag = {.R = R, .sl = sl, .end = end};
     pthread_t agent;
-    bool agent_on = sl->sched_action >= 0 && hw_rm_group(&ag.g) && pthread_create(&agent, NULL, agent_main, &ag) == 0;
+    ag.found = sl->sched_action >= 0 && hw_rm_group(&ag.g);
+    bool agent_on = sl->sched_action >= 0 && pthread_create(&agent, NULL, agent_main, &ag) == 0;
     const uint64_t *arr = (const uint64_t *)((const char *)R + sl->arr_off);
     struct rec *rec = (struct rec *)((char *)R + sl->rec_off);
     bool closed = t->arrival == SC_ARRIVAL_CLOSED;
@@ -507,6 +529,7 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
                                    sc->scheduler.action != SC_SCHED_TIMESLICE
                                ? (int)sc->scheduler.action
                                : -1;
+        sl->sched_method = run_sched_method(sc);
     }
     if (hooks_acts_on_work_submit(h))
         note(out, "policy %s acts at every kernel launch (on_work_submit, or a cuLaunchKernel uprobe calling "
@@ -682,6 +705,9 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     free(ev);
     sim_run_until(sim, sc->duration_ns);
     if (main_run) {
+        for (uint32_t k = 0; k < ninst; k++)
+            for (int d = 0; d < GP_DECISION_COUNT; d++)
+                out->sched_decided[d] += d == GP_DECIDE_NOTHING ? 0 : R->slots[k].decided[d];
         for (uint32_t k = 0; k < ninst; k++) {
             const struct slot *sl = &R->slots[k];
             const char *name = sc->tasks[sl->task].name;

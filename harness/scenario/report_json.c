@@ -117,6 +117,12 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     else
         cJSON_AddNullToObject(faults, "gpu_lost_at_s");
     cJSON_AddNumberToObject(faults, "busy_retries", (double)r->busy_retries);
+    if (s->scheduler.kind == SC_SCHED_GPREEMPT) {
+        cJSON *sched = cJSON_AddObjectToObject(root, "scheduler");
+        cJSON *dec = cJSON_AddObjectToObject(sched, "calls_decided");
+        for (int k = GP_DECIDE_NOTHING + 1; k < GP_DECISION_COUNT; k++)
+            cJSON_AddNumberToObject(dec, gp_decision_name((enum gp_decision)k), (double)r->sched_decided[k]);
+    }
     cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
     for (uint32_t t = 0; t < s->task_count; t++)
         cJSON_AddItemToArray(tasks, task_json(r, t));

@@ -14,18 +14,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gp_decide.h"
 #include "profile/profile.h"
 #include "scenario.h"
 #include "sim/sim.h"
+#include "task_protocol.h"
 
 #define SC_MAX_WARNINGS 8
 
-/* Names of the harness's MARK records: a = instance, b = request number (or TSG id / 0). */
-#define SC_MARK_ARRIVE "req_arrive"
-#define SC_MARK_DONE "req_done"
-#define SC_MARK_FAIL "req_fail"       /* a request the bench reports as failed (fault) */
-#define SC_MARK_OPEN "req_open"       /* still in flight when the run ended */
-#define SC_MARK_TSG "inst_tsg"        /* b = hardware id of the instance's compute TSG */
+/* Names of the harness's MARK records: the request marks are the task protocol's (task_protocol.h); the runner's own: */
 #define SC_MARK_KILLED "inst_killed"
 #define SC_MARK_REJECTED "inst_rejected" /* its context was refused (admission BUSY_RETRY) */
 #define SC_MARK_GPU_LOST "gpu_lost"   /* a = GPU index: it fell off the bus (fault) */
@@ -149,6 +146,9 @@ struct sc_results {
     bool gpu_lost;                       /* a gpu_lost fault happened, at gpu_lost_ns */
     uint64_t gpu_lost_ns;
     uint64_t busy_retries;               /* scheduler controls answered BUSY_RETRY (each retried) */
+    /* the user-space scheduler's calls decided (gp_decide.h), one per BE instance a decision names, by kind:
+     * what the plan's decisions asked of the backend, whether or not the backend could apply them */
+    uint64_t sched_decided[GP_DECISION_COUNT];
     uint32_t inst_count;
     struct sc_inst *inst;
     struct sc_task_result tasks[SC_MAX_TASKS];

@@ -583,6 +583,7 @@ finish:
         free(R.inst[k].queue);
         free(R.inst[k].queue_num);
     }
+    memcpy(out->sched_decided, R.sched.be_calls, sizeof(out->sched_decided));
     run_sched_fini(&R.sched);
     sc_plan_free(&R.plan);
     free(R.inst);

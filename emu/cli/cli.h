@@ -20,6 +20,10 @@ static inline bool cli_is_help(const char *arg)
  */
 int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len);
 
+/* The scenario backend `--backend NAME` names (backend.h), or NULL after an error message naming the backends. */
+struct sc_backend;
+const struct sc_backend *cli_backend(const char *name);
+
 /* `nvemu scenario sweep` and `sweep-merge` (cmd_scenario_sweep.c); argv[0] is the subcommand. */
 int nvemu_scenario_sweep(int argc, char **argv);
 int nvemu_scenario_sweep_merge(int argc, char **argv);

@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "cli.h"
 #include "compare.h"
-#include "hw_run.h"
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
@@ -25,15 +25,16 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: nvemu scenario run FILE [--seed N] [--profile NAME|FILE] [--out DIR] [--csv] [--junit FILE]\n"
             "                           [--policy NAME|FILE.so|FILE.bpf.o [--policy-arg K=V]...] [--timeout SECONDS]\n"
-            "                           [--quiet] [--no-color] [--hw]\n"
+            "                           [--quiet] [--no-color] [--backend emu|hw] [--hw]\n"
             "       nvemu scenario check FILE...\n"
             "       nvemu scenario compare A B [--tolerance FRACTION] [--headline] [--html FILE]\n"
             "       nvemu scenario sweep FILE --set PATH=V1,V2,... [--seeds N] --out DIR   (sweep --help)\n"
             "       nvemu scenario sweep-merge --out DIR SHARD_DIR...\n\n"
             "run    runs a scenario in an in-process emulator, prints a summary and exits 1 when an\n"
             "       expectation fails. --profile runs it on another GPU profile than the file's gpu.profile.\n"
-            "       --hw runs the tasks as processes on the real NVIDIA GPU 0 instead (libcuda, Volta+;\n"
-            "       results marked backend hw; decisions it cannot apply are listed in results.json).\n"
+            "       --backend hw (or --hw) runs the tasks as processes on the real NVIDIA GPU 0 instead\n"
+            "       (libcuda, Volta+; results marked backend hw; decisions it cannot apply are listed in\n"
+            "       results.json); --backend emu, the emulator, is the default.\n"
             "       --policy replaces the file's policy (a plugin or a gpu_ext struct_ops object; its\n"
             "       arguments from --policy-arg: K=V for a plugin, rodata:NAME=V and map:NAME[KEY]=V for an object).\n"
             "       --out DIR writes results.json, junit.xml, trace.json\n"
@@ -49,6 +50,17 @@ static void usage(FILE *f)
             "       per metric, each task's latencies and requests/s side by side and, for --out\n"
             "       directories, their report.html next to each other (exit 2 when it cannot be written).\n"
             "The scenario format is described in scenarios/README.md.\n");
+}
+
+const struct sc_backend *cli_backend(const char *name)
+{
+    const struct sc_backend *b = sc_backend_find(name);
+    if (!b) {
+        char names[64];
+        sc_backend_names(names, sizeof(names));
+        fprintf(stderr, "nvemu scenario: --backend wants one of %s, not '%s'\n", names, name);
+    }
+    return b;
 }
 
 /* A scenario without expectations passes whatever the policy does: say so. */
@@ -186,7 +198,8 @@ struct run_job {
     const struct scenario *s;
     const struct sc_run_opts *opts;
     const char *out_dir, *junit;
-    bool quiet, color, csv_wanted, hw;
+    bool quiet, color, csv_wanted;
+    const struct sc_backend *backend;
 };
 
 /* The run itself (in the guarded child): summary, reports, exit status. */
@@ -196,7 +209,7 @@ static int run_job(void *arg)
     const struct scenario *s = j->s;
     char err[512];
     struct sc_results res;
-    int rc = j->hw ? sc_run_hw(s, j->opts, &res, err, sizeof(err)) : sc_run(s, j->opts, &res, err, sizeof(err));
+    int rc = j->backend->run(s, j->opts, &res, err, sizeof(err));
     if (rc != 0 && !res.sc) {
         fprintf(stderr, "nvemu scenario: %s\n", err);
         return 3;
@@ -236,7 +249,8 @@ static int run(int argc, char **argv)
         {"profile", required_argument, NULL, 'p'},
         {"junit", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
         {"no-color", no_argument, NULL, 'n'}, {"csv", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
-        {"hw", no_argument, NULL, 'w'}, {"timeout", required_argument, NULL, 't'},
+        {"hw", no_argument, NULL, 'w'}, {"backend", required_argument, NULL, 'b'},
+        {"timeout", required_argument, NULL, 't'},
         {"policy", required_argument, NULL, 'P'}, {"policy-arg", required_argument, NULL, 'A'},
         {NULL, 0, NULL, 0},
     };
@@ -245,7 +259,8 @@ static int run(int argc, char **argv)
     const char *out_dir = NULL, *junit = NULL, *profile = NULL, *policy = NULL;
     const char *policy_args[SC_MAX_ARGS];
     int policy_nargs = 0;
-    bool quiet = false, csv_wanted = false, hw = false, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    bool quiet = false, csv_wanted = false, color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    const struct sc_backend *backend = sc_backend_default();
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "s:o:j:qp:h", longopts, NULL)) != -1) {
@@ -267,7 +282,11 @@ static int run(int argc, char **argv)
         case 'q': quiet = true; break;
         case 'n': color = false; break;
         case 'c': csv_wanted = true; break;
-        case 'w': hw = true; break;
+        case 'w': backend = sc_backend_find("hw"); break;
+        case 'b':
+            if (!(backend = cli_backend(optarg)))
+                return 2;
+            break;
         case 'P': policy = optarg; break;
         case 'A':
             if (!strchr(optarg, '=') || policy_nargs >= SC_MAX_ARGS) {
@@ -341,7 +360,7 @@ static int run(int argc, char **argv)
         opts.progress = stderr;
     /* Policy code runs in a child: a crash or a hang inside a plugin fails the run with a reason instead of
      * taking the reports with it. */
-    struct run_job job = {s, &opts, out_dir, junit, quiet, color, csv_wanted, hw};
+    struct run_job job = {s, &opts, out_dir, junit, quiet, color, csv_wanted, backend};
     char why[512];
     int status = cli_guarded(run_job, &job, timeout, HOOK_LIMIT_S, why, sizeof why);
     if (status < 0) {

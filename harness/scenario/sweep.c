@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "base/log.h"
 #include "report.h"
 #include "runner.h"
@@ -208,7 +209,7 @@ static void run_point(const struct sweep *sw, const struct scenario *shape, size
     bool ran = false;
     if (s) {
         struct sc_run_opts o = {.seed = seed, .has_seed = seed != 0, .baselines = baselines};
-        ran = sc_run(s, &o, &res, err, sizeof err) == 0;
+        ran = sw->backend->run(s, &o, &res, err, sizeof err) == 0;
     }
     fprintf(f, "%zu", point);
     for (size_t p = 0; p < sw->nparams; p++)
@@ -310,10 +311,15 @@ int sweep_run(struct sweep *sw, unsigned jobs, FILE *progress, char *err, size_t
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    if (!sw->backend) {
+        free(sel);
+        snprintf(err, errlen, "no backend to run the points on");
+        return -1;
+    }
     for (size_t i = 0; i < sw->points; i++)
         if (in_shard(sw, i))
             sel[nsel++] = i;
-    if (jobs == 0)
+    if (jobs == 0 || !sw->backend->parallel)
         jobs = 1;
     if (jobs > nsel)
         jobs = nsel ? (unsigned)nsel : 1;

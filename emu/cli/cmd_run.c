@@ -19,7 +19,6 @@
 
 #include "base/log.h"
 #include "front/front.h"
-#include "front/newdev.h"
 
 #define STOP_GRACE_MS 10000
 

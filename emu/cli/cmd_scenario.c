@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "backends.h"
 #include "cli.h"
 #include "compare.h"
 #include "report.h"

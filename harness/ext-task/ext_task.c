@@ -16,7 +16,7 @@
  * virtual time (exit status 3, nothing cleaned up): how tests see the
  * runner report a task process that crashes.
  *
- * The scenario runner's participant protocol is task_protocol.h (its only
+ * The scenario runner's participant protocol is nvemu/scenario_task.h (its only
  * scenario header): the variables it reads, the marks it writes (inst_tsg,
  * req_arrive, req_done, req_open). At the end it frees its context, then
  * unregisters, then closes its fds.
@@ -37,7 +37,7 @@
 #include "cudactx.h"
 #include "abi/nv_workload.h"
 #include "nvrm.h"
-#include "task_protocol.h"
+#include "nvemu/scenario_task.h"
 
 struct opts {
     double rate;

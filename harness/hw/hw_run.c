@@ -322,7 +322,8 @@ static void *agent_main(void *arg)
     struct agent *a = arg;
     struct gp_decider dec;
     gp_decider_init(&dec, a->sl->sched_method);
-    uint64_t seen = atomic_load(&a->R->lc_requests);
+    /* from 0, not from what the counter says when this thread gets going: a request queued before is one too */
+    uint64_t seen = 0;
     bool lc_on = false;
     while (mono_ns() < a->end) {
         if (dec.method == GP_METHOD_PREEMPT) {

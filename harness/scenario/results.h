@@ -18,11 +18,11 @@
 #include "profile/profile.h"
 #include "scenario.h"
 #include "sim/sim.h"
-#include "task_protocol.h"
+#include "nvemu/scenario_task.h"
 
 #define SC_MAX_WARNINGS 8
 
-/* Names of the harness's MARK records: the request marks are the task protocol's (task_protocol.h); the runner's own: */
+/* The runner's own MARK records (the request marks are the task protocol's: nvemu/scenario_task.h). */
 #define SC_MARK_KILLED "inst_killed"
 #define SC_MARK_REJECTED "inst_rejected" /* its context was refused (admission BUSY_RETRY) */
 #define SC_MARK_GPU_LOST "gpu_lost"   /* a = GPU index: it fell off the bus (fault) */

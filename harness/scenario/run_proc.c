@@ -23,7 +23,7 @@
 #include "fifo/workload.h"
 #include "front/front.h"
 #include "results.h"
-#include "task_protocol.h"
+#include "nvemu/scenario_task.h"
 
 extern char **environ;
 

@@ -1,5 +1,5 @@
-/* The backend table (backend.h). */
-#include "backend.h"
+/* The backend table (backends.h). */
+#include "backends.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /*
  * The external-task protocol (scenarios/README.md, `tasks[].process`): what
  * a task process of its own and the scenario runner agree on, and nothing
- * else, so that a task needs no emulator header.
+ * else, so that a task needs no emulator header (installed with the public
+ * headers: a task built elsewhere includes it too).
  *
  * The runner gives each replica these variables:
  *   NVEMU_MOUNT              where the daemon serves the nodes (else /dev)
@@ -15,8 +16,8 @@
  * runner's own synthetic tasks trace the same names, and the analyzer reads
  * both alike.
  */
-#ifndef NVEMU_SCENARIO_TASK_PROTOCOL_H
-#define NVEMU_SCENARIO_TASK_PROTOCOL_H
+#ifndef NVEMU_SCENARIO_TASK_H
+#define NVEMU_SCENARIO_TASK_H
 
 #define SC_ENV_MOUNT "NVEMU_MOUNT"
 #define SC_ENV_INSTANCE "NVEMU_SCENARIO_INSTANCE"

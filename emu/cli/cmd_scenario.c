@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "report.h"
+#include "report_formats.h"
 #include "runner.h"
 #include "scenario.h"
 
@@ -37,9 +38,7 @@ static void usage(FILE *f)
             "       results.json); --backend emu, the emulator, is the default.\n"
             "       --policy replaces the file's policy (a plugin or a gpu_ext struct_ops object; its\n"
             "       arguments from --policy-arg: K=V for a plugin, rodata:NAME=V and map:NAME[KEY]=V for an object).\n"
-            "       --out DIR writes results.json, junit.xml, trace.json\n"
-            "       (Chrome trace / Perfetto) and report.html; --csv adds trace.csv, the raw event\n"
-            "       trace (large: ~1.8 MB per virtual second of a busy GPU). A run that crashes, passes\n"
+            "       --out DIR writes the reports listed below; --csv adds trace.csv. A run that crashes, passes\n"
             "       --timeout or stays in one policy callback for 10 s fails (exit 3) naming the policy and\n"
             "       the hook; its results.json and junit.xml say so.\n"
             "check  validates scenario files without running them.\n"
@@ -49,7 +48,12 @@ static void usage(FILE *f)
             "       a page: both runs' headers (backend, GPU, driver, calibration), the table with a B/A bar\n"
             "       per metric, each task's latencies and requests/s side by side and, for --out\n"
             "       directories, their report.html next to each other (exit 2 when it cannot be written).\n"
-            "The scenario format is described in scenarios/README.md.\n");
+            "The scenario format is described in scenarios/README.md.\n"
+            "Reports (run --out DIR):\n");
+    size_t n;
+    const struct report_format *rf = report_formats(&n);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  %-13s%s\n", rf[i].file, rf[i].what);
 }
 
 const struct sc_backend *cli_backend(const char *name)
@@ -123,9 +127,6 @@ static int check(int argc, char **argv)
     return rc;
 }
 
-/* What a run writes into --out; a file of a previous run that this run does not write goes away. */
-static const char *const out_names[] = {"results.json", "junit.xml", "trace.json", "report.html", "trace.csv"};
-
 /* --out must be a directory or not exist yet. */
 static bool out_is_usable(const char *dir)
 {
@@ -137,11 +138,14 @@ static bool out_is_usable(const char *dir)
     return true;
 }
 
+/* A report of a previous run that this run does not write goes away. */
 static void remove_stale(const char *dir)
 {
     char path[1024];
-    for (size_t i = 0; i < sizeof out_names / sizeof out_names[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, out_names[i]);
+    size_t n;
+    const struct report_format *rf = report_formats(&n);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, rf[i].file);
         if (unlink(path) != 0 && errno != ENOENT)
             fprintf(stderr, "nvemu scenario: cannot remove %s of an earlier run: %s\n", path, strerror(errno));
     }
@@ -172,13 +176,12 @@ static int write_outputs(const struct sc_results *r, const char *out_dir, const 
 {
     char path[1024], err[512];
     int rc = 0;
-    if (out_dir) {
-        int (*writers[])(const struct sc_results *, const char *, char *, size_t) = {
-            report_json, report_junit, report_chrome, report_html,
-        };
-        for (int i = 0; i < 4; i++) {
-            snprintf(path, sizeof(path), "%s/%s", out_dir, out_names[i]);
-            if (writers[i](r, path, err, sizeof(err)) != 0) {
+    size_t n;
+    const struct report_format *rf = report_formats(&n);
+    for (size_t i = 0; out_dir && i < n; i++) {
+        if (rf[i].write) {
+            snprintf(path, sizeof(path), "%s/%s", out_dir, rf[i].file);
+            if (rf[i].write(r, path, err, sizeof(err)) != 0) {
                 fprintf(stderr, "nvemu scenario: %s\n", err);
                 rc = -1;
             }
@@ -221,9 +224,17 @@ static int run_job(void *arg)
     else if (res.failed)
         fprintf(stderr, "nvemu scenario: %s: %u of %u expectations failed\n", s->name, res.failed, s->expect_count);
     int wrc = write_outputs(&res, j->out_dir, j->junit);
-    if (j->out_dir && !j->quiet)
-        printf("reports: %s/{report.html,results.json,junit.xml,trace.json%s}\n", j->out_dir,
-               j->csv_wanted ? ",trace.csv" : "");
+    if (j->out_dir && !j->quiet) {
+        size_t n;
+        const struct report_format *rf = report_formats(&n);
+        printf("reports: %s/{", j->out_dir);
+        for (size_t i = 0, first = 1; i < n; i++)
+            if (rf[i].write || j->csv_wanted) {
+                printf("%s%s", first ? "" : ",", rf[i].file);
+                first = 0;
+            }
+        printf("}\n");
+    }
     int status = rc != 0 ? 3 : res.failed ? 1 : wrc != 0 ? 3 : 0;
     sc_results_free(&res);
     return status;

@@ -6,12 +6,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "expect.h"
 #include "report.h"
-
-static const char *const expect_kind_names[] = {
-    "latency", "throughput", "preemptions", "switches", "preempt_timeouts", "no_starvation", "decision", "lost",
-    "faults", "trace_digest", "busy_retries",
-};
 
 static int write_text(const char *path, const char *text, char *err, size_t errlen)
 {
@@ -162,7 +158,7 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     cJSON *ex = cJSON_AddArrayToObject(root, "expectations");
     for (uint32_t i = 0; i < s->expect_count; i++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "kind", expect_kind_names[s->expects[i].kind]);
+        cJSON_AddStringToObject(o, "kind", sc_expect_kind_name(s->expects[i].kind));
         cJSON_AddStringToObject(o, "expect", r->outcomes[i].label);
         cJSON_AddStringToObject(o, "actual", r->outcomes[i].actual);
         cJSON_AddBoolToObject(o, "pass", r->outcomes[i].pass);

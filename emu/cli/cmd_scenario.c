@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "base/util.h"
 #include "cli.h"
 #include "compare.h"
 #include "report.h"
@@ -151,24 +152,13 @@ static void remove_stale(const char *dir)
     }
 }
 
-/* mkdir -p */
+/* mkdir -p, as sweep --out does (base/util.h) */
 static int make_dir(const char *dir)
 {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s", dir);
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-            fprintf(stderr, "nvemu scenario: cannot create %s: %s\n", path, strerror(errno));
-            return -1;
-        }
-        *p = '/';
-    }
-    if (mkdir(path, 0755) == 0 || errno == EEXIST)
+    char err[512];
+    if (nvemu_mkdir_p(dir, err, sizeof(err)) == 0)
         return 0;
-    fprintf(stderr, "nvemu scenario: cannot create %s: %s\n", dir, strerror(errno));
+    fprintf(stderr, "nvemu scenario: %s\n", err);
     return -1;
 }
 

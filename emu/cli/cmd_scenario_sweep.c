@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "base/util.h"
 #include "cli.h"
 #include "sweep.h"
 
@@ -51,16 +52,18 @@ static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max,
     return 0;
 }
 
-/* DIR must be a directory (created when missing); a regular file there is a usage error. */
+/* DIR must be a directory (created with its missing parents, as run --out does); a regular file there is a
+ * usage error. */
 static int out_dir(const char *dir)
 {
     struct stat st;
+    char err[512];
     if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "nvemu scenario: --out %s is not a directory\n", dir);
         return 2;
     }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "nvemu scenario: cannot create %s: %s\n", dir, strerror(errno));
+    if (nvemu_mkdir_p(dir, err, sizeof err) != 0) {
+        fprintf(stderr, "nvemu scenario: %s\n", err);
         return 3;
     }
     return 0;

@@ -8,6 +8,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/util.h"
+
 /* results.json files are small; anything bigger is not one. */
 #define MAX_RESULTS_BYTES (64u << 20)
 
@@ -19,42 +21,7 @@ static char *slurp(const char *path, char *err, size_t errlen)
         snprintf(file, sizeof(file), "%s/results.json", path);
     else
         snprintf(file, sizeof(file), "%s", path);
-    FILE *f = fopen(file, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", file, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 == cap) {
-            if (cap >= MAX_RESULTS_BYTES) {
-                free(buf);
-                fclose(f);
-                snprintf(err, errlen, "%s: larger than %u MiB, not a results.json", file, MAX_RESULTS_BYTES >> 20);
-                return NULL;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    if (!buf) {
-        snprintf(err, errlen, "%s: out of memory", file);
-        return NULL;
-    }
-    buf[n] = '\0';
-    return buf;
+    return nvemu_slurp(file, MAX_RESULTS_BYTES, NULL, err, errlen);
 }
 
 /* A number at a path of object keys, or NAN. */

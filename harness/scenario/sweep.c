@@ -14,6 +14,7 @@
 
 #include "backend.h"
 #include "base/log.h"
+#include "base/util.h"
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
@@ -430,14 +431,7 @@ static FILE *open_out(const char *dir, const char *name, char *err, size_t errle
 static void json_str(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
+    nvemu_json_escape(f, s);
     fputc('"', f);
 }
 
@@ -731,25 +725,8 @@ void sweep_outcome(const struct sweep *sw, size_t *failed, size_t *broken)
 
 /* ---- merge ---- */
 
-static char *slurp(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    char *buf = NULL;
-    size_t len = 0;
-    if (f) {
-        FILE *m = open_memstream(&buf, &len);
-        char chunk[65536];
-        size_t n;
-        while (m && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
-            fwrite(chunk, 1, n, m);
-        if (m)
-            fclose(m);
-        fclose(f);
-    }
-    if (!buf)
-        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-    return buf;
-}
+/* A shard's tables are bounded by the grid: SWEEP_MAX_VALUES^SWEEP_MAX_PARAMS rows would not fit anyway. */
+#define MAX_SHARD_BYTES ((size_t)1 << 30)
 
 /* Fills sw's grid from the first shard's sweep.json; later shards must describe the same grid. */
 static int merge_meta(struct sweep *sw, const cJSON *j, const char *dir, bool first, char *err, size_t errlen)
@@ -854,7 +831,7 @@ int sweep_merge(struct sweep *sw, const char *const *dirs, size_t ndirs, char *e
     for (size_t d = 0; d < ndirs; d++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/sweep.json", dirs[d]);
-        char *text = slurp(path, err, errlen);
+        char *text = nvemu_slurp(path, MAX_SHARD_BYTES, NULL, err, errlen);
         if (!text)
             return -1;
         cJSON *j = cJSON_Parse(text);
@@ -866,7 +843,7 @@ int sweep_merge(struct sweep *sw, const char *const *dirs, size_t ndirs, char *e
         if (rc)
             return -1;
         snprintf(path, sizeof path, "%s/sweep.csv", dirs[d]);
-        if (!(text = slurp(path, err, errlen)))
+        if (!(text = nvemu_slurp(path, MAX_SHARD_BYTES, NULL, err, errlen)))
             return -1;
         rc = merge_rows(sw, text, dirs[d], err, errlen);
         free(text);

@@ -23,6 +23,7 @@
 #include "hooks/hooks.h"
 #include "hw_cuda.h"
 #include "hw_rm.h"
+#include "analyze.h"
 #include "plan.h"
 #include "run_sched.h"
 #include "profile/profile.h"

@@ -95,17 +95,17 @@ static const char *cause_name(uint64_t a)
 static void write_point(FILE *f, const struct sc_results *r, const struct sc_point *p)
 {
     fputs(",\n{\"name\":\"", f);
-    fputs(p->kind == SIM_REC_PREEMPT_REQ    ? "preempt request"
-          : p->kind == SIM_REC_PREEMPT_DONE ? "preempted"
+    fputs(p->kind == SC_POINT_PREEMPT_REQ    ? "preempt request"
+          : p->kind == SC_POINT_PREEMPT_DONE ? "preempted"
                                             : "preempt TIMEOUT",
           f);
     fprintf(f, "\",\"cat\":\"preempt\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%u,\"ts\":%.3f,\"args\":{",
             PID_ENGINES, p->engine_idx, (double)p->t / 1e3);
     task_args(f, r, inst_of_group(r, p->engine_idx, p->tsg));
     fprintf(f, ",\"tsg\":%u", p->tsg);
-    if (p->kind == SIM_REC_PREEMPT_REQ)
+    if (p->kind == SC_POINT_PREEMPT_REQ)
         fprintf(f, ",\"cause\":\"%s\",\"mode\":\"%s\"", cause_name(p->a), p->b < 3 ? mode_names[p->b] : "other");
-    else if (p->kind == SIM_REC_PREEMPT_DONE)
+    else if (p->kind == SC_POINT_PREEMPT_DONE)
         fprintf(f, ",\"cause\":\"%s\",\"request_to_done_us\":%.3f", cause_name(p->a), (double)p->b / 1e3);
     else
         fprintf(f, ",\"timeout_us\":%.3f", (double)p->a / 1e3);

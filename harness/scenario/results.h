@@ -1,11 +1,9 @@
 /*
- * Results of one scenario run, computed only from the event trace (emu/sim):
- * the runner adds SIM_REC_MARK records for the harness's own facts
- * (request arrival/completion/failure, which TSG serves which task replica,
- * kills), so the trace alone is enough to rebuild every number in every
- * report. The analyzer is a trace subscriber: it sees each record once, in
- * order. The trace digest is the sim's own (sim_trace_digest: FNV-1a 64 over
- * every record), taken by the runner when the run ends.
+ * The run record of one scenario run, whichever backend ran it (backend.h):
+ * what every report, sweep and compare read. The emulator's is computed only
+ * from its event trace by the analyzer (analyze.h), which the hardware
+ * backend feeds its request marks too; this header names no record of the
+ * model, so a reader of results needs neither the sim nor a profile.
  */
 #ifndef NVEMU_SCENARIO_RESULTS_H
 #define NVEMU_SCENARIO_RESULTS_H
@@ -15,9 +13,7 @@
 #include <stdint.h>
 
 #include "gp_decide.h"
-#include "profile/profile.h"
 #include "scenario.h"
-#include "sim/sim.h"
 #include "nvemu/scenario_task.h"
 
 #define SC_MAX_WARNINGS 8
@@ -66,11 +62,15 @@ struct sc_segment {
     uint32_t tsg;
 };
 
+/* Engines a run record holds (as many as a GPU profile can name: analyze.c asserts it). */
+#define SC_MAX_ENGINES 64
+
 /* A point on the timeline: a preemption request/completion or a timeout. */
+enum sc_point_kind { SC_POINT_PREEMPT_REQ, SC_POINT_PREEMPT_DONE, SC_POINT_PREEMPT_TIMEOUT };
 struct sc_point {
     uint64_t t;
     uint16_t engine_idx;
-    uint16_t kind;        /* enum sim_rec_kind */
+    uint16_t kind;        /* enum sc_point_kind */
     uint32_t tsg;
     uint64_t a, b;
 };
@@ -153,7 +153,7 @@ struct sc_results {
     struct sc_inst *inst;
     struct sc_task_result tasks[SC_MAX_TASKS];
     uint32_t engine_count;
-    struct sc_engine_result engines[PROFILE_MAX_ENGINES];
+    struct sc_engine_result engines[SC_MAX_ENGINES];
     size_t seg_count, seg_cap;
     struct sc_segment *segs;
     size_t point_count, point_cap;
@@ -176,22 +176,12 @@ struct sc_results {
     char *policy_maps;                   /* final contents of a BPF policy's maps (JSON object) or NULL */
 };
 
-struct sc_analyzer;
-
 /* A BE task completing less than this fraction of its requests/s alone is starving (livelock). */
 #define SC_BE_COLLAPSE_FRACTION 0.02
 
 /* Instances are numbered task by task, replica by replica (the runner uses the same numbering). */
 uint32_t sc_instance_count(const struct scenario *s);
 uint32_t sc_instance_id(const struct scenario *s, uint32_t task, uint32_t replica);
-
-/* An analyzer filling *out (zeroed here) for a run of s with `seed`. `p` names engines; it must outlive the analyzer. */
-struct sc_analyzer *sc_analyzer_create(const struct scenario *s, uint64_t seed, const struct profile *p,
-                                       struct sc_results *out);
-/* The sim_trace_fn to subscribe with (ctx = the analyzer). */
-void sc_analyzer_record(void *ctx, const struct sim_rec *r);
-/* Closes open intervals at end_ns and computes per-task statistics. Frees the analyzer. */
-void sc_analyzer_finish(struct sc_analyzer *a, uint64_t end_ns);
 
 /* Copies a baseline run's statistics of task `task` into out->tasks[task].alone_*. */
 void sc_results_set_alone(struct sc_results *out, uint32_t task, const struct sc_results *alone);

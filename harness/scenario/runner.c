@@ -33,6 +33,7 @@
 #include "front/inproc.h"
 #include "hooks/hooks.h"
 #include "profile/profile.h"
+#include "analyze.h"
 #include "plan.h"
 #include "run_ctx.h"
 #include "run_proc.h"

@@ -114,6 +114,8 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
              emu->cfg.trace_path ? emu->cfg.trace_path : "-");
         goto err;
     }
+    /* before the policy loads: its hook decisions are records too */
+    fifo_rec_register(emu->sim);
     struct hooks_env env;
     fifo_hooks_env_init(&env, emu->profile, emu->sim);
     env.seed = emu->cfg.seed;

@@ -30,6 +30,7 @@ struct sim {
     bool running, in_event;
     uint64_t call_charge;
     struct sim_rng rng;
+    const char *kind_names[SIM_REC_KINDS_MAX]; /* registered by the records' producers */
 
     struct sim_ev *pool;
     uint32_t pool_cap;

@@ -558,6 +558,8 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     out->seed = seed;
     struct sim_config scfg = {.seed = seed, .clock = NVEMU_CLOCK_VIRTUAL, .trace_path = main_run ? o->trace_csv : NULL};
     struct sim *sim = sim_create(&scfg);
+    if (sim)
+        fifo_rec_register(sim); /* its request marks are records of the trace's kinds, named in trace.csv */
     struct sc_analyzer *an = sim ? sc_analyzer_create(sc, seed, p, out) : NULL;
     /* the plan's arrivals; faults are not injected on hardware, so none ends an instance's */
     struct sc_plan plan;

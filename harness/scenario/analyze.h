@@ -10,6 +10,7 @@
 #ifndef NVEMU_SCENARIO_ANALYZE_H
 #define NVEMU_SCENARIO_ANALYZE_H
 
+#include "fifo/fifo_rec.h"
 #include "profile/profile.h"
 #include "results.h"
 #include "sim/sim.h"

@@ -20,6 +20,7 @@
 #include "base/log.h"
 #include "base/paths.h"
 #include "abi/nv_workload.h"
+#include "fifo/fifo_rec.h"
 #include "fifo/workload.h"
 #include "front/front.h"
 #include "results.h"

@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "results.h"
 #include "run_ctx.h"
+#include "fifo/fifo_rec.h"
 #include "sim/sim.h"
 
 void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, uint32_t n)

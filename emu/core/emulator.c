@@ -236,12 +236,9 @@ void nvemu_release(nvemu *emu, nvemu_opener *op)
 }
 
 const nvemu_identity *nvemu_opener_identity(const nvemu_opener *op) { return &op->who; }
-uint32_t nvemu_opener_minor(const nvemu_opener *op) { return op->minor; }
 uint32_t nvemu_gpu_count(const nvemu *emu) { return emu->gpu_count; }
 struct gpu *nvemu_gpu(nvemu *emu, uint32_t index) { return rm_gpu(emu->rm, index); }
-struct gpu *nvemu_gpu_by_id(nvemu *emu, uint32_t gpu_id) { return rm_gpu_by_id(emu->rm, gpu_id); }
 const struct profile *nvemu_profile(const nvemu *emu) { return emu->profile; }
-const nvemu_config *nvemu_config_of(const nvemu *emu) { return &emu->cfg; }
 struct sim *nvemu_sim(nvemu *emu) { return emu->sim; }
 struct workload *nvemu_workload(nvemu *emu) { return emu->wl; }
 struct hooks *nvemu_hooks(nvemu *emu) { return emu->hooks; }

@@ -550,80 +550,62 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
     return 0;
 }
 
-static int phase(const struct scenario *sc, uint64_t seed, const struct calib *cal, const struct profile *p,
-                 bool main_run, const struct sc_run_opts *o, struct sc_results *out, char *err, size_t errlen)
+/*
+ * The region the task processes share: header, slots, then each instance's arrivals (the plan's) and room
+ * for its records. MAP_FAILED with a reason in err.
+ */
+static struct region *region_map(const struct scenario *sc, const struct sc_plan *plan, const struct calib *cal,
+                                 size_t *size_out, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof(*out));
-    out->sc = sc;
-    out->seed = seed;
-    struct sim_config scfg = {.seed = seed, .clock = NVEMU_CLOCK_VIRTUAL, .trace_path = main_run ? o->trace_csv : NULL};
-    struct sim *sim = sim_create(&scfg);
-    if (sim)
-        fifo_rec_register(sim); /* its request marks are records of the trace's kinds, named in trace.csv */
-    struct sc_analyzer *an = sim ? sc_analyzer_create(sc, seed, p, out) : NULL;
-    /* the plan's arrivals; faults are not injected on hardware, so none ends an instance's */
-    struct sc_plan plan;
-    memset(&plan, 0, sizeof(plan));
-    struct sc_plan_opts po = {.idle = NULL, .faults = false};
-    uint64_t *offs = NULL;
-    int rc = -1;
-    struct region *R = MAP_FAILED;
-    size_t size = 0;
-    uint32_t ninst = sc_instance_count(sc);
-    pid_t *pids = calloc(ninst, sizeof(*pids));
-    if (!sim || !an || !pids || sc_plan_build(&plan, sc, seed, &po)) {
-        snprintf(err, errlen, "out of memory");
-        goto done_early;
-    }
-    sim_trace_subscribe(sim, sc_analyzer_record, an);
-    /* layout: header, slots, then each instance's arrivals and records */
-    size = sizeof(struct region) + ninst * sizeof(struct slot);
-    offs = calloc(3 * (size_t)ninst, sizeof(*offs));
+    uint32_t ninst = plan->ninst;
+    size_t size = sizeof(struct region) + ninst * sizeof(struct slot);
+    uint64_t *offs = calloc(3 * (size_t)ninst + 1, sizeof(*offs));
     if (!offs) {
         snprintf(err, errlen, "out of memory");
-        goto done_early;
+        return MAP_FAILED;
     }
     for (uint32_t k = 0; k < ninst; k++) {
-        const struct sc_task *t = &sc->tasks[plan.inst[k].task];
-        uint64_t cap = plan.inst[k].count + 16;
+        const struct sc_task *t = &sc->tasks[plan->inst[k].task];
+        uint64_t cap = plan->inst[k].count + 16;
         if (t->arrival == SC_ARRIVAL_CLOSED)
             cap = sc->duration_ns / (t->think_ns + t->preprocess_ns + 2000) + 16;
         size = (size + 63) & ~(size_t)63;
         offs[3 * k] = size;
-        size += plan.inst[k].count * sizeof(uint64_t);
+        size += plan->inst[k].count * sizeof(uint64_t);
         size = (size + 63) & ~(size_t)63;
         offs[3 * k + 1] = size;
         offs[3 * k + 2] = cap;
         size += cap * sizeof(struct rec);
     }
-    R = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    struct region *R = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (R == MAP_FAILED) {
         snprintf(err, errlen, "cannot map %zu bytes for the task processes: %s", size, strerror(errno));
-        goto done_early;
+        free(offs);
+        return MAP_FAILED;
     }
     R->calib = *cal;
     R->nslots = ninst;
     for (uint32_t k = 0; k < ninst; k++) {
         struct slot *sl = &R->slots[k];
-        sl->task = plan.inst[k].task;
-        sl->replica = plan.inst[k].replica;
+        sl->task = plan->inst[k].task;
+        sl->replica = plan->inst[k].replica;
         sl->arr_off = offs[3 * k];
-        sl->narr = plan.inst[k].count;
+        sl->narr = plan->inst[k].count;
         if (sl->narr)
-            memcpy((char *)R + sl->arr_off, plan.inst[k].arrive_ns, sl->narr * sizeof(uint64_t));
+            memcpy((char *)R + sl->arr_off, plan->inst[k].arrive_ns, sl->narr * sizeof(uint64_t));
         sl->rec_off = offs[3 * k + 1];
         sl->cap = offs[3 * k + 2];
     }
-    if (main_run && decide(sc, p, sim, R, out, err, errlen))
-        goto done;
-    if (!main_run)
-        for (uint32_t k = 0; k < ninst; k++) {
-            R->slots[k].preempt_mode = -1;
-            R->slots[k].sched_action = -1;
-        }
-    /* task processes, one after the other, each ready before the next starts (contexts in instance order) */
-    uint64_t w0 = mono_ns();
-    for (uint32_t k = 0; k < ninst; k++) {
+    free(offs);
+    *size_out = size;
+    return R;
+}
+
+/* The task processes, one after the other, each ready before the next starts (contexts in instance order). */
+static int tasks_start(const struct scenario *sc, struct region *R, pid_t *pids, uint64_t w0, char *err,
+                       size_t errlen)
+{
+    for (uint32_t k = 0; k < R->nslots; k++) {
         struct slot *sl = &R->slots[k];
         const struct sc_task *t = &sc->tasks[sl->task];
         fflush(NULL);
@@ -644,7 +626,7 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
         }
         if (pid < 0) {
             snprintf(err, errlen, "fork: %s", strerror(errno));
-            goto done;
+            return -1;
         }
         pids[k] = pid;
         while (atomic_load(&sl->state) == 0 && mono_ns() - w0 < READY_TIMEOUT_NS)
@@ -652,16 +634,22 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
         if (atomic_load(&sl->state) != 1) {
             snprintf(err, errlen, "task '%s' replica %u did not start on the GPU: %s", t->name, sl->replica,
                      sl->err[0] ? sl->err : "timed out");
-            goto done;
+            return -1;
         }
     }
+    return 0;
+}
+
+/* Starts the clock of every task process together and waits for all of them to finish the run. */
+static int tasks_wait(const struct scenario *sc, struct region *R, pid_t *pids, char *err, size_t errlen)
+{
     R->t0 = mono_ns() + START_DELAY_NS;
     atomic_store(&R->go, 1);
     uint64_t deadline = R->t0 + sc->duration_ns + STOP_TIMEOUT_NS;
-    uint32_t left = ninst;
+    uint32_t left = R->nslots;
     while (left && mono_ns() < deadline) {
         left = 0;
-        for (uint32_t k = 0; k < ninst; k++) {
+        for (uint32_t k = 0; k < R->nslots; k++) {
             int status;
             if (pids[k] > 0 && waitpid(pids[k], &status, WNOHANG) == pids[k])
                 pids[k] = -pids[k];
@@ -670,26 +658,30 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
         if (left)
             usleep(2000);
     }
-    out->wall_ns = mono_ns() - w0;
-    for (uint32_t k = 0; k < ninst; k++) {
+    for (uint32_t k = 0; k < R->nslots; k++) {
         struct slot *sl = &R->slots[k];
         if (atomic_load(&sl->state) != 2) {
             snprintf(err, errlen, "task '%s' replica %u failed on the GPU: %s", sc->tasks[sl->task].name,
                      sl->replica, sl->err[0] ? sl->err : left ? "did not stop" : "died");
-            goto done;
+            return -1;
         }
     }
-    /* the request marks in time order, through the emulator's analyzer */
+    return 0;
+}
+
+/* The task processes' request records as marks in time order, through the emulator's analyzer (subscribed to sim). */
+static int feed_marks(const struct scenario *sc, const struct region *R, struct sim *sim, char *err, size_t errlen)
+{
     size_t nev = 0;
-    for (uint32_t k = 0; k < ninst; k++)
+    for (uint32_t k = 0; k < R->nslots; k++)
         nev += 2 * R->slots[k].nrec;
     struct event *ev = malloc((nev ? nev : 1) * sizeof(*ev));
     if (!ev) {
         snprintf(err, errlen, "out of memory");
-        goto done;
+        return -1;
     }
     nev = 0;
-    for (uint32_t k = 0; k < ninst; k++) {
+    for (uint32_t k = 0; k < R->nslots; k++) {
         const struct slot *sl = &R->slots[k];
         const struct rec *rec = (const struct rec *)((const char *)R + sl->rec_off);
         for (uint64_t i = 0; i < sl->nrec; i++) {
@@ -700,7 +692,7 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     }
     qsort(ev, nev, sizeof(*ev), event_cmp);
     static const char *const names[] = {SC_MARK_ARRIVE, SC_MARK_DONE, SC_MARK_OPEN};
-    for (uint32_t k = 0; k < ninst; k++)
+    for (uint32_t k = 0; k < R->nslots; k++)
         mark(sim, SC_MARK_TSG, k, k);
     for (size_t i = 0; i < nev; i++) {
         sim_run_until(sim, ev[i].t);
@@ -708,53 +700,102 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     }
     free(ev);
     sim_run_until(sim, sc->duration_ns);
-    if (main_run) {
-        for (uint32_t k = 0; k < ninst; k++)
-            for (int d = 0; d < GP_DECISION_COUNT; d++)
-                out->sched_decided[d] += d == GP_DECIDE_NOTHING ? 0 : R->slots[k].decided[d];
-        for (uint32_t k = 0; k < ninst; k++) {
-            const struct slot *sl = &R->slots[k];
-            const char *name = sc->tasks[sl->task].name;
-            if (sl->sched_action >= 0 && (!sl->group_found || (sl->sched_action == SC_SCHED_DISABLE && !sl->nchannels)))
-                note(out, "%s#%u: scheduler action %s not applied: libcuda's compute channel group was not seen",
-                     name, sl->replica, sc_sched_action_names[sl->sched_action]);
-            else if (sl->sched_action >= 0)
-                LOG_INFO("hw", "%s#%u: scheduler %s: %llu calls from an agent thread in the task (a stock driver "
-                         "takes a group's controls from its opener only), %llu failed (last 0x%x)", name,
-                         sl->replica, sc_sched_action_names[sl->sched_action], (unsigned long long)sl->sched_calls,
-                         (unsigned long long)sl->sched_failed, sl->sched_last_bad);
-            if (sl->sched_failed)
-                note(out, "%s#%u: %llu of %llu scheduler calls failed (last 0x%x)", name, sl->replica,
-                     (unsigned long long)sl->sched_failed, (unsigned long long)sl->sched_calls, sl->sched_last_bad);
-            if (!sl->group_found && (sl->want_ts || sl->want_il)) {
-                note(out, "%s#%u: libcuda's compute channel group was not seen: timeslice/interleave not applied",
-                     name, sl->replica);
-                continue;
-            }
-            if (sl->want_ts && sl->ts_status)
-                note(out, "%s#%u: SET_TIMESLICE %llu us answered 0x%x", name, sl->replica,
-                     (unsigned long long)sl->ts_us, sl->ts_status);
-            if (sl->want_il && sl->il_status)
-                note(out, "%s#%u: SET_INTERLEAVE_LEVEL %u answered 0x%x (needs CAP_SYS_NICE)", name, sl->replica,
-                     sl->il, sl->il_status);
-            if (sl->preempt_mode >= 0 && !sl->pm_rewrites)
-                note(out, "%s#%u: libcuda set no compute preemption mode to replace: preempt_mode not applied", name,
-                     sl->replica);
-            LOG_INFO("hw", "%s#%u: group %s, libcuda timeslice %llu us, %u channels, timeslice %llu us (0x%x), "
-                     "interleave %u (0x%x), preemption mode rewrites %u", name, sl->replica,
-                     sl->group_found ? "found" : "not found", (unsigned long long)sl->libcuda_ts_us, sl->nchannels,
-                     (unsigned long long)sl->ts_us, sl->ts_status, sl->il, sl->il_status, sl->pm_rewrites);
+    return 0;
+}
+
+/* What the run decided and counted per replica into out (scheduler decisions) and what it could not apply (notes). */
+static void report_applied(const struct scenario *sc, const struct region *R, struct sc_results *out)
+{
+    for (uint32_t k = 0; k < R->nslots; k++)
+        for (int d = 0; d < GP_DECISION_COUNT; d++)
+            out->sched_decided[d] += d == GP_DECIDE_NOTHING ? 0 : R->slots[k].decided[d];
+    for (uint32_t k = 0; k < R->nslots; k++) {
+        const struct slot *sl = &R->slots[k];
+        const char *name = sc->tasks[sl->task].name;
+        if (sl->sched_action >= 0 && (!sl->group_found || (sl->sched_action == SC_SCHED_DISABLE && !sl->nchannels)))
+            note(out, "%s#%u: scheduler action %s not applied: libcuda's compute channel group was not seen",
+                 name, sl->replica, sc_sched_action_names[sl->sched_action]);
+        else if (sl->sched_action >= 0)
+            LOG_INFO("hw", "%s#%u: scheduler %s: %llu calls from an agent thread in the task (a stock driver "
+                     "takes a group's controls from its opener only), %llu failed (last 0x%x)", name,
+                     sl->replica, sc_sched_action_names[sl->sched_action], (unsigned long long)sl->sched_calls,
+                     (unsigned long long)sl->sched_failed, sl->sched_last_bad);
+        if (sl->sched_failed)
+            note(out, "%s#%u: %llu of %llu scheduler calls failed (last 0x%x)", name, sl->replica,
+                 (unsigned long long)sl->sched_failed, (unsigned long long)sl->sched_calls, sl->sched_last_bad);
+        if (!sl->group_found && (sl->want_ts || sl->want_il)) {
+            note(out, "%s#%u: libcuda's compute channel group was not seen: timeslice/interleave not applied",
+                 name, sl->replica);
+            continue;
         }
+        if (sl->want_ts && sl->ts_status)
+            note(out, "%s#%u: SET_TIMESLICE %llu us answered 0x%x", name, sl->replica,
+                 (unsigned long long)sl->ts_us, sl->ts_status);
+        if (sl->want_il && sl->il_status)
+            note(out, "%s#%u: SET_INTERLEAVE_LEVEL %u answered 0x%x (needs CAP_SYS_NICE)", name, sl->replica,
+                 sl->il, sl->il_status);
+        if (sl->preempt_mode >= 0 && !sl->pm_rewrites)
+            note(out, "%s#%u: libcuda set no compute preemption mode to replace: preempt_mode not applied", name,
+                 sl->replica);
+        LOG_INFO("hw", "%s#%u: group %s, libcuda timeslice %llu us, %u channels, timeslice %llu us (0x%x), "
+                 "interleave %u (0x%x), preemption mode rewrites %u", name, sl->replica,
+                 sl->group_found ? "found" : "not found", (unsigned long long)sl->libcuda_ts_us, sl->nchannels,
+                 (unsigned long long)sl->ts_us, sl->ts_status, sl->il, sl->il_status, sl->pm_rewrites);
     }
+}
+
+static int phase(const struct scenario *sc, uint64_t seed, const struct calib *cal, const struct profile *p,
+                 bool main_run, const struct sc_run_opts *o, struct sc_results *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    out->sc = sc;
+    out->seed = seed;
+    struct sim_config scfg = {.seed = seed, .clock = NVEMU_CLOCK_VIRTUAL, .trace_path = main_run ? o->trace_csv : NULL};
+    struct sim *sim = sim_create(&scfg);
+    if (sim)
+        fifo_rec_register(sim); /* its request marks are records of the trace's kinds, named in trace.csv */
+    struct sc_analyzer *an = sim ? sc_analyzer_create(sc, seed, p, out) : NULL;
+    /* the plan's arrivals; faults are not injected on hardware, so none ends an instance's */
+    struct sc_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    struct sc_plan_opts po = {.idle = NULL, .faults = false};
+    int rc = -1;
+    struct region *R = MAP_FAILED;
+    size_t size = 0;
+    uint32_t ninst = sc_instance_count(sc);
+    pid_t *pids = calloc(ninst ? ninst : 1, sizeof(*pids));
+    if (!sim || !an || !pids || sc_plan_build(&plan, sc, seed, &po)) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    sim_trace_subscribe(sim, sc_analyzer_record, an);
+    R = region_map(sc, &plan, cal, &size, err, errlen);
+    if (R == MAP_FAILED)
+        goto done;
+    if (main_run && decide(sc, p, sim, R, out, err, errlen))
+        goto done;
+    if (!main_run)
+        for (uint32_t k = 0; k < ninst; k++) {
+            R->slots[k].preempt_mode = -1;
+            R->slots[k].sched_action = -1;
+        }
+    uint64_t w0 = mono_ns();
+    int trc = tasks_start(sc, R, pids, w0, err, errlen);
+    if (trc == 0)
+        trc = tasks_wait(sc, R, pids, err, errlen);
+    out->wall_ns = mono_ns() - w0;
+    if (trc || feed_marks(sc, R, sim, err, errlen))
+        goto done;
+    if (main_run)
+        report_applied(sc, R, out);
     rc = 0;
 done:
-    for (uint32_t k = 0; k < ninst; k++) {
+    for (uint32_t k = 0; pids && R != MAP_FAILED && k < ninst; k++) {
         if (pids[k] > 0) {
             kill(pids[k], SIGKILL);
             waitpid(pids[k], NULL, 0);
         }
     }
-done_early:
     if (an) {
         out->digest = sim ? sim_trace_digest(sim) : 0;
         sc_analyzer_finish(an, sc->duration_ns);
@@ -762,7 +803,6 @@ done_early:
     if (R != MAP_FAILED)
         munmap(R, size);
     sc_plan_free(&plan);
-    free(offs);
     free(pids);
     if (sim)
         sim_destroy(sim);

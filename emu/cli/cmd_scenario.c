@@ -196,13 +196,15 @@ struct run_job {
 };
 
 /* The run itself (in the guarded child): summary, reports, exit status. */
-static int run_job(void *arg)
+static int run_job(void *arg, struct hooks_watch *watch)
 {
     const struct run_job *j = arg;
+    struct sc_run_opts opts = *j->opts;
+    opts.policy_watch = watch;
     const struct scenario *s = j->s;
     char err[512];
     struct sc_results res;
-    int rc = j->backend->run(s, j->opts, &res, err, sizeof(err));
+    int rc = j->backend->run(s, &opts, &res, err, sizeof(err));
     if (rc != 0 && !res.sc) {
         fprintf(stderr, "nvemu scenario: %s\n", err);
         return 3;

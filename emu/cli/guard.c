@@ -38,7 +38,8 @@ static void where(const struct hooks_watch *w, char *buf, size_t len)
              w->task, w->task[0] ? ")" : "");
 }
 
-int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len)
+int cli_guarded(int (*fn)(void *, struct hooks_watch *), void *arg, double timeout_s, double hook_limit_s, char *why,
+                size_t len)
 {
     struct guard_page *g = mmap(NULL, sizeof *g, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (g == MAP_FAILED) {
@@ -54,9 +55,7 @@ int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limi
         return -1;
     }
     if (pid == 0) {
-        hooks_set_watch(&g->watch);
-        int st = fn(arg);
-        hooks_set_watch(NULL);
+        int st = fn(arg, &g->watch);
         fflush(NULL);
         g->finished = 1;
         exit(st);

@@ -119,6 +119,7 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
     struct hooks_env env;
     fifo_hooks_env_init(&env, emu->profile, emu->sim);
     env.seed = emu->cfg.seed;
+    env.watch = emu->cfg.policy_watch;
     env.preempt_tsg = policy_preempt_tsg;
     env.preempt_ctx = emu;
     emu->hooks = hooks_create(&env);

@@ -238,16 +238,10 @@ static int host_preempt_tsg(const struct policy_host *host, const char *hook, co
     return rc;
 }
 
-static struct hooks_watch *watch;
-
-void hooks_set_watch(struct hooks_watch *w)
-{
-    watch = w;
-}
-
-/* Marks entry into (hook != NULL) or exit from policy code. */
+/* Marks entry into (hook != NULL) or exit from policy code, in this instance's watch (hooks_env). */
 static void watch_mark(const struct hooks *h, const char *hook, const struct hook_task *t)
 {
+    struct hooks_watch *watch = h->env.watch;
     if (!watch)
         return;
     if (!hook) {

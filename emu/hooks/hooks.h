@@ -39,6 +39,7 @@ struct hooks_env {
      */
     int (*preempt_tsg)(void *ctx, uint32_t hclient, uint32_t htsg, char *why, size_t len);
     void *preempt_ctx;
+    struct hooks_watch *watch;     /* every policy callback records its position here (below), or NULL */
 };
 
 /*
@@ -52,9 +53,6 @@ struct hooks_watch {
     char task[16];        /* process name of the task the callback is about, "" when none */
     uint64_t calls;       /* callbacks entered so far */
 };
-
-/* Every policy callback of this process records its position in w from now on (NULL: stop). */
-void hooks_set_watch(struct hooks_watch *w);
 
 /* Creates the framework with no policy (native behaviour everywhere). */
 struct hooks *hooks_create(const struct hooks_env *env);

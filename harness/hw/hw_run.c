@@ -479,7 +479,7 @@ static void mark(struct sim *s, const char *name, uint64_t a, uint64_t b)
 
 /* Policy and scheduler decisions for every instance, as the emulator's hooks would take them. */
 static int decide(const struct scenario *sc, const struct profile *p, struct sim *sim, struct region *R,
-                  struct sc_results *out, char *err, size_t errlen)
+                  struct hooks_watch *watch, struct sc_results *out, char *err, size_t errlen)
 {
     struct hooks *h = NULL;
     if (sc->policy.plugin[0]) {
@@ -488,6 +488,7 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
             return -1;
         struct hooks_env env;
         fifo_hooks_env_init(&env, p, sim);
+        env.watch = watch;
         h = hooks_create(&env);
         if (!h || hooks_load_policy(h, path, (const char *const *)sc->policy.args, sc->policy.nargs, err, errlen)) {
             hooks_destroy(h);
@@ -772,7 +773,7 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     R = region_map(sc, &plan, cal, &size, err, errlen);
     if (R == MAP_FAILED)
         goto done;
-    if (main_run && decide(sc, p, sim, R, out, err, errlen))
+    if (main_run && decide(sc, p, sim, R, o->policy_watch, out, err, errlen))
         goto done;
     if (!main_run)
         for (uint32_t k = 0; k < ninst; k++) {

@@ -493,6 +493,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
     cfg.clock = sc->clock == SC_CLOCK_REALTIME ? NVEMU_CLOCK_REALTIME : NVEMU_CLOCK_VIRTUAL;
     cfg.inject_latency = sc->gpu.inject_latency;
     cfg.trace_path = outer ? o->trace_csv : NULL;
+    cfg.policy_watch = o->policy_watch;
     cfg.profile_nset = sc_gpu_profile_set(&sc->gpu, gpu_set);
     for (int i = 0; i < cfg.profile_nset; i++)
         gpu_set_ptr[i] = gpu_set[i];

@@ -104,6 +104,8 @@ typedef struct nvemu_config {
        profile file's own values; see profile_load_set in emu/profile/profile.h */
     const char *const *profile_set;
     int profile_nset;
+    /* where this emulator's policy code is running, for a supervising process (emu/hooks/hooks.h), or NULL */
+    struct hooks_watch *policy_watch;
 } nvemu_config;
 
 /* Fills *cfg with defaults (h200, virtual clock, seed 1). */

@@ -30,6 +30,7 @@ static void usage(FILE *f)
             "                           [--quiet] [--no-color] [--backend emu|hw] [--hw]\n"
             "       nvemu scenario check FILE...\n"
             "       nvemu scenario compare A B [--tolerance FRACTION] [--headline] [--html FILE]\n"
+            "       nvemu scenario compare FILE --backend A [--backend B] --out DIR [--tolerance ...]\n"
             "       nvemu scenario sweep FILE --set PATH=V1,V2,... [--seeds N] --out DIR   (sweep --help)\n"
             "       nvemu scenario sweep-merge --out DIR SHARD_DIR...\n\n"
             "run    runs a scenario in an in-process emulator, prints a summary and exits 1 when an\n"
@@ -49,6 +50,8 @@ static void usage(FILE *f)
             "       a page: both runs' headers (backend, GPU, driver, calibration), the table with a B/A bar\n"
             "       per metric, each task's latencies and requests/s side by side and, for --out\n"
             "       directories, their report.html next to each other (exit 2 when it cannot be written).\n"
+            "       With --backend, FILE runs on backend A and on B (one --backend B: emu and B) into\n"
+            "       DIR/A and DIR/B, which are then compared (exit 3 when a run could not happen).\n"
             "The scenario format is described in scenarios/README.md.\n"
             "Reports (run --out DIR):\n");
     size_t n;
@@ -375,14 +378,36 @@ static int run(int argc, char **argv)
     return status;
 }
 
+/*
+ * compare FILE --backend A --backend B --out DIR: FILE run on each backend (as `run --out DIR/NAME`, in a
+ * guarded child each), then the two runs compared. Returns run's status when a run could not happen (> 1).
+ */
+static int run_on_backends(const char *file, const char *const *backends, const char *dir, char *a, char *b,
+                           size_t len)
+{
+    char *outs[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        snprintf(outs[i], len, "%s/%s", dir, backends[i]);
+        char *argv[] = {"run", (char *)file, "--backend", (char *)backends[i], "--quiet", "--out", outs[i], NULL};
+        int st = run(7, argv);
+        if (st > 1) {
+            fprintf(stderr, "nvemu scenario compare: the run on backend %s failed (exit %d)\n", backends[i], st);
+            return st;
+        }
+    }
+    return 0;
+}
+
 static int compare(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"tolerance", required_argument, NULL, 't'}, {"headline", no_argument, NULL, 'H'},
-        {"html", required_argument, NULL, 'W'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"html", required_argument, NULL, 'W'}, {"help", no_argument, NULL, 'h'},
+        {"backend", required_argument, NULL, 'b'}, {"out", required_argument, NULL, 'o'}, {NULL, 0, NULL, 0},
     };
     double tol = 0.10;
-    const char *html = NULL;
+    const char *html = NULL, *backends[2] = {NULL, NULL}, *dir = NULL;
+    int nbackends = 0;
     bool headline = false;
     int c;
     optind = 1;
@@ -400,24 +425,54 @@ static int compare(int argc, char **argv)
         }
         case 'H': headline = true; break;
         case 'W': html = optarg; break;
+        case 'b':
+            if (nbackends == 2 || !cli_backend(optarg)) {
+                if (nbackends == 2)
+                    fprintf(stderr, "nvemu scenario compare: --backend at most twice\n");
+                return 2;
+            }
+            backends[nbackends++] = optarg;
+            break;
+        case 'o': dir = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
     }
-    if (optind != argc - 2) {
-        usage(stderr);
-        return 2;
+    char ra[1024], rb[1024];
+    const char *a, *b;
+    if (nbackends) {
+        /* one scenario file, run on two backends (--backend A --backend B, or --backend B against emu) */
+        if (optind != argc - 1 || !dir) {
+            fprintf(stderr, "nvemu scenario compare: --backend wants one scenario FILE and --out DIR\n");
+            return 2;
+        }
+        if (nbackends == 1) {
+            backends[1] = backends[0];
+            backends[0] = "emu";
+        }
+        int st = run_on_backends(argv[optind], backends, dir, ra, rb, sizeof ra);
+        if (st)
+            return st;
+        a = ra;
+        b = rb;
+    } else {
+        if (optind != argc - 2) {
+            usage(stderr);
+            return 2;
+        }
+        a = argv[optind];
+        b = argv[optind + 1];
     }
     struct cmp_result r;
     char err[512];
-    if (cmp_files(argv[optind], argv[optind + 1], tol, headline, &r, err, sizeof(err))) {
+    if (cmp_files(a, b, tol, headline, &r, err, sizeof(err))) {
         fprintf(stderr, "nvemu scenario compare: %s\n", err);
         return 2;
     }
     cmp_print(&r, tol, headline, stdout);
     int status = r.passed == r.checked ? 0 : 1;
     /* the page is extra: the table and the verdict stand whether or not it could be written */
-    if (html && cmp_html(&r, argv[optind], argv[optind + 1], tol, headline, html, err, sizeof(err)) != 0) {
+    if (html && cmp_html(&r, a, b, tol, headline, html, err, sizeof(err)) != 0) {
         fprintf(stderr, "nvemu scenario compare: cannot write the --html page: %s\n", err);
         status = 2;
     }

@@ -21,8 +21,8 @@
 #include "base/log.h"
 #include "fifo/fifo.h"
 #include "hooks/hooks.h"
-#include "hw_cuda.h"
-#include "hw_rm.h"
+#include "base/paths.h"
+#include "hw_region.h"
 #include "analyze.h"
 #include "plan.h"
 #include "run_sched.h"
@@ -34,407 +34,14 @@
 #define STOP_TIMEOUT_NS 30000000000ull
 /* Tasks start together this long after the last one is ready. */
 #define START_DELAY_NS 200000000ull
-/* Calibration: rounds of the work loop of the short and the long run, runs of each (the fastest counts). */
-#define CAL_N1 1000u
-#define CAL_N2 31000u
-#define CAL_RUNS 5
-
-struct calib {
-    int ok;
-    char err[256];
-    char gpu[96];
-    int driver_version, cc_major, cc_minor;
-    uint32_t sm_count, smem_per_sm, smem_optin, regs, blocks_per_sm, pad_bytes;
-    double ns_per_iter, fixed_ns;
-};
-
-struct rec {
-    uint64_t arrive, done;        /* ns after the common start; done UINT64_MAX: in flight at the end */
-};
-
-/* One task replica's corner of the shared region. */
-struct slot {
-    _Atomic int state;            /* 0 starting, 1 ready, 2 finished, -1 failed (err says why) */
-    char err[256];
-    uint32_t task, replica;
-    uint64_t arr_off, narr;       /* open-loop arrivals (ns after start) at arr_off */
-    uint64_t rec_off, cap, nrec;
-    /* what the policy asked for and what the driver answered */
-    bool want_ts, want_il;
-    uint64_t ts_us;
-    uint32_t il;
-    int preempt_mode;             /* -1: libcuda's own */
-    bool group_found, libcuda_ts_seen;
-    uint64_t libcuda_ts_us;
-    uint32_t ts_status, il_status, pm_rewrites, nchannels;
-    /* the scheduler: an LC replica announces its requests; a BE replica's agent acts on its own group */
-    bool lc;
-    int sched_action;             /* -1 none, SC_SCHED_PREEMPT or SC_SCHED_DISABLE (BE replicas) */
-    enum gp_method sched_method;  /* the same as the decisions' method */
-    uint64_t decided[GP_DECISION_COUNT]; /* the agent's decisions for this replica, applied or not */
-    uint64_t sched_calls, sched_failed;
-    uint32_t sched_last_bad;
-};
-
-struct region {
-    _Atomic int go;
-    _Atomic uint64_t lc_requests;  /* LC requests whose kernels are queued, ever */
-    _Atomic int lc_busy;           /* LC requests queued and not done */
-    uint64_t t0;                  /* CLOCK_MONOTONIC ns of time 0 */
-    struct calib calib;
-    uint32_t nslots;
-    struct slot slots[];
-};
+_Static_assert(HW_MAX_KERNELS == SC_MAX_KERNELS && HW_MAX_STREAMS == SC_MAX_STREAMS,
+               "a slot holds every kernel and stream of a task");
 
 static uint64_t mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * A late wake-up would count as GPU latency: a VM's timer wake-ups are late by
- * up to a few hundred us (the first H200 recordings' LC-alone p99 was 3x its
- * p50), so sleep to 1 ms before and spin the rest.
- */
-#define SPIN_NS 1000000ull
-
-static void sleep_until(uint64_t t)
-{
-    uint64_t now = mono_ns();
-    if (t > now + SPIN_NS + 20000) {
-        uint64_t w = t - SPIN_NS;
-        struct timespec ts = {.tv_sec = (time_t)(w / 1000000000ull), .tv_nsec = (long)(w % 1000000000ull)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-            ;
-    }
-    while (mono_ns() < t)
-        ;
-}
-
-/* ---- the task process ---- */
-
-struct dev {
-    struct hw_cuda cu;
-    CUdevice dev;
-    CUcontext ctx;
-    CUmodule mod;
-    CUfunction fn;
-    CUdeviceptr out;
-};
-
-#define CU_TRY(d, call, what, err, errlen)                                                                 \
-    do {                                                                                                 \
-        CUresult r_ = (call);                                                                            \
-        if (r_ != HW_CUDA_SUCCESS) {                                                                     \
-            snprintf(err, errlen, "%s: %s", what, hw_cuda_strerror(&(d)->cu, r_));                       \
-            return -1;                                                                                   \
-        }                                                                                                \
-    } while (0)
-
-static int dev_open(struct dev *d, uint32_t max_smem, char *err, size_t errlen)
-{
-    if (hw_cuda_load(&d->cu, err, errlen))
-        return -1;
-    CU_TRY(d, d->cu.cuInit(0), "cuInit", err, errlen);
-    CU_TRY(d, d->cu.cuDeviceGet(&d->dev, 0), "cuDeviceGet", err, errlen);
-    CU_TRY(d, d->cu.cuDevicePrimaryCtxSetFlags(d->dev, HW_CU_CTX_SCHED_SPIN), "cuDevicePrimaryCtxSetFlags", err,
-           errlen);
-    CU_TRY(d, d->cu.cuDevicePrimaryCtxRetain(&d->ctx, d->dev), "cuDevicePrimaryCtxRetain", err, errlen);
-    CU_TRY(d, d->cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", err, errlen);
-    CU_TRY(d, d->cu.cuModuleLoadData(&d->mod, hw_work_ptx), "cuModuleLoadData (JIT of the work kernel)", err,
-           errlen);
-    CU_TRY(d, d->cu.cuModuleGetFunction(&d->fn, d->mod, HW_WORK_KERNEL), "cuModuleGetFunction", err, errlen);
-    if (max_smem > 48u * 1024u)
-        CU_TRY(d, d->cu.cuFuncSetAttribute(d->fn, HW_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)max_smem),
-               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err, errlen);
-    CU_TRY(d, d->cu.cuMemAlloc(&d->out, (size_t)HW_WORK_OUT_BLOCKS * HW_WORK_THREADS * sizeof(float)), "cuMemAlloc",
-           err, errlen);
-    return 0;
-}
-
-static CUresult launch(struct dev *d, CUstream st, uint32_t blocks, uint32_t iters, uint32_t smem)
-{
-    void *args[] = {&d->out, &iters, &smem};
-    return d->cu.cuLaunchKernel(d->fn, blocks, 1, 1, HW_WORK_THREADS, 1, 1, smem, st, args, NULL);
-}
-
-/* Host time of one launch + completion. */
-static int timed(struct dev *d, CUstream st, uint32_t blocks, uint32_t iters, uint32_t smem, double *ns, char *err,
-                 size_t errlen)
-{
-    uint64_t t0 = mono_ns();
-    CU_TRY(d, launch(d, st, blocks, iters, smem), "cuLaunchKernel", err, errlen);
-    CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
-    *ns = (double)(mono_ns() - t0);
-    return 0;
-}
-
-static int calibrate(struct calib *c, char *err, size_t errlen)
-{
-    struct dev d;
-    memset(&d, 0, sizeof(d));
-    if (dev_open(&d, 0, err, errlen))
-        return -1;
-    int v;
-    CU_TRY(&d, d.cu.cuDriverGetVersion(&c->driver_version), "cuDriverGetVersion", err, errlen);
-    CU_TRY(&d, d.cu.cuDeviceGetName(c->gpu, sizeof(c->gpu), d.dev), "cuDeviceGetName", err, errlen);
-    CU_TRY(&d, d.cu.cuDeviceGetAttribute(&c->cc_major, HW_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d.dev),
-           "cuDeviceGetAttribute", err, errlen);
-    CU_TRY(&d, d.cu.cuDeviceGetAttribute(&c->cc_minor, HW_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d.dev),
-           "cuDeviceGetAttribute", err, errlen);
-    CU_TRY(&d, d.cu.cuDeviceGetAttribute(&v, HW_CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d.dev),
-           "cuDeviceGetAttribute", err, errlen);
-    c->sm_count = (uint32_t)v;
-    CU_TRY(&d, d.cu.cuDeviceGetAttribute(&v, HW_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, d.dev),
-           "cuDeviceGetAttribute", err, errlen);
-    c->smem_per_sm = (uint32_t)v;
-    CU_TRY(&d, d.cu.cuDeviceGetAttribute(&v, HW_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, d.dev),
-           "cuDeviceGetAttribute", err, errlen);
-    c->smem_optin = (uint32_t)v;
-    CU_TRY(&d, d.cu.cuFuncGetAttribute(&v, HW_CU_FUNC_ATTRIBUTE_NUM_REGS, d.fn), "cuFuncGetAttribute", err, errlen);
-    c->regs = (uint32_t)v;
-    CU_TRY(&d, d.cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, d.fn, HW_WORK_THREADS, 0),
-           "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errlen);
-    c->blocks_per_sm = (uint32_t)v;
-    /* More than one block would fit: pad with shared memory so that a second one cannot. */
-    c->pad_bytes = v > 1 ? c->smem_per_sm / 2 + 1024 : 0;
-    if (c->pad_bytes > c->smem_optin) {
-        snprintf(err, errlen, "cannot hold occupancy at one block per SM (%d fit, shared memory %u/SM)", v,
-                 c->smem_per_sm);
-        return -1;
-    }
-    CUstream st;
-    CU_TRY(&d, d.cu.cuStreamCreate(&st, HW_CU_STREAM_NON_BLOCKING), "cuStreamCreate", err, errlen);
-    double t, best1 = INFINITY, best2 = INFINITY;
-    if (c->pad_bytes > 48u * 1024u)
-        CU_TRY(&d, d.cu.cuFuncSetAttribute(d.fn, HW_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                           (int)c->pad_bytes), "cuFuncSetAttribute", err, errlen);
-    if (timed(&d, st, c->sm_count, CAL_N1, c->pad_bytes, &t, err, errlen))
-        return -1;
-    for (int i = 0; i < CAL_RUNS; i++) {
-        if (timed(&d, st, c->sm_count, CAL_N1, c->pad_bytes, &t, err, errlen))
-            return -1;
-        best1 = t < best1 ? t : best1;
-        if (timed(&d, st, c->sm_count, CAL_N2, c->pad_bytes, &t, err, errlen))
-            return -1;
-        best2 = t < best2 ? t : best2;
-    }
-    c->ns_per_iter = (best2 - best1) / (double)(CAL_N2 - CAL_N1);
-    c->fixed_ns = best1 - c->ns_per_iter * CAL_N1;
-    if (!(c->ns_per_iter > 0)) {
-        snprintf(err, errlen, "calibration failed: %u rounds took %.0f ns, %u took %.0f ns", CAL_N1, best1, CAL_N2,
-                 best2);
-        return -1;
-    }
-    return 0;
-}
-
-struct klaunch {
-    uint32_t blocks, iters, smem, stream, repeat;
-};
-
-static uint32_t task_launches(const struct sc_task *t, const struct calib *c, struct klaunch *k)
-{
-    for (uint32_t i = 0; i < t->kernel_count; i++) {
-        const struct sc_kernel *kd = &t->kernels[i];
-        uint32_t waves = (kd->blocks + c->sm_count - 1) / c->sm_count;
-        double iters = round((double)kd->duration_ns / waves / c->ns_per_iter);
-        uint32_t smem = kd->shared_kb * 1024u;
-        k[i] = (struct klaunch){.blocks = kd->blocks, .iters = iters < 1 ? 1 : (uint32_t)iters,
-                                .smem = smem > c->pad_bytes ? smem : c->pad_bytes, .stream = kd->stream,
-                                .repeat = kd->repeat};
-    }
-    return t->kernel_count;
-}
-
-/* Applies the policy's decisions to libcuda's compute group of this process. */
-static void apply_policy(struct slot *sl)
-{
-    struct hw_group g;
-    if (!hw_rm_group(&g))
-        return;
-    sl->group_found = true;
-    sl->libcuda_ts_seen = g.libcuda_timeslice_seen;
-    sl->libcuda_ts_us = g.libcuda_timeslice_us;
-    sl->pm_rewrites = g.preempt_mode_rewrites;
-    sl->nchannels = g.nchannels;
-    if (sl->want_ts) {
-        NVA06C_CTRL_TIMESLICE_PARAMS p = {.timesliceUs = sl->ts_us};
-        sl->ts_status = hw_rm_control(&g, g.htsg, NVA06C_CTRL_CMD_SET_TIMESLICE, &p, sizeof(p));
-    }
-    if (sl->want_il) {
-        NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS p = {.tsgInterleaveLevel = sl->il};
-        sl->il_status = hw_rm_control(&g, g.htsg, NVA06C_CTRL_CMD_SET_INTERLEAVE_LEVEL, &p, sizeof(p));
-    }
-}
-
-/*
- * GPreempt's scheduler on a stock driver: a group's controls are accepted from its opener only, so
- * the scheduler's calls come from a thread inside each BE process, on that process's own fd and
- * client, when the LC processes announce a request (the region's counters). What to call is
- * gp_decide.h's decision, as in the emulator: PREEMPT (bWait=0) for each LC request queued, or
- * DISABLE_CHANNELS while any LC request is in flight and enable after. Without the group (a driver
- * that showed none) the decisions are still taken and counted, and nothing is called.
- */
-struct agent {
-    struct region *R;
-    struct slot *sl;
-    struct hw_group g;
-    bool found;
-    uint64_t end;
-};
-
-static void agent_call(struct agent *a, uint32_t st)
-{
-    a->sl->sched_calls++;
-    if (st) {
-        a->sl->sched_failed++;
-        a->sl->sched_last_bad = st;
-    }
-}
-
-static void agent_disable(struct agent *a, bool disable)
-{
-    NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS p = {.bDisable = disable, .numChannels = a->g.nchannels};
-    for (uint32_t i = 0; i < a->g.nchannels && i < NV2080_CTRL_FIFO_DISABLE_CHANNELS_MAX_ENTRIES; i++) {
-        p.hClientList[i] = a->g.hclient;
-        p.hChannelList[i] = a->g.channels[i];
-    }
-    agent_call(a, hw_rm_control(&a->g, a->g.hsubdevice, NV2080_CTRL_CMD_FIFO_DISABLE_CHANNELS, &p, sizeof(p)));
-}
-
-static void agent_act(struct agent *a, enum gp_decision d)
-{
-    a->sl->decided[d]++;
-    if (!a->found)
-        return;
-    if (d == GP_DECIDE_PREEMPT_BE) {
-        NVA06C_CTRL_PREEMPT_PARAMS p = {.bWait = 0};
-        agent_call(a, hw_rm_control(&a->g, a->g.htsg, NVA06C_CTRL_CMD_PREEMPT, &p, sizeof(p)));
-    } else if (d == GP_DECIDE_DISABLE_BE || d == GP_DECIDE_ENABLE_BE) {
-        agent_disable(a, d == GP_DECIDE_DISABLE_BE);
-    }
-}
-
-static void *agent_main(void *arg)
-{
-    struct agent *a = arg;
-    struct gp_decider dec;
-    gp_decider_init(&dec, a->sl->sched_method);
-    /* from 0, not from what the counter says when this thread gets going: a request queued before is one too */
-    uint64_t seen = 0;
-    bool lc_on = false;
-    while (mono_ns() < a->end) {
-        if (dec.method == GP_METHOD_PREEMPT) {
-            /* every LC request is an event of its own, however many queued since the last look */
-            for (uint64_t now = atomic_load(&a->R->lc_requests); seen != now; seen++) {
-                agent_act(a, gp_decide_lc_begin(&dec));
-                agent_act(a, gp_decide_lc_end(&dec));
-            }
-        } else {
-            bool busy = atomic_load(&a->R->lc_busy) > 0;
-            if (busy != lc_on) {
-                agent_act(a, busy ? gp_decide_lc_begin(&dec) : gp_decide_lc_end(&dec));
-                lc_on = busy;
-            }
-        }
-        sched_yield();
-    }
-    /* the run is over: the channels go back on (not a decision: the emulator's run just ends) */
-    if (dec.be_disabled && a->found)
-        agent_disable(a, false);
-    return NULL;
-}
-
-static bool streams_idle(struct dev *d, CUstream *st, uint32_t n, CUresult *bad)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        CUresult r = d->cu.cuStreamQuery(st[i]);
-        if (r == HW_CUDA_ERROR_NOT_READY)
-            return false;
-        if (r != HW_CUDA_SUCCESS)
-            *bad = r;
-    }
-    return true;
-}
-
-static int task_run(struct region *R, struct slot *sl, const struct sc_task *t, uint64_t duration, char *err,
-                    size_t errlen)
-{
-    const struct calib *c = &R->calib;
-    struct klaunch k[SC_MAX_KERNELS];
-    uint32_t nk = task_launches(t, c, k);
-    uint32_t max_smem = 0;
-    for (uint32_t i = 0; i < nk; i++)
-        max_smem = k[i].smem > max_smem ? k[i].smem : max_smem;
-    hw_rm_capture(sl->preempt_mode);
-    struct dev d;
-    memset(&d, 0, sizeof(d));
-    if (dev_open(&d, max_smem, err, errlen))
-        return -1;
-    CUstream st[SC_MAX_STREAMS];
-    for (uint32_t i = 0; i < t->streams; i++)
-        CU_TRY(&d, d.cu.cuStreamCreate(&st[i], HW_CU_STREAM_NON_BLOCKING), "cuStreamCreate", err, errlen);
-    apply_policy(sl);
-    for (uint32_t i = 0; i < t->streams; i++)
-        CU_TRY(&d, launch(&d, st[i], 1, 1, max_smem), "warm-up launch", err, errlen);
-    for (uint32_t i = 0; i < t->streams; i++)
-        CU_TRY(&d, d.cu.cuStreamSynchronize(st[i]), "warm-up", err, errlen);
-    atomic_store(&sl->state, 1);
-    while (!atomic_load(&R->go))
-        usleep(1000);
-    const uint64_t t0 = R->t0, end = t0 + duration;
-    struct agent ag = {.R = R, .sl = sl, .end = end};
-    pthread_t agent;
-    ag.found = sl->sched_action >= 0 && hw_rm_group(&ag.g);
-    bool agent_on = sl->sched_action >= 0 && pthread_create(&agent, NULL, agent_main, &ag) == 0;
-    const uint64_t *arr = (const uint64_t *)((const char *)R + sl->arr_off);
-    struct rec *rec = (struct rec *)((char *)R + sl->rec_off);
-    bool closed = t->arrival == SC_ARRIVAL_CLOSED;
-    uint64_t next = t0 + t->start_ns, ai = 0;
-    sleep_until(t0);
-    for (;;) {
-        uint64_t arrival = closed ? next : ai < sl->narr ? t0 + arr[ai++] : UINT64_MAX;
-        if (arrival >= end || sl->nrec == sl->cap)
-            break;
-        sleep_until(arrival);
-        uint64_t start = mono_ns();
-        while (mono_ns() < start + t->preprocess_ns)
-            ;
-        for (uint32_t i = 0; i < nk; i++)
-            for (uint32_t r = 0; r < k[i].repeat; r++)
-                CU_TRY(&d, launch(&d, st[k[i].stream], k[i].blocks, k[i].iters, k[i].smem), "cuLaunchKernel", err,
-                       errlen);
-        if (sl->lc) {
-            atomic_fetch_add(&R->lc_busy, 1);
-            atomic_fetch_add(&R->lc_requests, 1);
-        }
-        CUresult bad = HW_CUDA_SUCCESS;
-        uint64_t done;
-        while (!streams_idle(&d, st, t->streams, &bad) && (done = mono_ns()) < end)
-            ;
-        done = mono_ns();
-        if (sl->lc)
-            atomic_fetch_sub(&R->lc_busy, 1);
-        if (bad != HW_CUDA_SUCCESS) {
-            snprintf(err, errlen, "a kernel failed: %s", hw_cuda_strerror(&d.cu, bad));
-            return -1;
-        }
-        rec[sl->nrec++] = (struct rec){arrival - t0, done < end ? done - t0 : UINT64_MAX};
-        if (done >= end)
-            break;
-        next = done + t->think_ns;
-    }
-    /* arrivals the end cut off while the replica was busy were in flight too */
-    while (!closed && ai < sl->narr && t0 + arr[ai] < end && sl->nrec < sl->cap)
-        rec[sl->nrec++] = (struct rec){arr[ai++], UINT64_MAX};
-    /* stay until the end: a context torn down early would disturb the others' measurements */
-    sleep_until(end);
-    if (agent_on)
-        pthread_join(agent, NULL);
-    return 0;
 }
 
 /* ---- the parent ---- */
@@ -475,6 +82,72 @@ static void mark(struct sim *s, const char *name, uint64_t a, uint64_t b)
     struct sim_rec r = {.kind = SIM_REC_MARK, .engine = SIM_NONE, .runlist = SIM_NONE, .tsg = SIM_NONE,
                         .chid = SIM_NONE, .a = a, .b = b, .name = name};
     sim_trace(s, &r);
+}
+
+static uint32_t task_launches(const struct sc_task *t, const struct calib *c, struct klaunch *k)
+{
+    for (uint32_t i = 0; i < t->kernel_count; i++) {
+        const struct sc_kernel *kd = &t->kernels[i];
+        uint32_t waves = (kd->blocks + c->sm_count - 1) / c->sm_count;
+        double iters = round((double)kd->duration_ns / waves / c->ns_per_iter);
+        uint32_t smem = kd->shared_kb * 1024u;
+        k[i] = (struct klaunch){.blocks = kd->blocks, .iters = iters < 1 ? 1 : (uint32_t)iters,
+                                .smem = smem > c->pad_bytes ? smem : c->pad_bytes, .stream = kd->stream,
+                                .repeat = kd->repeat};
+    }
+    return t->kernel_count;
+}
+
+
+/* The helper that runs task processes and the calibration (hw_region.h), beside this executable. */
+static int helper_path(char *out, size_t len, char *err, size_t errlen)
+{
+    int w = snprintf(out, len, "%s/nvemu-hw-task", nvemu_exe_dir());
+    if (w < 0 || (size_t)w >= len || access(out, X_OK) != 0) {
+        snprintf(err, errlen, "the hardware backend's helper %s is missing (install nvemu-hw-task beside nvemu)",
+                 w > 0 && (size_t)w < len ? out : "nvemu-hw-task");
+        return -1;
+    }
+    return 0;
+}
+
+/* Shared memory of `size` bytes the helper maps through the inherited fd; MAP_FAILED with a reason. */
+static void *shared_map(size_t size, int *fd, char *err, size_t errlen)
+{
+    *fd = memfd_create("nvemu-hw", 0);
+    if (*fd < 0 || ftruncate(*fd, (off_t)size) != 0) {
+        snprintf(err, errlen, "cannot make %zu bytes of memory for the task processes: %s", size, strerror(errno));
+        if (*fd >= 0)
+            close(*fd);
+        *fd = -1;
+        return MAP_FAILED;
+    }
+    void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+    if (m == MAP_FAILED) {
+        snprintf(err, errlen, "cannot map %zu bytes for the task processes: %s", size, strerror(errno));
+        close(*fd);
+        *fd = -1;
+    }
+    return m;
+}
+
+/* Forks and execs the helper: `nvemu-hw-task JOB FD [SLOT]`. The child's pid, or -1 with a reason. */
+static pid_t helper_spawn(const char *helper, const char *job, int fd, long slot, char *err, size_t errlen)
+{
+    char fds[16], slots[16];
+    snprintf(fds, sizeof fds, "%d", fd);
+    snprintf(slots, sizeof slots, "%ld", slot);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        prctl(PR_SET_TIMERSLACK, 1UL);
+        execl(helper, "nvemu-hw-task", job, fds, slot >= 0 ? slots : NULL, (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0)
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+    return pid;
 }
 
 /* Policy and scheduler decisions for every instance, as the emulator's hooks would take them. */
@@ -556,7 +229,7 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
  * for its records. MAP_FAILED with a reason in err.
  */
 static struct region *region_map(const struct scenario *sc, const struct sc_plan *plan, const struct calib *cal,
-                                 size_t *size_out, char *err, size_t errlen)
+                                 size_t *size_out, int *fd, char *err, size_t errlen)
 {
     uint32_t ninst = plan->ninst;
     size_t size = sizeof(struct region) + ninst * sizeof(struct slot);
@@ -578,9 +251,8 @@ static struct region *region_map(const struct scenario *sc, const struct sc_plan
         offs[3 * k + 2] = cap;
         size += cap * sizeof(struct rec);
     }
-    struct region *R = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    struct region *R = shared_map(size, fd, err, errlen);
     if (R == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map %zu bytes for the task processes: %s", size, strerror(errno));
         free(offs);
         return MAP_FAILED;
     }
@@ -596,6 +268,15 @@ static struct region *region_map(const struct scenario *sc, const struct sc_plan
             memcpy((char *)R + sl->arr_off, plan->inst[k].arrive_ns, sl->narr * sizeof(uint64_t));
         sl->rec_off = offs[3 * k + 1];
         sl->cap = offs[3 * k + 2];
+        const struct sc_task *t = &sc->tasks[sl->task];
+        snprintf(sl->comm, sizeof sl->comm, "%s", t->comm);
+        sl->streams = t->streams;
+        sl->nk = task_launches(t, cal, sl->k);
+        sl->start_ns = t->start_ns;
+        sl->preprocess_ns = t->preprocess_ns;
+        sl->think_ns = t->think_ns;
+        sl->duration_ns = sc->duration_ns;
+        sl->closed = t->arrival == SC_ARRIVAL_CLOSED;
     }
     free(offs);
     *size_out = size;
@@ -603,32 +284,18 @@ static struct region *region_map(const struct scenario *sc, const struct sc_plan
 }
 
 /* The task processes, one after the other, each ready before the next starts (contexts in instance order). */
-static int tasks_start(const struct scenario *sc, struct region *R, pid_t *pids, uint64_t w0, char *err,
+static int tasks_start(const struct scenario *sc, struct region *R, int fd, pid_t *pids, uint64_t w0, char *err,
                        size_t errlen)
 {
+    char helper[1024];
+    if (helper_path(helper, sizeof helper, err, errlen))
+        return -1;
     for (uint32_t k = 0; k < R->nslots; k++) {
         struct slot *sl = &R->slots[k];
         const struct sc_task *t = &sc->tasks[sl->task];
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid == 0) {
-            prctl(PR_SET_NAME, t->comm);
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            prctl(PR_SET_TIMERSLACK, 1UL);
-            char e[256] = "";
-            int r = task_run(R, sl, t, sc->duration_ns, e, sizeof(e));
-            if (r) {
-                snprintf(sl->err, sizeof(sl->err), "%s", e);
-                atomic_store(&sl->state, -1);
-            } else {
-                atomic_store(&sl->state, 2);
-            }
-            _exit(r ? 1 : 0);
-        }
-        if (pid < 0) {
-            snprintf(err, errlen, "fork: %s", strerror(errno));
+        pid_t pid = helper_spawn(helper, "run", fd, (long)k, err, errlen);
+        if (pid < 0)
             return -1;
-        }
         pids[k] = pid;
         while (atomic_load(&sl->state) == 0 && mono_ns() - w0 < READY_TIMEOUT_NS)
             usleep(1000);
@@ -763,6 +430,7 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     int rc = -1;
     struct region *R = MAP_FAILED;
     size_t size = 0;
+    int fd = -1;
     uint32_t ninst = sc_instance_count(sc);
     pid_t *pids = calloc(ninst ? ninst : 1, sizeof(*pids));
     if (!sim || !an || !pids || sc_plan_build(&plan, sc, seed, &po)) {
@@ -770,7 +438,7 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
         goto done;
     }
     sim_trace_subscribe(sim, sc_analyzer_record, an);
-    R = region_map(sc, &plan, cal, &size, err, errlen);
+    R = region_map(sc, &plan, cal, &size, &fd, err, errlen);
     if (R == MAP_FAILED)
         goto done;
     if (main_run && decide(sc, p, sim, R, o->policy_watch, out, err, errlen))
@@ -781,7 +449,7 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
             R->slots[k].sched_action = -1;
         }
     uint64_t w0 = mono_ns();
-    int trc = tasks_start(sc, R, pids, w0, err, errlen);
+    int trc = tasks_start(sc, R, fd, pids, w0, err, errlen);
     if (trc == 0)
         trc = tasks_wait(sc, R, pids, err, errlen);
     out->wall_ns = mono_ns() - w0;
@@ -803,6 +471,8 @@ done:
     }
     if (R != MAP_FAILED)
         munmap(R, size);
+    if (fd >= 0)
+        close(fd);
     sc_plan_free(&plan);
     free(pids);
     if (sim)
@@ -814,30 +484,28 @@ done:
 
 static int run_calibration(struct calib *cal, char *err, size_t errlen)
 {
-    struct calib *shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (shared == MAP_FAILED) {
-        snprintf(err, errlen, "mmap: %s", strerror(errno));
+    char helper[1024];
+    int fd;
+    if (helper_path(helper, sizeof helper, err, errlen))
         return -1;
-    }
-    memset(shared, 0, sizeof(*shared));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        char e[256] = "";
-        shared->ok = calibrate(shared, e, sizeof(e)) == 0;
-        snprintf(shared->err, sizeof(shared->err), "%s", e);
-        _exit(0);
-    }
+    struct calib *shared = shared_map(sizeof(*shared), &fd, err, errlen);
+    if (shared == MAP_FAILED)
+        return -1;
+    pid_t pid = helper_spawn(helper, "calibrate", fd, -1, err, errlen);
     int status = 0;
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || !shared->ok) {
-        snprintf(err, errlen, "GPU calibration failed: %s", pid < 0 ? strerror(errno)
-                 : shared->err[0] ? shared->err : "the calibration process died");
+        char why[256];
+        snprintf(why, sizeof why, "%s", pid < 0 ? err : shared->err[0] ? shared->err
+                 : WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "the helper could not be started"
+                 : "the calibration process died");
+        snprintf(err, errlen, "GPU calibration failed: %s", why);
         munmap(shared, sizeof(*shared));
+        close(fd);
         return -1;
     }
     *cal = *shared;
     munmap(shared, sizeof(*shared));
+    close(fd);
     return 0;
 }
 
@@ -928,7 +596,7 @@ int sc_run_hw(const struct scenario *s, const struct sc_run_opts *o, struct sc_r
     h->sm_count = cal.sm_count;
     h->smem_per_sm_kb = cal.smem_per_sm / 1024;
     h->regs_per_thread = cal.regs;
-    h->threads_per_block = HW_WORK_THREADS;
+    h->threads_per_block = cal.threads_per_block;
     h->blocks_per_sm = cal.blocks_per_sm;
     h->occupancy_pad_kb = cal.pad_bytes / 1024;
     h->ns_per_iter = cal.ns_per_iter;

@@ -7,7 +7,7 @@
 #include "core/emulator.h"
 #include "core/emulator_internal.h"
 #include "base/log.h"
-#include "fifo/fifo.h"
+#include "rm/gpu.h"
 #include "rm/rm_server.h"
 
 void nvemu_fault_gpu_lost(nvemu *emu, uint32_t gpu)
@@ -16,10 +16,8 @@ void nvemu_fault_gpu_lost(nvemu *emu, uint32_t gpu)
     struct gpu *g = nvemu_gpu(emu, gpu);
     if (!g) {
         LOG_ERROR("fault", "gpu_lost: no GPU %u (the profile has %u): nothing injected", gpu, emu->gpu_count);
-    } else if (!g->lost) {
-        g->lost = true;
+    } else if (gpu_mark_lost(g)) {
         LOG_WARN("fault", "gpu_lost: GPU %u (/dev/nvidia%u) is lost from now on", gpu, gpu);
-        fifo_gpu_lost(g->fifo);
     }
     pthread_mutex_unlock(&emu->lock);
 }

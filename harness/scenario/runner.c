@@ -10,7 +10,7 @@
  * reach the channel launch_us after the launch, the process sees a
  * completion completion_us after it (so a replica's next request leaves its
  * channel group without work for a moment, as on the hardware). Arrivals, preprocessing and faults are sim events; kernels go
- * through fifo_submit with a completion callback (workload.h, callback form).
+ * through nvemu_kernel_submit with a completion callback (core/engine.h).
  * Everything a report needs is a trace record: the analyzer subscribes
  * before the first context is created.
  */
@@ -28,8 +28,8 @@
 
 #include "core/emulator.h"
 #include "base/log.h"
-#include "fifo/fifo.h"
-#include "fifo/workload.h"
+#include "core/engine.h"
+#include "fifo/fifo_rec.h"
 #include "front/inproc.h"
 #include "hooks/hooks.h"
 #include "profile/profile.h"
@@ -232,11 +232,11 @@ static void submit_fn(struct sim *s, void *arg, uint64_t data)
     bool failed = false;
     for (uint32_t k = 0; k < t->kernel_count && !failed; k++) {
         const struct sc_kernel *kd = &t->kernels[k];
-        struct fifo_kernel fk = {.blocks = kd->blocks, .total_ns = kd->duration_ns, .tag = in->cur_num,
-                                 .shared_kb = kd->shared_kb};
+        struct nvemu_kernel fk = {.blocks = kd->blocks, .total_ns = kd->duration_ns, .tag = in->cur_num,
+                                  .shared_kb = kd->shared_kb};
         for (uint32_t rep = 0; rep < kd->repeat && !failed; rep++) {
             uint64_t id;
-            failed = fifo_submit(in->ctx.channels[kd->stream], &fk, kernel_done, in, &id) != NV_OK;
+            failed = nvemu_kernel_submit(in->ctx.channels[kd->stream], &fk, kernel_done, in, &id) != NV_OK;
             submitted += !failed;
         }
     }

@@ -18,11 +18,9 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +32,7 @@
 #include "hooks/hooks.h"
 #include "profile/profile.h"
 #include "analyze.h"
+#include "baselines.h"
 #include "plan.h"
 #include "run_ctx.h"
 #include "run_proc.h"
@@ -608,212 +607,6 @@ done:
     return rc;
 }
 
-__attribute__((format(printf, 5, 6)))
-static int fail_at(const struct scenario *s, struct sc_pos p, char *err, size_t errlen, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    snprintf(err, errlen, "%s:%u:%u: %s", s->path, p.line ? p.line : 1, p.column ? p.column : 1, msg);
-    return -1;
-}
-
-/* A path the scenario names must be an executable regular file (a bare name is looked up in $PATH at run time). */
-static int check_binary(const struct scenario *s, const char *path, struct sc_pos p, const char *what, char *err,
-                        size_t errlen)
-{
-    struct stat st;
-    if (!strchr(path, '/'))
-        return 0;
-    if (stat(path, &st) != 0)
-        return fail_at(s, p, err, errlen, "%s %s: %s", what, path, strerror(errno));
-    if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
-        return fail_at(s, p, err, errlen, "%s %s is not an executable file", what, path);
-    return 0;
-}
-
-int sc_check_deps(const struct scenario *s, char *err, size_t errlen)
-{
-    char gpu_set[SC_GPU_MAX_SET][SC_GPU_SET_LEN], why[512] = "";
-    const char *gpu_set_ptr[SC_GPU_MAX_SET];
-    nvemu_config cfg;
-    nvemu_config_init(&cfg);
-    cfg.profile = s->gpu.profile;
-    cfg.profile_nset = sc_gpu_profile_set(&s->gpu, gpu_set);
-    for (int i = 0; i < cfg.profile_nset; i++)
-        gpu_set_ptr[i] = gpu_set[i];
-    cfg.profile_set = gpu_set_ptr;
-    /* The profile alone first, so that its errors point at gpu.profile (a custom profile's name its file). */
-    struct profile *p = profile_load_set(cfg.profile, cfg.profile_set, cfg.profile_nset, why, sizeof(why));
-    if (!p)
-        return fail_at(s, s->gpu.pos, err, errlen, "gpu.profile '%s': %s", s->gpu.profile, why);
-    profile_free(p);
-    if (s->policy.plugin[0]) {
-        char policy_path[512];
-        if (hooks_find_policy(s->policy.plugin, policy_path, sizeof(policy_path), why, sizeof(why)))
-            return fail_at(s, s->policy.pos, err, errlen, "%s", why);
-        cfg.policy_path = policy_path;
-        cfg.policy_args = (const char *const *)s->policy.args;
-        cfg.policy_nargs = s->policy.nargs;
-        nvemu *emu = nvemu_create(&cfg, why, sizeof(why));
-        if (!emu)
-            return fail_at(s, s->policy.pos, err, errlen, "policy '%s': %s", s->policy.plugin, why);
-        nvemu_destroy(emu);
-    }
-    if (s->scheduler.binary &&
-        check_binary(s, s->scheduler.binary, s->scheduler.pos, "scheduler.binary", err, errlen))
-        return -1;
-    for (uint32_t t = 0; t < s->task_count; t++)
-        if (s->tasks[t].process &&
-            check_binary(s, s->tasks[t].process, s->tasks[t].pos, "process.binary", err, errlen))
-            return -1;
-    if (run_proc_check(s, why, sizeof(why)))
-        return fail_at(s, (struct sc_pos){1, 1}, err, errlen, "%s", why);
-    return 0;
-}
-
-struct scenario *sc_task_alone(const struct scenario *s, uint32_t t)
-{
-    struct scenario *b = malloc(sizeof(*b));
-    if (!b)
-        return NULL;
-    memcpy(b, s, sizeof(*b));
-    b->tasks[0] = s->tasks[t];
-    b->task_count = 1;
-    b->fault_count = 0;
-    b->expect_count = 0;
-    b->baseline = false;
-    memset(&b->policy, 0, sizeof(b->policy));
-    memset(&b->scheduler, 0, sizeof(b->scheduler));
-    return b;
-}
-
-/* ---- runs alone, kept ---- */
-
-#define BASELINE_CACHE_MAX 4096
-
-/* Everything a run of one task alone depends on (zeroed first, pointers and source positions cleared). */
-struct baseline_key {
-    uint64_t seed, duration_ns, warmup_ns;
-    enum sc_clock clock;
-    struct sc_gpu gpu;
-    struct sc_task task;
-};
-
-struct baseline_entry {
-    uint64_t hash;
-    struct baseline_key key;
-    uint64_t *trace_ns;                 /* the task's arrival offsets (trace arrivals) */
-    struct sc_task_result result;       /* result.lat_ns owned here */
-};
-
-struct sc_baseline_cache {
-    struct baseline_entry *e;
-    size_t n, cap;
-};
-
-struct sc_baseline_cache *sc_baseline_cache_create(void)
-{
-    return calloc(1, sizeof(struct sc_baseline_cache));
-}
-
-void sc_baseline_cache_free(struct sc_baseline_cache *c)
-{
-    for (size_t i = 0; c && i < c->n; i++) {
-        free(c->e[i].trace_ns);
-        free(c->e[i].result.lat_ns);
-    }
-    if (c)
-        free(c->e);
-    free(c);
-}
-
-size_t sc_baseline_cache_size(const struct sc_baseline_cache *c)
-{
-    return c ? c->n : 0;
-}
-
-static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
-{
-    for (const unsigned char *b = p; n--; b++)
-        h = (h ^ *b) * 0x100000001b3ull;
-    return h;
-}
-
-/* false: not a run that can be kept (an external process or wall-clock time is not reproducible). */
-static bool baseline_key(const struct scenario *b, uint64_t seed, struct baseline_key *k, uint64_t *hash)
-{
-    const struct sc_task *t = &b->tasks[0];
-    if (t->process || b->clock != SC_CLOCK_VIRTUAL)
-        return false;
-    memset(k, 0, sizeof(*k));
-    k->seed = seed;
-    k->duration_ns = b->duration_ns;
-    k->warmup_ns = b->warmup_ns;
-    k->clock = b->clock;
-    memcpy(&k->gpu, &b->gpu, sizeof(k->gpu));
-    memset(&k->gpu.pos, 0, sizeof(k->gpu.pos));
-    memcpy(&k->task, t, sizeof(k->task));
-    k->task.trace_ns = NULL;
-    memset(&k->task.pos, 0, sizeof(k->task.pos));
-    uint64_t h = fnv_bytes(0xcbf29ce484222325ull, k, sizeof(*k));
-    *hash = fnv_bytes(h, t->trace_ns, t->trace_count * sizeof(uint64_t));
-    return true;
-}
-
-static const struct sc_task_result *baseline_find(const struct sc_baseline_cache *c, const struct scenario *b,
-                                                  uint64_t seed)
-{
-    struct baseline_key k;
-    uint64_t h;
-    if (!c || !baseline_key(b, seed, &k, &h))
-        return NULL;
-    for (size_t i = 0; i < c->n; i++) {
-        const struct baseline_entry *e = &c->e[i];
-        if (e->hash == h && memcmp(&e->key, &k, sizeof(k)) == 0 &&
-            (!k.task.trace_count ||
-             memcmp(e->trace_ns, b->tasks[0].trace_ns, k.task.trace_count * sizeof(uint64_t)) == 0))
-            return &e->result;
-    }
-    return NULL;
-}
-
-static void baseline_keep(struct sc_baseline_cache *c, const struct scenario *b, uint64_t seed,
-                          const struct sc_task_result *r)
-{
-    struct baseline_key k;
-    uint64_t h;
-    if (!c || c->n >= BASELINE_CACHE_MAX || !baseline_key(b, seed, &k, &h))
-        return;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 16;
-        struct baseline_entry *ne = realloc(c->e, cap * sizeof(*ne));
-        if (!ne)
-            return;
-        c->e = ne;
-        c->cap = cap;
-    }
-    struct baseline_entry *e = &c->e[c->n];
-    memset(e, 0, sizeof(*e));
-    e->hash = h;
-    e->key = k;
-    e->result = *r;
-    e->result.lat_ns = r->completed ? malloc(r->completed * sizeof(uint64_t)) : NULL;
-    e->trace_ns = k.task.trace_count ? malloc(k.task.trace_count * sizeof(uint64_t)) : NULL;
-    if ((r->completed && !e->result.lat_ns) || (k.task.trace_count && !e->trace_ns)) {
-        free(e->result.lat_ns);
-        free(e->trace_ns);
-        return;
-    }
-    if (r->completed)
-        memcpy(e->result.lat_ns, r->lat_ns, r->completed * sizeof(uint64_t));
-    if (k.task.trace_count)
-        memcpy(e->trace_ns, b->tasks[0].trace_ns, k.task.trace_count * sizeof(uint64_t));
-    c->n++;
-}
-
 int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_results *out, char *err, size_t errlen)
 {
     uint64_t seed = o->has_seed ? o->seed : s->seed;
@@ -830,7 +623,7 @@ int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_resu
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        const struct sc_task_result *kept = baseline_find(o->baselines, b, seed);
+        const struct sc_task_result *kept = sc_baseline_find(o->baselines, b, seed);
         uint64_t *lat = kept && kept->completed ? malloc(kept->completed * sizeof(uint64_t)) : NULL;
         if (kept && (lat || !kept->completed)) {
             if (lat)
@@ -844,7 +637,7 @@ int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_resu
         struct sc_results br;
         int rc = run_once(b, seed, o, false, &br, err, errlen);
         if (rc == 0) {
-            baseline_keep(o->baselines, b, seed, &br.tasks[0]);
+            sc_baseline_keep(o->baselines, b, seed, &br.tasks[0]);
             alone[t] = br.tasks[0];
             alone_lat[t] = br.tasks[0].lat_ns;
             br.tasks[0].lat_ns = NULL;

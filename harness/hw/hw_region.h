@@ -74,6 +74,7 @@ struct region {
     _Atomic int go;
     _Atomic uint64_t lc_requests;  /* LC requests whose kernels are queued, ever */
     _Atomic int lc_busy;           /* LC requests queued and not done */
+    _Atomic int lc_running;        /* LC replicas still in their request loop (the scheduler threads wait) */
     uint64_t t0;                  /* CLOCK_MONOTONIC ns of time 0 */
     struct calib calib;
     uint32_t nslots;

@@ -312,6 +312,10 @@ static int tasks_start(const struct scenario *sc, struct region *R, int fd, pid_
 static int tasks_wait(const struct scenario *sc, struct region *R, pid_t *pids, char *err, size_t errlen)
 {
     R->t0 = mono_ns() + START_DELAY_NS;
+    int lc = 0;
+    for (uint32_t k = 0; k < R->nslots; k++)
+        lc += R->slots[k].lc;
+    atomic_store(&R->lc_running, lc);
     atomic_store(&R->go, 1);
     uint64_t deadline = R->t0 + sc->duration_ns + STOP_TIMEOUT_NS;
     uint32_t left = R->nslots;

@@ -18,6 +18,9 @@
 #include "hw_cuda.h"
 #include "hw_rm.h"
 
+/* How long past the end a scheduler thread waits for LC replicas still in their loop. */
+#define HW_AGENT_GRACE_NS 5000000000ull
+
 /* Calibration: rounds of the work loop of the short and the long run, runs of each (the fastest counts). */
 #define CAL_N1 1000u
 #define CAL_N2 31000u
@@ -238,7 +241,11 @@ static void *agent_main(void *arg)
     /* from 0, not from what the counter says when this thread gets going: a request queued before is one too */
     uint64_t seen = 0;
     bool lc_on = false;
-    while (hw_mono_ns() < a->end) {
+    /*
+     * Until the end, and past it while an LC replica is still in its loop (a request that arrived before the
+     * end is queued late on a loaded machine): each request it queued is an event, as in the emulator.
+     */
+    for (bool last = false;;) {
         if (dec.method == GP_METHOD_PREEMPT) {
             /* every LC request is an event of its own, however many queued since the last look */
             for (uint64_t now = atomic_load(&a->R->lc_requests); seen != now; seen++) {
@@ -252,6 +259,10 @@ static void *agent_main(void *arg)
                 lc_on = busy;
             }
         }
+        if (last)
+            break;
+        uint64_t now = hw_mono_ns();
+        last = now >= a->end && (atomic_load(&a->R->lc_running) == 0 || now >= a->end + HW_AGENT_GRACE_NS);
         sched_yield();
     }
     /* the run is over: the channels go back on (not a decision: the emulator's run just ends) */
@@ -338,6 +349,8 @@ int hw_task_run(struct region *R, struct slot *sl, char *err, size_t errlen)
             break;
         next = done + sl->think_ns;
     }
+    if (sl->lc)
+        atomic_fetch_sub(&R->lc_running, 1);
     /* arrivals the end cut off while the replica was busy were in flight too */
     while (!closed && ai < sl->narr && t0 + arr[ai] < end && sl->nrec < sl->cap)
         rec[sl->nrec++] = (struct rec){arr[ai++], UINT64_MAX};

@@ -14,15 +14,22 @@ static inline bool cli_is_help(const char *arg)
 }
 
 /*
- * Runs fn(arg) in a child process and returns its exit status. Returns -1
+ * Runs fn(arg, watch) in a child process and returns its exit status; fn hands watch to every emulator
+ * or policy it creates (nvemu_config.policy_watch, hooks_env.watch), where their policy callbacks
+ * record where they are. Returns -1
  * with a one-line reason in why when the child crashed, ended without
  * finishing, ran past timeout_s (0: no limit) or stayed inside one policy
  * callback longer than hook_limit_s: the reason names the policy, the hook,
  * the task and the virtual time when policy code was running, and
  * *stopped_ns (may be NULL) is that virtual time (0 when none is known).
  */
-int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len,
-                uint64_t *stopped_ns);
+struct hooks_watch;
+int cli_guarded(int (*fn)(void *, struct hooks_watch *), void *arg, double timeout_s, double hook_limit_s, char *why,
+                size_t len, uint64_t *stopped_ns);
+
+/* The scenario backend `--backend NAME` names (backend.h), or NULL after an error message naming the backends. */
+struct sc_backend;
+const struct sc_backend *cli_backend(const char *name);
 
 /* "task" or "tasks" for n (the summary lines say "1 task", "2 tasks"). */
 static inline const char *cli_plural(unsigned n, const char *one, const char *many)

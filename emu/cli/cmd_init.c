@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/init_templates.h"
+#include "init_templates.h"
 
 static void usage(FILE *out)
 {

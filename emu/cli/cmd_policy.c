@@ -59,12 +59,12 @@ struct check {
 };
 
 /* Loads the policy and drives each hook once, in the order a channel group meets them. */
-static int check_policy(void *arg)
+static int check_policy(void *arg, struct hooks_watch *watch)
 {
     const struct check *k = arg;
     const struct profile *p = k->p;
     char err[512];
-    struct hooks_env env = {.profile = p, .now = no_time, .trace = print_decision};
+    struct hooks_env env = {.profile = p, .now = no_time, .trace = print_decision, .watch = watch};
     struct hooks *h = hooks_create(&env);
     if (!h) {
         fprintf(stderr, "nvemu policy: out of memory\n");

@@ -20,7 +20,6 @@
 #include "base/log.h"
 #include "cli.h"
 #include "front/front.h"
-#include "front/newdev.h"
 
 #define STOP_GRACE_MS 10000
 

@@ -15,8 +15,10 @@
 
 #include "cli.h"
 #include "compare.h"
-#include "hw_run.h"
 #include "report.h"
+#include "backends.h"
+#include "base/util.h"
+#include "report_formats.h"
 #include "runner.h"
 #include "scenario.h"
 #include "seeds.h"
@@ -26,21 +28,21 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: nvemu scenario run FILE [--seed N] [--profile NAME|FILE] [--out DIR] [--csv] [--junit FILE]\n"
             "                           [--policy NAME|FILE.so|FILE.bpf.o [--policy-arg K=V]...] [--timeout SECONDS]\n"
-            "                           [--quiet] [--no-color] [--hw]\n"
+            "                           [--quiet] [--no-color] [--backend emu|hw] [--hw]\n"
             "       nvemu scenario run DIR|FILE... [--seeds N] --out DIR [options above]\n"
             "       nvemu scenario check FILE...\n"
             "       nvemu scenario compare A B [--tolerance FRACTION] [--headline] [--html FILE] [--confidence C]\n"
+            "       nvemu scenario compare FILE --backend A [--backend B] --out DIR [--tolerance ...]\n"
             "       nvemu scenario sweep FILE --set PATH=V1,V2,... [--seeds N] --out DIR   (sweep --help)\n"
             "       nvemu scenario sweep-merge --out DIR SHARD_DIR...\n\n"
             "run    runs a scenario in an in-process emulator, prints a summary and exits 1 when an\n"
             "       expectation fails. --profile runs it on another GPU profile than the file's gpu.profile.\n"
-            "       --hw runs the tasks as processes on the real NVIDIA GPU 0 instead (libcuda, Volta+;\n"
-            "       results marked backend hw; decisions it cannot apply are listed in results.json).\n"
+            "       --backend hw (or --hw) runs the tasks as processes on the real NVIDIA GPU 0 instead\n"
+            "       (libcuda, Volta+; results marked backend hw; decisions it cannot apply are listed in\n"
+            "       results.json); --backend emu, the emulator, is the default.\n"
             "       --policy replaces the file's policy (a plugin or a gpu_ext struct_ops object; its\n"
             "       arguments from --policy-arg: K=V for a plugin, rodata:NAME=V and map:NAME[KEY]=V for an object).\n"
-            "       --out DIR writes results.json, junit.xml, trace.json\n"
-            "       (Chrome trace / Perfetto) and report.html; --csv adds trace.csv, the raw event\n"
-            "       trace (large: ~1.8 MB per virtual second of a busy GPU). A run that crashes, passes\n"
+            "       --out DIR writes the reports listed below; --csv adds trace.csv. A run that crashes, passes\n"
             "       --timeout or stays in one policy callback for 10 s fails (exit 3) naming the policy and\n"
             "       the hook; its results.json and junit.xml say so.\n"
             "       Several files or a directory (its *.yaml) run as a suite: each into DIR/NAME, then a table,\n"
@@ -59,9 +61,27 @@ static void usage(FILE *f)
             "       with its --confidence interval (default 0.95; bootstrap, fixed PRNG seed) and a verdict:\n"
             "       better, worse (higher, lower for counts) or no detectable change; exit 1 only when an\n"
             "       interval lies wholly outside 1 +- --tolerance.\n"
+            "       With --backend, FILE runs on backend A and on B (one --backend B: emu and B) into\n"
+            "       DIR/A and DIR/B, which are then compared (exit 3 when a run could not happen).\n"
             "The scenario format: PREFIX/share/doc/nvemu/scenarios.md of the installed tool (scenarios/README.md\n"
             "in its source); example scenarios: PREFIX/share/nvemu/examples/scenarios/; a policy project to start\n"
-            "from: nvemu init [c|bpf] DIR (guide: PREFIX/share/doc/nvemu/policy-guide.md).\n");
+            "from: nvemu init [c|bpf] DIR (guide: PREFIX/share/doc/nvemu/policy-guide.md).\n"
+            "Reports (run --out DIR):\n");
+    size_t n;
+    const struct report_format *rf = report_formats(&n);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  %-13s%s\n", rf[i].file, rf[i].what);
+}
+
+const struct sc_backend *cli_backend(const char *name)
+{
+    const struct sc_backend *b = sc_backend_find(name);
+    if (!b) {
+        char names[64];
+        sc_backend_names(names, sizeof(names));
+        fprintf(stderr, "nvemu scenario: --backend wants one of %s, not '%s'\n", names, name);
+    }
+    return b;
 }
 
 /* A scenario without expectations passes whatever the policy does: say so. */
@@ -125,9 +145,6 @@ static int check(int argc, char **argv)
     return rc;
 }
 
-/* What a run writes into --out; a file of a previous run that this run does not write goes away. */
-static const char *const out_names[] = {"results.json", "junit.xml", "trace.json", "report.html", "trace.csv"};
-
 /* --out must be a directory or not exist yet. */
 static bool out_is_usable(const char *dir)
 {
@@ -139,34 +156,26 @@ static bool out_is_usable(const char *dir)
     return true;
 }
 
+/* A report of a previous run that this run does not write goes away. */
 static void remove_stale(const char *dir)
 {
     char path[1024];
-    for (size_t i = 0; i < sizeof out_names / sizeof out_names[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, out_names[i]);
+    size_t n;
+    const struct report_format *rf = report_formats(&n);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, rf[i].file);
         if (unlink(path) != 0 && errno != ENOENT)
             fprintf(stderr, "nvemu scenario: cannot remove %s of an earlier run: %s\n", path, strerror(errno));
     }
 }
 
-/* mkdir -p */
+/* mkdir -p, as sweep --out does (base/util.h) */
 static int make_dir(const char *dir)
 {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s", dir);
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-            fprintf(stderr, "nvemu scenario: cannot create %s: %s\n", path, strerror(errno));
-            return -1;
-        }
-        *p = '/';
-    }
-    if (mkdir(path, 0755) == 0 || errno == EEXIST)
+    char err[512];
+    if (nvemu_mkdir_p(dir, err, sizeof(err)) == 0)
         return 0;
-    fprintf(stderr, "nvemu scenario: cannot create %s: %s\n", dir, strerror(errno));
+    fprintf(stderr, "nvemu scenario: %s\n", err);
     return -1;
 }
 
@@ -174,13 +183,12 @@ static int write_outputs(const struct sc_results *r, const char *out_dir, const 
 {
     char path[1024], err[512];
     int rc = 0;
-    if (out_dir) {
-        int (*writers[])(const struct sc_results *, const char *, char *, size_t) = {
-            report_json, report_junit, report_chrome, report_html,
-        };
-        for (int i = 0; i < 4; i++) {
-            snprintf(path, sizeof(path), "%s/%s", out_dir, out_names[i]);
-            if (writers[i](r, path, err, sizeof(err)) != 0) {
+    size_t n;
+    const struct report_format *rf = report_formats(&n);
+    for (size_t i = 0; out_dir && i < n; i++) {
+        if (rf[i].write) {
+            snprintf(path, sizeof(path), "%s/%s", out_dir, rf[i].file);
+            if (rf[i].write(r, path, err, sizeof(err)) != 0) {
                 fprintf(stderr, "nvemu scenario: %s\n", err);
                 rc = -1;
             }
@@ -200,17 +208,20 @@ struct run_job {
     const struct scenario *s;
     const struct sc_run_opts *opts;
     const char *out_dir, *junit;
-    bool quiet, color, csv_wanted, hw;
+    bool quiet, color, csv_wanted;
+    const struct sc_backend *backend;
 };
 
 /* The run itself (in the guarded child): summary, reports, exit status. */
-static int run_job(void *arg)
+static int run_job(void *arg, struct hooks_watch *watch)
 {
     const struct run_job *j = arg;
+    struct sc_run_opts opts = *j->opts;
+    opts.policy_watch = watch;
     const struct scenario *s = j->s;
     char err[512];
     struct sc_results res;
-    int rc = j->hw ? sc_run_hw(s, j->opts, &res, err, sizeof(err)) : sc_run(s, j->opts, &res, err, sizeof(err));
+    int rc = j->backend->run(s, &opts, &res, err, sizeof(err));
     if (rc != 0 && !res.sc) {
         fprintf(stderr, "nvemu scenario: %s\n", err);
         return 3;
@@ -222,9 +233,17 @@ static int run_job(void *arg)
     else if (res.failed)
         fprintf(stderr, "nvemu scenario: %s: %u of %u expectations failed\n", s->name, res.failed, s->expect_count);
     int wrc = write_outputs(&res, j->out_dir, j->junit);
-    if (j->out_dir && !j->quiet)
-        printf("reports: %s/{report.html,results.json,junit.xml,trace.json%s}\n", j->out_dir,
-               j->csv_wanted ? ",trace.csv" : "");
+    if (j->out_dir && !j->quiet) {
+        size_t n;
+        const struct report_format *rf = report_formats(&n);
+        printf("reports: %s/{", j->out_dir);
+        for (size_t i = 0, first = 1; i < n; i++)
+            if (rf[i].write || j->csv_wanted) {
+                printf("%s%s", first ? "" : ",", rf[i].file);
+                first = 0;
+            }
+        printf("}\n");
+    }
     int status = rc != 0 ? 3 : res.failed ? 1 : wrc != 0 ? 3 : 0;
     sc_results_free(&res);
     return status;
@@ -254,7 +273,8 @@ struct run_args {
     const char *profile, *policy;
     const char *policy_args[SC_MAX_ARGS];
     int policy_nargs;
-    bool csv_wanted, hw, color;
+    bool csv_wanted, color;
+    const struct sc_backend *backend;
 };
 
 /* Loads FILE with the overrides of the options; NULL (message printed, junit written) when it is invalid. */
@@ -321,7 +341,7 @@ static int run_file(const char *file, const struct run_args *a, const char *out_
         opts.progress = stderr;
     /* Policy code runs in a child: a crash or a hang inside a plugin fails the run with a reason instead of
      * taking the reports with it. */
-    struct run_job job = {s, &opts, out_dir, junit, quiet, a->color, a->csv_wanted, a->hw};
+    struct run_job job = {s, &opts, out_dir, junit, quiet, a->color, a->csv_wanted, a->backend};
     char why[512];
     uint64_t stopped_ns = 0;
     int status = cli_guarded(run_job, &job, a->timeout, HOOK_LIMIT_S, why, sizeof why, &stopped_ns);
@@ -429,12 +449,13 @@ static int run(int argc, char **argv)
         {"profile", required_argument, NULL, 'p'},
         {"junit", required_argument, NULL, 'j'}, {"quiet", no_argument, NULL, 'q'},
         {"no-color", no_argument, NULL, 'n'}, {"csv", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
-        {"hw", no_argument, NULL, 'w'}, {"timeout", required_argument, NULL, 't'},
+        {"hw", no_argument, NULL, 'w'}, {"backend", required_argument, NULL, 'b'},
+        {"timeout", required_argument, NULL, 't'},
         {"policy", required_argument, NULL, 'P'}, {"policy-arg", required_argument, NULL, 'A'},
         {"seeds", required_argument, NULL, 'N'},
         {NULL, 0, NULL, 0},
     };
-    struct run_args a = {.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR")};
+    struct run_args a = {.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), .backend = sc_backend_default()};
     const char *out_dir = NULL, *junit = NULL;
     bool quiet = false;
     unsigned long seeds = 0;
@@ -470,7 +491,11 @@ static int run(int argc, char **argv)
         case 'q': quiet = true; break;
         case 'n': a.color = false; break;
         case 'c': a.csv_wanted = true; break;
-        case 'w': a.hw = true; break;
+        case 'w': a.backend = sc_backend_find("hw"); break;
+        case 'b':
+            if (!(a.backend = cli_backend(optarg)))
+                return 2;
+            break;
         case 'P': a.policy = optarg; break;
         case 'A':
             if (!strchr(optarg, '=') || a.policy_nargs >= SC_MAX_ARGS) {
@@ -551,15 +576,37 @@ static int compare_seed_sets(const char *a, const char *b, double tol, double co
     return status;
 }
 
+/*
+ * compare FILE --backend A --backend B --out DIR: FILE run on each backend (as `run --out DIR/NAME`, in a
+ * guarded child each), then the two runs compared. Returns run's status when a run could not happen (> 1).
+ */
+static int run_on_backends(const char *file, const char *const *backends, const char *dir, char *a, char *b,
+                           size_t len)
+{
+    char *outs[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        snprintf(outs[i], len, "%s/%s", dir, backends[i]);
+        char *argv[] = {"run", (char *)file, "--backend", (char *)backends[i], "--quiet", "--out", outs[i], NULL};
+        int st = run(7, argv);
+        if (st > 1) {
+            fprintf(stderr, "nvemu scenario compare: the run on backend %s failed (exit %d)\n", backends[i], st);
+            return st;
+        }
+    }
+    return 0;
+}
+
 static int compare(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"tolerance", required_argument, NULL, 't'}, {"headline", no_argument, NULL, 'H'},
         {"html", required_argument, NULL, 'W'}, {"help", no_argument, NULL, 'h'},
-        {"confidence", required_argument, NULL, 'C'}, {NULL, 0, NULL, 0},
+        {"confidence", required_argument, NULL, 'C'}, {"backend", required_argument, NULL, 'b'},
+        {"out", required_argument, NULL, 'o'}, {NULL, 0, NULL, 0},
     };
     double tol = 0.10, confidence = 0.95;
-    const char *html = NULL;
+    const char *html = NULL, *backends[2] = {NULL, NULL}, *dir = NULL;
+    int nbackends = 0;
     bool headline = false;
     int c;
     optind = 1;
@@ -586,15 +633,45 @@ static int compare(int argc, char **argv)
         }
         case 'H': headline = true; break;
         case 'W': html = optarg; break;
+        case 'b':
+            if (nbackends == 2 || !cli_backend(optarg)) {
+                if (nbackends == 2)
+                    fprintf(stderr, "nvemu scenario compare: --backend at most twice\n");
+                return 2;
+            }
+            backends[nbackends++] = optarg;
+            break;
+        case 'o': dir = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
     }
-    if (optind != argc - 2) {
-        usage(stderr);
-        return 2;
+    char ra[1024], rb[1024];
+    const char *a, *b;
+    if (nbackends) {
+        /* one scenario file, run on two backends (--backend A --backend B, or --backend B against emu) */
+        if (optind != argc - 1 || !dir) {
+            fprintf(stderr, "nvemu scenario compare: --backend wants one scenario FILE and --out DIR\n");
+            return 2;
+        }
+        if (nbackends == 1) {
+            backends[1] = backends[0];
+            backends[0] = "emu";
+        }
+        int st = run_on_backends(argv[optind], backends, dir, ra, rb, sizeof ra);
+        if (st)
+            return st;
+        a = ra;
+        b = rb;
+    } else {
+        if (optind != argc - 2) {
+            usage(stderr);
+            return 2;
+        }
+        a = argv[optind];
+        b = argv[optind + 1];
     }
-    bool set_a = seeds_is_set(argv[optind]), set_b = seeds_is_set(argv[optind + 1]);
+    bool set_a = seeds_is_set(a), set_b = seeds_is_set(b);
     if (set_a != set_b || (set_a && html)) {
         fprintf(stderr, "nvemu scenario compare: %s\n",
                 html ? "--html compares two runs, not seed sets"
@@ -602,17 +679,17 @@ static int compare(int argc, char **argv)
         return 2;
     }
     if (set_a)
-        return compare_seed_sets(argv[optind], argv[optind + 1], tol, confidence, headline);
+        return compare_seed_sets(a, b, tol, confidence, headline);
     struct cmp_result r;
     char err[512];
-    if (cmp_files(argv[optind], argv[optind + 1], tol, headline, &r, err, sizeof(err))) {
+    if (cmp_files(a, b, tol, headline, &r, err, sizeof(err))) {
         fprintf(stderr, "nvemu scenario compare: %s\n", err);
         return 2;
     }
     cmp_print(&r, tol, headline, stdout);
     int status = r.passed == r.checked ? 0 : 1;
     /* the page is extra: the table and the verdict stand whether or not it could be written */
-    if (html && cmp_html(&r, argv[optind], argv[optind + 1], tol, headline, html, err, sizeof(err)) != 0) {
+    if (html && cmp_html(&r, a, b, tol, headline, html, err, sizeof(err)) != 0) {
         fprintf(stderr, "nvemu scenario compare: cannot write the --html page: %s\n", err);
         status = 2;
     }

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends.h"
+#include "base/util.h"
 #include "cli.h"
 #include "sweep.h"
 
@@ -22,7 +24,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: nvemu scenario sweep FILE --set PATH=V1,V2,... [--set ...] [--seeds N] [--jobs N]\n"
-            "                            [--shard I/N] [--metric COLUMN]... --out DIR\n"
+            "                            [--shard I/N] [--metric COLUMN]... [--backend emu|hw] [--hw] --out DIR\n"
             "       nvemu scenario sweep-merge --out DIR [--metric COLUMN]... SHARD_DIR...\n\n"
             "sweep        runs FILE at every point of the grid of --set values (times --seeds N seeds, 1..N),\n"
             "             each point in its own process, --jobs at a time (default: every core), and writes\n"
@@ -31,7 +33,8 @@ static void usage(FILE *f)
             "             against each parameter). PATH is a dotted path into the scenario: a sequence item\n"
             "             by index or by its name (tasks.be.count, policy.args.be_us, duration).\n"
             "             --shard I/N runs only points with index %% N == I-1 (I = 1..N), for CI matrices\n"
-            "             or job arrays.\n"
+            "             or job arrays. --backend hw (or --hw) runs every point on the real GPU, one at a\n"
+            "             time; --backend emu, the emulator, is the default.\n"
             "sweep-merge  joins the --out directories of every shard into DIR, identical to the unsharded\n"
             "             sweep's output.\n");
 }
@@ -49,16 +52,18 @@ static int parse_u32(const char *opt, const char *v, uint32_t min, uint32_t max,
     return 0;
 }
 
-/* DIR must be a directory (created when missing); a regular file there is a usage error. */
+/* DIR must be a directory (created with its missing parents, as run --out does); a regular file there is a
+ * usage error. */
 static int out_dir(const char *dir)
 {
     struct stat st;
+    char err[512];
     if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "nvemu scenario: --out %s is not a directory\n", dir);
         return 2;
     }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "nvemu scenario: cannot create %s: %s\n", dir, strerror(errno));
+    if (nvemu_mkdir_p(dir, err, sizeof err) != 0) {
+        fprintf(stderr, "nvemu scenario: %s\n", err);
         return 3;
     }
     return 0;
@@ -89,9 +94,10 @@ int nvemu_scenario_sweep(int argc, char **argv)
         {"set", required_argument, NULL, 'S'},   {"seeds", required_argument, NULL, 'n'},
         {"jobs", required_argument, NULL, 'j'},  {"shard", required_argument, NULL, 'x'},
         {"metric", required_argument, NULL, 'm'}, {"out", required_argument, NULL, 'o'},
+        {"backend", required_argument, NULL, 'b'}, {"hw", no_argument, NULL, 'w'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
     };
-    struct sweep sw = {0};
+    struct sweep sw = {.backend = sc_backend_default()};
     const char *dir = NULL, *metrics[MAX_METRICS];
     size_t nmetrics = 0;
     uint32_t seeds = 0, jobs = 0;
@@ -121,6 +127,8 @@ int nvemu_scenario_sweep(int argc, char **argv)
                 metrics[nmetrics++] = optarg;
             break;
         case 'o': dir = cli_trim_dir(optarg); break;
+        case 'b': rc = (sw.backend = cli_backend(optarg)) ? 0 : 2; break;
+        case 'w': sw.backend = sc_backend_find("hw"); break;
         case 'h': usage(stdout); sweep_free(&sw); return 0;
         default: rc = 2; break;
         }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "front/ctlsock.h"
+#include "front/front.h"
 
 static double num(const cJSON *o, const char *k)
 {

@@ -40,8 +40,8 @@ static void where(const struct hooks_watch *w, char *buf, size_t len)
         buf[0] = '\0';
 }
 
-int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limit_s, char *why, size_t len,
-                uint64_t *stopped_ns)
+int cli_guarded(int (*fn)(void *, struct hooks_watch *), void *arg, double timeout_s, double hook_limit_s, char *why,
+                size_t len, uint64_t *stopped_ns)
 {
     if (stopped_ns)
         *stopped_ns = 0;
@@ -59,9 +59,7 @@ int cli_guarded(int (*fn)(void *), void *arg, double timeout_s, double hook_limi
         return -1;
     }
     if (pid == 0) {
-        hooks_set_watch(&g->watch);
-        int st = fn(arg);
-        hooks_set_watch(NULL);
+        int st = fn(arg, &g->watch);
         fflush(NULL);
         g->finished = 1;
         exit(st);

@@ -119,9 +119,12 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
              emu->cfg.trace_path ? emu->cfg.trace_path : "-");
         goto err;
     }
+    /* before the policy loads: its hook decisions are records too */
+    fifo_rec_register(emu->sim);
     struct hooks_env env;
     fifo_hooks_env_init(&env, emu->profile, emu->sim);
     env.seed = emu->cfg.seed;
+    env.watch = emu->cfg.policy_watch;
     env.preempt_tsg = policy_preempt_tsg;
     env.preempt_ctx = emu;
     emu->hooks = hooks_create(&env);
@@ -144,26 +147,12 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
         goto err;
     }
     for (uint32_t i = 0; i < emu->gpu_count; i++) {
-        struct gpu *g = &emu->gpus[i];
-        const struct profile *p = emu->profile;
-        g->index = i;
-        g->profile = p;
-        g->pci_bus = p->pci_bus + i;
-        g->gpu_id = ((p->pci_domain & 0xFFFFu) << 16) | ((g->pci_bus & 0xFFu) << 8) | (p->pci_slot & 0xFFu);
-        g->fifo = fifo_create(p, i, emu->sim, emu->hooks);
-        if (!g->fifo) {
-            fail(errbuf, errlen, "%s", "cannot create the FIFO model");
+        char gerr[128];
+        if (gpu_init(&emu->gpus[i], emu->profile, i, emu->sim, emu->hooks, emu->cfg.inject_latency, gerr,
+                     sizeof(gerr)) != 0) {
+            fail(errbuf, errlen, "%s", gerr);
             goto err;
         }
-        fifo_set_inject_latency(g->fifo, emu->cfg.inject_latency);
-        g->class_map = calloc(0x10000 / 64, sizeof(uint64_t));
-        if (!g->class_map) {
-            fail(errbuf, errlen, "%s", "out of memory");
-            goto err;
-        }
-        for (uint32_t k = 0; k < p->class_count; k++)
-            if (p->classes[k] < 0x10000)
-                g->class_map[p->classes[k] / 64] |= 1ull << (p->classes[k] % 64);
     }
     emu->wl = workload_create(emu->sim);
     struct rm_env renv = {.profile = emu->profile, .gpus = emu->gpus, .gpu_count = emu->gpu_count,
@@ -195,10 +184,8 @@ void nvemu_destroy(nvemu *emu)
     /* clients first: their destructors reach into the fifo models */
     rm_server_destroy(emu->rm);
     workload_destroy(emu->wl);
-    for (uint32_t i = 0; emu->gpus && i < emu->gpu_count; i++) {
-        fifo_destroy(emu->gpus[i].fifo);
-        free(emu->gpus[i].class_map);
-    }
+    for (uint32_t i = 0; emu->gpus && i < emu->gpu_count; i++)
+        gpu_fini(&emu->gpus[i]);
     free(emu->gpus);
     hooks_destroy(emu->hooks);
     sim_destroy(emu->sim);
@@ -262,12 +249,9 @@ void nvemu_release(nvemu *emu, nvemu_opener *op)
 }
 
 const nvemu_identity *nvemu_opener_identity(const nvemu_opener *op) { return &op->who; }
-uint32_t nvemu_opener_minor(const nvemu_opener *op) { return op->minor; }
 uint32_t nvemu_gpu_count(const nvemu *emu) { return emu->gpu_count; }
 struct gpu *nvemu_gpu(nvemu *emu, uint32_t index) { return rm_gpu(emu->rm, index); }
-struct gpu *nvemu_gpu_by_id(nvemu *emu, uint32_t gpu_id) { return rm_gpu_by_id(emu->rm, gpu_id); }
 const struct profile *nvemu_profile(const nvemu *emu) { return emu->profile; }
-const nvemu_config *nvemu_config_of(const nvemu *emu) { return &emu->cfg; }
 struct sim *nvemu_sim(nvemu *emu) { return emu->sim; }
 struct workload *nvemu_workload(nvemu *emu) { return emu->wl; }
 struct hooks *nvemu_hooks(nvemu *emu) { return emu->hooks; }
@@ -454,7 +438,7 @@ struct cJSON *nvemu_status_tree(nvemu *emu)
     cJSON_AddNumberToObject(root, "channel_groups", rc.channel_groups);
     cJSON *lost = cJSON_AddArrayToObject(root, "lost_gpus");
     for (uint32_t i = 0; i < emu->gpu_count; i++)
-        if (emu->gpus[i].lost)
+        if (gpu_is_lost(&emu->gpus[i]))
             cJSON_AddItemToArray(lost, cJSON_CreateNumber(i));
     cJSON *openers = cJSON_AddArrayToObject(root, "openers");
     for (nvemu_opener *op = rm_openers(emu->rm); op; op = op->next) {

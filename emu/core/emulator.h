@@ -34,14 +34,11 @@ struct cJSON;
 uint32_t nvemu_gpu_count(const nvemu *emu);
 /* GPU by index, or NULL. */
 struct gpu *nvemu_gpu(nvemu *emu, uint32_t index);
-/* GPU by 32-bit gpu id (CARD_INFO / NV0000 ids), or NULL. */
-struct gpu *nvemu_gpu_by_id(nvemu *emu, uint32_t gpu_id);
 
 /* Parts of the emulator, valid until nvemu_destroy: its profile (what client-level controls
- * answer from), the configuration it was created with, the shared virtual clock/event queue, the workload
- * layer, the hook framework and the resource server. */
+ * answer from), the shared virtual clock/event queue, the workload layer, the hook framework and the
+ * resource server. */
 const struct profile *nvemu_profile(const nvemu *emu);
-const nvemu_config *nvemu_config_of(const nvemu *emu);
 struct sim *nvemu_sim(nvemu *emu);
 struct workload *nvemu_workload(nvemu *emu);
 struct hooks *nvemu_hooks(nvemu *emu);
@@ -94,7 +91,5 @@ pthread_mutex_t *nvemu_lock_of(nvemu *emu);
 
 /* Identity an opener was opened with. */
 const nvemu_identity *nvemu_opener_identity(const nvemu_opener *op);
-/* GPU minor of an NVEMU_NODE_GPU opener. */
-uint32_t nvemu_opener_minor(const nvemu_opener *op);
 
 #endif

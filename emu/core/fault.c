@@ -10,7 +10,6 @@
 
 #include "core/emulator_internal.h"
 #include "base/log.h"
-#include "fifo/fifo.h"
 #include "hooks/hooks.h"
 #include "rm/gpu.h"
 #include "rm/rm_server.h"
@@ -21,10 +20,8 @@ void nvemu_fault_gpu_lost(nvemu *emu, uint32_t gpu)
     struct gpu *g = nvemu_gpu(emu, gpu);
     if (!g) {
         LOG_ERROR("fault", "gpu_lost: no GPU %u (the profile has %u): nothing injected", gpu, emu->gpu_count);
-    } else if (!g->lost) {
-        g->lost = true;
+    } else if (gpu_mark_lost(g)) {
         LOG_WARN("fault", "gpu_lost: GPU %u (/dev/nvidia%u) is lost from now on", gpu, gpu);
-        fifo_gpu_lost(g->fifo);
         /* the driver reports a GPU fallen off the bus as XID 79 */
         char dev[32];
         snprintf(dev, sizeof dev, "%04x:%02x:%02x.%x", emu->profile->pci_domain & 0xFFFFu, g->pci_bus & 0xFFu,

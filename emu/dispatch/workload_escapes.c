@@ -12,6 +12,7 @@
 
 #include "abi/nv_workload.h"
 #include "dispatch/dispatch_internal.h"
+#include "fifo/fifo_rec.h"
 #include "fifo/workload.h"
 #include "rm/rm_server.h"
 #include "sim/sim.h"

@@ -165,6 +165,7 @@ struct fifo *fifo_create(const struct profile *p, uint32_t gpu_index, struct sim
     f->gpu = gpu_index;
     f->sim = s;
     f->hooks = h;
+    fifo_rec_register(s);
     f->next_kernel_id = ((uint64_t)gpu_index << 48) + 1;
     f->sm_width = p->sm_count ? p->sm_count : 1;
     f->rls = calloc(p->engine_count, sizeof(*f->rls));

@@ -123,6 +123,7 @@
 #include "abi/nv_status.h"
 #include "hooks/hooks.h"
 #include "profile/profile.h"
+#include "fifo/fifo_rec.h"
 #include "sim/sim.h"
 
 struct fifo;

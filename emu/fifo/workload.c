@@ -3,6 +3,7 @@
  * virtual time; see workload.h for the rules. All state is guarded by the
  * emulator lock, which waits release through pthread_cond_wait.
  */
+#include "fifo/fifo_rec.h"
 #include "fifo/workload.h"
 
 #include <errno.h>

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/un.h>
 
+#include "front/front.h"
+
 struct front;
 
 struct ctlsock {
@@ -32,10 +34,6 @@ int ctlsock_start(struct ctlsock *s);
 /* Stops the thread, closes and unlinks the socket. Safe after a failed open/start. */
 void ctlsock_close(struct ctlsock *s);
 
-/*
- * Client side: sends request to the daemon at path and returns its whole
- * answer (malloc'd, NUL-terminated) in *reply. Returns 0 or -errno.
- */
-int ctlsock_query(const char *path, const char *request, char **reply);
+/* The client side, ctlsock_query, is public: front.h. */
 
 #endif

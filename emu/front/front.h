@@ -66,4 +66,14 @@ front_server *front_server_start(nvemu *emu, const char *mount_dir, char *err, s
  */
 void front_server_stop(front_server *s);
 
+/*
+ * What the tool needs of a daemon from outside it (the rest of the front-ends stays private):
+ * ctlsock_query: sends request to the daemon's control socket at path and returns its whole answer
+ * (malloc'd, NUL-terminated) in *reply; 0 or -errno.
+ * newdev_install: a private /dev for `nvemu run` (newdev.h): stage, an empty directory to build in;
+ * nodes_dir, the daemon's FUSE mount. 0 or -1 after logging what failed.
+ */
+int ctlsock_query(const char *path, const char *request, char **reply);
+int newdev_install(const char *stage, const char *nodes_dir);
+
 #endif

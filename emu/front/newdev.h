@@ -10,10 +10,10 @@
 #define NVEMU_FRONT_NEWDEV_H
 
 /*
- * stage: an empty directory to build in; nodes_dir: the daemon's FUSE mount
- * (every file in it becomes /dev/<name>, hiding a host entry of that name).
- * Returns 0 or -1 after logging what failed.
+ * newdev_install (declared in front.h, the tool calls it): stage, an empty directory to build in;
+ * nodes_dir, the daemon's FUSE mount (every file in it becomes /dev/<name>, hiding a host entry of
+ * that name). Returns 0 or -1 after logging what failed.
  */
-int newdev_install(const char *stage, const char *nodes_dir);
+#include "front/front.h"
 
 #endif

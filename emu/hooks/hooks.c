@@ -253,13 +253,6 @@ static int host_preempt_tsg(const struct policy_host *host, const char *hook, co
     return rc;
 }
 
-static struct hooks_watch *watch;
-
-void hooks_set_watch(struct hooks_watch *w)
-{
-    watch = w;
-}
-
 void hooks_set_callback_limit(struct hooks *h, uint64_t limit_ns)
 {
     h->limit_ns = limit_ns;
@@ -283,6 +276,7 @@ static void overran(struct hooks *h, const struct hook_task *t, uint64_t took_ns
  * detaches the policy. */
 static void watch_mark(struct hooks *h, const char *hook, const struct hook_task *t)
 {
+    struct hooks_watch *watch = h->env.watch;
     if (h->limit_ns && hook) {
         h->cb_hook = hook;
         h->cb_task = t;

@@ -39,6 +39,7 @@ struct hooks_env {
      */
     int (*preempt_tsg)(void *ctx, uint32_t hclient, uint32_t htsg, char *why, size_t len);
     void *preempt_ctx;
+    struct hooks_watch *watch;     /* every policy callback records its position here (below), or NULL */
 };
 
 /*
@@ -62,9 +63,6 @@ struct hooks_watch {
  * --policy-hook-limit); a scenario run keeps its own watchdog (a child process killed on a hang).
  */
 void hooks_set_callback_limit(struct hooks *h, uint64_t limit_ns);
-
-/* Every policy callback of this process records its position in w from now on (NULL: stop). */
-void hooks_set_watch(struct hooks_watch *w);
 
 /* Creates the framework with no policy (native behaviour everywhere). */
 struct hooks *hooks_create(const struct hooks_env *env);

@@ -1,9 +1,47 @@
 /* The GPUs of a resource server (gpu.h): the table the emulator built, looked up by index or gpu id. */
 #include "rm/gpu.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "fifo/fifo.h"
 #include "profile/profile.h"
 #include "rm/rm_internal.h"
+
+int gpu_init(struct gpu *g, const struct profile *p, uint32_t index, struct sim *s, struct hooks *h,
+             bool inject_latency, char *err, size_t errlen)
+{
+    memset(g, 0, sizeof(*g));
+    g->index = index;
+    g->profile = p;
+    g->pci_bus = p->pci_bus + index;
+    g->gpu_id = ((p->pci_domain & 0xFFFFu) << 16) | ((g->pci_bus & 0xFFu) << 8) | (p->pci_slot & 0xFFu);
+    g->fifo = fifo_create(p, index, s, h);
+    if (!g->fifo) {
+        snprintf(err, errlen, "cannot create the FIFO model");
+        return -1;
+    }
+    fifo_set_inject_latency(g->fifo, inject_latency);
+    g->class_map = calloc(0x10000 / 64, sizeof(uint64_t));
+    if (!g->class_map) {
+        snprintf(err, errlen, "out of memory");
+        gpu_fini(g);
+        return -1;
+    }
+    for (uint32_t k = 0; k < p->class_count; k++)
+        if (p->classes[k] < 0x10000)
+            g->class_map[p->classes[k] / 64] |= 1ull << (p->classes[k] % 64);
+    return 0;
+}
+
+void gpu_fini(struct gpu *g)
+{
+    fifo_destroy(g->fifo);
+    free(g->class_map);
+    g->fifo = NULL;
+    g->class_map = NULL;
+}
 
 bool gpu_has_class(const struct gpu *g, uint32_t hclass)
 {
@@ -15,6 +53,15 @@ bool gpu_has_class(const struct gpu *g, uint32_t hclass)
 struct fifo *gpu_fifo(struct gpu *g) { return g->fifo; }
 uint32_t gpu_index(const struct gpu *g) { return g->index; }
 bool gpu_is_lost(const struct gpu *g) { return g->lost; }
+
+bool gpu_mark_lost(struct gpu *g)
+{
+    if (g->lost)
+        return false;
+    g->lost = true;
+    fifo_gpu_lost(g->fifo);
+    return true;
+}
 
 uint32_t rm_gpu_count(const struct rm_server *rs) { return rs->env.gpu_count; }
 

@@ -32,9 +32,7 @@ struct sim *sim_create(const struct sim_config *cfg)
         return NULL;
     s->clock = cfg->clock;
     s->keep = cfg->keep_trace;
-    uint64_t x = cfg->seed;
-    for (int i = 0; i < 4; i++)
-        s->rng[i] = sim_splitmix64(&x);
+    sim_rng_seed(&s->rng, cfg->seed);
     s->digest = 0xcbf29ce484222325ull;
     s->wall_base = mono_ns();
     if (cfg->trace_path) {
@@ -263,9 +261,15 @@ uint64_t sim_take_call_charge(struct sim *s)
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-uint64_t sim_rand_u64(struct sim *s)
+void sim_rng_seed(struct sim_rng *r, uint64_t seed)
 {
-    uint64_t *r = s->rng;
+    for (int i = 0; i < 4; i++)
+        r->s[i] = sim_splitmix64(&seed);
+}
+
+uint64_t sim_rng_u64(struct sim_rng *g)
+{
+    uint64_t *r = g->s;
     uint64_t result = rotl(r[1] * 5, 7) * 9;
     uint64_t t = r[1] << 17;
     r[2] ^= r[0];
@@ -277,10 +281,14 @@ uint64_t sim_rand_u64(struct sim *s)
     return result;
 }
 
-double sim_rand_unit(struct sim *s) { return (double)(sim_rand_u64(s) >> 11) * 0x1.0p-53; }
-
-uint64_t sim_rand_exp(struct sim *s, double mean)
+uint64_t sim_rng_exp(struct sim_rng *r, double mean)
 {
-    double u = sim_rand_unit(s);
+    double u = (double)(sim_rng_u64(r) >> 11) * 0x1.0p-53;
     return (uint64_t)(-log(1.0 - u) * mean);
 }
+
+uint64_t sim_rand_u64(struct sim *s) { return sim_rng_u64(&s->rng); }
+
+double sim_rand_unit(struct sim *s) { return (double)(sim_rand_u64(s) >> 11) * 0x1.0p-53; }
+
+uint64_t sim_rand_exp(struct sim *s, double mean) { return sim_rng_exp(&s->rng, mean); }

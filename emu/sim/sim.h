@@ -91,6 +91,19 @@ uint64_t sim_take_call_charge(struct sim *s);
 
 /* ---- random ---- */
 
+/*
+ * The sim's generator (xoshiro256**, seeded through splitmix64) as a value of its own, so that a
+ * caller can draw the sim's numbers for a seed without a sim: a scenario's plan draws its arrivals
+ * from one seeded like the run's sim, and a backend without the model draws the same numbers.
+ */
+struct sim_rng {
+    uint64_t s[4];
+};
+void sim_rng_seed(struct sim_rng *r, uint64_t seed);
+uint64_t sim_rng_u64(struct sim_rng *r);
+/* Exponentially distributed with the given mean: sim_rand_exp's formula on r. */
+uint64_t sim_rng_exp(struct sim_rng *r, double mean);
+
 uint64_t sim_rand_u64(struct sim *s);
 /* Uniform in [0, 1). */
 double sim_rand_unit(struct sim *s);
@@ -102,40 +115,25 @@ uint64_t sim_splitmix64(uint64_t *state);
 
 /* ---- event trace ---- */
 
-enum sim_rec_kind {
-    SIM_REC_SUBMIT = 0,        /* kernel queued on a channel: a = kernel id, b = total ns */
-    SIM_REC_KERNEL_START,      /* a = kernel id, b = remaining ns */
-    SIM_REC_KERNEL_DONE,       /* a = kernel id, b = submit-to-done ns */
-    SIM_REC_SWITCH,            /* context switch starts: tsg = incoming, a = outgoing tsg (or ~0), b = cost ns */
-    SIM_REC_START,             /* TSG runs on the engine: a = effective timeslice ns */
-    SIM_REC_TIMESLICE_EXPIRE,  /* slice ended with another group runnable (a preemption follows): a = 1,
-                                  b = timeslice ns; a lone group's slice renews without a record */
-    SIM_REC_PREEMPT_REQ,       /* a = cause (enum fifo_preempt_cause), b = mode (0 WFI, 1 CTA, 2 CILP) */
-    SIM_REC_PREEMPT_DONE,      /* a = cause, b = request-to-done ns */
-    SIM_REC_PREEMPT_TIMEOUT,   /* a waiting PREEMPT gave up: a = timeout ns */
-    SIM_REC_IDLE,              /* engine has nothing runnable */
-    SIM_REC_DISABLE,           /* channel (chid) or TSG (chid = ~0) disabled: a = 1 only-scheduling */
-    SIM_REC_ENABLE,
-    SIM_REC_SCHEDULE,          /* GPFIFO_SCHEDULE: a = enable */
-    SIM_REC_RUNLIST_UPDATE,    /* a = entries, b = policy */
-    SIM_REC_TSG_CREATE,        /* a = timeslice us, b = interleave */
-    SIM_REC_TSG_DESTROY,
-    SIM_REC_CHANNEL_CREATE,
-    SIM_REC_CHANNEL_DESTROY,
-    SIM_REC_TIMESLICE_SET,     /* a = requested us, b = effective ns */
-    SIM_REC_INTERLEAVE_SET,    /* a = level */
-    SIM_REC_HOOK,              /* name = hook, field, result, reason; a = value */
-    SIM_REC_MARK,              /* free-form marker from a workload/harness: name, a, b */
-    SIM_REC_GPU_LOST,          /* the GPU fell off the bus: a = kernels failed (each also a kernel_done "gpu_lost") */
-    SIM_REC_KIND_COUNT
-};
+/*
+ * A record's kind is its producer's: the FIFO model's kinds, the hook decisions and the workload/harness
+ * marks are emu/fifo/fifo_rec.h's. The sim knows them as numbers below SIM_REC_KINDS_MAX; a producer
+ * registers each kind's name (the CSV's kind column) with the sim it traces into.
+ */
+#define SIM_REC_KINDS_MAX 64u
+
+/* Names kind for this sim (name must outlive it: a string constant). 0, or -1 when kind is out of range or
+ * already has another name. Registering the same name again is fine. */
+int sim_kind_register(struct sim *s, uint16_t kind, const char *name);
+/* The kind's registered name, "unknown" for a kind no producer registered. */
+const char *sim_kind_name(const struct sim *s, uint16_t kind);
 
 #define SIM_NONE 0xFFFFFFFFu   /* engine/runlist/tsg/chid not applicable */
 
 struct sim_rec {
     uint64_t seq;               /* 0, 1, 2, ... per sim */
     uint64_t t;                 /* virtual ns */
-    uint16_t kind;              /* enum sim_rec_kind */
+    uint16_t kind;              /* a kind its producer registered (sim_kind_register) */
     uint16_t gpu;
     uint32_t engine;            /* NV2080_ENGINE_TYPE_* or SIM_NONE */
     uint32_t runlist;
@@ -147,9 +145,6 @@ struct sim_rec {
     const char *result;
     const char *reason;
 };
-
-/* Kind names used in the CSV ("submit", "kernel_start", ...). */
-const char *sim_rec_kind_name(enum sim_rec_kind k);
 
 /* Returns a copy of str owned by the sim (same pointer for equal strings); NULL stays NULL. */
 const char *sim_intern(struct sim *s, const char *str);
@@ -166,9 +161,10 @@ void sim_trace_unsubscribe(struct sim *s, int id);
 size_t sim_trace_count(const struct sim *s);
 const struct sim_rec *sim_trace_get(const struct sim *s, size_t i);
 
-/* CSV header line and one record as a CSV line (no newline); returns snprintf-style length. */
+/* CSV header line and one record of s as a CSV line (kind by its registered name, no newline); returns
+ * snprintf-style length. */
 const char *sim_trace_csv_header(void);
-int sim_trace_format(const struct sim_rec *r, char *buf, size_t len);
+int sim_trace_format(const struct sim *s, const struct sim_rec *r, char *buf, size_t len);
 /*
  * Trace digest: FNV-1a-style 64-bit hash folded over every record so far, one
  * 64-bit word per numeric field (t, kind, gpu, engine, runlist, tsg, chid, a,

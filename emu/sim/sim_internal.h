@@ -29,7 +29,8 @@ struct sim {
     uint64_t fired;
     bool running, in_event;
     uint64_t call_charge;
-    uint64_t rng[4];
+    struct sim_rng rng;
+    const char *kind_names[SIM_REC_KINDS_MAX]; /* registered by the records' producers */
 
     struct sim_ev *pool;
     uint32_t pool_cap;

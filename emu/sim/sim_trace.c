@@ -10,35 +10,19 @@
 #define COMP "sim"
 #define FNV_PRIME 0x100000001b3ull
 
-static const char *const kind_names[SIM_REC_KIND_COUNT] = {
-    [SIM_REC_SUBMIT] = "submit",
-    [SIM_REC_KERNEL_START] = "kernel_start",
-    [SIM_REC_KERNEL_DONE] = "kernel_done",
-    [SIM_REC_SWITCH] = "switch",
-    [SIM_REC_START] = "start",
-    [SIM_REC_TIMESLICE_EXPIRE] = "timeslice_expire",
-    [SIM_REC_PREEMPT_REQ] = "preempt_req",
-    [SIM_REC_PREEMPT_DONE] = "preempt_done",
-    [SIM_REC_PREEMPT_TIMEOUT] = "preempt_timeout",
-    [SIM_REC_IDLE] = "idle",
-    [SIM_REC_DISABLE] = "disable",
-    [SIM_REC_ENABLE] = "enable",
-    [SIM_REC_SCHEDULE] = "schedule",
-    [SIM_REC_RUNLIST_UPDATE] = "runlist_update",
-    [SIM_REC_TSG_CREATE] = "tsg_create",
-    [SIM_REC_TSG_DESTROY] = "tsg_destroy",
-    [SIM_REC_CHANNEL_CREATE] = "channel_create",
-    [SIM_REC_CHANNEL_DESTROY] = "channel_destroy",
-    [SIM_REC_TIMESLICE_SET] = "timeslice_set",
-    [SIM_REC_INTERLEAVE_SET] = "interleave_set",
-    [SIM_REC_HOOK] = "hook",
-    [SIM_REC_MARK] = "mark",
-    [SIM_REC_GPU_LOST] = "gpu_lost",
-};
-
-const char *sim_rec_kind_name(enum sim_rec_kind k)
+int sim_kind_register(struct sim *s, uint16_t kind, const char *name)
 {
-    return (unsigned)k < SIM_REC_KIND_COUNT ? kind_names[k] : "unknown";
+    if (kind >= SIM_REC_KINDS_MAX || !name)
+        return -1;
+    if (s->kind_names[kind] && strcmp(s->kind_names[kind], name) != 0)
+        return -1;
+    s->kind_names[kind] = name;
+    return 0;
+}
+
+const char *sim_kind_name(const struct sim *s, uint16_t kind)
+{
+    return kind < SIM_REC_KINDS_MAX && s->kind_names[kind] ? s->kind_names[kind] : "unknown";
 }
 
 static uint64_t str_hash(const char *str)
@@ -140,7 +124,7 @@ void sim_trace(struct sim *s, const struct sim_rec *in)
     }
     if (s->csv) {
         char line[512];
-        int n = sim_trace_format(&r, line, sizeof(line));
+        int n = sim_trace_format(s, &r, line, sizeof(line));
         if (n > 0) {
             fwrite(line, 1, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1, s->csv);
             fputc('\n', s->csv);
@@ -216,7 +200,7 @@ static void csv_field(char *out, size_t len, const char *str)
     out[o] = 0;
 }
 
-int sim_trace_format(const struct sim_rec *r, char *buf, size_t len)
+int sim_trace_format(const struct sim *s, const struct sim_rec *r, char *buf, size_t len)
 {
     char eng[12], rl[12], tsg[12], ch[12], f[4][96];
     put_id(eng, sizeof(eng), r->engine);
@@ -228,7 +212,7 @@ int sim_trace_format(const struct sim_rec *r, char *buf, size_t len)
     csv_field(f[2], sizeof(f[2]), r->result);
     csv_field(f[3], sizeof(f[3]), r->reason);
     return snprintf(buf, len, "%" PRIu64 ",%" PRIu64 ",%s,%u,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%s,%s,%s,%s",
-                    r->seq, r->t, sim_rec_kind_name((enum sim_rec_kind)r->kind), (unsigned)r->gpu, eng, rl, tsg,
+                    r->seq, r->t, sim_kind_name(s, r->kind), (unsigned)r->gpu, eng, rl, tsg,
                     ch, r->a, r->b, f[0], f[1], f[2], f[3]);
 }
 

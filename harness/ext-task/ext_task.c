@@ -16,15 +16,10 @@
  * virtual time (exit status 3, nothing cleaned up): how tests see the
  * runner report a task process that crashes.
  *
- * The scenario runner's participant protocol (scenarios/README.md):
- *   NVEMU_SCENARIO_INSTANCE  instance id the request marks carry (a)
- *   NVEMU_SCENARIO_END_NS    virtual end of the run: no wait goes past it
- *   NVEMU_SCENARIO_READY_FD  one byte is written here once the context
- *                            exists and the process is a registered participant
- *   NVEMU_SCENARIO_COMM      process name to take (policies classify by it)
- * Marks: inst_tsg (a = instance, b = compute channel group id), req_arrive,
- * req_done, req_open (a = instance, b = request number). At the end it
- * frees its context, then unregisters, then closes its fds.
+ * The scenario runner's participant protocol is nvemu/scenario_task.h (its only
+ * scenario header): the variables it reads, the marks it writes (inst_tsg,
+ * req_arrive, req_done, req_open). At the end it frees its context, then
+ * unregisters, then closes its fds.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -42,7 +37,7 @@
 #include "cudactx.h"
 #include "abi/nv_workload.h"
 #include "nvrm.h"
-#include "results.h"
+#include "nvemu/scenario_task.h"
 
 struct opts {
     double rate;
@@ -150,15 +145,15 @@ static uint64_t env_u64(const char *name, uint64_t dflt)
 
 static int setup(struct task *t, struct nvrm_os_dir *dir)
 {
-    const char *comm = getenv("NVEMU_SCENARIO_COMM");
+    const char *comm = getenv(SC_ENV_COMM);
     if (comm && *comm)
         prctl(PR_SET_NAME, comm, 0, 0, 0);
-    t->inst = (uint32_t)env_u64("NVEMU_SCENARIO_INSTANCE", 0);
-    t->end_ns = env_u64("NVEMU_SCENARIO_END_NS", 1000000000ull);
-    if (nvrm_transport_os_dir(dir, getenv("NVEMU_MOUNT")) != 0 || nvrm_open(&t->rm, &dir->tp) != 0 ||
+    t->inst = (uint32_t)env_u64(SC_ENV_INSTANCE, 0);
+    t->end_ns = env_u64(SC_ENV_END_NS, 1000000000ull);
+    if (nvrm_transport_os_dir(dir, getenv(SC_ENV_MOUNT)) != 0 || nvrm_open(&t->rm, &dir->tp) != 0 ||
         nvrm_open_gpu(t->rm, 0) != 0) {
         fprintf(stderr, "nvemu-ext-task: cannot open the device nodes in %s: %s\n",
-                getenv("NVEMU_MOUNT") ? getenv("NVEMU_MOUNT") : "/dev", strerror(errno));
+                getenv(SC_ENV_MOUNT) ? getenv(SC_ENV_MOUNT) : "/dev", strerror(errno));
         return -1;
     }
     t->ctl = nvrm_ctl_fd(t->rm);
@@ -175,7 +170,7 @@ static int setup(struct task *t, struct nvrm_os_dir *dir)
     }
     if (mark(t, SC_MARK_TSG, t->ctx.compute.tsg_id) != 0)
         return -1;
-    const char *fd = getenv("NVEMU_SCENARIO_READY_FD");
+    const char *fd = getenv(SC_ENV_READY_FD);
     if (fd && *fd) {
         int rfd = atoi(fd);
         if (write(rfd, "r", 1) != 1) {

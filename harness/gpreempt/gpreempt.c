@@ -37,6 +37,7 @@ void gp_init(struct gp_sched *s, const struct gp_config *cfg)
         s->cfg = *cfg;
     else
         gp_config_init(&s->cfg);
+    gp_decider_init(&s->decider, s->cfg.method);
 }
 
 NV_STATUS gp_add_task(struct gp_sched *s, nvrm *rm, const char *name, enum gp_class cls, NvHandle hClient,
@@ -130,27 +131,41 @@ NV_STATUS gp_disable(struct gp_sched *s, struct gp_task *t, bool disable)
     return st;
 }
 
-NV_STATUS gp_lc_arrival(struct gp_sched *s)
+/* One call per BE task, in registration order. */
+static NV_STATUS on_be(struct gp_sched *s, enum gp_decision d)
 {
     NV_STATUS acc = NV_OK;
-    for (uint32_t i = 0; i < s->ntasks; i++) {
+    for (uint32_t i = 0; d != GP_DECIDE_NOTHING && i < s->ntasks; i++) {
         struct gp_task *t = &s->tasks[i];
         if (t->cls != GP_BE)
             continue;
-        NV_STATUS st = s->cfg.method == GP_METHOD_DISABLE ? (t->disabled ? NV_OK : gp_disable(s, t, true))
-                                                          : gp_preempt(s, t, s->cfg.wait);
+        NV_STATUS st = NV_OK;
+        if (d == GP_DECIDE_PREEMPT_BE)
+            st = gp_preempt(s, t, s->cfg.wait);
+        else if (d == GP_DECIDE_DISABLE_BE && !t->disabled)
+            st = gp_disable(s, t, true);
+        else if (d == GP_DECIDE_ENABLE_BE && t->disabled)
+            st = gp_disable(s, t, false);
         acc = first_failure(acc, st);
     }
     return acc;
 }
 
+NV_STATUS gp_lc_arrival(struct gp_sched *s)
+{
+    /* the stream is one source: busy already, it begins again only where a begin decides anew (preempt) */
+    if (s->lc_busy && s->cfg.method != GP_METHOD_PREEMPT)
+        return NV_OK;
+    if (s->lc_busy)
+        gp_decide_lc_end(&s->decider);
+    s->lc_busy = true;
+    return on_be(s, gp_decide_lc_begin(&s->decider));
+}
+
 NV_STATUS gp_lc_departure(struct gp_sched *s)
 {
-    NV_STATUS acc = NV_OK;
-    for (uint32_t i = 0; i < s->ntasks; i++) {
-        struct gp_task *t = &s->tasks[i];
-        if (t->cls == GP_BE && t->disabled)
-            acc = first_failure(acc, gp_disable(s, t, false));
-    }
-    return acc;
+    if (!s->lc_busy)
+        return on_be(s, GP_DECIDE_ENABLE_BE);
+    s->lc_busy = false;
+    return on_be(s, gp_decide_lc_end(&s->decider));
 }

@@ -20,13 +20,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gp_decide.h"
 #include "nvrm.h"
 
 #define GP_MAX_TASKS 64u
 #define GP_SUBDEVICE_HANDLE 0x5c000003u   /* GPreempt's hard-coded NV_HSUBDEVICE (libcuda's subdevice) */
 
 enum gp_class { GP_LC = 0, GP_BE = 1 };                 /* GPreempt priority 0 / 1 */
-enum gp_method { GP_METHOD_PREEMPT = 0, GP_METHOD_DISABLE = 1 };
 
 struct gp_task {
     char name[32];
@@ -59,6 +59,8 @@ struct gp_config {
 
 struct gp_sched {
     struct gp_config cfg;
+    struct gp_decider decider;
+    bool lc_busy;                 /* the LC stream gp_lc_arrival/gp_lc_departure report has work queued */
     struct gp_task tasks[GP_MAX_TASKS];
     uint32_t ntasks;
 };
@@ -89,10 +91,15 @@ NV_STATUS gp_add_task_query(struct gp_sched *s, nvrm *rm, const char *name, enum
 /* SET_TIMESLICE lc_us / be_us on every task (all are attempted); the first failure or NV_OK. */
 NV_STATUS gp_set_priorities(struct gp_sched *s);
 
-/* An LC request arrives: preempt (or disable) every BE task. First failure or NV_OK. */
+/*
+ * An LC request arrives: what gp_decide_lc_begin decides (preempt every BE task, or disable them unless
+ * they are). A second arrival before the departure is the same LC stream still busy: preempt decides
+ * again, disable has nothing to do. First failure or NV_OK.
+ */
 NV_STATUS gp_lc_arrival(struct gp_sched *s);
 
-/* The LC request is done: re-enable the BE channels this scheduler disabled. First failure or NV_OK. */
+/* The LC request is done: re-enable the BE channels this scheduler disabled (gp_decide_lc_end). First
+ * failure or NV_OK. */
 NV_STATUS gp_lc_departure(struct gp_sched *s);
 
 /* One PREEMPT of one task with an explicit bWait (the demo's measurement loop). */

@@ -21,8 +21,11 @@
 #include "base/log.h"
 #include "fifo/fifo.h"
 #include "hooks/hooks.h"
-#include "hw_cuda.h"
-#include "hw_rm.h"
+#include "base/paths.h"
+#include "hw_region.h"
+#include "analyze.h"
+#include "plan.h"
+#include "run_sched.h"
 #include "profile/profile.h"
 #include "sim/sim.h"
 
@@ -31,543 +34,14 @@
 #define STOP_TIMEOUT_NS 30000000000ull
 /* Tasks start together this long after the last one is ready. */
 #define START_DELAY_NS 200000000ull
-/* Calibration: rounds of the work loop of the short and the long run, runs of each (the fastest counts). */
-#define CAL_N1 1000u
-#define CAL_N2 31000u
-#define CAL_RUNS 5
-
-/* A kernel shape other than the default work kernel (scenario `threads:`, `regs:`, `blocks_per_sm:`). */
-#define HW_MAX_SHAPES 8
-struct shape {
-    uint32_t threads, chains, smem, bps_want;  /* asked: threads, FMA chains (regs), dynamic shared memory bytes */
-    uint32_t regs, bps, launch_smem;         /* got: registers, resident blocks per SM, dynamic smem with padding */
-    double ns_per_iter;                      /* one round of work, a full wave of this shape */
-};
-
-struct calib {
-    int ok;
-    char err[256];
-    char gpu[96];
-    int driver_version, cc_major, cc_minor;
-    uint32_t sm_count, smem_per_sm, smem_optin, regs, blocks_per_sm, pad_bytes;
-    double ns_per_iter, fixed_ns;
-    uint32_t nshapes;                        /* shape 0 is the default work kernel (the fields above) */
-    struct shape shapes[HW_MAX_SHAPES];
-};
-
-struct rec {
-    uint64_t arrive, done;        /* ns after the common start; done UINT64_MAX: in flight at the end */
-};
-
-/* One task replica's corner of the shared region. */
-struct slot {
-    _Atomic int state;            /* 0 starting, 1 ready, 2 finished, -1 failed (err says why) */
-    char err[256];
-    uint32_t task, replica;
-    uint64_t arr_off, narr;       /* open-loop arrivals (ns after start) at arr_off */
-    uint64_t rec_off, cap, nrec;
-    /* what the policy asked for and what the driver answered */
-    bool want_ts, want_il;
-    uint64_t ts_us;
-    uint32_t il;
-    int preempt_mode;             /* -1: libcuda's own */
-    bool group_found, libcuda_ts_seen;
-    uint64_t libcuda_ts_us;
-    uint32_t ts_status, il_status, pm_rewrites, nchannels;
-    /* the scheduler: an LC replica announces its requests; a BE replica's agent acts on its own group */
-    bool lc;
-    int sched_action;             /* -1 none, SC_SCHED_PREEMPT or SC_SCHED_DISABLE (BE replicas) */
-    uint64_t sched_calls, sched_failed;
-    uint32_t sched_last_bad;
-};
-
-struct region {
-    _Atomic int go;
-    _Atomic uint64_t lc_requests;  /* LC requests whose kernels are queued, ever */
-    _Atomic int lc_busy;           /* LC requests queued and not done */
-    uint64_t t0;                  /* CLOCK_MONOTONIC ns of time 0 */
-    struct calib calib;
-    uint32_t nslots;
-    struct slot slots[];
-};
+_Static_assert(HW_MAX_KERNELS == SC_MAX_KERNELS && HW_MAX_STREAMS == SC_MAX_STREAMS,
+               "a slot holds every kernel and stream of a task");
 
 static uint64_t mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * A late wake-up would count as GPU latency: a VM's timer wake-ups are late by
- * up to a few hundred us (the first H200 recordings' LC-alone p99 was 3x its
- * p50), so sleep to 1 ms before and spin the rest.
- */
-#define SPIN_NS 1000000ull
-
-static void sleep_until(uint64_t t)
-{
-    uint64_t now = mono_ns();
-    if (t > now + SPIN_NS + 20000) {
-        uint64_t w = t - SPIN_NS;
-        struct timespec ts = {.tv_sec = (time_t)(w / 1000000000ull), .tv_nsec = (long)(w % 1000000000ull)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-            ;
-    }
-    while (mono_ns() < t)
-        ;
-}
-
-/* ---- the task process ---- */
-
-struct dev {
-    struct hw_cuda cu;
-    CUdevice dev;
-    CUcontext ctx;
-    CUmodule mod;
-    CUfunction fn;
-    CUfunction sfn[HW_MAX_SHAPES];           /* per calib shape (index 0 unused: fn) */
-    CUdeviceptr out;
-};
-
-#define CU_TRY(d, call, what, err, errlen)                                                                 \
-    do {                                                                                                 \
-        CUresult r_ = (call);                                                                            \
-        if (r_ != HW_CUDA_SUCCESS) {                                                                     \
-            snprintf(err, errlen, "%s: %s", what, hw_cuda_strerror(&(d)->cu, r_));                       \
-            return -1;                                                                                   \
-        }                                                                                                \
-    } while (0)
-
-static int dev_open(struct dev *d, uint32_t max_smem, char *err, size_t errlen)
-{
-    if (hw_cuda_load(&d->cu, err, errlen))
-        return -1;
-    CU_TRY(d, d->cu.cuInit(0), "cuInit", err, errlen);
-    CU_TRY(d, d->cu.cuDeviceGet(&d->dev, 0), "cuDeviceGet", err, errlen);
-    CU_TRY(d, d->cu.cuDevicePrimaryCtxSetFlags(d->dev, HW_CU_CTX_SCHED_SPIN), "cuDevicePrimaryCtxSetFlags", err,
-           errlen);
-    CU_TRY(d, d->cu.cuDevicePrimaryCtxRetain(&d->ctx, d->dev), "cuDevicePrimaryCtxRetain", err, errlen);
-    CU_TRY(d, d->cu.cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", err, errlen);
-    CU_TRY(d, d->cu.cuModuleLoadData(&d->mod, hw_work_ptx), "cuModuleLoadData (JIT of the work kernel)", err,
-           errlen);
-    CU_TRY(d, d->cu.cuModuleGetFunction(&d->fn, d->mod, HW_WORK_KERNEL), "cuModuleGetFunction", err, errlen);
-    if (max_smem > 48u * 1024u)
-        CU_TRY(d, d->cu.cuFuncSetAttribute(d->fn, HW_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)max_smem),
-               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err, errlen);
-    CU_TRY(d, d->cu.cuMemAlloc(&d->out, (size_t)HW_WORK_OUT_BLOCKS * HW_WORK_THREADS * sizeof(float)), "cuMemAlloc",
-           err, errlen);
-    return 0;
-}
-
-static CUresult launch_shape(struct dev *d, CUfunction fn, uint32_t threads, CUstream st, uint32_t blocks,
-                             uint32_t iters, uint32_t smem)
-{
-    void *args[] = {&d->out, &iters, &smem};
-    return d->cu.cuLaunchKernel(fn, blocks, 1, 1, threads, 1, 1, smem, st, args, NULL);
-}
-
-static CUresult launch(struct dev *d, CUstream st, uint32_t blocks, uint32_t iters, uint32_t smem)
-{
-    return launch_shape(d, d->fn, HW_WORK_THREADS, st, blocks, iters, smem);
-}
-
-/* Loads shape i's variant of the work kernel (its chain count) and lets it take max_smem of dynamic memory. */
-static int shape_load(struct dev *d, const struct shape *sh, uint32_t i, char *err, size_t errlen)
-{
-    static char ptx[64 * 1024];
-    if (hw_work_ptx_chains(ptx, sizeof(ptx), sh->chains) < 0) {
-        snprintf(err, errlen, "no work kernel variant with %u FMA chains", sh->chains);
-        return -1;
-    }
-    CUmodule m;
-    CU_TRY(d, d->cu.cuModuleLoadData(&m, ptx), "cuModuleLoadData (JIT of a work kernel variant)", err, errlen);
-    CU_TRY(d, d->cu.cuModuleGetFunction(&d->sfn[i], m, HW_WORK_KERNEL), "cuModuleGetFunction", err, errlen);
-    uint32_t most = sh->launch_smem > sh->smem ? sh->launch_smem : sh->smem;
-    if (most > 48u * 1024u)
-        CU_TRY(d, d->cu.cuFuncSetAttribute(d->sfn[i], HW_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)most),
-               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err, errlen);
-    return 0;
-}
-
-/*
- * Shape i on this GPU: its registers, the resident blocks per SM the occupancy API gives (shared memory
- * padded until no more than blocks_per_sm fit when the scenario asks for fewer), and the cost of one
- * round of work over a full wave.
- */
-static int shape_calibrate(struct dev *d, struct calib *c, uint32_t i, CUstream st, char *err, size_t errlen)
-{
-    struct shape *sh = &c->shapes[i];
-    sh->launch_smem = c->smem_optin;
-    if (shape_load(d, sh, i, err, errlen))
-        return -1;
-    int v;
-    CU_TRY(d, d->cu.cuFuncGetAttribute(&v, HW_CU_FUNC_ATTRIBUTE_NUM_REGS, d->sfn[i]), "cuFuncGetAttribute", err,
-           errlen);
-    sh->regs = (uint32_t)v;
-    sh->launch_smem = sh->smem;
-    CU_TRY(d, d->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, d->sfn[i], (int)sh->threads, sh->smem),
-           "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errlen);
-    if (v < 1) {
-        snprintf(err, errlen, "a block of %u threads, %u registers/thread, %u KiB of shared memory does not fit an SM",
-                 sh->threads, sh->regs, sh->smem / 1024);
-        return -1;
-    }
-    if (sh->bps_want && (uint32_t)v < sh->bps_want) {
-        snprintf(err, errlen, "blocks_per_sm %u: only %d blocks of %u threads, %u registers/thread, %u KiB fit an SM",
-                 sh->bps_want, v, sh->threads, sh->regs, sh->smem / 1024);
-        return -1;
-    }
-    if (sh->bps_want && (uint32_t)v > sh->bps_want) {
-        uint32_t pad = c->smem_per_sm / (sh->bps_want + 1);
-        sh->launch_smem = pad > sh->smem ? pad : sh->smem;
-        for (;;) {
-            CU_TRY(d, d->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, d->sfn[i], (int)sh->threads,
-                                                                        sh->launch_smem),
-                   "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errlen);
-            if ((uint32_t)v <= sh->bps_want || sh->launch_smem + 1024 > c->smem_optin)
-                break;
-            sh->launch_smem += 1024;
-        }
-        if ((uint32_t)v != sh->bps_want) {
-            snprintf(err, errlen, "cannot hold occupancy at %u blocks per SM (%d fit)", sh->bps_want, v);
-            return -1;
-        }
-    }
-    sh->bps = (uint32_t)v;
-    double t, best1 = INFINITY, best2 = INFINITY;
-    uint32_t blocks = c->sm_count * sh->bps;
-    CU_TRY(d, launch_shape(d, d->sfn[i], sh->threads, st, blocks, CAL_N1, sh->launch_smem), "cuLaunchKernel", err,
-           errlen);
-    CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
-    for (int r = 0; r < CAL_RUNS; r++) {
-        uint64_t t0 = mono_ns();
-        CU_TRY(d, launch_shape(d, d->sfn[i], sh->threads, st, blocks, CAL_N1, sh->launch_smem), "cuLaunchKernel",
-               err, errlen);
-        CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
-        t = (double)(mono_ns() - t0);
-        best1 = t < best1 ? t : best1;
-        t0 = mono_ns();
-        CU_TRY(d, launch_shape(d, d->sfn[i], sh->threads, st, blocks, CAL_N2, sh->launch_smem), "cuLaunchKernel",
-               err, errlen);
-        CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
-        t = (double)(mono_ns() - t0);
-        best2 = t < best2 ? t : best2;
-    }
-    sh->ns_per_iter = (best2 - best1) / (double)(CAL_N2 - CAL_N1);
-    if (!(sh->ns_per_iter > 0)) {
-        snprintf(err, errlen, "calibration of a %u-thread shape failed", sh->threads);
-        return -1;
-    }
-    return 0;
-}
-
-/* Host time of one launch + completion. */
-static int timed(struct dev *d, CUstream st, uint32_t blocks, uint32_t iters, uint32_t smem, double *ns, char *err,
-                 size_t errlen)
-{
-    uint64_t t0 = mono_ns();
-    CU_TRY(d, launch(d, st, blocks, iters, smem), "cuLaunchKernel", err, errlen);
-    CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
-    *ns = (double)(mono_ns() - t0);
-    return 0;
-}
-
-static int calibrate(struct calib *c, char *err, size_t errlen)
-{
-    struct dev d;
-    memset(&d, 0, sizeof(d));
-    if (dev_open(&d, 0, err, errlen))
-        return -1;
-    int v;
-    CU_TRY(&d, d.cu.cuDriverGetVersion(&c->driver_version), "cuDriverGetVersion", err, errlen);
-    CU_TRY(&d, d.cu.cuDeviceGetName(c->gpu, sizeof(c->gpu), d.dev), "cuDeviceGetName", err, errlen);
-    CU_TRY(&d, d.cu.cuDeviceGetAttribute(&c->cc_major, HW_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d.dev),
-           "cuDeviceGetAttribute", err, errlen);
-    CU_TRY(&d, d.cu.cuDeviceGetAttribute(&c->cc_minor, HW_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d.dev),
-           "cuDeviceGetAttribute", err, errlen);
-    CU_TRY(&d, d.cu.cuDeviceGetAttribute(&v, HW_CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d.dev),
-           "cuDeviceGetAttribute", err, errlen);
-    c->sm_count = (uint32_t)v;
-    CU_TRY(&d, d.cu.cuDeviceGetAttribute(&v, HW_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, d.dev),
-           "cuDeviceGetAttribute", err, errlen);
-    c->smem_per_sm = (uint32_t)v;
-    CU_TRY(&d, d.cu.cuDeviceGetAttribute(&v, HW_CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, d.dev),
-           "cuDeviceGetAttribute", err, errlen);
-    c->smem_optin = (uint32_t)v;
-    CU_TRY(&d, d.cu.cuFuncGetAttribute(&v, HW_CU_FUNC_ATTRIBUTE_NUM_REGS, d.fn), "cuFuncGetAttribute", err, errlen);
-    c->regs = (uint32_t)v;
-    CU_TRY(&d, d.cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, d.fn, HW_WORK_THREADS, 0),
-           "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errlen);
-    c->blocks_per_sm = (uint32_t)v;
-    /* More than one block would fit: pad with shared memory so that a second one cannot. */
-    c->pad_bytes = v > 1 ? c->smem_per_sm / 2 + 1024 : 0;
-    if (c->pad_bytes > c->smem_optin) {
-        snprintf(err, errlen, "cannot hold occupancy at one block per SM (%d fit, shared memory %u/SM)", v,
-                 c->smem_per_sm);
-        return -1;
-    }
-    CUstream st;
-    CU_TRY(&d, d.cu.cuStreamCreate(&st, HW_CU_STREAM_NON_BLOCKING), "cuStreamCreate", err, errlen);
-    double t, best1 = INFINITY, best2 = INFINITY;
-    if (c->pad_bytes > 48u * 1024u)
-        CU_TRY(&d, d.cu.cuFuncSetAttribute(d.fn, HW_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                           (int)c->pad_bytes), "cuFuncSetAttribute", err, errlen);
-    if (timed(&d, st, c->sm_count, CAL_N1, c->pad_bytes, &t, err, errlen))
-        return -1;
-    for (int i = 0; i < CAL_RUNS; i++) {
-        if (timed(&d, st, c->sm_count, CAL_N1, c->pad_bytes, &t, err, errlen))
-            return -1;
-        best1 = t < best1 ? t : best1;
-        if (timed(&d, st, c->sm_count, CAL_N2, c->pad_bytes, &t, err, errlen))
-            return -1;
-        best2 = t < best2 ? t : best2;
-    }
-    c->ns_per_iter = (best2 - best1) / (double)(CAL_N2 - CAL_N1);
-    c->fixed_ns = best1 - c->ns_per_iter * CAL_N1;
-    if (!(c->ns_per_iter > 0)) {
-        snprintf(err, errlen, "calibration failed: %u rounds took %.0f ns, %u took %.0f ns", CAL_N1, best1, CAL_N2,
-                 best2);
-        return -1;
-    }
-    for (uint32_t i = 1; i < c->nshapes; i++)
-        if (shape_calibrate(&d, c, i, st, err, errlen))
-            return -1;
-    return 0;
-}
-
-/* The variant's FMA chains for a kernel's `regs:` (40 chains take 46 registers on sm_90: registers = chains + 6). */
-static uint32_t shape_chains(const struct sc_kernel *kd)
-{
-    return !kd->regs ? HW_WORK_CHAINS : kd->regs > 6 ? kd->regs - 6 : 1;
-}
-
-/* The calib shape a kernel runs as: 0 for the default work kernel, else the index of its own shape. */
-static uint32_t shape_of(const struct calib *c, const struct sc_kernel *kd)
-{
-    if (!kd->threads && !kd->regs && !kd->blocks_per_sm)
-        return 0;
-    uint32_t threads = kd->threads ? kd->threads : HW_WORK_THREADS, chains = shape_chains(kd);
-    for (uint32_t i = 1; i < c->nshapes; i++) {
-        const struct shape *sh = &c->shapes[i];
-        if (sh->threads == threads && sh->chains == chains && sh->smem == kd->shared_kb * 1024u &&
-            sh->bps_want == kd->blocks_per_sm)
-            return i;
-    }
-    return UINT32_MAX;
-}
-
-/* Adds every kernel shape of the scenario to c (before calibration); -1 when there are too many. */
-static int collect_shapes(struct calib *c, const struct scenario *s, char *err, size_t errlen)
-{
-    c->nshapes = 1;
-    for (uint32_t t = 0; t < s->task_count; t++)
-        for (uint32_t k = 0; k < s->tasks[t].kernel_count; k++) {
-            const struct sc_kernel *kd = &s->tasks[t].kernels[k];
-            if (shape_of(c, kd) != UINT32_MAX)
-                continue;
-            if (c->nshapes == HW_MAX_SHAPES) {
-                snprintf(err, errlen, "more than %d kernel shapes in one scenario", HW_MAX_SHAPES - 1);
-                return -1;
-            }
-            c->shapes[c->nshapes++] = (struct shape){
-                .threads = kd->threads ? kd->threads : HW_WORK_THREADS,
-                .chains = shape_chains(kd),
-                .smem = kd->shared_kb * 1024u, .bps_want = kd->blocks_per_sm};
-        }
-    return 0;
-}
-
-struct klaunch {
-    uint32_t blocks, iters, smem, stream, repeat, shape, threads;
-};
-
-static uint32_t task_launches(const struct sc_task *t, const struct calib *c, struct klaunch *k)
-{
-    for (uint32_t i = 0; i < t->kernel_count; i++) {
-        const struct sc_kernel *kd = &t->kernels[i];
-        uint32_t sh = shape_of(c, kd);
-        uint32_t per_wave = sh ? c->sm_count * c->shapes[sh].bps : c->sm_count;
-        uint32_t waves = (kd->blocks + per_wave - 1) / per_wave;
-        double iters = round((double)kd->duration_ns / waves / (sh ? c->shapes[sh].ns_per_iter : c->ns_per_iter));
-        uint32_t smem = kd->shared_kb * 1024u;
-        k[i] = (struct klaunch){.blocks = kd->blocks, .iters = iters < 1 ? 1 : (uint32_t)iters,
-                                .smem = sh ? c->shapes[sh].launch_smem : smem > c->pad_bytes ? smem : c->pad_bytes,
-                                .stream = kd->stream, .repeat = kd->repeat, .shape = sh,
-                                .threads = sh ? c->shapes[sh].threads : HW_WORK_THREADS};
-    }
-    return t->kernel_count;
-}
-
-/* Applies the policy's decisions to libcuda's compute group of this process. */
-static void apply_policy(struct slot *sl)
-{
-    struct hw_group g;
-    if (!hw_rm_group(&g))
-        return;
-    sl->group_found = true;
-    sl->libcuda_ts_seen = g.libcuda_timeslice_seen;
-    sl->libcuda_ts_us = g.libcuda_timeslice_us;
-    sl->pm_rewrites = g.preempt_mode_rewrites;
-    sl->nchannels = g.nchannels;
-    if (sl->want_ts) {
-        NVA06C_CTRL_TIMESLICE_PARAMS p = {.timesliceUs = sl->ts_us};
-        sl->ts_status = hw_rm_control(&g, g.htsg, NVA06C_CTRL_CMD_SET_TIMESLICE, &p, sizeof(p));
-    }
-    if (sl->want_il) {
-        NVA06C_CTRL_INTERLEAVE_LEVEL_PARAMS p = {.tsgInterleaveLevel = sl->il};
-        sl->il_status = hw_rm_control(&g, g.htsg, NVA06C_CTRL_CMD_SET_INTERLEAVE_LEVEL, &p, sizeof(p));
-    }
-}
-
-/*
- * GPreempt's scheduler on a stock driver: a group's controls are accepted from its opener only, so
- * the scheduler's calls come from a thread inside each BE process, on that process's own fd and
- * client, when the LC processes announce a request (the region's counters): PREEMPT (bWait=0) each
- * time LC kernels are queued, or DISABLE_CHANNELS while any LC request is in flight and enable after.
- */
-struct agent {
-    struct region *R;
-    struct slot *sl;
-    struct hw_group g;
-    uint64_t end;
-};
-
-static void agent_call(struct agent *a, uint32_t st)
-{
-    a->sl->sched_calls++;
-    if (st) {
-        a->sl->sched_failed++;
-        a->sl->sched_last_bad = st;
-    }
-}
-
-static void agent_disable(struct agent *a, bool disable)
-{
-    NV2080_CTRL_FIFO_DISABLE_CHANNELS_PARAMS p = {.bDisable = disable, .numChannels = a->g.nchannels};
-    for (uint32_t i = 0; i < a->g.nchannels && i < NV2080_CTRL_FIFO_DISABLE_CHANNELS_MAX_ENTRIES; i++) {
-        p.hClientList[i] = a->g.hclient;
-        p.hChannelList[i] = a->g.channels[i];
-    }
-    agent_call(a, hw_rm_control(&a->g, a->g.hsubdevice, NV2080_CTRL_CMD_FIFO_DISABLE_CHANNELS, &p, sizeof(p)));
-}
-
-static void *agent_main(void *arg)
-{
-    struct agent *a = arg;
-    uint64_t seen = atomic_load(&a->R->lc_requests);
-    bool disabled = false;
-    while (mono_ns() < a->end) {
-        if (a->sl->sched_action == SC_SCHED_PREEMPT) {
-            uint64_t now = atomic_load(&a->R->lc_requests);
-            if (now != seen) {
-                seen = now;
-                NVA06C_CTRL_PREEMPT_PARAMS p = {.bWait = 0};
-                agent_call(a, hw_rm_control(&a->g, a->g.htsg, NVA06C_CTRL_CMD_PREEMPT, &p, sizeof(p)));
-            }
-        } else {
-            bool busy = atomic_load(&a->R->lc_busy) > 0;
-            if (busy != disabled) {
-                agent_disable(a, busy);
-                disabled = busy;
-            }
-        }
-        sched_yield();
-    }
-    if (disabled)
-        agent_disable(a, false);
-    return NULL;
-}
-
-static bool streams_idle(struct dev *d, CUstream *st, uint32_t n, CUresult *bad)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        CUresult r = d->cu.cuStreamQuery(st[i]);
-        if (r == HW_CUDA_ERROR_NOT_READY)
-            return false;
-        if (r != HW_CUDA_SUCCESS)
-            *bad = r;
-    }
-    return true;
-}
-
-static int task_run(struct region *R, struct slot *sl, const struct sc_task *t, uint64_t duration, char *err,
-                    size_t errlen)
-{
-    const struct calib *c = &R->calib;
-    struct klaunch k[SC_MAX_KERNELS];
-    uint32_t nk = task_launches(t, c, k);
-    uint32_t max_smem = 0;
-    for (uint32_t i = 0; i < nk; i++)
-        max_smem = k[i].shape == 0 && k[i].smem > max_smem ? k[i].smem : max_smem;
-    hw_rm_capture(sl->preempt_mode);
-    struct dev d;
-    memset(&d, 0, sizeof(d));
-    if (dev_open(&d, max_smem, err, errlen))
-        return -1;
-    for (uint32_t i = 0; i < nk; i++)
-        if (k[i].shape && !d.sfn[k[i].shape] && shape_load(&d, &c->shapes[k[i].shape], k[i].shape, err, errlen))
-            return -1;
-    CUstream st[SC_MAX_STREAMS];
-    for (uint32_t i = 0; i < t->streams; i++)
-        CU_TRY(&d, d.cu.cuStreamCreate(&st[i], HW_CU_STREAM_NON_BLOCKING), "cuStreamCreate", err, errlen);
-    apply_policy(sl);
-    for (uint32_t i = 0; i < t->streams; i++)
-        CU_TRY(&d, launch(&d, st[i], 1, 1, max_smem), "warm-up launch", err, errlen);
-    for (uint32_t i = 0; i < t->streams; i++)
-        CU_TRY(&d, d.cu.cuStreamSynchronize(st[i]), "warm-up", err, errlen);
-    atomic_store(&sl->state, 1);
-    while (!atomic_load(&R->go))
-        usleep(1000);
-    const uint64_t t0 = R->t0, end = t0 + duration;
-    struct agent ag = {.R = R, .sl = sl, .end = end};
-    pthread_t agent;
-    bool agent_on = sl->sched_action >= 0 && hw_rm_group(&ag.g) && pthread_create(&agent, NULL, agent_main, &ag) == 0;
-    const uint64_t *arr = (const uint64_t *)((const char *)R + sl->arr_off);
-    struct rec *rec = (struct rec *)((char *)R + sl->rec_off);
-    bool closed = t->arrival == SC_ARRIVAL_CLOSED;
-    uint64_t next = t0 + t->start_ns, ai = 0;
-    sleep_until(t0);
-    for (;;) {
-        uint64_t arrival = closed ? next : ai < sl->narr ? t0 + arr[ai++] : UINT64_MAX;
-        if (arrival >= end || sl->nrec == sl->cap)
-            break;
-        sleep_until(arrival);
-        uint64_t start = mono_ns();
-        while (mono_ns() < start + t->preprocess_ns)
-            ;
-        for (uint32_t i = 0; i < nk; i++)
-            for (uint32_t r = 0; r < k[i].repeat; r++)
-                CU_TRY(&d, launch_shape(&d, k[i].shape ? d.sfn[k[i].shape] : d.fn, k[i].threads, st[k[i].stream],
-                                        k[i].blocks, k[i].iters, k[i].smem), "cuLaunchKernel", err, errlen);
-        if (sl->lc) {
-            atomic_fetch_add(&R->lc_busy, 1);
-            atomic_fetch_add(&R->lc_requests, 1);
-        }
-        CUresult bad = HW_CUDA_SUCCESS;
-        uint64_t done;
-        while (!streams_idle(&d, st, t->streams, &bad) && (done = mono_ns()) < end)
-            ;
-        done = mono_ns();
-        if (sl->lc)
-            atomic_fetch_sub(&R->lc_busy, 1);
-        if (bad != HW_CUDA_SUCCESS) {
-            snprintf(err, errlen, "a kernel failed: %s", hw_cuda_strerror(&d.cu, bad));
-            return -1;
-        }
-        rec[sl->nrec++] = (struct rec){arrival - t0, done < end ? done - t0 : UINT64_MAX};
-        if (done >= end)
-            break;
-        next = done + t->think_ns;
-    }
-    /* arrivals the end cut off while the replica was busy were in flight too */
-    while (!closed && ai < sl->narr && t0 + arr[ai] < end && sl->nrec < sl->cap)
-        rec[sl->nrec++] = (struct rec){arr[ai++], UINT64_MAX};
-    /* stay until the end: a context torn down early would disturb the others' measurements */
-    sleep_until(end);
-    if (agent_on)
-        pthread_join(agent, NULL);
-    return 0;
 }
 
 /* ---- the parent ---- */
@@ -581,120 +55,6 @@ static void note(struct sc_results *out, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(out->hw.notes[out->hw.note_count++], sizeof(out->hw.notes[0]), fmt, ap);
     va_end(ap);
-}
-
-/* ---- arrivals: the emulator runner's generator, replayed ---- */
-
-struct arrgen {
-    const struct scenario *sc;
-    struct sim *sim;
-    uint32_t ninst;
-    uint32_t *task, *replica;
-    uint64_t **times;
-    size_t *n, *cap;
-    uint64_t *next_periodic;
-    uint32_t *next_num;
-};
-
-static void arr_fire(struct sim *s, void *arg, uint64_t k);
-
-static void arr_at(struct arrgen *g, uint32_t k, uint64_t at)
-{
-    if (at >= g->sc->duration_ns)
-        return;
-    sim_at(g->sim, at, arr_fire, g, k);
-}
-
-static void arr_fire(struct sim *s, void *arg, uint64_t k)
-{
-    struct arrgen *g = arg;
-    const struct sc_task *t = &g->sc->tasks[g->task[k]];
-    uint64_t now = sim_now(s);
-    if (g->n[k] == g->cap[k]) {
-        size_t nc = g->cap[k] ? g->cap[k] * 2 : 256;
-        uint64_t *nt = realloc(g->times[k], nc * sizeof(*nt));
-        if (!nt)
-            return;
-        g->times[k] = nt;
-        g->cap[k] = nc;
-    }
-    g->times[k][g->n[k]++] = now;
-    g->next_num[k]++;
-    switch (t->arrival) {
-    case SC_ARRIVAL_PERIODIC: {
-        g->next_periodic[k]++;
-        double period = 1e9 / t->rate;
-        double offset = period * (double)g->replica[k] / (double)t->count;
-        arr_at(g, (uint32_t)k, t->start_ns + (uint64_t)(offset + period * (double)g->next_periodic[k]));
-        break;
-    }
-    case SC_ARRIVAL_POISSON:
-        arr_at(g, (uint32_t)k, now + sim_rand_exp(s, 1e9 / t->rate));
-        break;
-    case SC_ARRIVAL_TRACE:
-        if (g->next_num[k] < t->trace_count)
-            arr_at(g, (uint32_t)k, t->start_ns + t->trace_ns[g->next_num[k]]);
-        break;
-    case SC_ARRIVAL_CLOSED:
-        break;
-    }
-}
-
-/* Open-loop arrival times per instance, as the emulator's runner draws them for this seed. */
-static int gen_arrivals(const struct scenario *sc, uint64_t seed, struct arrgen *g)
-{
-    memset(g, 0, sizeof(*g));
-    g->sc = sc;
-    g->ninst = sc_instance_count(sc);
-    struct sim_config cfg = {.seed = seed, .clock = NVEMU_CLOCK_VIRTUAL};
-    g->sim = sim_create(&cfg);
-    g->task = calloc(g->ninst, sizeof(*g->task));
-    g->replica = calloc(g->ninst, sizeof(*g->replica));
-    g->times = calloc(g->ninst, sizeof(*g->times));
-    g->n = calloc(g->ninst, sizeof(*g->n));
-    g->cap = calloc(g->ninst, sizeof(*g->cap));
-    g->next_periodic = calloc(g->ninst, sizeof(*g->next_periodic));
-    g->next_num = calloc(g->ninst, sizeof(*g->next_num));
-    if (!g->sim || !g->task || !g->replica || !g->times || !g->n || !g->cap || !g->next_periodic || !g->next_num)
-        return -1;
-    for (uint32_t t = 0, k = 0; t < sc->task_count; t++)
-        for (uint32_t r = 0; r < sc->tasks[t].count; r++, k++)
-            g->task[k] = t, g->replica[k] = r;
-    for (uint32_t k = 0; k < g->ninst; k++) {
-        const struct sc_task *t = &sc->tasks[g->task[k]];
-        uint64_t at = t->start_ns;
-        switch (t->arrival) {
-        case SC_ARRIVAL_PERIODIC:
-            at += (uint64_t)(1e9 / t->rate * (double)g->replica[k] / (double)t->count);
-            break;
-        case SC_ARRIVAL_POISSON:
-            at += sim_rand_exp(g->sim, 1e9 / t->rate);
-            break;
-        case SC_ARRIVAL_TRACE:
-            at += t->trace_ns[0];
-            break;
-        case SC_ARRIVAL_CLOSED:
-            continue;
-        }
-        arr_at(g, k, at);
-    }
-    sim_run_until(g->sim, sc->duration_ns);
-    return 0;
-}
-
-static void arrgen_free(struct arrgen *g)
-{
-    for (uint32_t k = 0; g->times && k < g->ninst; k++)
-        free(g->times[k]);
-    free(g->times);
-    free(g->task);
-    free(g->replica);
-    free(g->n);
-    free(g->cap);
-    free(g->next_periodic);
-    free(g->next_num);
-    if (g->sim)
-        sim_destroy(g->sim);
 }
 
 /* ---- one phase (a baseline or the run itself) ---- */
@@ -724,9 +84,75 @@ static void mark(struct sim *s, const char *name, uint64_t a, uint64_t b)
     sim_trace(s, &r);
 }
 
+static uint32_t task_launches(const struct sc_task *t, const struct calib *c, struct klaunch *k)
+{
+    for (uint32_t i = 0; i < t->kernel_count; i++) {
+        const struct sc_kernel *kd = &t->kernels[i];
+        uint32_t waves = (kd->blocks + c->sm_count - 1) / c->sm_count;
+        double iters = round((double)kd->duration_ns / waves / c->ns_per_iter);
+        uint32_t smem = kd->shared_kb * 1024u;
+        k[i] = (struct klaunch){.blocks = kd->blocks, .iters = iters < 1 ? 1 : (uint32_t)iters,
+                                .smem = smem > c->pad_bytes ? smem : c->pad_bytes, .stream = kd->stream,
+                                .repeat = kd->repeat};
+    }
+    return t->kernel_count;
+}
+
+
+/* The helper that runs task processes and the calibration (hw_region.h), beside this executable. */
+static int helper_path(char *out, size_t len, char *err, size_t errlen)
+{
+    int w = snprintf(out, len, "%s/nvemu-hw-task", nvemu_exe_dir());
+    if (w < 0 || (size_t)w >= len || access(out, X_OK) != 0) {
+        snprintf(err, errlen, "the hardware backend's helper %s is missing (install nvemu-hw-task beside nvemu)",
+                 w > 0 && (size_t)w < len ? out : "nvemu-hw-task");
+        return -1;
+    }
+    return 0;
+}
+
+/* Shared memory of `size` bytes the helper maps through the inherited fd; MAP_FAILED with a reason. */
+static void *shared_map(size_t size, int *fd, char *err, size_t errlen)
+{
+    *fd = memfd_create("nvemu-hw", 0);
+    if (*fd < 0 || ftruncate(*fd, (off_t)size) != 0) {
+        snprintf(err, errlen, "cannot make %zu bytes of memory for the task processes: %s", size, strerror(errno));
+        if (*fd >= 0)
+            close(*fd);
+        *fd = -1;
+        return MAP_FAILED;
+    }
+    void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+    if (m == MAP_FAILED) {
+        snprintf(err, errlen, "cannot map %zu bytes for the task processes: %s", size, strerror(errno));
+        close(*fd);
+        *fd = -1;
+    }
+    return m;
+}
+
+/* Forks and execs the helper: `nvemu-hw-task JOB FD [SLOT]`. The child's pid, or -1 with a reason. */
+static pid_t helper_spawn(const char *helper, const char *job, int fd, long slot, char *err, size_t errlen)
+{
+    char fds[16], slots[16];
+    snprintf(fds, sizeof fds, "%d", fd);
+    snprintf(slots, sizeof slots, "%ld", slot);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        prctl(PR_SET_TIMERSLACK, 1UL);
+        execl(helper, "nvemu-hw-task", job, fds, slot >= 0 ? slots : NULL, (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0)
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+    return pid;
+}
+
 /* Policy and scheduler decisions for every instance, as the emulator's hooks would take them. */
 static int decide(const struct scenario *sc, const struct profile *p, struct sim *sim, struct region *R,
-                  struct sc_results *out, char *err, size_t errlen)
+                  struct hooks_watch *watch, struct sc_results *out, char *err, size_t errlen)
 {
     struct hooks *h = NULL;
     if (sc->policy.plugin[0]) {
@@ -735,6 +161,7 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
             return -1;
         struct hooks_env env;
         fifo_hooks_env_init(&env, p, sim);
+        env.watch = watch;
         h = hooks_create(&env);
         if (!h || hooks_load_policy(h, path, (const char *const *)sc->policy.args, sc->policy.nargs, err, errlen)) {
             hooks_destroy(h);
@@ -778,16 +205,12 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
                                    sc->scheduler.action != SC_SCHED_TIMESLICE
                                ? (int)sc->scheduler.action
                                : -1;
+        sl->sched_method = run_sched_method(sc);
     }
     if (hooks_acts_on_work_submit(h))
         note(out, "policy %s acts at every kernel launch (on_work_submit, or a cuLaunchKernel uprobe calling "
                   "bpf_nv_gpu_preempt_tsg): not run (the hardware backend applies task_init and SET_TIMESLICE "
                   "decisions only)", hooks_policy_name(h));
-    if (hooks_wants(h, HOOK_EVENT_IOCTL) || hooks_wants(h, HOOK_EVENT_USER_CALL) ||
-        hooks_wants(h, HOOK_EVENT_PROCESS_EXIT) || hooks_wants(h, HOOK_EVENT_XID))
-        note(out, "policy %s has probes (ioctl kprobes, uprobes, tracepoints): not run (the hardware backend plans "
-                  "from the hook callbacks alone; decisions that depend on the probes are missing)",
-             hooks_policy_name(h));
     hooks_destroy(h);
     if (sc->fault_count)
         note(out, "%u fault(s): not injected on hardware", sc->fault_count);
@@ -801,114 +224,104 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
     return 0;
 }
 
-static int phase(const struct scenario *sc, uint64_t seed, const struct calib *cal, const struct profile *p,
-                 bool main_run, const struct sc_run_opts *o, struct sc_results *out, char *err, size_t errlen)
+/*
+ * The region the task processes share: header, slots, then each instance's arrivals (the plan's) and room
+ * for its records. MAP_FAILED with a reason in err.
+ */
+static struct region *region_map(const struct scenario *sc, const struct sc_plan *plan, const struct calib *cal,
+                                 size_t *size_out, int *fd, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof(*out));
-    out->sc = sc;
-    out->seed = seed;
-    struct sim_config scfg = {.seed = seed, .clock = NVEMU_CLOCK_VIRTUAL, .trace_path = main_run ? o->trace_csv : NULL};
-    struct sim *sim = sim_create(&scfg);
-    struct sc_analyzer *an = sim ? sc_analyzer_create(sc, seed, p, out) : NULL;
-    struct arrgen g;
-    memset(&g, 0, sizeof(g));
-    uint64_t *offs = NULL;
-    int rc = -1;
-    struct region *R = MAP_FAILED;
-    size_t size = 0;
-    uint32_t ninst = sc_instance_count(sc);
-    pid_t *pids = calloc(ninst, sizeof(*pids));
-    if (!sim || !an || !pids || gen_arrivals(sc, seed, &g)) {
-        snprintf(err, errlen, "out of memory");
-        goto done_early;
-    }
-    sim_trace_subscribe(sim, sc_analyzer_record, an);
-    /* layout: header, slots, then each instance's arrivals and records */
-    size = sizeof(struct region) + ninst * sizeof(struct slot);
-    offs = calloc(3 * (size_t)ninst, sizeof(*offs));
+    uint32_t ninst = plan->ninst;
+    size_t size = sizeof(struct region) + ninst * sizeof(struct slot);
+    uint64_t *offs = calloc(3 * (size_t)ninst + 1, sizeof(*offs));
     if (!offs) {
         snprintf(err, errlen, "out of memory");
-        goto done_early;
+        return MAP_FAILED;
     }
     for (uint32_t k = 0; k < ninst; k++) {
-        const struct sc_task *t = &sc->tasks[g.task[k]];
-        uint64_t cap = g.n[k] + 16;
+        const struct sc_task *t = &sc->tasks[plan->inst[k].task];
+        uint64_t cap = plan->inst[k].count + 16;
         if (t->arrival == SC_ARRIVAL_CLOSED)
             cap = sc->duration_ns / (t->think_ns + t->preprocess_ns + 2000) + 16;
         size = (size + 63) & ~(size_t)63;
         offs[3 * k] = size;
-        size += g.n[k] * sizeof(uint64_t);
+        size += plan->inst[k].count * sizeof(uint64_t);
         size = (size + 63) & ~(size_t)63;
         offs[3 * k + 1] = size;
         offs[3 * k + 2] = cap;
         size += cap * sizeof(struct rec);
     }
-    R = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    struct region *R = shared_map(size, fd, err, errlen);
     if (R == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map %zu bytes for the task processes: %s", size, strerror(errno));
-        goto done_early;
+        free(offs);
+        return MAP_FAILED;
     }
     R->calib = *cal;
     R->nslots = ninst;
     for (uint32_t k = 0; k < ninst; k++) {
         struct slot *sl = &R->slots[k];
-        sl->task = g.task[k];
-        sl->replica = g.replica[k];
+        sl->task = plan->inst[k].task;
+        sl->replica = plan->inst[k].replica;
         sl->arr_off = offs[3 * k];
-        sl->narr = g.n[k];
-        if (g.n[k])
-            memcpy((char *)R + sl->arr_off, g.times[k], g.n[k] * sizeof(uint64_t));
+        sl->narr = plan->inst[k].count;
+        if (sl->narr)
+            memcpy((char *)R + sl->arr_off, plan->inst[k].arrive_ns, sl->narr * sizeof(uint64_t));
         sl->rec_off = offs[3 * k + 1];
         sl->cap = offs[3 * k + 2];
+        const struct sc_task *t = &sc->tasks[sl->task];
+        snprintf(sl->comm, sizeof sl->comm, "%s", t->comm);
+        sl->streams = t->streams;
+        sl->nk = task_launches(t, cal, sl->k);
+        sl->start_ns = t->start_ns;
+        sl->preprocess_ns = t->preprocess_ns;
+        sl->think_ns = t->think_ns;
+        sl->duration_ns = sc->duration_ns;
+        sl->closed = t->arrival == SC_ARRIVAL_CLOSED;
     }
-    if (main_run && decide(sc, p, sim, R, out, err, errlen))
-        goto done;
-    if (!main_run)
-        for (uint32_t k = 0; k < ninst; k++) {
-            R->slots[k].preempt_mode = -1;
-            R->slots[k].sched_action = -1;
-        }
-    /* task processes, one after the other, each ready before the next starts (contexts in instance order) */
-    uint64_t w0 = mono_ns();
-    for (uint32_t k = 0; k < ninst; k++) {
+    free(offs);
+    *size_out = size;
+    return R;
+}
+
+/* The task processes, one after the other, each ready before the next starts (contexts in instance order). */
+static int tasks_start(const struct scenario *sc, struct region *R, int fd, pid_t *pids, uint64_t w0, char *err,
+                       size_t errlen)
+{
+    char helper[1024];
+    if (helper_path(helper, sizeof helper, err, errlen))
+        return -1;
+    for (uint32_t k = 0; k < R->nslots; k++) {
         struct slot *sl = &R->slots[k];
         const struct sc_task *t = &sc->tasks[sl->task];
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid == 0) {
-            prctl(PR_SET_NAME, t->comm);
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            prctl(PR_SET_TIMERSLACK, 1UL);
-            char e[256] = "";
-            int r = task_run(R, sl, t, sc->duration_ns, e, sizeof(e));
-            if (r) {
-                snprintf(sl->err, sizeof(sl->err), "%s", e);
-                atomic_store(&sl->state, -1);
-            } else {
-                atomic_store(&sl->state, 2);
-            }
-            _exit(r ? 1 : 0);
-        }
-        if (pid < 0) {
-            snprintf(err, errlen, "fork: %s", strerror(errno));
-            goto done;
-        }
+        pid_t pid = helper_spawn(helper, "run", fd, (long)k, err, errlen);
+        if (pid < 0)
+            return -1;
         pids[k] = pid;
         while (atomic_load(&sl->state) == 0 && mono_ns() - w0 < READY_TIMEOUT_NS)
             usleep(1000);
         if (atomic_load(&sl->state) != 1) {
             snprintf(err, errlen, "task '%s' replica %u did not start on the GPU: %s", t->name, sl->replica,
                      sl->err[0] ? sl->err : "timed out");
-            goto done;
+            return -1;
         }
     }
+    return 0;
+}
+
+/* Starts the clock of every task process together and waits for all of them to finish the run. */
+static int tasks_wait(const struct scenario *sc, struct region *R, pid_t *pids, char *err, size_t errlen)
+{
     R->t0 = mono_ns() + START_DELAY_NS;
+    int lc = 0;
+    for (uint32_t k = 0; k < R->nslots; k++)
+        lc += R->slots[k].lc;
+    atomic_store(&R->lc_running, lc);
     atomic_store(&R->go, 1);
     uint64_t deadline = R->t0 + sc->duration_ns + STOP_TIMEOUT_NS;
-    uint32_t left = ninst;
+    uint32_t left = R->nslots;
     while (left && mono_ns() < deadline) {
         left = 0;
-        for (uint32_t k = 0; k < ninst; k++) {
+        for (uint32_t k = 0; k < R->nslots; k++) {
             int status;
             if (pids[k] > 0 && waitpid(pids[k], &status, WNOHANG) == pids[k])
                 pids[k] = -pids[k];
@@ -917,26 +330,30 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
         if (left)
             usleep(2000);
     }
-    out->wall_ns = mono_ns() - w0;
-    for (uint32_t k = 0; k < ninst; k++) {
+    for (uint32_t k = 0; k < R->nslots; k++) {
         struct slot *sl = &R->slots[k];
         if (atomic_load(&sl->state) != 2) {
             snprintf(err, errlen, "task '%s' replica %u failed on the GPU: %s", sc->tasks[sl->task].name,
                      sl->replica, sl->err[0] ? sl->err : left ? "did not stop" : "died");
-            goto done;
+            return -1;
         }
     }
-    /* the request marks in time order, through the emulator's analyzer */
+    return 0;
+}
+
+/* The task processes' request records as marks in time order, through the emulator's analyzer (subscribed to sim). */
+static int feed_marks(const struct scenario *sc, const struct region *R, struct sim *sim, char *err, size_t errlen)
+{
     size_t nev = 0;
-    for (uint32_t k = 0; k < ninst; k++)
+    for (uint32_t k = 0; k < R->nslots; k++)
         nev += 2 * R->slots[k].nrec;
     struct event *ev = malloc((nev ? nev : 1) * sizeof(*ev));
     if (!ev) {
         snprintf(err, errlen, "out of memory");
-        goto done;
+        return -1;
     }
     nev = 0;
-    for (uint32_t k = 0; k < ninst; k++) {
+    for (uint32_t k = 0; k < R->nslots; k++) {
         const struct slot *sl = &R->slots[k];
         const struct rec *rec = (const struct rec *)((const char *)R + sl->rec_off);
         for (uint64_t i = 0; i < sl->nrec; i++) {
@@ -947,7 +364,7 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     }
     qsort(ev, nev, sizeof(*ev), event_cmp);
     static const char *const names[] = {SC_MARK_ARRIVE, SC_MARK_DONE, SC_MARK_OPEN};
-    for (uint32_t k = 0; k < ninst; k++)
+    for (uint32_t k = 0; k < R->nslots; k++)
         mark(sim, SC_MARK_TSG, k, k);
     for (size_t i = 0; i < nev; i++) {
         sim_run_until(sim, ev[i].t);
@@ -955,58 +372,112 @@ static int phase(const struct scenario *sc, uint64_t seed, const struct calib *c
     }
     free(ev);
     sim_run_until(sim, sc->duration_ns);
-    if (main_run) {
-        for (uint32_t k = 0; k < ninst; k++) {
-            const struct slot *sl = &R->slots[k];
-            const char *name = sc->tasks[sl->task].name;
-            if (sl->sched_action >= 0 && (!sl->group_found || (sl->sched_action == SC_SCHED_DISABLE && !sl->nchannels)))
-                note(out, "%s#%u: scheduler action %s not applied: libcuda's compute channel group was not seen",
-                     name, sl->replica, sc_sched_action_names[sl->sched_action]);
-            else if (sl->sched_action >= 0)
-                LOG_INFO("hw", "%s#%u: scheduler %s: %llu calls from an agent thread in the task (a stock driver "
-                         "takes a group's controls from its opener only), %llu failed (last 0x%x)", name,
-                         sl->replica, sc_sched_action_names[sl->sched_action], (unsigned long long)sl->sched_calls,
-                         (unsigned long long)sl->sched_failed, sl->sched_last_bad);
-            if (sl->sched_failed)
-                note(out, "%s#%u: %llu of %llu scheduler calls failed (last 0x%x)", name, sl->replica,
-                     (unsigned long long)sl->sched_failed, (unsigned long long)sl->sched_calls, sl->sched_last_bad);
-            if (!sl->group_found && (sl->want_ts || sl->want_il)) {
-                note(out, "%s#%u: libcuda's compute channel group was not seen: timeslice/interleave not applied",
-                     name, sl->replica);
-                continue;
-            }
-            if (sl->want_ts && sl->ts_status)
-                note(out, "%s#%u: SET_TIMESLICE %llu us answered 0x%x", name, sl->replica,
-                     (unsigned long long)sl->ts_us, sl->ts_status);
-            if (sl->want_il && sl->il_status)
-                note(out, "%s#%u: SET_INTERLEAVE_LEVEL %u answered 0x%x (needs CAP_SYS_NICE)", name, sl->replica,
-                     sl->il, sl->il_status);
-            if (sl->preempt_mode >= 0 && !sl->pm_rewrites)
-                note(out, "%s#%u: libcuda set no compute preemption mode to replace: preempt_mode not applied", name,
-                     sl->replica);
-            LOG_INFO("hw", "%s#%u: group %s, libcuda timeslice %llu us, %u channels, timeslice %llu us (0x%x), "
-                     "interleave %u (0x%x), preemption mode rewrites %u", name, sl->replica,
-                     sl->group_found ? "found" : "not found", (unsigned long long)sl->libcuda_ts_us, sl->nchannels,
-                     (unsigned long long)sl->ts_us, sl->ts_status, sl->il, sl->il_status, sl->pm_rewrites);
+    return 0;
+}
+
+/* What the run decided and counted per replica into out (scheduler decisions) and what it could not apply (notes). */
+static void report_applied(const struct scenario *sc, const struct region *R, struct sc_results *out)
+{
+    for (uint32_t k = 0; k < R->nslots; k++)
+        for (int d = 0; d < GP_DECISION_COUNT; d++)
+            out->sched_decided[d] += d == GP_DECIDE_NOTHING ? 0 : R->slots[k].decided[d];
+    for (uint32_t k = 0; k < R->nslots; k++) {
+        const struct slot *sl = &R->slots[k];
+        const char *name = sc->tasks[sl->task].name;
+        if (sl->sched_action >= 0 && (!sl->group_found || (sl->sched_action == SC_SCHED_DISABLE && !sl->nchannels)))
+            note(out, "%s#%u: scheduler action %s not applied: libcuda's compute channel group was not seen",
+                 name, sl->replica, sc_sched_action_names[sl->sched_action]);
+        else if (sl->sched_action >= 0)
+            LOG_INFO("hw", "%s#%u: scheduler %s: %llu calls from an agent thread in the task (a stock driver "
+                     "takes a group's controls from its opener only), %llu failed (last 0x%x)", name,
+                     sl->replica, sc_sched_action_names[sl->sched_action], (unsigned long long)sl->sched_calls,
+                     (unsigned long long)sl->sched_failed, sl->sched_last_bad);
+        if (sl->sched_failed)
+            note(out, "%s#%u: %llu of %llu scheduler calls failed (last 0x%x)", name, sl->replica,
+                 (unsigned long long)sl->sched_failed, (unsigned long long)sl->sched_calls, sl->sched_last_bad);
+        if (!sl->group_found && (sl->want_ts || sl->want_il)) {
+            note(out, "%s#%u: libcuda's compute channel group was not seen: timeslice/interleave not applied",
+                 name, sl->replica);
+            continue;
         }
+        if (sl->want_ts && sl->ts_status)
+            note(out, "%s#%u: SET_TIMESLICE %llu us answered 0x%x", name, sl->replica,
+                 (unsigned long long)sl->ts_us, sl->ts_status);
+        if (sl->want_il && sl->il_status)
+            note(out, "%s#%u: SET_INTERLEAVE_LEVEL %u answered 0x%x (needs CAP_SYS_NICE)", name, sl->replica,
+                 sl->il, sl->il_status);
+        if (sl->preempt_mode >= 0 && !sl->pm_rewrites)
+            note(out, "%s#%u: libcuda set no compute preemption mode to replace: preempt_mode not applied", name,
+                 sl->replica);
+        LOG_INFO("hw", "%s#%u: group %s, libcuda timeslice %llu us, %u channels, timeslice %llu us (0x%x), "
+                 "interleave %u (0x%x), preemption mode rewrites %u", name, sl->replica,
+                 sl->group_found ? "found" : "not found", (unsigned long long)sl->libcuda_ts_us, sl->nchannels,
+                 (unsigned long long)sl->ts_us, sl->ts_status, sl->il, sl->il_status, sl->pm_rewrites);
     }
+}
+
+static int phase(const struct scenario *sc, uint64_t seed, const struct calib *cal, const struct profile *p,
+                 bool main_run, const struct sc_run_opts *o, struct sc_results *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    out->sc = sc;
+    out->seed = seed;
+    struct sim_config scfg = {.seed = seed, .clock = NVEMU_CLOCK_VIRTUAL, .trace_path = main_run ? o->trace_csv : NULL};
+    struct sim *sim = sim_create(&scfg);
+    if (sim)
+        fifo_rec_register(sim); /* its request marks are records of the trace's kinds, named in trace.csv */
+    struct sc_analyzer *an = sim ? sc_analyzer_create(sc, seed, p, out) : NULL;
+    /* the plan's arrivals; faults are not injected on hardware, so none ends an instance's */
+    struct sc_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    struct sc_plan_opts po = {.idle = NULL, .faults = false};
+    int rc = -1;
+    struct region *R = MAP_FAILED;
+    size_t size = 0;
+    int fd = -1;
+    uint32_t ninst = sc_instance_count(sc);
+    pid_t *pids = calloc(ninst ? ninst : 1, sizeof(*pids));
+    if (!sim || !an || !pids || sc_plan_build(&plan, sc, seed, &po)) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    sim_trace_subscribe(sim, sc_analyzer_record, an);
+    R = region_map(sc, &plan, cal, &size, &fd, err, errlen);
+    if (R == MAP_FAILED)
+        goto done;
+    if (main_run && decide(sc, p, sim, R, o->policy_watch, out, err, errlen))
+        goto done;
+    if (!main_run)
+        for (uint32_t k = 0; k < ninst; k++) {
+            R->slots[k].preempt_mode = -1;
+            R->slots[k].sched_action = -1;
+        }
+    uint64_t w0 = mono_ns();
+    int trc = tasks_start(sc, R, fd, pids, w0, err, errlen);
+    if (trc == 0)
+        trc = tasks_wait(sc, R, pids, err, errlen);
+    out->wall_ns = mono_ns() - w0;
+    if (trc || feed_marks(sc, R, sim, err, errlen))
+        goto done;
+    if (main_run)
+        report_applied(sc, R, out);
     rc = 0;
 done:
-    for (uint32_t k = 0; k < ninst; k++) {
+    for (uint32_t k = 0; pids && R != MAP_FAILED && k < ninst; k++) {
         if (pids[k] > 0) {
             kill(pids[k], SIGKILL);
             waitpid(pids[k], NULL, 0);
         }
     }
-done_early:
     if (an) {
         out->digest = sim ? sim_trace_digest(sim) : 0;
         sc_analyzer_finish(an, sc->duration_ns);
     }
     if (R != MAP_FAILED)
         munmap(R, size);
-    arrgen_free(&g);
-    free(offs);
+    if (fd >= 0)
+        close(fd);
+    sc_plan_free(&plan);
     free(pids);
     if (sim)
         sim_destroy(sim);
@@ -1015,36 +486,30 @@ done_early:
     return rc;
 }
 
-static int run_calibration(const struct scenario *s, struct calib *cal, char *err, size_t errlen)
+static int run_calibration(struct calib *cal, char *err, size_t errlen)
 {
-    struct calib *shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (shared == MAP_FAILED) {
-        snprintf(err, errlen, "mmap: %s", strerror(errno));
+    char helper[1024];
+    int fd;
+    if (helper_path(helper, sizeof helper, err, errlen))
         return -1;
-    }
-    memset(shared, 0, sizeof(*shared));
-    if (collect_shapes(shared, s, err, errlen)) {
-        munmap(shared, sizeof(*shared));
+    struct calib *shared = shared_map(sizeof(*shared), &fd, err, errlen);
+    if (shared == MAP_FAILED)
         return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        char e[256] = "";
-        shared->ok = calibrate(shared, e, sizeof(e)) == 0;
-        snprintf(shared->err, sizeof(shared->err), "%s", e);
-        _exit(0);
-    }
+    pid_t pid = helper_spawn(helper, "calibrate", fd, -1, err, errlen);
     int status = 0;
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || !shared->ok) {
-        snprintf(err, errlen, "GPU calibration failed: %s", pid < 0 ? strerror(errno)
-                 : shared->err[0] ? shared->err : "the calibration process died");
+        char why[256];
+        snprintf(why, sizeof why, "%s", pid < 0 ? err : shared->err[0] ? shared->err
+                 : WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "the helper could not be started"
+                 : "the calibration process died");
+        snprintf(err, errlen, "GPU calibration failed: %s", why);
         munmap(shared, sizeof(*shared));
+        close(fd);
         return -1;
     }
     *cal = *shared;
     munmap(shared, sizeof(*shared));
+    close(fd);
     return 0;
 }
 
@@ -1076,7 +541,7 @@ int sc_run_hw(const struct scenario *s, const struct sc_run_opts *o, struct sc_r
     struct profile *p = profile_load(s->gpu.profile, err, errlen);
     struct calib cal;
     memset(&cal, 0, sizeof(cal));
-    if (!p || run_calibration(s, &cal, err, errlen)) {
+    if (!p || run_calibration(&cal, err, errlen)) {
         snprintf(out->error, sizeof(out->error), "%s", err);
         out->hw.used = true;
         profile_free(p);
@@ -1135,21 +600,11 @@ int sc_run_hw(const struct scenario *s, const struct sc_run_opts *o, struct sc_r
     h->sm_count = cal.sm_count;
     h->smem_per_sm_kb = cal.smem_per_sm / 1024;
     h->regs_per_thread = cal.regs;
-    h->threads_per_block = HW_WORK_THREADS;
+    h->threads_per_block = cal.threads_per_block;
     h->blocks_per_sm = cal.blocks_per_sm;
     h->occupancy_pad_kb = cal.pad_bytes / 1024;
     h->ns_per_iter = cal.ns_per_iter;
     h->launch_fixed_ns = cal.fixed_ns;
-    for (uint32_t i = 1; i < cal.nshapes && h->shape_count < SC_HW_MAX_SHAPES; i++) {
-        const struct shape *sh = &cal.shapes[i];
-        h->shapes[h->shape_count++] = (struct sc_hw_shape){
-            .threads = sh->threads, .regs = sh->regs, .shared_kb = sh->smem / 1024,
-            .launch_shared_kb = sh->launch_smem / 1024, .blocks_per_sm = sh->bps, .ns_per_iter = sh->ns_per_iter};
-        if (o->progress)
-            fprintf(o->progress, "%s: kernel shape %u threads, %u registers/thread, %u KiB shared (%u launched): %u "
-                    "blocks per SM, %.1f ns per round\n", s->name, sh->threads, sh->regs, sh->smem / 1024,
-                    sh->launch_smem / 1024, sh->bps, sh->ns_per_iter);
-    }
     if (p->sm_count != cal.sm_count)
         note(out, "the GPU has %u SMs, profile '%s' %u: waves differ from the model's", cal.sm_count,
              s->gpu.profile, p->sm_count);

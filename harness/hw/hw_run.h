@@ -2,9 +2,9 @@
  * `nvemu scenario run --hw`: the scenario's tasks as real processes on a real
  * NVIDIA GPU (Volta and later, device 0), with the emulator's semantics so
  * that the two runs compare (`nvemu scenario compare`):
- * - arrivals: the same times for the same seed (the same generator, drawn in
- *   the same order as the emulator's runner); closed loops start the next
- *   request `think` after the previous completes;
+ * - arrivals: the plan's (plan.h), as the emulator runs them for the same
+ *   seed; closed loops start the next request `think` after the previous
+ *   completes;
  * - a request: CPU `preprocess` (spinning), then every kernel launched on its
  *   stream, done when the last kernel of every stream completed; latency is
  *   arrival to that completion (requests of one replica run one at a time);

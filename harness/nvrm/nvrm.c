@@ -292,12 +292,6 @@ NV_STATUS nvrm_tsg_get_info(nvrm *rm, NvHandle hClient, NvHandle hTsg, uint32_t 
     return st;
 }
 
-NV_STATUS nvrm_tsg_make_realtime(nvrm *rm, NvHandle hClient, NvHandle hTsg, bool realtime)
-{
-    NVA06C_CTRL_MAKE_REALTIME_PARAMS p = {.bRealtime = realtime};
-    return nvrm_control(rm, hClient, hTsg, NVA06C_CTRL_CMD_MAKE_REALTIME, &p, sizeof p);
-}
-
 NV_STATUS nvrm_channel_get_work_submit_token(nvrm *rm, NvHandle hClient, NvHandle hChannel, uint32_t *token)
 {
     NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS p = {0};

@@ -98,8 +98,6 @@ NV_STATUS nvrm_tsg_preempt(nvrm *rm, NvHandle hClient, NvHandle hTsg, bool wait,
 NV_STATUS nvrm_tsg_schedule(nvrm *rm, NvHandle hClient, NvHandle hTsg, bool enable);
 /* GET_INFO: the hardware channel-group id (grpID). */
 NV_STATUS nvrm_tsg_get_info(nvrm *rm, NvHandle hClient, NvHandle hTsg, uint32_t *tsg_id);
-/* MAKE_REALTIME (NICE). */
-NV_STATUS nvrm_tsg_make_realtime(nvrm *rm, NvHandle hClient, NvHandle hTsg, bool realtime);
 
 /* NVA06F / NVC36F (channel) */
 NV_STATUS nvrm_channel_get_work_submit_token(nvrm *rm, NvHandle hClient, NvHandle hChannel, uint32_t *token);

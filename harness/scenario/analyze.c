@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
+#include "analyze.h"
+
+_Static_assert(SC_MAX_ENGINES >= PROFILE_MAX_ENGINES, "a run record holds every engine a profile names");
 
 struct u64vec {
     uint64_t *v;
@@ -132,7 +134,7 @@ static int engine_index(struct sc_analyzer *a, uint32_t gpu, uint32_t engine)
     for (uint32_t i = 0; i < o->engine_count; i++)
         if (o->engines[i].gpu == gpu && o->engines[i].engine_type == engine)
             return (int)i;
-    if (o->engine_count == PROFILE_MAX_ENGINES)
+    if (o->engine_count == SC_MAX_ENGINES)
         return -1;
     struct sc_engine_result *e = &o->engines[o->engine_count];
     e->gpu = gpu;
@@ -182,14 +184,14 @@ static void close_run(struct sc_analyzer *a, int ei, uint64_t t)
     st->running = false;
 }
 
-static void add_point(struct sc_analyzer *a, int ei, const struct sim_rec *r)
+static void add_point(struct sc_analyzer *a, int ei, enum sc_point_kind kind, const struct sim_rec *r)
 {
     struct sc_results *o = a->out;
     struct sc_point *np = grow(o->points, &o->point_cap, o->point_count, sizeof(*np));
     if (!np)
         return;
     o->points = np;
-    o->points[o->point_count++] = (struct sc_point){r->t, (uint16_t)ei, r->kind, r->tsg, r->a, r->b};
+    o->points[o->point_count++] = (struct sc_point){r->t, (uint16_t)ei, (uint16_t)kind, r->tsg, r->a, r->b};
 }
 
 static int32_t owner_of(const struct sc_analyzer *a, uint32_t gpu, uint32_t tsg)
@@ -496,14 +498,14 @@ void sc_analyzer_record(void *ctx, const struct sim_rec *r)
     case SIM_REC_PREEMPT_DONE:
         close_run(a, ei, r->t);
         e->preemptions++;
-        add_point(a, ei, r);
+        add_point(a, ei, SC_POINT_PREEMPT_DONE, r);
         break;
     case SIM_REC_PREEMPT_REQ:
-        add_point(a, ei, r);
+        add_point(a, ei, SC_POINT_PREEMPT_REQ, r);
         break;
     case SIM_REC_PREEMPT_TIMEOUT:
         e->preempt_timeouts++;
-        add_point(a, ei, r);
+        add_point(a, ei, SC_POINT_PREEMPT_TIMEOUT, r);
         break;
     case SIM_REC_TIMESLICE_EXPIRE:
         e->timeslice_expiries++;

@@ -7,12 +7,12 @@
 
 #include <cjson/cJSON.h>
 
-#include "yaml/ytree.h"
+#include "base/util.h"
 
 /* results.json files are small; anything bigger is not one. */
 #define MAX_RESULTS_BYTES (64u << 20)
 
-/* A results.json, or a run directory holding one; through ytree_read_file, so a FIFO or a file whose read
+/* A results.json, or a run directory holding one; through nvemu_slurp, so a FIFO or a file whose read
  * would block is refused, not waited on. */
 static char *slurp(const char *path, char *err, size_t errlen)
 {
@@ -22,8 +22,7 @@ static char *slurp(const char *path, char *err, size_t errlen)
         snprintf(file, sizeof(file), "%s/results.json", path);
     else
         snprintf(file, sizeof(file), "%s", path);
-    size_t len;
-    return ytree_read_file(file, MAX_RESULTS_BYTES, &len, err, errlen);
+    return nvemu_slurp(file, MAX_RESULTS_BYTES, NULL, err, errlen);
 }
 
 /* A number at a path of object keys, or NAN. */

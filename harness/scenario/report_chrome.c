@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "fifo/fifo.h"
 #include "report.h"
 
@@ -59,20 +60,6 @@ static uint32_t group_tid(uint32_t engine_idx, uint32_t tsg)
     return (engine_idx << 16) | (tsg & 0xffff);
 }
 
-/* s as the body of a JSON string. */
-static void json_text(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-}
-
 /* "task":"lc","replica":0 of an instance, or "task":null. */
 static void task_args(FILE *f, const struct sc_results *r, int32_t inst)
 {
@@ -81,7 +68,7 @@ static void task_args(FILE *f, const struct sc_results *r, int32_t inst)
         return;
     }
     fputs("\"task\":\"", f);
-    json_text(f, r->sc->tasks[r->inst[inst].task].name);
+    nvemu_json_escape(f, r->sc->tasks[r->inst[inst].task].name);
     fprintf(f, "\",\"replica\":%u", r->inst[inst].replica);
 }
 
@@ -108,17 +95,17 @@ static const char *cause_name(uint64_t a)
 static void write_point(FILE *f, const struct sc_results *r, const struct sc_point *p)
 {
     fputs(",\n{\"name\":\"", f);
-    fputs(p->kind == SIM_REC_PREEMPT_REQ    ? "preempt request"
-          : p->kind == SIM_REC_PREEMPT_DONE ? "preempted"
+    fputs(p->kind == SC_POINT_PREEMPT_REQ    ? "preempt request"
+          : p->kind == SC_POINT_PREEMPT_DONE ? "preempted"
                                             : "preempt TIMEOUT",
           f);
     fprintf(f, "\",\"cat\":\"preempt\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%u,\"ts\":%.3f,\"args\":{",
             PID_ENGINES, p->engine_idx, (double)p->t / 1e3);
     task_args(f, r, inst_of_group(r, p->engine_idx, p->tsg));
     fprintf(f, ",\"tsg\":%u", p->tsg);
-    if (p->kind == SIM_REC_PREEMPT_REQ)
+    if (p->kind == SC_POINT_PREEMPT_REQ)
         fprintf(f, ",\"cause\":\"%s\",\"mode\":\"%s\"", cause_name(p->a), p->b < 3 ? mode_names[p->b] : "other");
-    else if (p->kind == SIM_REC_PREEMPT_DONE)
+    else if (p->kind == SC_POINT_PREEMPT_DONE)
         fprintf(f, ",\"cause\":\"%s\",\"request_to_done_us\":%.3f", cause_name(p->a), (double)p->b / 1e3);
     else
         fprintf(f, ",\"timeout_us\":%.3f", (double)p->a / 1e3);
@@ -141,14 +128,14 @@ static void write_requests(FILE *f, const struct sc_results *r, uint64_t stop)
         /* one id per request: instance in the high bits, request number in the low */
         unsigned long long id = ((unsigned long long)q->inst << 32) | q->num;
         fputs(",\n{\"name\":\"", f);
-        json_text(f, name);
+        nvemu_json_escape(f, name);
         fprintf(f, "\",\"cat\":\"request\",\"ph\":\"b\",\"pid\":%d,\"tid\":%u,\"id\":\"0x%llx\",\"ts\":%.3f,\"args\":{",
                 PID_REQUESTS, q->inst, id, (double)q->t0 / 1e3);
         task_args(f, r, (int32_t)q->inst);
         fprintf(f, ",\"request\":%u,\"latency_us\":%.3f,\"outcome\":\"%s\"}}", q->num, (double)(q->t1 - q->t0) / 1e3,
                 req_end_names[q->end]);
         fputs(",\n{\"name\":\"", f);
-        json_text(f, name);
+        nvemu_json_escape(f, name);
         fprintf(f, "\",\"cat\":\"request\",\"ph\":\"e\",\"pid\":%d,\"tid\":%u,\"id\":\"0x%llx\",\"ts\":%.3f}",
                 PID_REQUESTS, q->inst, id, (double)end / 1e3);
     }
@@ -200,7 +187,7 @@ static void write_decisions(FILE *f, const struct sc_results *r, uint64_t stop)
         task_args(f, r, h->inst);
         fprintf(f, ",\"hook\":\"%s\",\"field\":\"%s\",\"decision\":\"%s\",\"value\":%llu,\"reason\":\"", d->hook,
                 d->field, d->result, (unsigned long long)h->value);
-        json_text(f, h->reason);
+        nvemu_json_escape(f, h->reason);
         fprintf(f, "\",\"gpu\":%u,\"runlist\":%d,\"tsg\":%d}}", h->gpu,
                 h->runlist == SIM_NONE ? -1 : (int)h->runlist, h->tsg == SIM_NONE ? -1 : (int)h->tsg);
     }
@@ -218,7 +205,7 @@ static void write_names(FILE *f, const struct sc_results *r, size_t nseg)
     for (uint32_t k = 0; k < r->inst_count; k++)
         for (int pid = PID_REQUESTS; pid <= PID_DECISIONS; pid += PID_DECISIONS - PID_REQUESTS) {
             fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"args\":{\"name\":\"", pid, k);
-            json_text(f, r->sc->tasks[r->inst[k].task].name);
+            nvemu_json_escape(f, r->sc->tasks[r->inst[k].task].name);
             fprintf(f, "#%u\"}}", r->inst[k].replica);
         }
     fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"args\":{\"name\":\"whole runlist\"}}",
@@ -241,7 +228,7 @@ static void write_names(FILE *f, const struct sc_results *r, size_t nseg)
         report_tsg_owner(r, sg->engine_idx, sg->tsg, name, sizeof(name));
         fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"args\":{\"name\":\"%s ", PID_GROUPS,
                 tid, r->engines[sg->engine_idx].name);
-        json_text(f, name);
+        nvemu_json_escape(f, name);
         fprintf(f, " TSG %u\"}}", sg->tsg);
     }
 }
@@ -257,7 +244,7 @@ int report_chrome(const struct sc_results *r, const char *path, char *err, size_
     size_t nseg = r->seg_count < CHROME_MAX_SEGMENTS ? r->seg_count : CHROME_MAX_SEGMENTS;
     uint64_t stop = nseg < r->seg_count ? r->segs[nseg].t0 : UINT64_MAX;
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"scenario\":\"", f);
-    json_text(f, r->sc->name);
+    nvemu_json_escape(f, r->sc->name);
     fprintf(f, "\",\"seed\":%llu,\"segments\":%zu,\"written\":%zu,\"stops_at_us\":%.3f},\"traceEvents\":[\n",
             (unsigned long long)r->seed, r->seg_count, nseg, stop == UINT64_MAX ? -1.0 : (double)stop / 1e3);
     write_names(f, r, nseg);
@@ -274,7 +261,7 @@ int report_chrome(const struct sc_results *r, const char *path, char *err, size_
         int cls = report_tsg_class(r, sg->engine_idx, sg->tsg);
         const char *cat = cls == SC_LC ? "LC" : cls == SC_BE ? "BE" : "other";
         fputs(",\n{\"name\":\"", f);
-        json_text(f, name);
+        nvemu_json_escape(f, name);
         fprintf(f, "\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f}", cat, PID_ENGINES,
                 sg->engine_idx, ts, dur);
         fprintf(f, ",\n{\"name\":\"running\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f}",

@@ -100,7 +100,7 @@ static void zoom_window(const struct sc_results *r, uint32_t eng, uint64_t at, u
     uint64_t req = at;
     for (size_t i = 0; i < r->point_count; i++) {
         const struct sc_point *p = &r->points[i];
-        if (p->engine_idx == eng && p->kind == SIM_REC_PREEMPT_REQ && p->t <= at && at - p->t < 5000000)
+        if (p->engine_idx == eng && p->kind == SC_POINT_PREEMPT_REQ && p->t <= at && at - p->t < 5000000)
             req = p->t;
         if (p->t > at)
             break;
@@ -218,7 +218,7 @@ static void timeline(const struct sc_results *r, FILE *f, const char *id, uint64
         const struct sc_point *p = &r->points[i];
         if (p->engine_idx != eng || p->t < t0 || p->t > t1)
             continue;
-        bool req = p->kind == SIM_REC_PREEMPT_REQ, tmo = p->kind == SIM_REC_PREEMPT_TIMEOUT;
+        bool req = p->kind == SC_POINT_PREEMPT_REQ, tmo = p->kind == SC_POINT_PREEMPT_TIMEOUT;
         const char *col = tmo ? "#d00000" : req ? "#222" : "#000";
         fprintf(f, "<line x1=\"%.2f\" y1=\"4\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
                 X(p->t), X(p->t), TL_ROW * (nrows + 1) + 6, col, req ? " stroke-dasharray=\"4 3\"" : "");
@@ -413,7 +413,7 @@ static void over_time(const struct sc_results *r, FILE *f)
     rmax = report_nice_max(fmax(rmax, 1));
     double pmax = 1;
     for (size_t i = 0; i < r->point_count; i++) {
-        if (r->points[i].kind != SIM_REC_PREEMPT_DONE)
+        if (r->points[i].kind != SC_POINT_PREEMPT_DONE)
             continue;
         int b = (int)((double)r->points[i].t / bin);
         b = b < OT_BINS ? b : OT_BINS - 1;

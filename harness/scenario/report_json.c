@@ -6,12 +6,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "expect.h"
 #include "report.h"
-
-static const char *const expect_kind_names[] = {
-    "latency", "throughput", "preemptions", "switches", "preempt_timeouts", "no_starvation", "decision", "lost",
-    "faults", "trace_digest", "busy_retries",
-};
 
 static int write_text(const char *path, const char *text, char *err, size_t errlen)
 {
@@ -138,6 +134,12 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     else
         cJSON_AddNullToObject(faults, "gpu_lost_at_s");
     cJSON_AddNumberToObject(faults, "busy_retries", (double)r->busy_retries);
+    if (s->scheduler.kind == SC_SCHED_GPREEMPT) {
+        cJSON *sched = cJSON_AddObjectToObject(root, "scheduler");
+        cJSON *dec = cJSON_AddObjectToObject(sched, "calls_decided");
+        for (int k = GP_DECIDE_NOTHING + 1; k < GP_DECISION_COUNT; k++)
+            cJSON_AddNumberToObject(dec, gp_decision_name((enum gp_decision)k), (double)r->sched_decided[k]);
+    }
     cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
     for (uint32_t t = 0; t < s->task_count; t++)
         cJSON_AddItemToArray(tasks, task_json(r, t));
@@ -177,7 +179,7 @@ int report_json(const struct sc_results *r, const char *path, char *err, size_t 
     cJSON *ex = cJSON_AddArrayToObject(root, "expectations");
     for (uint32_t i = 0; i < s->expect_count; i++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "kind", expect_kind_names[s->expects[i].kind]);
+        cJSON_AddStringToObject(o, "kind", sc_expect_kind_name(s->expects[i].kind));
         cJSON_AddStringToObject(o, "expect", r->outcomes[i].label);
         cJSON_AddStringToObject(o, "actual", r->outcomes[i].actual);
         cJSON_AddBoolToObject(o, "pass", r->outcomes[i].pass);

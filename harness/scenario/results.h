@@ -1,11 +1,9 @@
 /*
- * Results of one scenario run, computed only from the event trace (emu/sim):
- * the runner adds SIM_REC_MARK records for the harness's own facts
- * (request arrival/completion/failure, which TSG serves which task replica,
- * kills), so the trace alone is enough to rebuild every number in every
- * report. The analyzer is a trace subscriber: it sees each record once, in
- * order. The trace digest is the sim's own (sim_trace_digest: FNV-1a 64 over
- * every record), taken by the runner when the run ends.
+ * The run record of one scenario run, whichever backend ran it (backend.h):
+ * what every report, sweep and compare read. The emulator's is computed only
+ * from its event trace by the analyzer (analyze.h), which the hardware
+ * backend feeds its request marks too; this header names no record of the
+ * model, so a reader of results needs neither the sim nor a profile.
  */
 #ifndef NVEMU_SCENARIO_RESULTS_H
 #define NVEMU_SCENARIO_RESULTS_H
@@ -14,21 +12,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile/profile.h"
+#include "gp_decide.h"
 #include "scenario.h"
-#include "sim/sim.h"
+#include "nvemu/scenario_task.h"
 
 /* results.json's schema_version: raised when a key changes meaning or goes away (new keys keep it). */
 #define SC_RESULTS_SCHEMA_VERSION 1
 
 #define SC_MAX_WARNINGS 8
 
-/* Names of the harness's MARK records: a = instance, b = request number (or TSG id / 0). */
-#define SC_MARK_ARRIVE "req_arrive"
-#define SC_MARK_DONE "req_done"
-#define SC_MARK_FAIL "req_fail"       /* a request the bench reports as failed (fault) */
-#define SC_MARK_OPEN "req_open"       /* still in flight when the run ended */
-#define SC_MARK_TSG "inst_tsg"        /* b = hardware id of the instance's compute TSG */
+/* The runner's own MARK records (the request marks are the task protocol's: nvemu/scenario_task.h). */
 #define SC_MARK_KILLED "inst_killed"
 #define SC_MARK_REJECTED "inst_rejected" /* its context was refused (admission BUSY_RETRY) */
 #define SC_MARK_GPU_LOST "gpu_lost"   /* a = GPU index: it fell off the bus (fault) */
@@ -72,11 +65,15 @@ struct sc_segment {
     uint32_t tsg;
 };
 
+/* Engines a run record holds (as many as a GPU profile can name: analyze.c asserts it). */
+#define SC_MAX_ENGINES 64
+
 /* A point on the timeline: a preemption request/completion or a timeout. */
+enum sc_point_kind { SC_POINT_PREEMPT_REQ, SC_POINT_PREEMPT_DONE, SC_POINT_PREEMPT_TIMEOUT };
 struct sc_point {
     uint64_t t;
     uint16_t engine_idx;
-    uint16_t kind;        /* enum sim_rec_kind */
+    uint16_t kind;        /* enum sc_point_kind */
     uint32_t tsg;
     uint64_t a, b;
 };
@@ -173,11 +170,14 @@ struct sc_results {
     bool gpu_lost;                       /* a gpu_lost fault happened, at gpu_lost_ns */
     uint64_t gpu_lost_ns;
     uint64_t busy_retries;               /* scheduler controls answered BUSY_RETRY (each retried) */
+    /* the user-space scheduler's calls decided (gp_decide.h), one per BE instance a decision names, by kind:
+     * what the plan's decisions asked of the backend, whether or not the backend could apply them */
+    uint64_t sched_decided[GP_DECISION_COUNT];
     uint32_t inst_count;
     struct sc_inst *inst;
     struct sc_task_result tasks[SC_MAX_TASKS];
     uint32_t engine_count;
-    struct sc_engine_result engines[PROFILE_MAX_ENGINES];
+    struct sc_engine_result engines[SC_MAX_ENGINES];
     size_t seg_count, seg_cap;
     struct sc_segment *segs;
     size_t point_count, point_cap;
@@ -207,22 +207,12 @@ struct sc_results {
     uint64_t log_dropped;                /* printk lines beyond SC_MAX_LOG_LINES */
 };
 
-struct sc_analyzer;
-
 /* A BE task completing less than this fraction of its requests/s alone is starving (livelock). */
 #define SC_BE_COLLAPSE_FRACTION 0.02
 
 /* Instances are numbered task by task, replica by replica (the runner uses the same numbering). */
 uint32_t sc_instance_count(const struct scenario *s);
 uint32_t sc_instance_id(const struct scenario *s, uint32_t task, uint32_t replica);
-
-/* An analyzer filling *out (zeroed here) for a run of s with `seed`. `p` names engines; it must outlive the analyzer. */
-struct sc_analyzer *sc_analyzer_create(const struct scenario *s, uint64_t seed, const struct profile *p,
-                                       struct sc_results *out);
-/* The sim_trace_fn to subscribe with (ctx = the analyzer). */
-void sc_analyzer_record(void *ctx, const struct sim_rec *r);
-/* Closes open intervals at end_ns and computes per-task statistics. Frees the analyzer. */
-void sc_analyzer_finish(struct sc_analyzer *a, uint64_t end_ns);
 
 /* Copies a baseline run's statistics of task `task` into out->tasks[task].alone_*. */
 void sc_results_set_alone(struct sc_results *out, uint32_t task, const struct sc_results *alone);

@@ -6,22 +6,7 @@
 
 #include "core/emulator.h"
 #include "cudactx.h"
-#include "fifo/workload.h"
 #include "nvrm_inproc.h"
-#include "rm/rm.h"
-
-/* The fifo channel behind an RM channel handle of this process. */
-static struct fifo_channel *channel_of(nvemu *emu, nvemu_fdtable *fdt, nvrm *rm, NvHandle hClient, NvHandle hChannel)
-{
-    nvemu_opener *op = nvemu_fdtable_opener(fdt, nvrm_ctl_fd(rm));
-    struct rm_object *obj = NULL;
-    pthread_mutex_t *lock = nvemu_lock_of(emu);
-    pthread_mutex_lock(lock);
-    NV_STATUS st = op ? rm_find_object(nvemu_rm(emu), op, hClient, hChannel, &obj) : NV_ERR_INVALID_CLIENT;
-    struct fifo_channel *c = st == NV_OK ? rm_object_channel(obj) : NULL;
-    pthread_mutex_unlock(lock);
-    return c;
-}
 
 int run_ctx_open(struct run_ctx *c, nvemu *emu, nvemu_fdtable *fdt, const struct sc_task *t, uint32_t inst,
                  char *err, size_t errlen)
@@ -73,7 +58,8 @@ int run_ctx_open(struct run_ctx *c, nvemu *emu, nvemu_fdtable *fdt, const struct
     c->nchannels = c->cuda->compute.nchannels < SC_MAX_STREAMS ? c->cuda->compute.nchannels : SC_MAX_STREAMS;
     for (uint32_t i = 0; i < c->nchannels; i++) {
         c->hChannels[i] = c->cuda->compute.hChannels[i];
-        c->channels[i] = channel_of(emu, fdt, c->rm, c->hClient, c->hChannels[i]);
+        c->channels[i] = nvemu_channel_find(emu, nvemu_fdtable_opener(fdt, nvrm_ctl_fd(c->rm)), c->hClient,
+                                            c->hChannels[i]);
         if (!c->channels[i]) {
             snprintf(err, errlen, "%s: channel 0x%x of the context is not an emulated channel", t->name,
                      c->hChannels[i]);

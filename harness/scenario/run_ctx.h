@@ -12,12 +12,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/engine.h"
 #include "front/inproc.h"
 #include "nvemu/nvemu.h"
 #include "nvrm.h"
 #include "scenario.h"
 
-struct fifo_channel;
 struct cudactx;
 struct nvrm_inproc;
 
@@ -29,7 +29,7 @@ struct run_ctx {
     NvHandle hClient, hSubdevice, hTsg;
     uint32_t nchannels;
     NvHandle hChannels[SC_MAX_STREAMS];
-    struct fifo_channel *channels[SC_MAX_STREAMS];
+    nvemu_channel *channels[SC_MAX_STREAMS];   /* where its kernels go (core/engine.h) */
     uint32_t tsg_id;                 /* hardware id of the compute channel group */
 };
 

@@ -20,9 +20,11 @@
 #include "base/log.h"
 #include "base/paths.h"
 #include "abi/nv_workload.h"
+#include "fifo/fifo_rec.h"
 #include "fifo/workload.h"
 #include "front/front.h"
 #include "results.h"
+#include "nvemu/scenario_task.h"
 
 extern char **environ;
 
@@ -123,8 +125,8 @@ static int find_binary(const char *name, char *out, size_t len)
     return w > 0 && (size_t)w < len && access(out, X_OK) == 0 ? 0 : -1;
 }
 
-static const char *const protocol_vars[] = {"NVEMU_MOUNT=", "NVEMU_SCENARIO_INSTANCE=", "NVEMU_SCENARIO_END_NS=",
-                                            "NVEMU_SCENARIO_READY_FD=", "NVEMU_SCENARIO_COMM="};
+static const char *const protocol_vars[] = {SC_ENV_MOUNT "=", SC_ENV_INSTANCE "=", SC_ENV_END_NS "=",
+                                            SC_ENV_READY_FD "=", SC_ENV_COMM "="};
 #define NPROTO (sizeof(protocol_vars) / sizeof(protocol_vars[0]))
 
 /* The child's environment: ours without the protocol variables, then them with this child's values. */
@@ -145,8 +147,8 @@ static char **child_env(struct run_proc *p, const struct sc_task *t, uint32_t in
         if (!ours)
             env[k++] = environ[i];
     }
-    int w = snprintf(vals, vlen, "NVEMU_MOUNT=%s%cNVEMU_SCENARIO_INSTANCE=%u%cNVEMU_SCENARIO_END_NS=%llu%c"
-                     "NVEMU_SCENARIO_READY_FD=%d%cNVEMU_SCENARIO_COMM=%s", p->mount, 0, inst, 0,
+    int w = snprintf(vals, vlen, SC_ENV_MOUNT "=%s%c" SC_ENV_INSTANCE "=%u%c" SC_ENV_END_NS "=%llu%c"
+                     SC_ENV_READY_FD "=%d%c" SC_ENV_COMM "=%s", p->mount, 0, inst, 0,
                      (unsigned long long)p->end_ns, 0, ready_fd, 0, t->comm);
     if (w < 0 || (size_t)w >= vlen) {
         free(env);

@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "results.h"
 #include "run_ctx.h"
+#include "fifo/fifo_rec.h"
 #include "sim/sim.h"
 
 void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, uint32_t n)
@@ -19,6 +20,20 @@ void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, 
     s->sim = nvemu_sim(emu);
     s->m = calloc(n ? n : 1, sizeof(*s->m));
     s->n = s->m ? n : 0;
+    gp_decider_init(&s->decider, run_sched_method(sc));
+}
+
+enum gp_method run_sched_method(const struct scenario *sc)
+{
+    switch (sc->scheduler.action) {
+    case SC_SCHED_PREEMPT:
+        return GP_METHOD_PREEMPT;
+    case SC_SCHED_DISABLE:
+        return GP_METHOD_DISABLE;
+    case SC_SCHED_TIMESLICE:
+        break;
+    }
+    return GP_METHOD_TIMESLICE;
 }
 
 void run_sched_fini(struct run_sched *s)
@@ -212,11 +227,18 @@ static void enqueue(struct run_sched *s, enum run_sched_op_kind kind, uint32_t m
 }
 
 /* One call per live BE instance, in instance order, then issue what the scheduler is free to. */
-static void decide_for_be(struct run_sched *s, enum run_sched_op_kind kind)
+static void act(struct run_sched *s, enum gp_decision d)
 {
+    static const int op[GP_DECISION_COUNT] = {[GP_DECIDE_NOTHING] = -1, [GP_DECIDE_PREEMPT_BE] = RUN_SCHED_OP_PREEMPT,
+                                              [GP_DECIDE_DISABLE_BE] = RUN_SCHED_OP_DISABLE,
+                                              [GP_DECIDE_ENABLE_BE] = RUN_SCHED_OP_ENABLE};
+    if (op[d] < 0)
+        return;
     for (uint32_t i = 0; i < s->n; i++)
-        if (s->m[i].ctx && s->m[i].task->cls == SC_BE)
-            enqueue(s, kind, i);
+        if (s->m[i].ctx && s->m[i].task->cls == SC_BE) {
+            enqueue(s, (enum run_sched_op_kind)op[d], i);
+            s->be_calls[d]++;
+        }
     pump(s);
 }
 
@@ -225,13 +247,7 @@ void run_sched_lc_submitted(struct run_sched *s, uint32_t id)
     if (!active(s) || id >= s->n || s->m[id].lc_busy)
         return;
     s->m[id].lc_busy = true;
-    s->lc_inflight++;
-    if (s->sc->scheduler.action == SC_SCHED_PREEMPT) {
-        decide_for_be(s, RUN_SCHED_OP_PREEMPT);
-    } else if (s->sc->scheduler.action == SC_SCHED_DISABLE && !s->be_disabled) {
-        s->be_disabled = true;
-        decide_for_be(s, RUN_SCHED_OP_DISABLE);
-    }
+    act(s, gp_decide_lc_begin(&s->decider));
 }
 
 void run_sched_lc_done(struct run_sched *s, uint32_t id)
@@ -239,10 +255,7 @@ void run_sched_lc_done(struct run_sched *s, uint32_t id)
     if (!active(s) || id >= s->n || !s->m[id].lc_busy)
         return;
     s->m[id].lc_busy = false;
-    if (--s->lc_inflight == 0 && s->be_disabled) {
-        s->be_disabled = false;
-        decide_for_be(s, RUN_SCHED_OP_ENABLE);
-    }
+    act(s, gp_decide_lc_end(&s->decider));
 }
 
 void run_sched_forget(struct run_sched *s, uint32_t id)

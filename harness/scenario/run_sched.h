@@ -8,7 +8,8 @@
  *                     bWait=1 with a manual timeout for a preempt_timeout fault);
  *                     action disable -> DISABLE_CHANNELS on every BE channel
  *   last LC done:     action disable -> re-enable the BE channels
- * With kind none every call is a no-op.
+ * With kind none every call is a no-op. The decisions are gp_decide.h's, the
+ * tool's and the hardware backend's: this file only issues them.
  *
  * The scheduler is one thread issuing one control at a time: a call that
  * costs virtual time (an injected control latency, a waiting PREEMPT)
@@ -21,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gp_decide.h"
 #include "nvemu/nvemu.h"
 #include "scenario.h"
 #include "sim/sim.h"
@@ -47,14 +49,17 @@ struct run_sched {
     struct sim *sim;
     struct run_sched_member *m;
     uint32_t n;
-    uint32_t lc_inflight;          /* LC requests with kernels queued */
-    bool be_disabled;              /* what the scheduler decided last (its calls may still be queued) */
+    struct gp_decider decider;     /* what to do on each LC event (gp_decide.h); its calls may still be queued */
     uint64_t busy_until;           /* virtual time the call in progress returns */
     struct run_sched_op *ops;      /* decided, not yet issued (ring) */
     uint32_t op_head, op_len, op_cap;
     sim_event_id pump_event;       /* sim event issuing the queue once free, 0 = none */
     uint64_t calls, busy_ns;       /* controls issued, virtual time spent in them */
+    uint64_t be_calls[GP_DECISION_COUNT]; /* calls decided, one per BE instance a decision names, by kind */
 };
+
+/* The scenario's scheduler action as the decisions' method (timeslice: no run-time action). */
+enum gp_method run_sched_method(const struct scenario *sc);
 
 /*
  * Every call's effect is in the event trace (PREEMPT, DISABLE, TIMESLICE_SET records); failures are logged.

@@ -10,7 +10,7 @@
  * reach the channel launch_us after the launch, the process sees a
  * completion completion_us after it (so a replica's next request leaves its
  * channel group without work for a moment, as on the hardware). Arrivals, preprocessing and faults are sim events; kernels go
- * through fifo_submit with a completion callback (workload.h, callback form).
+ * through nvemu_kernel_submit with a completion callback (core/engine.h).
  * Everything a report needs is a trace record: the analyzer subscribes
  * before the first context is created.
  */
@@ -18,21 +18,22 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/emulator.h"
 #include "base/log.h"
-#include "fifo/fifo.h"
-#include "fifo/workload.h"
+#include "core/engine.h"
+#include "fifo/fifo_rec.h"
 #include "front/inproc.h"
 #include "hooks/hooks.h"
 #include "profile/profile.h"
+#include "analyze.h"
+#include "baselines.h"
+#include "plan.h"
 #include "run_ctx.h"
 #include "run_proc.h"
 #include "run_sched.h"
@@ -56,7 +57,8 @@ struct inst {
     bool busy;
     uint32_t cur_num;
     uint32_t kernels_left;
-    uint64_t next_periodic;    /* request index for periodic arrivals */
+    const struct sc_plan_inst *plan; /* its open-loop arrivals */
+    size_t plan_next;          /* index of the next one to place */
     sim_event_id pending_arrival, pending_submit, pending_done;
 };
 
@@ -68,6 +70,7 @@ struct run {
     struct inst *inst;
     uint32_t ninst;
     struct run_sched sched;
+    struct sc_plan plan;
     uint64_t end_ns;
     uint64_t launch_ns, completion_ns;   /* host latencies (profile timing) */
     uint64_t jitter_ns;                  /* logistic scale of the completion's spread */
@@ -95,29 +98,14 @@ static void schedule_arrival(struct inst *in, uint64_t at)
     in->pending_arrival = sim_at(in->R->sim, at, arrival_fn, in, 0);
 }
 
-/* Open-loop arrivals: the next one is scheduled when this one happens. */
-static void schedule_next_open_loop(struct inst *in, uint64_t now)
+/*
+ * Open-loop arrivals come from the plan (plan.h), placed one at a time as the previous one happens, so the
+ * sim orders them among the model's events as it always did.
+ */
+static void schedule_next_open_loop(struct inst *in)
 {
-    const struct sc_task *t = in->t;
-    switch (t->arrival) {
-    case SC_ARRIVAL_PERIODIC: {
-        in->next_periodic++;
-        /* Replicas are spread evenly over the period so they do not arrive in lockstep. */
-        double period = 1e9 / t->rate;
-        double offset = period * (double)in->replica / (double)t->count;
-        schedule_arrival(in, t->start_ns + (uint64_t)(offset + period * (double)in->next_periodic));
-        break;
-    }
-    case SC_ARRIVAL_POISSON:
-        schedule_arrival(in, now + sim_rand_exp(in->R->sim, 1e9 / t->rate));
-        break;
-    case SC_ARRIVAL_TRACE:
-        if (in->next_num < t->trace_count)
-            schedule_arrival(in, t->start_ns + t->trace_ns[in->next_num]);
-        break;
-    case SC_ARRIVAL_CLOSED:
-        break;
-    }
+    if (in->plan->open_loop && in->plan_next < in->plan->count)
+        schedule_arrival(in, in->plan->arrive_ns[in->plan_next++]);
 }
 
 static int queue_push(struct inst *in, uint64_t at, uint32_t num)
@@ -213,14 +201,14 @@ static void arrival_fn(struct sim *s, void *arg, uint64_t data)
     if (in->R->gpu_lost) {
         /* The client's first launch fails at once; a closed loop gives up, an open one keeps getting requests. */
         mark(in->R, SC_MARK_FAIL, in->id, num);
-        schedule_next_open_loop(in, now);
+        schedule_next_open_loop(in);
         return;
     }
     if (queue_push(in, now, num) != 0) {
         mark(in->R, SC_MARK_FAIL, in->id, num);
         return;
     }
-    schedule_next_open_loop(in, now);
+    schedule_next_open_loop(in);
     if (!in->busy)
         start_next(in);
 }
@@ -296,12 +284,12 @@ static void submit_fn(struct sim *s, void *arg, uint64_t data)
     bool failed = false;
     for (uint32_t k = 0; k < t->kernel_count && !failed; k++) {
         const struct sc_kernel *kd = &t->kernels[k];
-        struct fifo_kernel fk = {.blocks = kd->blocks, .total_ns = kd->duration_ns, .tag = in->cur_num,
-                                 .shared_kb = kd->shared_kb, .threads = kd->threads, .regs = kd->regs,
-                                 .blocks_per_sm = kd->blocks_per_sm};
+        struct nvemu_kernel fk = {.blocks = kd->blocks, .total_ns = kd->duration_ns, .tag = in->cur_num,
+                                  .shared_kb = kd->shared_kb, .threads = kd->threads, .regs = kd->regs,
+                                  .blocks_per_sm = kd->blocks_per_sm};
         for (uint32_t rep = 0; rep < kd->repeat && !failed; rep++) {
             uint64_t id;
-            failed = fifo_submit(in->ctx.channels[kd->stream], &fk, kernel_done, in, &id) != NV_OK;
+            failed = nvemu_kernel_submit(in->ctx.channels[kd->stream], &fk, kernel_done, in, &id) != NV_OK;
             submitted += !failed;
         }
     }
@@ -455,26 +443,30 @@ static uint64_t wall_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int first_arrivals(struct run *R)
+/* The plan of the instances that take arrivals (not an external process, not refused), then their first. */
+static int first_arrivals(struct run *R, uint64_t seed)
 {
+    bool *idle = calloc(R->ninst ? R->ninst : 1, sizeof(*idle));
+    if (!idle) {
+        snprintf(R->err, sizeof(R->err), "out of memory");
+        return -1;
+    }
+    for (uint32_t k = 0; k < R->ninst; k++)
+        idle[k] = R->inst[k].dead || R->inst[k].external;
+    struct sc_plan_opts po = {.idle = idle, .faults = true};
+    int rc = sc_plan_build(&R->plan, R->sc, seed, &po);
+    free(idle);
+    if (rc) {
+        snprintf(R->err, sizeof(R->err), "out of memory");
+        return -1;
+    }
     for (uint32_t k = 0; k < R->ninst; k++) {
         struct inst *in = &R->inst[k];
-        const struct sc_task *t = in->t;
-        uint64_t at = t->start_ns;
-        switch (t->arrival) {
-        case SC_ARRIVAL_PERIODIC:
-            at += (uint64_t)(1e9 / t->rate * (double)in->replica / (double)t->count);
-            break;
-        case SC_ARRIVAL_POISSON:
-            at += sim_rand_exp(R->sim, 1e9 / t->rate);
-            break;
-        case SC_ARRIVAL_TRACE:
-            at += t->trace_ns[0];
-            break;
-        case SC_ARRIVAL_CLOSED:
-            break;
-        }
-        schedule_arrival(in, at);
+        in->plan = &R->plan.inst[k];
+        if (in->t->arrival == SC_ARRIVAL_CLOSED)
+            schedule_arrival(in, in->t->start_ns);
+        else
+            schedule_next_open_loop(in);
     }
     return 0;
 }
@@ -556,6 +548,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
     cfg.clock = sc->clock == SC_CLOCK_REALTIME ? NVEMU_CLOCK_REALTIME : NVEMU_CLOCK_VIRTUAL;
     cfg.inject_latency = sc->gpu.inject_latency;
     cfg.trace_path = outer ? o->trace_csv : NULL;
+    cfg.policy_watch = o->policy_watch;
     cfg.profile_nset = sc_gpu_profile_set(&sc->gpu, gpu_set);
     for (int i = 0; i < cfg.profile_nset; i++)
         gpu_set_ptr[i] = gpu_set[i];
@@ -626,7 +619,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
                 goto finish;
         }
     }
-    if (run_sched_start(&R.sched, R.err, sizeof(R.err)) || arm_faults(&R) || first_arrivals(&R))
+    if (run_sched_start(&R.sched, R.err, sizeof(R.err)) || arm_faults(&R) || first_arrivals(&R, seed))
         goto finish;
     if (run_proc_needed(sc)) {
         if (run_proc_start(&procs, sc, R.emu, R.fdt, R.end_ns, R.err, sizeof(R.err)) ||
@@ -651,7 +644,9 @@ finish:
         free(R.inst[k].queue);
         free(R.inst[k].queue_num);
     }
+    memcpy(out->sched_decided, R.sched.be_calls, sizeof(out->sched_decided));
     run_sched_fini(&R.sched);
+    sc_plan_free(&R.plan);
     free(R.inst);
     if (R.fdt)
         nvemu_fdtable_destroy(R.fdt);
@@ -672,224 +667,6 @@ done:
     return rc;
 }
 
-__attribute__((format(printf, 5, 6)))
-static int fail_at(const struct scenario *s, struct sc_pos p, char *err, size_t errlen, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    snprintf(err, errlen, "%s:%u:%u: %s", s->path, p.line ? p.line : 1, p.column ? p.column : 1, msg);
-    return -1;
-}
-
-/* A path the scenario names must be an executable regular file (a bare name is looked up in $PATH at run time). */
-static int check_binary(const struct scenario *s, const char *path, struct sc_pos p, const char *what, char *err,
-                        size_t errlen)
-{
-    struct stat st;
-    if (!strchr(path, '/'))
-        return 0;
-    if (stat(path, &st) != 0)
-        return fail_at(s, p, err, errlen, "%s %s: %s", what, path, strerror(errno));
-    if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
-        return fail_at(s, p, err, errlen, "%s %s is not an executable file", what, path);
-    return 0;
-}
-
-int sc_check_deps(const struct scenario *s, char *err, size_t errlen)
-{
-    char gpu_set[SC_GPU_MAX_SET][SC_GPU_SET_LEN], why[512] = "";
-    const char *gpu_set_ptr[SC_GPU_MAX_SET];
-    nvemu_config cfg;
-    nvemu_config_init(&cfg);
-    cfg.profile = s->gpu.profile;
-    cfg.profile_nset = sc_gpu_profile_set(&s->gpu, gpu_set);
-    for (int i = 0; i < cfg.profile_nset; i++)
-        gpu_set_ptr[i] = gpu_set[i];
-    cfg.profile_set = gpu_set_ptr;
-    /* The profile alone first, so that its errors point at gpu.profile (a custom profile's name its file). */
-    struct profile *p = profile_load_set(cfg.profile, cfg.profile_set, cfg.profile_nset, why, sizeof(why));
-    if (!p)
-        return fail_at(s, s->gpu.pos, err, errlen, "gpu.profile '%s': %s", s->gpu.profile, why);
-    uint32_t gpus = p->gpu_count;
-    profile_free(p);
-    for (uint32_t t = 0; t < s->task_count; t++)
-        if (s->tasks[t].gpu >= gpus)
-            return fail_at(s, s->tasks[t].pos, err, errlen, "task '%s': gpu %u, but profile '%s' has %u GPU%s",
-                           s->tasks[t].name, s->tasks[t].gpu, s->gpu.profile, gpus, gpus == 1 ? "" : "s");
-    if (s->policy.plugin[0]) {
-        char policy_path[512];
-        if (hooks_find_policy(s->policy.plugin, policy_path, sizeof(policy_path), why, sizeof(why)))
-            return fail_at(s, s->policy.pos, err, errlen, "%s", why);
-        /* a plugin is checked from its file (loading it would run its constructors); a BPF object by a load */
-        int prc = hooks_check_plugin(policy_path, (const char *const *)s->policy.args, s->policy.nargs, why,
-                                     sizeof(why));
-        nvemu *emu = NULL;
-        if (prc == 1) {
-            cfg.policy_path = policy_path;
-            cfg.policy_args = (const char *const *)s->policy.args;
-            cfg.policy_nargs = s->policy.nargs;
-            emu = nvemu_create(&cfg, why, sizeof(why));
-        }
-        if (prc < 0 || (prc == 1 && !emu))
-            return fail_at(s, s->policy.pos, err, errlen, "policy '%s': %s", s->policy.plugin, why);
-        if (emu)
-            nvemu_destroy(emu);
-    }
-    if (s->scheduler.binary &&
-        check_binary(s, s->scheduler.binary, s->scheduler.pos, "scheduler.binary", err, errlen))
-        return -1;
-    for (uint32_t t = 0; t < s->task_count; t++)
-        if (s->tasks[t].process &&
-            check_binary(s, s->tasks[t].process, s->tasks[t].pos, "process.binary", err, errlen))
-            return -1;
-    if (run_proc_check(s, why, sizeof(why)))
-        return fail_at(s, (struct sc_pos){1, 1}, err, errlen, "%s", why);
-    return 0;
-}
-
-struct scenario *sc_task_alone(const struct scenario *s, uint32_t t)
-{
-    struct scenario *b = malloc(sizeof(*b));
-    if (!b)
-        return NULL;
-    memcpy(b, s, sizeof(*b));
-    b->tasks[0] = s->tasks[t];
-    b->task_count = 1;
-    b->fault_count = 0;
-    b->expect_count = 0;
-    b->baseline = false;
-    memset(&b->policy, 0, sizeof(b->policy));
-    memset(&b->scheduler, 0, sizeof(b->scheduler));
-    return b;
-}
-
-/* ---- runs alone, kept ---- */
-
-#define BASELINE_CACHE_MAX 4096
-
-/* Everything a run of one task alone depends on (zeroed first, pointers and source positions cleared). */
-struct baseline_key {
-    uint64_t seed, duration_ns, warmup_ns;
-    enum sc_clock clock;
-    struct sc_gpu gpu;
-    struct sc_task task;
-};
-
-struct baseline_entry {
-    uint64_t hash;
-    struct baseline_key key;
-    uint64_t *trace_ns;                 /* the task's arrival offsets (trace arrivals) */
-    struct sc_task_result result;       /* result.lat_ns owned here */
-};
-
-struct sc_baseline_cache {
-    struct baseline_entry *e;
-    size_t n, cap;
-};
-
-struct sc_baseline_cache *sc_baseline_cache_create(void)
-{
-    return calloc(1, sizeof(struct sc_baseline_cache));
-}
-
-void sc_baseline_cache_free(struct sc_baseline_cache *c)
-{
-    for (size_t i = 0; c && i < c->n; i++) {
-        free(c->e[i].trace_ns);
-        free(c->e[i].result.lat_ns);
-    }
-    if (c)
-        free(c->e);
-    free(c);
-}
-
-size_t sc_baseline_cache_size(const struct sc_baseline_cache *c)
-{
-    return c ? c->n : 0;
-}
-
-static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
-{
-    for (const unsigned char *b = p; n--; b++)
-        h = (h ^ *b) * 0x100000001b3ull;
-    return h;
-}
-
-/* false: not a run that can be kept (an external process or wall-clock time is not reproducible). */
-static bool baseline_key(const struct scenario *b, uint64_t seed, struct baseline_key *k, uint64_t *hash)
-{
-    const struct sc_task *t = &b->tasks[0];
-    if (t->process || b->clock != SC_CLOCK_VIRTUAL)
-        return false;
-    memset(k, 0, sizeof(*k));
-    k->seed = seed;
-    k->duration_ns = b->duration_ns;
-    k->warmup_ns = b->warmup_ns;
-    k->clock = b->clock;
-    memcpy(&k->gpu, &b->gpu, sizeof(k->gpu));
-    memset(&k->gpu.pos, 0, sizeof(k->gpu.pos));
-    memcpy(&k->task, t, sizeof(k->task));
-    k->task.trace_ns = NULL;
-    memset(&k->task.pos, 0, sizeof(k->task.pos));
-    uint64_t h = fnv_bytes(0xcbf29ce484222325ull, k, sizeof(*k));
-    *hash = fnv_bytes(h, t->trace_ns, t->trace_count * sizeof(uint64_t));
-    return true;
-}
-
-static const struct sc_task_result *baseline_find(const struct sc_baseline_cache *c, const struct scenario *b,
-                                                  uint64_t seed)
-{
-    struct baseline_key k;
-    uint64_t h;
-    if (!c || !baseline_key(b, seed, &k, &h))
-        return NULL;
-    for (size_t i = 0; i < c->n; i++) {
-        const struct baseline_entry *e = &c->e[i];
-        if (e->hash == h && memcmp(&e->key, &k, sizeof(k)) == 0 &&
-            (!k.task.trace_count ||
-             memcmp(e->trace_ns, b->tasks[0].trace_ns, k.task.trace_count * sizeof(uint64_t)) == 0))
-            return &e->result;
-    }
-    return NULL;
-}
-
-static void baseline_keep(struct sc_baseline_cache *c, const struct scenario *b, uint64_t seed,
-                          const struct sc_task_result *r)
-{
-    struct baseline_key k;
-    uint64_t h;
-    if (!c || c->n >= BASELINE_CACHE_MAX || !baseline_key(b, seed, &k, &h))
-        return;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 16;
-        struct baseline_entry *ne = realloc(c->e, cap * sizeof(*ne));
-        if (!ne)
-            return;
-        c->e = ne;
-        c->cap = cap;
-    }
-    struct baseline_entry *e = &c->e[c->n];
-    memset(e, 0, sizeof(*e));
-    e->hash = h;
-    e->key = k;
-    e->result = *r;
-    e->result.lat_ns = r->completed ? malloc(r->completed * sizeof(uint64_t)) : NULL;
-    e->trace_ns = k.task.trace_count ? malloc(k.task.trace_count * sizeof(uint64_t)) : NULL;
-    if ((r->completed && !e->result.lat_ns) || (k.task.trace_count && !e->trace_ns)) {
-        free(e->result.lat_ns);
-        free(e->trace_ns);
-        return;
-    }
-    if (r->completed)
-        memcpy(e->result.lat_ns, r->lat_ns, r->completed * sizeof(uint64_t));
-    if (k.task.trace_count)
-        memcpy(e->trace_ns, b->tasks[0].trace_ns, k.task.trace_count * sizeof(uint64_t));
-    c->n++;
-}
-
 int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_results *out, char *err, size_t errlen)
 {
     uint64_t seed = o->has_seed ? o->seed : s->seed;
@@ -906,7 +683,7 @@ int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_resu
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        const struct sc_task_result *kept = baseline_find(o->baselines, b, seed);
+        const struct sc_task_result *kept = sc_baseline_find(o->baselines, b, seed);
         uint64_t *lat = kept && kept->completed ? malloc(kept->completed * sizeof(uint64_t)) : NULL;
         if (kept && (lat || !kept->completed)) {
             if (lat)
@@ -920,7 +697,7 @@ int sc_run(const struct scenario *s, const struct sc_run_opts *o, struct sc_resu
         struct sc_results br;
         int rc = run_once(b, seed, o, false, &br, err, errlen);
         if (rc == 0) {
-            baseline_keep(o->baselines, b, seed, &br.tasks[0]);
+            sc_baseline_keep(o->baselines, b, seed, &br.tasks[0]);
             alone[t] = br.tasks[0];
             alone_lat[t] = br.tasks[0].lat_ns;
             br.tasks[0].lat_ns = NULL;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "expect.h"
 #include "profile/profile.h"
 #include "scenario_calls.h"
 #include "yaml/yschema.h"
@@ -31,7 +32,6 @@ const char *const sc_context_names[] = {SC_CONTEXT_LIST(SC_ENUM_NAME) NULL};
 const char *const sc_sched_kind_names[] = {SC_SCHED_KIND_LIST(SC_ENUM_NAME) NULL};
 const char *const sc_sched_action_names[] = {SC_SCHED_ACTION_LIST(SC_ENUM_NAME) NULL};
 const char *const sc_fault_kind_names[] = {SC_FAULT_KIND_LIST(SC_ENUM_NAME) NULL};
-const char *const sc_expect_kind_names[] = {SC_EXPECT_KIND_LIST(SC_ENUM_NAME) NULL};
 const char *const sc_stat_names[] = {SC_STAT_LIST(SC_ENUM_NAME) NULL};
 const char *const sc_timing_names[SC_T_COUNT + 1] = {SC_TIMING_LIST(SC_ENUM_NAME) NULL};
 
@@ -698,210 +698,6 @@ static int load_fault(struct yctx *c, const struct ynode *n, void *elem)
     return ywalk(c, n, &fault_table, f);
 }
 
-/* ---- expectations ---- */
-
-/* min / max: a duration for latency, a rate for throughput, a count otherwise. */
-static int expect_bound(struct yctx *c, const struct ynode *n, struct sc_expect *e, const char *what, bool *has,
-                        double *val)
-{
-    if (e->kind == SC_EXPECT_LATENCY) {
-        uint64_t ns;
-        if (yread_duration(c, n, what, 0, 0, &ns))
-            return -1;
-        *val = (double)ns;
-    } else if (e->kind == SC_EXPECT_THROUGHPUT) {
-        if (yread_double(c, n, what, val))
-            return -1;
-        if (*val < 0)
-            return yfail(c, n, "%s must not be negative", what);
-    } else {
-        uint64_t x;
-        if (yread_u64(c, n, what, 0, UINT64_MAX >> 11, &x))
-            return -1;
-        *val = (double)x;
-    }
-    *has = true;
-    return 0;
-}
-
-static int expect_min(struct yctx *c, const struct ynode *n, void *base)
-{
-    struct sc_expect *e = base;
-    return expect_bound(c, n, e, "min", &e->has_min, &e->min);
-}
-
-static int expect_max(struct yctx *c, const struct ynode *n, void *base)
-{
-    struct sc_expect *e = base;
-    return expect_bound(c, n, e, "max", &e->has_max, &e->max);
-}
-
-static int expect_ratio(struct yctx *c, const struct ynode *n, const char *what, bool *has, double *val)
-{
-    if (yread_double(c, n, what, val))
-        return -1;
-    if (*val <= 0)
-        return yfail(c, n, "%s must be greater than 0", what);
-    *has = true;
-    return 0;
-}
-
-static int expect_ratio_min(struct yctx *c, const struct ynode *n, void *base)
-{
-    struct sc_expect *e = base;
-    return expect_ratio(c, n, "min_vs_alone", &e->has_ratio_min, &e->ratio_min);
-}
-
-static int expect_ratio_max(struct yctx *c, const struct ynode *n, void *base)
-{
-    struct sc_expect *e = base;
-    return expect_ratio(c, n, "max_vs_alone", &e->has_ratio_max, &e->ratio_max);
-}
-
-static int expect_result(struct yctx *c, const struct ynode *n, void *base)
-{
-    static const char *const results[] = {"apply", "noop", "reject", NULL};
-    struct sc_expect *e = base;
-    int r;
-    if (yread_enum(c, n, "result", results, &r))
-        return -1;
-    snprintf(e->result, sizeof(e->result), "%s", results[r]);
-    return 0;
-}
-
-static int expect_gap(struct yctx *c, const struct ynode *n, void *base)
-{
-    struct sc_expect *e = base;
-    uint64_t ns;
-    if (yread_duration(c, n, "max_gap", 1, 0, &ns))
-        return -1;
-    e->has_max = true;
-    e->max = (double)ns;
-    return 0;
-}
-
-#define E_TASK(req) YFIELD("task", YF_STR, offsetof(struct sc_expect, task), .size = SC_NAME_MAX, .nonempty = true, \
-                           .required = (req))
-#define E_MIN YFIELD("min", YF_CUSTOM, 0, .custom = expect_min)
-#define E_MAX YFIELD("max", YF_CUSTOM, 0, .custom = expect_max)
-#define E_RATIOS YFIELD("min_vs_alone", YF_CUSTOM, 0, .custom = expect_ratio_min), \
-                 YFIELD("max_vs_alone", YF_CUSTOM, 0, .custom = expect_ratio_max)
-
-static int bounds_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
-{
-    (void)got;
-    struct sc_expect *e = base;
-    if (e->has_min && e->has_max && e->min > e->max)
-        return yfail(c, map, "min is greater than max");
-    if (e->has_ratio_min && e->has_ratio_max && e->ratio_min > e->ratio_max)
-        return yfail(c, map, "min_vs_alone is greater than max_vs_alone");
-    if (!e->has_min && !e->has_max && !e->has_ratio_min && !e->has_ratio_max)
-        return yfail(c, map, "give at least one bound (min, max, min_vs_alone, max_vs_alone)");
-    return 0;
-}
-
-/* Counts: at least one of min/max. */
-static int count_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
-{
-    (void)got;
-    struct sc_expect *e = base;
-    if (e->has_min && e->has_max && e->min > e->max)
-        return yfail(c, map, "min is greater than max");
-    if (!e->has_min && !e->has_max)
-        return yfail(c, map, "give min and/or max");
-    return 0;
-}
-
-/* A decision with no bound expects at least one. */
-static int decision_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
-{
-    (void)got;
-    struct sc_expect *e = base;
-    if (e->has_min && e->has_max && e->min > e->max)
-        return yfail(c, map, "min is greater than max");
-    if (!e->has_min && !e->has_max) {
-        e->has_min = true;
-        e->min = 1;
-    }
-    return 0;
-}
-
-/* `seeds: N`: the bound holds for the mean over N seeds (`scenario run` then runs them) */
-#define E_SEEDS YFIELD("seeds", YF_U32, offsetof(struct sc_expect, seeds), .min = 2, .max = 1000)
-static const struct yfield latency_fields[] = {
-    E_TASK(true), YFIELD("stat", YF_ENUM, offsetof(struct sc_expect, stat), .names = sc_stat_names),
-    E_MIN, E_MAX, E_RATIOS, E_SEEDS, YFIELD_END,
-};
-static const struct yfield throughput_fields[] = {E_TASK(true), E_MIN, E_MAX, E_RATIOS, E_SEEDS, YFIELD_END};
-static const struct yfield engine_count_fields[] = {
-    YFIELD("engine", YF_STR, offsetof(struct sc_expect, engine), .size = sizeof(((struct sc_expect *)0)->engine),
-           .nonempty = true),
-    E_MIN, E_MAX, YFIELD_END,
-};
-static const struct yfield starvation_fields[] = {
-    E_TASK(false), YFIELD("max_gap", YF_CUSTOM, 0, .custom = expect_gap), YFIELD_END,
-};
-static const struct yfield decision_fields[] = {
-    YFIELD("hook", YF_STR, offsetof(struct sc_expect, hook), .size = sizeof(((struct sc_expect *)0)->hook),
-           .nonempty = true, .required = true),
-    YFIELD("field", YF_STR, offsetof(struct sc_expect, field), .size = sizeof(((struct sc_expect *)0)->field),
-           .nonempty = true),
-    YFIELD("result", YF_CUSTOM, 0, .custom = expect_result),
-    E_MIN, E_MAX, YFIELD_END,
-};
-static const struct yfield count_fields[] = {E_MIN, E_MAX, YFIELD_END};
-
-/* Schema of each expectation's body, indexed by enum sc_expect_kind (trace_digest is a scalar). */
-static const struct ytable expect_tables[] = {
-    [SC_EXPECT_LATENCY] = {"", "latency", latency_fields, bounds_check},
-    [SC_EXPECT_THROUGHPUT] = {"", "throughput", throughput_fields, bounds_check},
-    [SC_EXPECT_PREEMPTIONS] = {"", "preemptions", engine_count_fields, count_check},
-    [SC_EXPECT_SWITCHES] = {"", "switches", engine_count_fields, count_check},
-    [SC_EXPECT_PREEMPT_TIMEOUTS] = {"", "preempt_timeouts", engine_count_fields, count_check},
-    [SC_EXPECT_NO_STARVATION] = {"", "no_starvation", starvation_fields, NULL},
-    [SC_EXPECT_DECISION] = {"", "decision", decision_fields, decision_check},
-    [SC_EXPECT_LOST] = {"", "lost", count_fields, count_check},
-    [SC_EXPECT_FAULTS] = {"", "faults", count_fields, count_check},
-    [SC_EXPECT_TRACE_DIGEST] = {"", "trace_digest", NULL, NULL},
-    [SC_EXPECT_BUSY_RETRIES] = {"", "busy_retries", count_fields, count_check},
-};
-
-static int load_expect(struct yctx *c, const struct ynode *n, void *elem)
-{
-    struct sc_expect *e = elem;
-    if (yexpect(c, n, YNODE_MAP, "expectation"))
-        return -1;
-    if (n->count != 1)
-        return yfail(c, n, "an expectation is a mapping with one key (one of latency, throughput, preemptions, "
-                           "switches, preempt_timeouts, no_starvation, decision, lost, faults, trace_digest, "
-                           "busy_retries)");
-    int kind;
-    if (yread_enum(c, n->keys[0], "expectation", sc_expect_kind_names, &kind))
-        return -1;
-    e->kind = (enum sc_expect_kind)kind;
-    e->pos = pos_of(n->keys[0]);
-    if (e->kind == SC_EXPECT_LATENCY || e->kind == SC_EXPECT_THROUGHPUT)
-        e->stat = SC_STAT_P99;
-    if (e->kind == SC_EXPECT_PREEMPTIONS || e->kind == SC_EXPECT_SWITCHES || e->kind == SC_EXPECT_PREEMPT_TIMEOUTS)
-        snprintf(e->engine, sizeof(e->engine), "GR0");
-    const struct ynode *b = n->items[0];
-    if (e->kind == SC_EXPECT_TRACE_DIGEST) {
-        if (yread_str(c, b, "trace_digest", true, e->digest, sizeof(e->digest)))
-            return -1;
-        const char *hex = e->digest + 8;
-        if (strncmp(e->digest, "fnv1a64:", 8) != 0 || strlen(hex) != 16 || strspn(hex, "0123456789abcdef") != 16)
-            return yfail(c, b, "trace_digest must look like fnv1a64:0123456789abcdef");
-        return 0;
-    }
-    if (e->kind == SC_EXPECT_NO_STARVATION && b->kind == YNODE_SCALAR) {
-        bool on;
-        if (yread_bool(c, b, "no_starvation", &on))
-            return -1;
-        return on ? 0 : yfail(c, b, "no_starvation: false expects nothing; remove it");
-    }
-    return ywalk(c, b, &expect_tables[kind], e);
-}
-
 /* ---- cross-section checks ---- */
 
 __attribute__((format(printf, 3, 4)))
@@ -1040,7 +836,7 @@ static const struct yfield root_fields[] = {
     [RT_FAULTS] = YFIELD("faults", YF_SEQ, S(faults), .size = sizeof(struct sc_fault), .count_off = S(fault_count),
                          .max_items = SC_MAX_FAULTS, .custom = load_fault),
     [RT_EXPECT] = YFIELD("expect", YF_SEQ, S(expects), .size = sizeof(struct sc_expect),
-                         .count_off = S(expect_count), .max_items = SC_MAX_EXPECT, .custom = load_expect),
+                         .count_off = S(expect_count), .max_items = SC_MAX_EXPECT, .custom = sc_expect_load),
     YFIELD_END,
 };
 static const struct ytable root_table = {"", "the scenario", root_fields, root_check};

@@ -12,8 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "base/log.h"
-#include "yaml/ytree.h"
+#include "base/util.h"
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
@@ -209,7 +210,7 @@ static void run_point(const struct sweep *sw, const struct scenario *shape, size
     bool ran = false;
     if (s) {
         struct sc_run_opts o = {.seed = seed, .has_seed = seed != 0, .baselines = baselines};
-        ran = sc_run(s, &o, &res, err, sizeof err) == 0;
+        ran = sw->backend->run(s, &o, &res, err, sizeof err) == 0;
     }
     fprintf(f, "%zu", point);
     for (size_t p = 0; p < sw->nparams; p++)
@@ -311,10 +312,15 @@ int sweep_run(struct sweep *sw, unsigned jobs, FILE *progress, char *err, size_t
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    if (!sw->backend) {
+        free(sel);
+        snprintf(err, errlen, "no backend to run the points on");
+        return -1;
+    }
     for (size_t i = 0; i < sw->points; i++)
         if (in_shard(sw, i))
             sel[nsel++] = i;
-    if (jobs == 0)
+    if (jobs == 0 || !sw->backend->parallel)
         jobs = 1;
     if (jobs > nsel)
         jobs = nsel ? (unsigned)nsel : 1;
@@ -425,14 +431,7 @@ static FILE *open_out(const char *dir, const char *name, char *err, size_t errle
 static void json_str(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
+    nvemu_json_escape(f, s);
     fputc('"', f);
 }
 
@@ -763,13 +762,6 @@ void sweep_outcome(const struct sweep *sw, size_t *failed, size_t *broken)
 
 /* ---- merge ---- */
 
-/* A shard's file, through ytree_read_file: a FIFO or a file whose read would block is refused, not waited
- * on, and a file over the size of any real table is refused before it is read. */
-static char *slurp(const char *path, char *err, size_t errlen)
-{
-    size_t len;
-    return ytree_read_file(path, SWEEP_MAX_FILE_BYTES, &len, err, errlen);
-}
 
 /* Fills sw's grid from the first shard's sweep.json; later shards must describe the same grid. */
 static int merge_meta(struct sweep *sw, const cJSON *j, const char *dir, bool first, char *err, size_t errlen)
@@ -916,11 +908,11 @@ int sweep_merge(struct sweep *sw, const char *const *dirs, size_t ndirs, char *e
     for (size_t d = 0; d < ndirs; d++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/sweep.json", dirs[d]);
-        char *json = slurp(path, err, errlen);
+        char *json = nvemu_slurp(path, SWEEP_MAX_FILE_BYTES, NULL, err, errlen);
         if (!json)
             return -1;
         snprintf(path, sizeof path, "%s/sweep.csv", dirs[d]);
-        char *csv = slurp(path, err, errlen);
+        char *csv = nvemu_slurp(path, SWEEP_MAX_FILE_BYTES, NULL, err, errlen);
         int rc = csv ? sweep_merge_shard(sw, json, csv, dirs[d], d == 0, err, errlen) : -1;
         free(json);
         free(csv);

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct sc_backend;
+
 #define SWEEP_MAX_PARAMS 8
 #define SWEEP_MAX_VALUES 256
 #define SWEEP_MAX_COLUMNS 160
@@ -36,6 +38,7 @@ struct sweep {
     char *columns[SWEEP_MAX_COLUMNS];   /* point, each parameter, seed, pass, error, then the metrics */
     size_t ncolumns;
     char **rows;                        /* rows[point]: the CSV line (no newline), NULL when not run here */
+    const struct sc_backend *backend;   /* what runs every point (backend.h); set before sweep_run */
 };
 
 /*
@@ -51,7 +54,8 @@ int sweep_add_param(struct sweep *sw, const char *spec, char *err, size_t errlen
 int sweep_prepare(struct sweep *sw, const char *scenario, uint32_t seeds, char *err, size_t errlen);
 
 /*
- * Runs every point of the shard in `jobs` worker processes, filling rows.
+ * Runs every point of the shard in `jobs` worker processes (one at a time
+ * for a backend that must have the machine to itself), filling rows.
  * Progress (points done, points/s, ETA) goes to progress when not NULL.
  * Returns 0 when every point produced a row, -1 with err otherwise.
  */

@@ -122,6 +122,8 @@ typedef struct nvemu_config {
     const char *driver;
     /* wall-clock limit of one policy callback in ms (hooks_set_callback_limit); 0 = none (the default) */
     uint32_t policy_hook_limit_ms;
+    /* where this emulator's policy code is running, for a supervising process (emu/hooks/hooks.h), or NULL */
+    struct hooks_watch *policy_watch;
 } nvemu_config;
 
 /* Fills *cfg with defaults (h200, virtual clock, seed 1). */

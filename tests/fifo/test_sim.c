@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "fifo/fifo_rec.h"
 #include "sim/sim.h"
 
 static struct sim *mk(uint64_t seed, bool keep)
@@ -162,6 +163,11 @@ static void test_trace(void **state)
     unsigned n1 = 0, n2 = 0;
     int id1 = sim_trace_subscribe(s, count_cb, &n1);
     sim_trace_subscribe(s, count_cb, &n2);
+    /* the sim knows a kind's name only from its producer */
+    assert_string_equal(sim_kind_name(s, SIM_REC_HOOK), "unknown");
+    fifo_rec_register(s);
+    assert_string_equal(sim_kind_name(s, SIM_REC_HOOK), "hook");
+    assert_int_equal(sim_kind_register(s, SIM_REC_HOOK, "other"), -1);
     struct sim_rec r = {.kind = SIM_REC_HOOK, .engine = 1, .runlist = 0, .tsg = 3, .chid = SIM_NONE, .a = 2048,
                         .name = "timeslice_set", .field = "timeslice", .result = "reject",
                         .reason = "below minimum, \"1 us\""};

@@ -19,6 +19,7 @@
 #include "cudactx.h"
 #include "gpreempt.h"
 #include "nvrm_inproc.h"
+#include "fifo/fifo_rec.h"
 #include "sim/sim.h"
 
 struct app {

@@ -21,6 +21,7 @@
 #include "core/emulator.h"
 #include "cudactx.h"
 #include "nvrm_inproc.h"
+#include "fifo/fifo_rec.h"
 #include "sim/sim.h"
 
 #define SO(name) NVEMU_POLICY_DIR "/" name ".so"

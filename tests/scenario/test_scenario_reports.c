@@ -20,6 +20,7 @@
 #include "fifo/fifo.h"
 #include "profile/profile.h"
 #include "report.h"
+#include "analyze.h"
 #include "results.h"
 #include "scenario.h"
 #include "sim/sim.h"

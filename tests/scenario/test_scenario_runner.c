@@ -211,7 +211,7 @@ static const char storm_text[] =
     "faults:\n"
     "  - {type: busy_retry, at: 100ms, duration: 50ms}\n";
 
-static void test_busy_retry_storm(void **state)
+static void test_busy_retry_storm_retries_every_100us_and_delays_lc(void **state)
 {
     (void)state;
     const uint64_t t0 = 100000000, t1 = 150000000, backoff = 100000;
@@ -272,7 +272,7 @@ static const char lost_text[] =
     "faults:\n"
     "  - {type: gpu_lost, at: 50ms}\n";
 
-static void test_gpu_lost(void **state)
+static void test_gpu_lost_ends_every_request_exactly_once(void **state)
 {
     (void)state;
     const uint64_t at = 50000000;
@@ -494,7 +494,7 @@ static size_t arrivals(const struct trace *tr, uint64_t *t, size_t max)
 }
 
 /* A run with --seed reports that seed, not the file's (results.json, report.html). */
-static void test_seed_reported(void **state)
+static void test_seed_option_is_the_seed_reported(void **state)
 {
     (void)state;
     char err[512] = "";
@@ -514,7 +514,7 @@ static void test_seed_reported(void **state)
  * The host's completion spread (profile timing host_jitter) widens a request's latency around the same
  * median, and draws from its own stream: Poisson arrivals are the same with or without it.
  */
-static void test_host_jitter(void **state)
+static void test_host_jitter_spreads_latency_not_arrivals(void **state)
 {
     (void)state;
     static uint64_t ta[512], tb[512];
@@ -542,12 +542,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scheduler_waits_out_call_cost),
-        cmocka_unit_test(test_busy_retry_storm),
-        cmocka_unit_test(test_gpu_lost),
+        cmocka_unit_test(test_busy_retry_storm_retries_every_100us_and_delays_lc),
+        cmocka_unit_test(test_gpu_lost_ends_every_request_exactly_once),
         cmocka_unit_test(test_decisions_name_their_task),
         cmocka_unit_test(test_runs_alone_are_kept),
-        cmocka_unit_test(test_host_jitter),
-        cmocka_unit_test(test_seed_reported),
+        cmocka_unit_test(test_host_jitter_spreads_latency_not_arrivals),
+        cmocka_unit_test(test_seed_option_is_the_seed_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

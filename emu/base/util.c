@@ -20,7 +20,10 @@ char *nvemu_slurp(const char *path, size_t max, size_t *len, char *err, size_t e
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
+        snprintf(err, errlen, "%s: %s", path,
+                 S_ISDIR(st.st_mode)    ? "is a directory, not a file"
+                 : S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file (it would be waited on)"
+                                        : "is not a regular file");
         close(fd);
         return NULL;
     }

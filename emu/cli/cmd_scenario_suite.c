@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "cli.h"
 #include "seeds.h"
 
@@ -144,55 +145,16 @@ static int worst(int a, int b)
     return a > b ? a : b;
 }
 
-/* mkdir -p; 0 or -1 (errno). */
-static int make_dirs(const char *dir)
-{
-    char path[1024];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 static const char *status_word(int status)
 {
     return status == 0 ? "PASS" : status == 1 ? "FAIL" : status == 2 ? "INVALID" : "ERROR";
 }
 
+/* A run's own output file (junit.xml, results.json), NULL when it cannot be read. */
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t cap = 8192, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (n + 1 < cap)
-            break;
-        char *nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    return buf;
+    char err[256];
+    return nvemu_slurp(path, 64u << 20, NULL, err, sizeof err);
 }
 
 /* The <testsuite> elements of run_dir/name into out; a missing file becomes a failing suite unless optional. */
@@ -259,8 +221,9 @@ int cli_scenario_suite(const struct cli_suite *su)
         free(files);
         return 2;
     }
-    if (make_dirs(su->out_dir) != 0) {
-        fprintf(stderr, "nvemu scenario: cannot create %s: %s\n", su->out_dir, strerror(errno));
+    char merr[512];
+    if (nvemu_mkdir_p(su->out_dir, merr, sizeof merr) != 0) {
+        fprintf(stderr, "nvemu scenario: %s\n", merr);
         for (size_t i = 0; i < n; i++)
             free(files[i]);
         free(files);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/util.h"
 #include "sim/sim.h"
 
 /* The bootstrap's PRNG seed: any fixed value; fixed so that a verdict is reproducible. */
@@ -450,19 +451,8 @@ int seeds_expect(const struct scenario *s, const char *dir, uint64_t base, struc
         for (uint32_t k = 0; k < e->seeds && !rc && t >= 0; k++) {
             char path[1100];
             snprintf(path, sizeof path, "%s/seed-%llu/results.json", dir, (unsigned long long)(base + k));
-            FILE *f = fopen(path, "r");
-            char *text = NULL;
-            size_t len = 0;
-            if (f) {
-                FILE *mem = open_memstream(&text, &len);
-                char buf[8192];
-                size_t got;
-                while (mem && (got = fread(buf, 1, sizeof buf, f)) > 0)
-                    fwrite(buf, 1, got, mem);
-                if (mem)
-                    fclose(mem);
-                fclose(f);
-            }
+            char rerr[256];
+            char *text = nvemu_slurp(path, 64u << 20, NULL, rerr, sizeof rerr);
             cJSON *root = text ? cJSON_Parse(text) : NULL;
             free(text);
             if (!root || add_task(&r->tasks[t], root, e->task, &alone)) {

@@ -20,11 +20,24 @@
 #define HW_MAX_KERNELS 64   /* a task's kernels (SC_MAX_KERNELS) */
 #define HW_MAX_STREAMS 8    /* a task's streams (SC_MAX_STREAMS) */
 
-/* One kernel of a task request as launched: blocks, rounds of the work loop, shared memory, stream, count. */
+/*
+ * One kernel of a task request as launched: blocks, rounds of the work loop, shared memory, stream, count, the
+ * calib shape it runs as (0: the default work kernel) and that shape's threads per block.
+ */
 struct klaunch {
-    uint32_t blocks, iters, smem, stream, repeat;
+    uint32_t blocks, iters, smem, stream, repeat, shape, threads;
 };
 
+/*
+ * A kernel shape other than the default work kernel (scenario `threads:`, `regs:`, `blocks_per_sm:`). nvemu fills
+ * in what the scenario asks before the calibration; the helper measures what the GPU gives.
+ */
+#define HW_MAX_SHAPES 8
+struct shape {
+    uint32_t threads, chains, smem, bps_want;  /* asked: threads, FMA chains (regs), dynamic shared memory bytes */
+    uint32_t regs, bps, launch_smem;         /* got: registers, resident blocks per SM, dynamic smem with padding */
+    double ns_per_iter;                      /* one round of work, a full wave of this shape */
+};
 
 struct calib {
     int ok;
@@ -34,6 +47,8 @@ struct calib {
     uint32_t sm_count, smem_per_sm, smem_optin, regs, blocks_per_sm, pad_bytes;
     uint32_t threads_per_block;   /* of the work kernel (HW_WORK_THREADS) */
     double ns_per_iter, fixed_ns;
+    uint32_t nshapes;             /* shape 0 is the default work kernel (the fields above) */
+    struct shape shapes[HW_MAX_SHAPES];
 };
 
 struct rec {
@@ -88,7 +103,11 @@ static inline uint64_t hw_mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* The helper's jobs. Calibrates the work kernel on GPU 0 into *c. 0, or -1 with a reason. */
+/*
+ * The helper's jobs. Calibrates the work kernel on GPU 0 into *c, then each of c's shapes 1..nshapes-1 (as
+ * nvemu asked them): its registers, the blocks per SM the occupancy API gives (shared memory padded down to
+ * bps_want when it asks for fewer), and its cost over a full wave. 0, or -1 with a reason.
+ */
 int hw_calibrate(struct calib *c, char *err, size_t errlen);
 /*
  * Runs slot sl's task replica: context, streams and policy decisions applied, ready (state 1), then once R->go

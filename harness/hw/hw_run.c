@@ -22,6 +22,7 @@
 #include "fifo/fifo.h"
 #include "hooks/hooks.h"
 #include "base/paths.h"
+#include "hw_cuda.h"
 #include "hw_region.h"
 #include "analyze.h"
 #include "plan.h"
@@ -36,6 +37,7 @@
 #define START_DELAY_NS 200000000ull
 _Static_assert(HW_MAX_KERNELS == SC_MAX_KERNELS && HW_MAX_STREAMS == SC_MAX_STREAMS,
                "a slot holds every kernel and stream of a task");
+_Static_assert(HW_MAX_SHAPES == SC_HW_MAX_SHAPES, "results.json reports every kernel shape the GPU ran");
 
 static uint64_t mono_ns(void)
 {
@@ -84,16 +86,62 @@ static void mark(struct sim *s, const char *name, uint64_t a, uint64_t b)
     sim_trace(s, &r);
 }
 
+/* The variant's FMA chains for a kernel's `regs:` (40 chains take 46 registers on sm_90: registers = chains + 6). */
+static uint32_t shape_chains(const struct sc_kernel *kd)
+{
+    return !kd->regs ? HW_WORK_CHAINS : kd->regs > 6 ? kd->regs - 6 : 1;
+}
+
+/* The calib shape a kernel runs as: 0 for the default work kernel, else the index of its own shape. */
+static uint32_t shape_of(const struct calib *c, const struct sc_kernel *kd)
+{
+    if (!kd->threads && !kd->regs && !kd->blocks_per_sm)
+        return 0;
+    uint32_t threads = kd->threads ? kd->threads : HW_WORK_THREADS, chains = shape_chains(kd);
+    for (uint32_t i = 1; i < c->nshapes; i++) {
+        const struct shape *sh = &c->shapes[i];
+        if (sh->threads == threads && sh->chains == chains && sh->smem == kd->shared_kb * 1024u &&
+            sh->bps_want == kd->blocks_per_sm)
+            return i;
+    }
+    return UINT32_MAX;
+}
+
+/* Adds every kernel shape of the scenario to c (before calibration); -1 when there are too many. */
+static int collect_shapes(struct calib *c, const struct scenario *s, char *err, size_t errlen)
+{
+    c->nshapes = 1;
+    for (uint32_t t = 0; t < s->task_count; t++)
+        for (uint32_t k = 0; k < s->tasks[t].kernel_count; k++) {
+            const struct sc_kernel *kd = &s->tasks[t].kernels[k];
+            if (shape_of(c, kd) != UINT32_MAX)
+                continue;
+            if (c->nshapes == HW_MAX_SHAPES) {
+                snprintf(err, errlen, "more than %d kernel shapes in one scenario", HW_MAX_SHAPES - 1);
+                return -1;
+            }
+            c->shapes[c->nshapes++] = (struct shape){
+                .threads = kd->threads ? kd->threads : HW_WORK_THREADS,
+                .chains = shape_chains(kd),
+                .smem = kd->shared_kb * 1024u, .bps_want = kd->blocks_per_sm};
+        }
+    return 0;
+}
+
+/* A shaped kernel's waves are of its own resident blocks, its rounds of its own calibrated cost. */
 static uint32_t task_launches(const struct sc_task *t, const struct calib *c, struct klaunch *k)
 {
     for (uint32_t i = 0; i < t->kernel_count; i++) {
         const struct sc_kernel *kd = &t->kernels[i];
-        uint32_t waves = (kd->blocks + c->sm_count - 1) / c->sm_count;
-        double iters = round((double)kd->duration_ns / waves / c->ns_per_iter);
+        uint32_t sh = shape_of(c, kd);
+        uint32_t per_wave = sh ? c->sm_count * c->shapes[sh].bps : c->sm_count;
+        uint32_t waves = (kd->blocks + per_wave - 1) / per_wave;
+        double iters = round((double)kd->duration_ns / waves / (sh ? c->shapes[sh].ns_per_iter : c->ns_per_iter));
         uint32_t smem = kd->shared_kb * 1024u;
         k[i] = (struct klaunch){.blocks = kd->blocks, .iters = iters < 1 ? 1 : (uint32_t)iters,
-                                .smem = smem > c->pad_bytes ? smem : c->pad_bytes, .stream = kd->stream,
-                                .repeat = kd->repeat};
+                                .smem = sh ? c->shapes[sh].launch_smem : smem > c->pad_bytes ? smem : c->pad_bytes,
+                                .stream = kd->stream, .repeat = kd->repeat, .shape = sh,
+                                .threads = sh ? c->shapes[sh].threads : HW_WORK_THREADS};
     }
     return t->kernel_count;
 }
@@ -486,7 +534,8 @@ done:
     return rc;
 }
 
-static int run_calibration(struct calib *cal, char *err, size_t errlen)
+/* The helper calibrates the work kernel and the scenario's kernel shapes (collected here: it reads no scenario). */
+static int run_calibration(const struct scenario *s, struct calib *cal, char *err, size_t errlen)
 {
     char helper[1024];
     int fd;
@@ -495,6 +544,11 @@ static int run_calibration(struct calib *cal, char *err, size_t errlen)
     struct calib *shared = shared_map(sizeof(*shared), &fd, err, errlen);
     if (shared == MAP_FAILED)
         return -1;
+    if (collect_shapes(shared, s, err, errlen)) {
+        munmap(shared, sizeof(*shared));
+        close(fd);
+        return -1;
+    }
     pid_t pid = helper_spawn(helper, "calibrate", fd, -1, err, errlen);
     int status = 0;
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || !shared->ok) {
@@ -541,7 +595,7 @@ int sc_run_hw(const struct scenario *s, const struct sc_run_opts *o, struct sc_r
     struct profile *p = profile_load(s->gpu.profile, err, errlen);
     struct calib cal;
     memset(&cal, 0, sizeof(cal));
-    if (!p || run_calibration(&cal, err, errlen)) {
+    if (!p || run_calibration(s, &cal, err, errlen)) {
         snprintf(out->error, sizeof(out->error), "%s", err);
         out->hw.used = true;
         profile_free(p);
@@ -605,6 +659,16 @@ int sc_run_hw(const struct scenario *s, const struct sc_run_opts *o, struct sc_r
     h->occupancy_pad_kb = cal.pad_bytes / 1024;
     h->ns_per_iter = cal.ns_per_iter;
     h->launch_fixed_ns = cal.fixed_ns;
+    for (uint32_t i = 1; i < cal.nshapes && h->shape_count < SC_HW_MAX_SHAPES; i++) {
+        const struct shape *sh = &cal.shapes[i];
+        h->shapes[h->shape_count++] = (struct sc_hw_shape){
+            .threads = sh->threads, .regs = sh->regs, .shared_kb = sh->smem / 1024,
+            .launch_shared_kb = sh->launch_smem / 1024, .blocks_per_sm = sh->bps, .ns_per_iter = sh->ns_per_iter};
+        if (o->progress)
+            fprintf(o->progress, "%s: kernel shape %u threads, %u registers/thread, %u KiB shared (%u launched): %u "
+                    "blocks per SM, %.1f ns per round\n", s->name, sh->threads, sh->regs, sh->smem / 1024,
+                    sh->launch_smem / 1024, sh->bps, sh->ns_per_iter);
+    }
     if (p->sm_count != cal.sm_count)
         note(out, "the GPU has %u SMs, profile '%s' %u: waves differ from the model's", cal.sm_count,
              s->gpu.profile, p->sm_count);

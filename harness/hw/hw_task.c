@@ -53,6 +53,7 @@ struct dev {
     CUcontext ctx;
     CUmodule mod;
     CUfunction fn;
+    CUfunction sfn[HW_MAX_SHAPES];           /* per calib shape (index 0 unused: fn) */
     CUdeviceptr out;
 };
 
@@ -86,10 +87,108 @@ static int dev_open(struct dev *d, uint32_t max_smem, char *err, size_t errlen)
     return 0;
 }
 
-static CUresult launch(struct dev *d, CUstream st, uint32_t blocks, uint32_t iters, uint32_t smem)
+static CUresult launch_shape(struct dev *d, CUfunction fn, uint32_t threads, CUstream st, uint32_t blocks,
+                             uint32_t iters, uint32_t smem)
 {
     void *args[] = {&d->out, &iters, &smem};
-    return d->cu.cuLaunchKernel(d->fn, blocks, 1, 1, HW_WORK_THREADS, 1, 1, smem, st, args, NULL);
+    return d->cu.cuLaunchKernel(fn, blocks, 1, 1, threads, 1, 1, smem, st, args, NULL);
+}
+
+static CUresult launch(struct dev *d, CUstream st, uint32_t blocks, uint32_t iters, uint32_t smem)
+{
+    return launch_shape(d, d->fn, HW_WORK_THREADS, st, blocks, iters, smem);
+}
+
+/* Loads shape i's variant of the work kernel (its chain count) and lets it take its most dynamic memory. */
+static int shape_load(struct dev *d, const struct shape *sh, uint32_t i, char *err, size_t errlen)
+{
+    static char ptx[64 * 1024];
+    if (hw_work_ptx_chains(ptx, sizeof(ptx), sh->chains) < 0) {
+        snprintf(err, errlen, "no work kernel variant with %u FMA chains", sh->chains);
+        return -1;
+    }
+    CUmodule m;
+    CU_TRY(d, d->cu.cuModuleLoadData(&m, ptx), "cuModuleLoadData (JIT of a work kernel variant)", err, errlen);
+    CU_TRY(d, d->cu.cuModuleGetFunction(&d->sfn[i], m, HW_WORK_KERNEL), "cuModuleGetFunction", err, errlen);
+    uint32_t most = sh->launch_smem > sh->smem ? sh->launch_smem : sh->smem;
+    if (most > 48u * 1024u)
+        CU_TRY(d, d->cu.cuFuncSetAttribute(d->sfn[i], HW_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)most),
+               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err, errlen);
+    return 0;
+}
+
+/*
+ * Shape i on this GPU: its registers, the resident blocks per SM the occupancy API gives (shared memory
+ * padded until no more than blocks_per_sm fit when the scenario asks for fewer), and the cost of one
+ * round of work over a full wave.
+ */
+static int shape_calibrate(struct dev *d, struct calib *c, uint32_t i, CUstream st, char *err, size_t errlen)
+{
+    struct shape *sh = &c->shapes[i];
+    /* loaded with the whole opt-in allowance: any padding found below can then be launched */
+    sh->launch_smem = c->smem_optin;
+    if (shape_load(d, sh, i, err, errlen))
+        return -1;
+    int v;
+    CU_TRY(d, d->cu.cuFuncGetAttribute(&v, HW_CU_FUNC_ATTRIBUTE_NUM_REGS, d->sfn[i]), "cuFuncGetAttribute", err,
+           errlen);
+    sh->regs = (uint32_t)v;
+    sh->launch_smem = sh->smem;
+    CU_TRY(d, d->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, d->sfn[i], (int)sh->threads, sh->smem),
+           "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errlen);
+    if (v < 1) {
+        snprintf(err, errlen, "a block of %u threads, %u registers/thread, %u KiB of shared memory does not fit an SM",
+                 sh->threads, sh->regs, sh->smem / 1024);
+        return -1;
+    }
+    if (sh->bps_want && (uint32_t)v < sh->bps_want) {
+        snprintf(err, errlen, "blocks_per_sm %u: only %d blocks of %u threads, %u registers/thread, %u KiB fit an SM",
+                 sh->bps_want, v, sh->threads, sh->regs, sh->smem / 1024);
+        return -1;
+    }
+    if (sh->bps_want && (uint32_t)v > sh->bps_want) {
+        /* start where bps_want + 1 blocks' shared memory no longer fits, then grow by 1 KiB until the API agrees */
+        uint32_t pad = c->smem_per_sm / (sh->bps_want + 1);
+        sh->launch_smem = pad > sh->smem ? pad : sh->smem;
+        for (;;) {
+            CU_TRY(d, d->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, d->sfn[i], (int)sh->threads,
+                                                                        sh->launch_smem),
+                   "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errlen);
+            if ((uint32_t)v <= sh->bps_want || sh->launch_smem + 1024 > c->smem_optin)
+                break;
+            sh->launch_smem += 1024;
+        }
+        if ((uint32_t)v != sh->bps_want) {
+            snprintf(err, errlen, "cannot hold occupancy at %u blocks per SM (%d fit)", sh->bps_want, v);
+            return -1;
+        }
+    }
+    sh->bps = (uint32_t)v;
+    double t, best1 = INFINITY, best2 = INFINITY;
+    uint32_t blocks = c->sm_count * sh->bps;
+    CU_TRY(d, launch_shape(d, d->sfn[i], sh->threads, st, blocks, CAL_N1, sh->launch_smem), "cuLaunchKernel", err,
+           errlen);
+    CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
+    for (int r = 0; r < CAL_RUNS; r++) {
+        uint64_t t0 = hw_mono_ns();
+        CU_TRY(d, launch_shape(d, d->sfn[i], sh->threads, st, blocks, CAL_N1, sh->launch_smem), "cuLaunchKernel",
+               err, errlen);
+        CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
+        t = (double)(hw_mono_ns() - t0);
+        best1 = t < best1 ? t : best1;
+        t0 = hw_mono_ns();
+        CU_TRY(d, launch_shape(d, d->sfn[i], sh->threads, st, blocks, CAL_N2, sh->launch_smem), "cuLaunchKernel",
+               err, errlen);
+        CU_TRY(d, d->cu.cuStreamSynchronize(st), "cuStreamSynchronize", err, errlen);
+        t = (double)(hw_mono_ns() - t0);
+        best2 = t < best2 ? t : best2;
+    }
+    sh->ns_per_iter = (best2 - best1) / (double)(CAL_N2 - CAL_N1);
+    if (!(sh->ns_per_iter > 0)) {
+        snprintf(err, errlen, "calibration of a %u-thread shape failed", sh->threads);
+        return -1;
+    }
+    return 0;
 }
 
 /* Host time of one launch + completion. */
@@ -161,6 +260,13 @@ int hw_calibrate(struct calib *c, char *err, size_t errlen)
                  best2);
         return -1;
     }
+    if (c->nshapes > HW_MAX_SHAPES) {
+        snprintf(err, errlen, "%u kernel shapes asked, at most %d", c->nshapes, HW_MAX_SHAPES);
+        return -1;
+    }
+    for (uint32_t i = 1; i < c->nshapes; i++)
+        if (shape_calibrate(&d, c, i, st, err, errlen))
+            return -1;
     return 0;
 }
 
@@ -285,17 +391,27 @@ static bool streams_idle(struct dev *d, CUstream *st, uint32_t n, CUresult *bad)
 
 int hw_task_run(struct region *R, struct slot *sl, char *err, size_t errlen)
 {
+    const struct calib *c = &R->calib;
     const struct klaunch *k = sl->k;
     uint32_t nk = sl->nk;
     uint64_t duration = sl->duration_ns;
     uint32_t max_smem = 0;
+    /* of the default work kernel's launches: each shape's variant gets its own allowance (shape_load) */
     for (uint32_t i = 0; i < nk; i++)
-        max_smem = k[i].smem > max_smem ? k[i].smem : max_smem;
+        max_smem = k[i].shape == 0 && k[i].smem > max_smem ? k[i].smem : max_smem;
     hw_rm_capture(sl->preempt_mode);
     struct dev d;
     memset(&d, 0, sizeof(d));
     if (dev_open(&d, max_smem, err, errlen))
         return -1;
+    for (uint32_t i = 0; i < nk; i++) {
+        if (k[i].shape >= c->nshapes || k[i].shape >= HW_MAX_SHAPES) {
+            snprintf(err, errlen, "kernel %u runs as shape %u, the calibration has %u", i, k[i].shape, c->nshapes);
+            return -1;
+        }
+        if (k[i].shape && !d.sfn[k[i].shape] && shape_load(&d, &c->shapes[k[i].shape], k[i].shape, err, errlen))
+            return -1;
+    }
     CUstream st[HW_MAX_STREAMS];
     for (uint32_t i = 0; i < sl->streams; i++)
         CU_TRY(&d, d.cu.cuStreamCreate(&st[i], HW_CU_STREAM_NON_BLOCKING), "cuStreamCreate", err, errlen);
@@ -327,8 +443,8 @@ int hw_task_run(struct region *R, struct slot *sl, char *err, size_t errlen)
             ;
         for (uint32_t i = 0; i < nk; i++)
             for (uint32_t r = 0; r < k[i].repeat; r++)
-                CU_TRY(&d, launch(&d, st[k[i].stream], k[i].blocks, k[i].iters, k[i].smem), "cuLaunchKernel", err,
-                       errlen);
+                CU_TRY(&d, launch_shape(&d, k[i].shape ? d.sfn[k[i].shape] : d.fn, k[i].threads, st[k[i].stream],
+                                        k[i].blocks, k[i].iters, k[i].smem), "cuLaunchKernel", err, errlen);
         if (sl->lc) {
             atomic_fetch_add(&R->lc_busy, 1);
             atomic_fetch_add(&R->lc_requests, 1);

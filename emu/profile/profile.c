@@ -89,8 +89,11 @@ static void replace_all(char *s, size_t cap, const char *from, const char *to)
             out[n++] = *q++;
         }
     }
-    out[n < sizeof out ? n : sizeof out - 1] = '\0';
-    snprintf(s, cap, "%s", out);
+    n = n < sizeof out ? n : sizeof out - 1;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(s, out, n);
+    s[n] = '\0';
 }
 
 bool profile_use_driver(struct profile *p, const char *driver, char *err, size_t errlen)

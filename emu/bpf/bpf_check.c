@@ -96,15 +96,10 @@ struct checker {
 static int refuse(struct checker *c, uint32_t pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int refuse(struct checker *c, uint32_t pc, const char *fmt, ...)
 {
-    if (c->why) {
-        memset(c->why, 0, sizeof *c->why);
-        c->why->kind = BPF_FAULT_CHECK;
-        vm_locate(c->prog, pc, c->why);
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(c->why->reason, sizeof c->why->reason, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    vm_refuse(c->prog, c->why, pc, fmt, ap);
+    va_end(ap);
     return -1;
 }
 

@@ -59,15 +59,10 @@ struct verifier {
 static int vrefuse(struct verifier *v, uint32_t pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int vrefuse(struct verifier *v, uint32_t pc, const char *fmt, ...)
 {
-    if (v->why) {
-        memset(v->why, 0, sizeof *v->why);
-        v->why->kind = BPF_FAULT_CHECK;
-        vm_locate(v->prog, pc, v->why);
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(v->why->reason, sizeof v->why->reason, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    vm_refuse(v->prog, v->why, pc, fmt, ap);
+    va_end(ap);
     return -1;
 }
 

@@ -50,6 +50,17 @@ void vm_locate(const struct bpf_prog *prog, uint32_t insn, struct bpf_fault *f)
         snprintf(f->where, sizeof f->where, "%s:%u", best->file ? best->file : "?", best->line);
 }
 
+int vm_refuse(const struct bpf_prog *prog, struct bpf_fault *why, uint32_t insn, const char *fmt, va_list ap)
+{
+    if (why) {
+        memset(why, 0, sizeof *why);
+        why->kind = BPF_FAULT_CHECK;
+        vm_locate(prog, insn, why);
+        vsnprintf(why->reason, sizeof why->reason, fmt, ap);
+    }
+    return -1;
+}
+
 int vm_fault(struct vm *vm, enum bpf_fault_kind kind, const char *fmt, ...)
 {
     if (vm->failed)

@@ -5,6 +5,8 @@
 #ifndef NVEMU_BPF_VM_INTERNAL_H
 #define NVEMU_BPF_VM_INTERNAL_H
 
+#include <stdarg.h>
+
 #include "bpf/bpf_vm.h"
 
 /* What a register (or a spilled stack slot) points into. Only the memory kinds can be
@@ -72,6 +74,10 @@ int vm_fault(struct vm *vm, enum bpf_fault_kind kind, const char *fmt, ...) __at
 
 /* Fills prog, insn and where (source line from the program's line table) of a fault. */
 void vm_locate(const struct bpf_prog *prog, uint32_t insn, struct bpf_fault *f);
+
+/* A load-time refusal of insn: *why (may be NULL) becomes a BPF_FAULT_CHECK there with the formatted reason.
+ * Returns -1. */
+int vm_refuse(const struct bpf_prog *prog, struct bpf_fault *why, uint32_t insn, const char *fmt, va_list ap);
 
 /* True when len bytes at addr lie inside the region t describes with the access it allows. */
 static inline bool vm_region_ok(const struct tag *t, uint64_t addr, uint64_t len, bool write)

@@ -230,7 +230,6 @@ void fifo_charge_latency(struct fifo *f, uint64_t ns)
 }
 
 const struct profile *fifo_profile(const struct fifo *f) { return f->p; }
-struct sim *fifo_sim(const struct fifo *f) { return f->sim; }
 uint32_t fifo_gpu_index(const struct fifo *f) { return f->gpu; }
 
 /* ---- channel groups ---- */
@@ -657,10 +656,8 @@ static void channel_free(struct fifo_channel *c, bool detach_from_tsg)
 void fifo_channel_destroy(struct fifo_channel *c) { channel_free(c, true); }
 
 uint32_t fifo_channel_chid(const struct fifo_channel *c) { return c->chid; }
-uint32_t fifo_channel_handle(const struct fifo_channel *c) { return c->handle; }
 struct fifo_tsg *fifo_channel_tsg(const struct fifo_channel *c) { return c->tsg; }
 uint32_t fifo_channel_pending(const struct fifo_channel *c) { return c->pending; }
-uint32_t fifo_channel_preempt_mode(const struct fifo_channel *c) { return c->mode; }
 
 NV_STATUS fifo_channel_schedule(struct fifo_channel *c, bool enable, bool skip_submit, bool skip_enable)
 {
@@ -966,20 +963,4 @@ uint32_t fifo_runlist_get(const struct fifo *f, uint32_t runlist_id, uint32_t *t
     for (uint32_t i = 0; i < rl->n_entries && i < max; i++)
         tsg_ids[i] = rl->entries[i]->hw_id;
     return rl->n_entries;
-}
-
-uint32_t fifo_engine_count(const struct fifo *f) { return f->n_rls; }
-
-void fifo_engine_stats(const struct fifo *f, uint32_t i, struct fifo_engine_stats *out)
-{
-    memset(out, 0, sizeof(*out));
-    if (i >= f->n_rls)
-        return;
-    const struct fifo_runlist *rl = &f->rls[i];
-    *out = rl->st;
-    uint64_t dt = sim_now(f->sim) - rl->state_since;
-    if (rl->state == ENG_RUN || rl->state == ENG_PREEMPT)
-        out->busy_ns += dt;
-    else if (rl->state == ENG_SWITCH)
-        out->switch_ns += dt;
 }

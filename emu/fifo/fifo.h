@@ -159,7 +159,6 @@ void fifo_set_inject_latency(struct fifo *f, bool on);
 void fifo_charge_latency(struct fifo *f, uint64_t ns);
 
 const struct profile *fifo_profile(const struct fifo *f);
-struct sim *fifo_sim(const struct fifo *f);
 uint32_t fifo_gpu_index(const struct fifo *f);
 
 /* Fills *env so the hook framework's decision records go into the sim trace (gpu from each task). */
@@ -243,7 +242,6 @@ NV_STATUS fifo_channel_create(struct fifo_tsg *t, uint32_t hchannel, bool delay_
 void fifo_channel_destroy(struct fifo_channel *c);
 
 uint32_t fifo_channel_chid(const struct fifo_channel *c);
-uint32_t fifo_channel_handle(const struct fifo_channel *c);
 struct fifo_tsg *fifo_channel_tsg(const struct fifo_channel *c);
 
 NV_STATUS fifo_channel_schedule(struct fifo_channel *c, bool enable, bool skip_submit, bool skip_enable);
@@ -260,7 +258,6 @@ NV_STATUS fifo_channel_stop(struct fifo_channel *c, bool immediate);
 NV_STATUS fifo_channel_disable(struct fifo_channel *c, bool disable, bool only_sched, bool rewind);
 /* GR_SET_CTXSW_PREEMPTION_MODE (compute): mode > 2 -> INVALID_ARGUMENT. */
 NV_STATUS fifo_channel_set_preempt_mode(struct fifo_channel *c, uint32_t mode);
-uint32_t fifo_channel_preempt_mode(const struct fifo_channel *c);
 /* GET_WORK_SUBMIT_TOKEN: runlistId << 16 | chid; work_submit hook (TOKEN_REQUEST). No runlist -> INVALID_STATE. */
 /* An engine object was allocated on the channel: it now has its group's runlist (see the header comment). */
 void fifo_channel_engine_object(struct fifo_channel *c);
@@ -328,7 +325,5 @@ struct fifo_engine_stats {
     uint32_t engine_type, runlist_id;
     uint64_t busy_ns, switch_ns, switches, preemptions, kernels;
 };
-uint32_t fifo_engine_count(const struct fifo *f);
-void fifo_engine_stats(const struct fifo *f, uint32_t i, struct fifo_engine_stats *out);
 
 #endif

@@ -65,16 +65,6 @@ struct rm_client *rm_client_lookup(struct rm_server *rs, uint32_t handle)
     return NULL;
 }
 
-void rm_for_each_client(struct rm_server *rs, bool (*fn)(struct rm_client *cl, void *arg), void *arg)
-{
-    for (uint32_t b = 0; b < rs->nbuckets; b++)
-        for (struct rm_client *cl = rs->buckets[b], *next; cl; cl = next) {
-            next = cl->hash_next;
-            if (!fn(cl, arg))
-                return;
-        }
-}
-
 static void server_grow(struct rm_server *rs)
 {
     uint32_t n = rs->nbuckets * 2;
@@ -651,7 +641,6 @@ uint32_t rm_object_handle(const struct rm_object *o) { return o->handle; }
 uint32_t rm_object_class(const struct rm_object *o) { return o->dup_src ? o->dup_src->hclass : o->hclass; }
 enum rm_family rm_object_family(const struct rm_object *o) { return o->family; }
 struct rm_object *rm_object_parent(const struct rm_object *o) { return o->parent; }
-struct rm_client *rm_object_client(const struct rm_object *o) { return o->client; }
 struct gpu *rm_object_gpu(const struct rm_object *o) { return o->gpu; }
 void *rm_object_priv(const struct rm_object *o) { return o->dup_src ? o->dup_src->priv : o->priv; }
 void rm_object_set_priv(struct rm_object *o, void *priv) { o->priv = priv; }
@@ -682,10 +671,7 @@ void rm_object_for_each_child(struct rm_object *o, bool (*fn)(struct rm_object *
 }
 
 const struct profile *rm_server_profile(const struct rm_server *rs) { return rs->env.profile; }
-bool rm_server_gpreempt_compat(const struct rm_server *rs) { return rs->env.gpreempt_compat; }
-struct rm_object *rm_client_root(struct rm_client *cl) { return cl->root; }
 uint32_t rm_object_map_flags(const struct rm_object *o) { return o->map_flags; }
-bool rm_object_lost(const struct rm_object *o) { return o->lost; }
 
 void rm_server_counts(const struct rm_server *rs, struct rm_counts *out)
 {

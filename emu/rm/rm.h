@@ -230,7 +230,6 @@ uint32_t rm_object_handle(const struct rm_object *o);
 uint32_t rm_object_class(const struct rm_object *o);
 enum rm_family rm_object_family(const struct rm_object *o);
 struct rm_object *rm_object_parent(const struct rm_object *o);
-struct rm_client *rm_object_client(const struct rm_object *o);
 struct gpu *rm_object_gpu(const struct rm_object *o);
 /* Class state owned by the class's constructor/destructor (e.g. struct fifo_tsg *). */
 void *rm_object_priv(const struct rm_object *o);

@@ -31,8 +31,6 @@ void rm_server_destroy(struct rm_server *rs);
 
 /* The profile client-level objects answer from. */
 const struct profile *rm_server_profile(const struct rm_server *rs);
-/* True when the server was created in GPreempt compat mode. */
-bool rm_server_gpreempt_compat(const struct rm_server *rs);
 
 /* Live clients, objects (clients' own included) and channel groups. */
 struct rm_counts {
@@ -40,10 +38,6 @@ struct rm_counts {
 };
 void rm_server_counts(const struct rm_server *rs, struct rm_counts *out);
 
-/* Calls fn for each client until it returns false. */
-void rm_for_each_client(struct rm_server *rs, bool (*fn)(struct rm_client *cl, void *arg), void *arg);
-/* The client's root object (family CLIENT). */
-struct rm_object *rm_client_root(struct rm_client *cl);
 /* Calls fn for every object below every client's root, invalidated ones included, parents before children. */
 void rm_for_each_object(struct rm_server *rs, void (*fn)(const struct rm_object *o, void *arg), void *arg);
 
@@ -65,8 +59,6 @@ NV_STATUS rm_client_for_call(struct rm_call *c, uint32_t hclient, struct rm_clie
 struct rm_client *rm_client_lookup(struct rm_server *rs, uint32_t handle);
 /* The NVOS33 flag bits RM_MAP_MEMORY reports for o. */
 uint32_t rm_object_map_flags(const struct rm_object *o);
-/* True when o was invalidated because something it depended on was freed (NV_ERR_RESOURCE_LOST). */
-bool rm_object_lost(const struct rm_object *o);
 
 /*
  * NV_ERR_GPU_IS_LOST (with a log line naming `what`) when o belongs to a GPU

@@ -113,11 +113,6 @@ int nvrm_ctl_fd(const nvrm *rm)
     return rm->ctl_fd;
 }
 
-int nvrm_last_errno(const nvrm *rm)
-{
-    return rm->last_errno;
-}
-
 /* One ioctl; returns the transport's result and remembers errno on failure. */
 static int do_ioctl(nvrm *rm, int fd, uint32_t nr, uint32_t size, void *arg)
 {

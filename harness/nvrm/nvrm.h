@@ -57,8 +57,6 @@ void nvrm_close(nvrm *rm);
 
 /* The connection's /dev/nvidiactl descriptor (what REGISTER_FD and UVM calls name). */
 int nvrm_ctl_fd(const nvrm *rm);
-/* errno of the last failed system call on this connection (0 if none). */
-int nvrm_last_errno(const nvrm *rm);
 
 /*
  * Opens /dev/nvidia<minor> and registers it with this connection's control fd

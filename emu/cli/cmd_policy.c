@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "abi/nv_engine.h"
-#include "bpf/bpf_policy.h"
 #include "bpf/bpf_report.h"
 #include "cli.h"
 #include "hooks/hooks.h"
@@ -149,7 +148,8 @@ int nvemu_cmd_policy(int argc, char **argv)
         fprintf(stderr, "nvemu policy: warning: --task '%s' is %zu bytes; a process name is cut to 15, the policy "
                         "sees '%.15s'\n", task, strlen(task), task);
     char err[512], found[1024], driver_arg[32];
-    bool object = hooks_find_policy(path, found, sizeof found, err, sizeof err) == 0 && bpf_policy_is_object(found);
+    bool object = hooks_find_policy(path, found, sizeof found, err, sizeof err) == 0 &&
+                  hooks_policy_loader_for(found) == hooks_policy_loader_named("bpf");
     if (driver_abi && !object) {
         fprintf(stderr, "nvemu policy: --driver-abi applies to a gpu_ext struct_ops object only\n");
         return 2;

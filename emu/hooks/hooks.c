@@ -20,6 +20,7 @@
 #include "bpf/bpf_attach.h"
 #include "bpf/bpf_policy.h"
 #include "hooks/policy_api.h"
+#include "hooks/policy_loader_rows.h"
 
 /* The public plugin header names the driver's numbers itself: they must stay the same. */
 _Static_assert(NVEMU_ENGINE_GR0 == NV2080_ENGINE_TYPE_GR0 && NVEMU_ENGINE_GR7 == NV2080_ENGINE_TYPE_GR7 &&
@@ -430,12 +431,20 @@ int hooks_load_policy(struct hooks *h, const char *path, const char *const *args
     char found[1024];
     if (hooks_find_policy(path, found, sizeof found, err, errlen) != 0)
         return -1;
-    path = found;
-    if (bpf_policy_is_object(path)) {
-        int rc = bpf_policy_attach(h, hooks_attach_ops, path, args, nargs, err, errlen);
-        h->bpf = rc == 0;
-        return rc;
-    }
+    return hooks_policy_loader_for(found)->attach(h, found, args, nargs, err, errlen);
+}
+
+int hooks_attach_bpf(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
+                     size_t errlen)
+{
+    int rc = bpf_policy_attach(h, hooks_attach_ops, path, args, nargs, err, errlen);
+    h->bpf = rc == 0;
+    return rc;
+}
+
+int hooks_attach_plugin(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
+                        size_t errlen)
+{
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
         const char *why = dlerror();

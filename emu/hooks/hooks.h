@@ -69,13 +69,38 @@ struct hooks *hooks_create(const struct hooks_env *env);
 void hooks_destroy(struct hooks *h);
 
 /*
+ * A policy kind, one row of the table hooks_load_policy, hooks_find_policy, hooks_check_plugin, the
+ * policy command and the scenario schema walk: adding a kind is a row (policy_loaders.c) plus its code.
+ */
+struct policy_loader {
+    const char *name;   /* the scenario's policy key: "plugin", "bpf" */
+    const char *suffix; /* what a bare policy name is tried with in lookup */
+    /* true when the file at path is of this kind; NULL: the kind of a file no other row claims */
+    bool (*probe)(const char *path);
+    /* attaches the file at path as h's policy: 0, or -1 with a one-line reason */
+    int (*attach)(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
+                  size_t errlen);
+    /* checks the open file without running its code: 0, or -1 with a reason; NULL: checked by a load */
+    int (*check)(int fd, const char *path, const char *const *args, int nargs, char *err, size_t errlen);
+};
+
+/* The rows, in lookup order; *count gets their number. */
+const struct policy_loader *hooks_policy_loaders(size_t *count);
+
+/* The row whose probe claims the file at path, else the row without a probe. Never NULL. */
+const struct policy_loader *hooks_policy_loader_for(const char *path);
+
+/* The row called name, or NULL. */
+const struct policy_loader *hooks_policy_loader_named(const char *name);
+
+/*
  * Where a policy named on a command line or in a scenario is, the same for every
  * command: a path (contains '/', or an existing file) is taken as is; a bare
- * name is a bundled policy, NAME, NAME.so or NAME.bpf.o in $NVEMU_POLICY_DIR,
+ * name is a bundled policy, NAME then NAME+each kind's suffix in $NVEMU_POLICY_DIR,
  * then <dir of the nvemu executable>/policies (build tree), then
  * <bindir>/../lib/nvemu/policies (installed tree). Writes the path to out and
- * returns 0, or -1 with a one-line reason in err. The caller dispatches on the
- * file type (a shared object, or an eBPF object ending in .bpf.o).
+ * returns 0, or -1 with a one-line reason in err. The file's kind is
+ * hooks_policy_loader_for's answer (from its content, not its name).
  */
 int hooks_find_policy(const char *name, char *out, size_t len, char *err, size_t errlen);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hooks/hooks.h"
+#include "hooks/policy_loader_rows.h"
 #include "nvemu/policy.h"
 
 #if defined(__x86_64__)
@@ -153,12 +154,15 @@ int hooks_check_plugin(const char *path, const char *const *args, int nargs, cha
         close(fd);
         return -1;
     }
-    /* an eBPF object (e_machine EM_BPF): checked by a load, which runs none of its code natively */
-    unsigned char h[20];
-    if (pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h && !memcmp(h, ELFMAG, SELFMAG) && h[18] == EM_BPF && !h[19]) {
-        close(fd);
-        return 1;
-    }
+    const struct policy_loader *kind = hooks_policy_loader_for(path);
+    int rc = kind->check ? kind->check(fd, path, args, nargs, err, errlen) : 1;
+    close(fd);
+    return rc;
+}
+
+int hooks_check_plugin_elf(int fd, const char *path, const char *const *args, int nargs, char *err,
+                           size_t errlen)
+{
     int rc = -1;
     Elf *elf = NULL;
     if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_begin(fd, ELF_C_READ, NULL)))
@@ -166,6 +170,5 @@ int hooks_check_plugin(const char *path, const char *const *args, int nargs, cha
     else
         rc = check_elf(elf, path, args, nargs, err, errlen);
     elf_end(elf);
-    close(fd);
     return rc;
 }

@@ -8,19 +8,34 @@
 #include "base/paths.h"
 #include "hooks/hooks.h"
 
-static const char *const suffixes[] = {"", ".so", ".bpf.o"};
-
-/* dir/name+suffix for the first suffix that names a readable file. */
+/* dir/name as given, then with each policy kind's suffix, for the first that names a readable file. */
 static int find_in(const char *dir, const char *name, char *out, size_t len)
 {
     if (!dir || !*dir)
         return -1;
-    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-        int w = snprintf(out, len, "%s/%s%s", dir, name, suffixes[i]);
+    size_t nkinds;
+    const struct policy_loader *kinds = hooks_policy_loaders(&nkinds);
+    for (size_t i = 0; i <= nkinds; i++) {
+        int w = snprintf(out, len, "%s/%s%s", dir, name, i == 0 ? "" : kinds[i - 1].suffix);
         if (w > 0 && (size_t)w < len && access(out, R_OK) == 0)
             return 0;
     }
     return -1;
+}
+
+/* "(.so|.bpf.o)": the suffixes a bare name is tried with, for the error message. */
+static void suffix_list(char *out, size_t len)
+{
+    size_t nkinds, used = 0;
+    const struct policy_loader *kinds = hooks_policy_loaders(&nkinds);
+    out[0] = '\0';
+    for (size_t i = 0; i < nkinds && used < len; i++) {
+        int w = snprintf(out + used, len - used, "%s%s%s", i == 0 ? "(" : "|", kinds[i].suffix,
+                         i + 1 == nkinds ? ")" : "");
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
 }
 
 int hooks_find_policy(const char *name, char *out, size_t len, char *err, size_t errlen)
@@ -54,8 +69,10 @@ int hooks_find_policy(const char *name, char *out, size_t len, char *err, size_t
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
         if (find_in(dirs[i], name, out, len) == 0)
             return 0;
-    snprintf(err, errlen, "policy '%.64s': no file of that name and no bundled policy %s(.so|.bpf.o) in "
-                          "$NVEMU_POLICY_DIR%s%s or %s", name, name, dirs[0] ? "=" : " (unset)", dirs[0] ? dirs[0] : "",
-             install_dir);
+    char suffixes[64];
+    suffix_list(suffixes, sizeof suffixes);
+    snprintf(err, errlen, "policy '%.64s': no file of that name and no bundled policy %s%s in "
+                          "$NVEMU_POLICY_DIR%s%s or %s", name, name, suffixes, dirs[0] ? "=" : " (unset)",
+             dirs[0] ? dirs[0] : "", install_dir);
     return -1;
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "expect.h"
+#include "hooks/hooks.h"
 #include "profile/profile.h"
 #include "scenario_calls.h"
 #include "yaml/yschema.h"
@@ -284,9 +285,10 @@ static int policy_check(struct yctx *c, const struct ynode *map, void *base, con
     size_t len = strlen(p->plugin);
     bool has_suffix = len > 2 && strcmp(p->plugin + len - 2, ".o") == 0;
     if (got[POL_BPF] && !has_suffix) {
-        if (len + sizeof(".bpf.o") > sizeof(p->plugin))
+        const char *suffix = hooks_policy_loader_named("bpf")->suffix;
+        if (len + strlen(suffix) + 1 > sizeof(p->plugin))
             return yfail(c, name, "policy.bpf name is too long");
-        memcpy(p->plugin + len, ".bpf.o", sizeof(".bpf.o"));
+        memcpy(p->plugin + len, suffix, strlen(suffix) + 1);
     }
     return 0;
 }

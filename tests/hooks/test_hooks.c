@@ -551,6 +551,34 @@ static void test_callback_limit_detaches_late_policy(void **state)
     }
 }
 
+/* The kind of a policy file comes from its content (an EM_BPF ELF header), not its name; bare-name lookup
+ * tries the kinds' suffixes in table order. */
+static void policy_kind_is_chosen_by_file_content_through_one_table(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct policy_loader *rows = hooks_policy_loaders(&n);
+    assert_int_equal(n, 2);
+    assert_string_equal(rows[0].suffix, ".so");
+    assert_string_equal(rows[1].suffix, ".bpf.o");
+    const struct policy_loader *bpf = hooks_policy_loader_named("bpf"), *plugin = hooks_policy_loader_named("plugin");
+    assert_non_null(bpf);
+    assert_non_null(plugin);
+    assert_null(hooks_policy_loader_named("wasm"));
+    assert_ptr_equal(hooks_policy_loader_for(TEST_NOSYM_SO), plugin);
+    char obj[] = "/tmp/nvemu-kind-XXXXXX";
+    int fd = mkstemp(obj); /* no .bpf.o suffix: the header alone decides */
+    assert_true(fd >= 0);
+    unsigned char h[20] = {0x7f, 'E', 'L', 'F'};
+    h[18] = 247; /* EM_BPF */
+    assert_int_equal(write(fd, h, sizeof h), (ssize_t)sizeof h);
+    close(fd);
+    assert_ptr_equal(hooks_policy_loader_for(obj), bpf);
+    char err[256] = "";
+    assert_int_equal(hooks_check_plugin(obj, NULL, 0, err, sizeof err), 1); /* checked by a load */
+    unlink(obj);
+}
+
 /* hooks_check_plugin reads the ELF file only: the plugin's constructor does not run; a file without the
  * symbol, with another API version, or that is not a shared object is refused with the load's message. */
 static void test_check_plugin_runs_no_code(void **state)
@@ -637,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_attach_errors),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_check_plugin_runs_no_code),
+        cmocka_unit_test(policy_kind_is_chosen_by_file_content_through_one_table),
         cmocka_unit_test(test_callback_limit_detaches_late_policy),
         cmocka_unit_test(test_min_size_ops_table),
     };

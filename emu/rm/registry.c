@@ -53,14 +53,20 @@ static void add_ctrls(const struct rm_ctrl_row *rows, const char *table)
     }
 }
 
+const struct rm_ctrl_table rm_ctrl_tables[] = {
+    {"rm_ctrl_rows_core", "emu/rm", rm_ctrl_rows_core},
+    {"rm_ctrl_rows_discovery", "emu/profile", rm_ctrl_rows_discovery},
+    {"rm_ctrl_rows_fifo", "emu/fifo", rm_ctrl_rows_fifo},
+    {"rm_ctrl_rows_monitoring", "emu/rm", rm_ctrl_rows_monitoring},
+    {NULL, NULL, NULL},
+};
+
 static void build_index(void)
 {
     add_classes(rm_class_rows_core, "rm_class_rows_core");
     add_classes(rm_class_rows_fifo, "rm_class_rows_fifo");
-    add_ctrls(rm_ctrl_rows_core, "rm_ctrl_rows_core");
-    add_ctrls(rm_ctrl_rows_discovery, "rm_ctrl_rows_discovery");
-    add_ctrls(rm_ctrl_rows_fifo, "rm_ctrl_rows_fifo");
-    add_ctrls(rm_ctrl_rows_monitoring, "rm_ctrl_rows_monitoring");
+    for (const struct rm_ctrl_table *t = rm_ctrl_tables; t->rows; t++)
+        add_ctrls(t->rows, t->name);
 }
 
 const struct rm_class_row *rm_class_lookup(uint32_t hclass)

@@ -203,6 +203,18 @@ extern const struct rm_ctrl_row rm_ctrl_rows_discovery[];
 extern const struct rm_ctrl_row rm_ctrl_rows_fifo[];
 extern const struct rm_ctrl_row rm_ctrl_rows_monitoring[];
 
+/*
+ * Every control table, one entry each, ending with an entry whose rows are NULL: the registry indexes
+ * them, the table tests walk them, replay names a control's owner from them. A new table is an entry here
+ * (registry.c) plus its rows.
+ */
+struct rm_ctrl_table {
+    const char *name;              /* the row array's symbol, for log lines */
+    const char *owner;             /* the module whose model answers these controls */
+    const struct rm_ctrl_row *rows;
+};
+extern const struct rm_ctrl_table rm_ctrl_tables[];
+
 /* The registered row of a class / control (from every row table), or NULL when there is none. */
 const struct rm_class_row *rm_class_lookup(uint32_t hclass);
 const struct rm_ctrl_row *rm_ctrl_lookup(uint32_t cmd);

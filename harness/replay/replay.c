@@ -196,21 +196,15 @@ static bool fifo_class(uint32_t hclass)
     return nv_class_is(hclass, NV_CK_TSG) || nv_class_is(hclass, NV_CK_CTXSHARE) || nv_class_is(hclass, NV_CK_CHANNEL);
 }
 
-static bool in_table(const struct rm_ctrl_row *rows, uint32_t cmd)
-{
-    for (const struct rm_ctrl_row *row = rows; row->name; row++)
-        if (row->cmd == cmd)
-            return true;
-    return false;
-}
-
-/* The control tables say who answers: FIFO and scheduling controls, discovery (profile data), the rest rm. */
+/* The control tables say who answers (rm_ctrl_tables' owner); a control of a FIFO class is the FIFO's. */
 static const char *ctrl_owner(uint32_t cmd)
 {
-    if (in_table(rm_ctrl_rows_fifo, cmd) || fifo_class(cmd >> 16))
+    if (fifo_class(cmd >> 16))
         return "emu/fifo";
-    if (in_table(rm_ctrl_rows_discovery, cmd))
-        return "emu/profile";
+    for (const struct rm_ctrl_table *t = rm_ctrl_tables; t->rows; t++)
+        for (const struct rm_ctrl_row *row = t->rows; row->name; row++)
+            if (row->cmd == cmd)
+                return t->owner;
     return "emu/rm";
 }
 

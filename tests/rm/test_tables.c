@@ -15,21 +15,14 @@
 #include "dispatch/dispatch_internal.h"
 #include "rm/rm.h"
 
-static const struct rm_ctrl_row *const *ctrl_tables(size_t *n)
-{
-    static const struct rm_ctrl_row *const t[] = {rm_ctrl_rows_core, rm_ctrl_rows_discovery, rm_ctrl_rows_fifo,
-                                                  rm_ctrl_rows_monitoring};
-    *n = sizeof t / sizeof t[0];
-    return t;
-}
-
 static void controls_unique_and_sane(void **state)
 {
     (void)state;
-    size_t nt, rows = 0;
-    const struct rm_ctrl_row *const *t = ctrl_tables(&nt);
-    for (size_t i = 0; i < nt; i++)
-        for (const struct rm_ctrl_row *r = t[i]; r->name; r++, rows++) {
+    size_t rows = 0;
+    for (const struct rm_ctrl_table *t = rm_ctrl_tables; t->rows; t++) {
+        assert_non_null(t->name);
+        assert_non_null(t->owner); /* replay names it in a mismatch */
+        for (const struct rm_ctrl_row *r = t->rows; r->name; r++, rows++) {
             assert_int_not_equal(r->cmd & 0xFFFFu, 0); /* cmd 0 / index 0 are the NULL command */
             assert_true((r->name[0] >= 'A' && r->name[0] <= 'Z')); /* a symbol, not an expanded number */
             assert_non_null(r->handler);
@@ -41,8 +34,8 @@ static void controls_unique_and_sane(void **state)
             /* recorded answers are raw bytes whose size is the recorded paramsSize */
             assert_true(!(r->flags & RM_CTRL_CANNED) || r->priv == RM_PRIV_USER);
             assert_ptr_equal(rm_ctrl_lookup(r->cmd), r); /* a duplicate would be answered by the other row */
-            for (size_t j = 0; j < nt; j++)
-                for (const struct rm_ctrl_row *o = t[j]; o->name; o++)
+            for (const struct rm_ctrl_table *u = rm_ctrl_tables; u->rows; u++)
+                for (const struct rm_ctrl_row *o = u->rows; o->name; o++)
                     if (o != r && o->cmd == r->cmd)
                         fail_msg("control 0x%08x is in two rows (%s, %s)", r->cmd, r->name, o->name);
             for (const struct rm_ctrl_volatile *v = r->volatile_out; v && v->why; v++) {
@@ -50,6 +43,7 @@ static void controls_unique_and_sane(void **state)
                 assert_true(v->info_index || v->len > 0);
             }
         }
+    }
     assert_true(rows > 100);
 }
 

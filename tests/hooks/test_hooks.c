@@ -126,7 +126,7 @@ static int teardown(void **state)
 
 /* ---- native behaviour ---- */
 
-static void test_native_without_policy(void **state)
+static void no_policy_leaves_every_native_value(void **state)
 {
     (void)state;
     struct testenv te;
@@ -185,7 +185,7 @@ static void task_init_native(struct fixture *f, uint64_t *ts, uint32_t *il)
 
 /* ---- task_init ---- */
 
-static void test_task_init_apply(void **state)
+static void task_init_applies_timeslice_and_low_interleave(void **state)
 {
     struct fixture *f = *state;
     script.task_init[0] = (struct action){ACT_SET_TS, 5000, NULL, 0};
@@ -203,7 +203,7 @@ static void test_task_init_apply(void **state)
     assert_true(te_find(&f->te, "task_init", "interleave", "apply") >= 0);
 }
 
-static void test_task_init_no_decision(void **state)
+static void task_init_without_decision_keeps_native_values(void **state)
 {
     struct fixture *f = *state;
     uint64_t ts;
@@ -214,7 +214,7 @@ static void test_task_init_no_decision(void **state)
     expect_reason(f, "task_init", "timeslice", "noop", "no decision");
 }
 
-static void test_task_init_repeat(void **state)
+static void task_init_same_value_twice_is_a_repeat_noop(void **state)
 {
     struct fixture *f = *state;
     script.task_init[0] = (struct action){ACT_SET_TS, 5000, NULL, 0};
@@ -250,7 +250,7 @@ static void test_task_init_conflict_keeps_native(void **state)
     assert_int_equal(f->te.rec[last].value, 1024);
 }
 
-static void test_task_init_range(void **state)
+static void task_init_out_of_range_values_are_rejected(void **state)
 {
     struct fixture *f = *state;
     script.task_init[0] = (struct action){ACT_SET_TS, 7, NULL, 0};    /* below the minimum 8 */
@@ -267,7 +267,7 @@ static void test_task_init_range(void **state)
     expect_reason(f, "task_init", "interleave", "reject", "interleave not in {0,1,2}");
 }
 
-static void test_task_init_zero_and_independent_fields(void **state)
+static void task_init_zero_timeslice_is_rejected_interleave_still_applies(void **state)
 {
     struct fixture *f = *state;
     script.task_init[0] = (struct action){ACT_SET_TS, 0, NULL, 0};
@@ -280,7 +280,7 @@ static void test_task_init_zero_and_independent_fields(void **state)
     expect_reason(f, "task_init", "timeslice", "reject", "zero timeslice");
 }
 
-static void test_task_init_wrong_setter(void **state)
+static void task_init_refuses_setters_of_other_hooks(void **state)
 {
     struct fixture *f = *state;
     script.task_init[0] = (struct action){ACT_REJECT_BIND, 0, NULL, 0};
@@ -296,7 +296,7 @@ static void test_task_init_wrong_setter(void **state)
 
 /* ---- bind ---- */
 
-static void test_bind(void **state)
+static void bind_reject_refuses_the_bind_once_then_repeats(void **state)
 {
     struct fixture *f = *state;
     struct hook_task t = te_task(4, "lc");
@@ -311,7 +311,7 @@ static void test_bind(void **state)
     assert_int_equal(f->te.rec[i].value, 0);
 }
 
-static void test_bind_wrong_setter(void **state)
+static void bind_refuses_timeslice_setter(void **state)
 {
     struct fixture *f = *state;
     script.bind[0] = (struct action){ACT_SET_TS, 5000, NULL, 0};
@@ -322,7 +322,7 @@ static void test_bind_wrong_setter(void **state)
 
 /* ---- timeslice_set ---- */
 
-static void test_timeslice_set(void **state)
+static void timeslice_set_replacement_is_applied(void **state)
 {
     struct fixture *f = *state;
     struct hook_task t = te_task(4, "lc");
@@ -336,7 +336,7 @@ static void test_timeslice_set(void **state)
     assert_int_equal(f->te.rec[i].value, 1000000);
 }
 
-static void test_timeslice_set_invalid(void **state)
+static void timeslice_set_invalid_or_conflicting_value_keeps_current(void **state)
 {
     struct fixture *f = *state;
     struct hook_task t = te_task(4, "lc");
@@ -357,7 +357,7 @@ static void test_timeslice_set_invalid(void **state)
 
 /* ---- runlist_update ---- */
 
-static void test_runlist_reorder(void **state)
+static void runlist_permutation_is_applied(void **state)
 {
     struct fixture *f = *state;
     static const uint64_t order[5] = {7, 3, 3, 1, 9};
@@ -369,7 +369,7 @@ static void test_runlist_reorder(void **state)
     assert_true(te_find(&f->te, "runlist_update", "runlist", "apply") >= 0);
 }
 
-static void test_runlist_reorder_invalid(void **state)
+static void runlist_order_adding_or_dropping_entries_is_rejected(void **state)
 {
     struct fixture *f = *state;
     static const uint64_t dropped[4] = {7, 3, 1, 9};
@@ -388,7 +388,7 @@ static void test_runlist_reorder_invalid(void **state)
     assert_int_equal(script.results[0], POLICY_REJECT_RANGE);
 }
 
-static void test_runlist_conflict(void **state)
+static void runlist_conflicting_orders_keep_native(void **state)
 {
     struct fixture *f = *state;
     static const uint64_t a[3] = {3, 2, 1};
@@ -404,7 +404,7 @@ static void test_runlist_conflict(void **state)
 
 /* ---- work_submit ---- */
 
-static void test_work_submit(void **state)
+static void work_submit_decision_changes_timeslice_once(void **state)
 {
     struct fixture *f = *state;
     f->te.now_ns = 123456;
@@ -428,7 +428,7 @@ static void test_work_submit(void **state)
     assert_true(j >= 0);
 }
 
-static void test_work_submit_without_outputs(void **state)
+static void work_submit_without_outputs_rejects_setter(void **state)
 {
     struct fixture *f = *state;
     script.submit[0] = (struct action){ACT_SET_TS, 1000000, NULL, 0};
@@ -440,7 +440,7 @@ static void test_work_submit_without_outputs(void **state)
 
 /* ---- task_destroy ---- */
 
-static void test_task_destroy(void **state)
+static void task_destroy_reaches_policy_every_time(void **state)
 {
     struct fixture *f = *state;
     struct hook_task t = te_task(4, "lc");
@@ -451,7 +451,7 @@ static void test_task_destroy(void **state)
 
 /* ---- attaching and loading ---- */
 
-static void test_attach_errors(void **state)
+static void attach_refuses_bad_version_size_args_and_second_policy(void **state)
 {
     (void)state;
     memset(&script, 0, sizeof script);
@@ -487,7 +487,7 @@ static void test_attach_errors(void **state)
     assert_int_equal(script.finied, 1);
 }
 
-static void test_load_errors(void **state)
+static void load_refuses_missing_file_symbol_and_version(void **state)
 {
     (void)state;
     struct testenv te;
@@ -644,26 +644,26 @@ static void test_min_size_ops_table(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_native_without_policy),
-        cmocka_unit_test_setup_teardown(test_task_init_apply, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_task_init_no_decision, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_task_init_repeat, setup, teardown),
+        cmocka_unit_test(no_policy_leaves_every_native_value),
+        cmocka_unit_test_setup_teardown(task_init_applies_timeslice_and_low_interleave, setup, teardown),
+        cmocka_unit_test_setup_teardown(task_init_without_decision_keeps_native_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(task_init_same_value_twice_is_a_repeat_noop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_task_init_conflict_keeps_native, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_task_init_range, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_task_init_zero_and_independent_fields, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_task_init_wrong_setter, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_bind, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_bind_wrong_setter, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_timeslice_set, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_timeslice_set_invalid, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_runlist_reorder, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_runlist_reorder_invalid, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_runlist_conflict, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_work_submit, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_work_submit_without_outputs, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_task_destroy, setup, teardown),
-        cmocka_unit_test(test_attach_errors),
-        cmocka_unit_test(test_load_errors),
+        cmocka_unit_test_setup_teardown(task_init_out_of_range_values_are_rejected, setup, teardown),
+        cmocka_unit_test_setup_teardown(task_init_zero_timeslice_is_rejected_interleave_still_applies, setup, teardown),
+        cmocka_unit_test_setup_teardown(task_init_refuses_setters_of_other_hooks, setup, teardown),
+        cmocka_unit_test_setup_teardown(bind_reject_refuses_the_bind_once_then_repeats, setup, teardown),
+        cmocka_unit_test_setup_teardown(bind_refuses_timeslice_setter, setup, teardown),
+        cmocka_unit_test_setup_teardown(timeslice_set_replacement_is_applied, setup, teardown),
+        cmocka_unit_test_setup_teardown(timeslice_set_invalid_or_conflicting_value_keeps_current, setup, teardown),
+        cmocka_unit_test_setup_teardown(runlist_permutation_is_applied, setup, teardown),
+        cmocka_unit_test_setup_teardown(runlist_order_adding_or_dropping_entries_is_rejected, setup, teardown),
+        cmocka_unit_test_setup_teardown(runlist_conflicting_orders_keep_native, setup, teardown),
+        cmocka_unit_test_setup_teardown(work_submit_decision_changes_timeslice_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(work_submit_without_outputs_rejects_setter, setup, teardown),
+        cmocka_unit_test_setup_teardown(task_destroy_reaches_policy_every_time, setup, teardown),
+        cmocka_unit_test(attach_refuses_bad_version_size_args_and_second_policy),
+        cmocka_unit_test(load_refuses_missing_file_symbol_and_version),
         cmocka_unit_test(test_check_plugin_runs_no_code),
         cmocka_unit_test(policy_kind_is_chosen_by_file_content_through_one_table),
         cmocka_unit_test(test_callback_limit_detaches_late_policy),

@@ -25,7 +25,7 @@ void nvemu_fault_gpu_lost(nvemu *emu, uint32_t gpu)
         /* the driver reports a GPU fallen off the bus as XID 79 */
         char dev[32];
         snprintf(dev, sizeof dev, "%04x:%02x:%02x.%x", emu->profile->pci_domain & 0xFFFFu, g->pci_bus & 0xFFu,
-                 emu->profile->pci_slot & 0x1Fu, emu->profile->pci_function & 7u);
+                 g->pci_slot & 0x1Fu, emu->profile->pci_function & 7u);
         hooks_xid(emu->hooks, 79, dev);
     }
     pthread_mutex_unlock(&emu->lock);

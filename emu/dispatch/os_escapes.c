@@ -27,7 +27,7 @@ ESC_HANDLER(card_info, void)
         e.valid = 1;
         e.pci_info.domain = prof->pci_domain;
         e.pci_info.bus = (uint8_t)g->pci_bus;
-        e.pci_info.slot = (uint8_t)prof->pci_slot;
+        e.pci_info.slot = (uint8_t)g->pci_slot;
         e.pci_info.function = (uint8_t)prof->pci_function;
         e.pci_info.vendor_id = prof->pci_vendor_id;
         e.pci_info.device_id = prof->pci_device_id;
@@ -99,7 +99,7 @@ ESC_HANDLER(status_code, nv_ioctl_status_code_t)
     const struct profile *prof = x->d->env.profile;
     for (uint32_t i = 0; i < rm_gpu_count(x->d->env.rs); i++) {
         struct gpu *g = rm_gpu(x->d->env.rs, i);
-        if (p->domain == prof->pci_domain && p->bus == (uint8_t)g->pci_bus && p->slot == (uint8_t)prof->pci_slot) {
+        if (p->domain == prof->pci_domain && p->bus == (uint8_t)g->pci_bus && p->slot == (uint8_t)g->pci_slot) {
             p->status = NV_OK;
             return 0;
         }

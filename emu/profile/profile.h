@@ -126,13 +126,17 @@ struct profile {
     char notes[256];               /* what the profile assumes (e.g. Volta on the open driver) */
 
     uint32_t gpu_count;            /* /dev/nvidia0..N-1 */
-    /* PCI identity of GPU 0; GPU i gets bus + i */
+    /* PCI identity of GPU 0; GPU i gets bus + i, or slot + i when pci_gpus_by_slot (a VM's GPUs on one bus) */
     uint32_t pci_domain, pci_bus, pci_slot, pci_function;
+    bool pci_gpus_by_slot;
     uint16_t pci_vendor_id, pci_device_id;
     uint32_t pci_subsystem_id;
     uint64_t bar0_address, bar0_size, fb_address, fb_size;
     uint16_t interrupt_line;
     uint8_t uuid[16];
+    /* UUIDs of GPUs 1..gpu_count-1 in order (`uuids:`); a GPU past the list answers GPU 0's */
+    uint32_t extra_uuid_count;
+    uint8_t extra_uuids[31][16];
 
     uint32_t class_count;
     uint32_t classes[PROFILE_MAX_CLASSES];

@@ -274,9 +274,8 @@ static int parse_canned(struct yctx *c, const struct ynode *v, void *elem)
 }
 
 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" -> 16 bytes. */
-static int parse_uuid(struct yctx *c, const struct ynode *n, void *base)
+static int parse_uuid_into(struct yctx *c, const struct ynode *n, uint8_t *uuid)
 {
-    struct profile *p = base;
     static const char shape[] = "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
     if (yexpect(c, n, YNODE_SCALAR, "uuid"))
         return -1;
@@ -294,12 +293,45 @@ static int parse_uuid(struct yctx *c, const struct ynode *n, void *base)
             return yfail(c, n, "uuid must look like %s", shape);
         int v = hexval(s[i]);
         if (k % 2 == 0)
-            p->uuid[k / 2] = (uint8_t)(v << 4);
+            uuid[k / 2] = (uint8_t)(v << 4);
         else
-            p->uuid[k / 2] |= (uint8_t)v;
+            uuid[k / 2] |= (uint8_t)v;
         k++;
     }
     return 0;
+}
+
+static int parse_uuid(struct yctx *c, const struct ynode *n, void *base)
+{
+    return parse_uuid_into(c, n, ((struct profile *)base)->uuid);
+}
+
+/* `uuids:` the UUIDs of GPU 1, 2, ... of a multi-GPU profile. */
+static int parse_uuids(struct yctx *c, const struct ynode *n, void *base)
+{
+    struct profile *p = base;
+    if (yexpect(c, n, YNODE_SEQ, "uuids"))
+        return -1;
+    if (n->count > sizeof p->extra_uuids / sizeof p->extra_uuids[0])
+        return yfail(c, n, "uuids lists more than %zu GPUs", sizeof p->extra_uuids / sizeof p->extra_uuids[0]);
+    for (size_t i = 0; i < n->count; i++)
+        if (parse_uuid_into(c, n->items[i], p->extra_uuids[i]))
+            return -1;
+    p->extra_uuid_count = (uint32_t)n->count;
+    return 0;
+}
+
+/* pci.next_gpu: which part of the PCI location GPU i+1 steps from GPU i's. */
+static int parse_next_gpu(struct yctx *c, const struct ynode *n, void *base)
+{
+    struct profile *p = base;
+    if (yexpect(c, n, YNODE_SCALAR, "next_gpu"))
+        return -1;
+    if (!strcmp(n->scalar, "bus") || !strcmp(n->scalar, "slot")) {
+        p->pci_gpus_by_slot = !strcmp(n->scalar, "slot");
+        return 0;
+    }
+    return yfail(c, n, "next_gpu must be bus or slot, not '%s'", n->scalar);
 }
 
 static const struct yfield pci_fields[] = {
@@ -317,6 +349,7 @@ static const struct yfield pci_fields[] = {
     YFIELD("fb_address", YF_U64, P(fb_address), .max = UINT64_MAX, .required = true),
     YFIELD("fb_size", YF_U64, P(fb_size), .min = 1, .max = UINT64_MAX, .required = true),
     YFIELD("interrupt_line", YF_U16, P(interrupt_line), .max = 0xFFFF, .required = true),
+    YFIELD("next_gpu", YF_CUSTOM, 0, .custom = parse_next_gpu),
     YFIELD_END,
 };
 
@@ -455,8 +488,13 @@ static int top_check(struct yctx *c, const struct ynode *root, void *base, const
         arch_ok |= !strcmp(p->arch, arches[i]);
     if (!arch_ok)
         return yfail(c, root, "arch '%s' is not one of volta, turing, ampere, ada, hopper, blackwell", p->arch);
-    if (p->pci_bus + p->gpu_count - 1 > 0xFF)
+    if (!p->pci_gpus_by_slot && p->pci_bus + p->gpu_count - 1 > 0xFF)
         return yfail(c, root, "gpu_count %u does not fit after PCI bus %u", p->gpu_count, p->pci_bus);
+    if (p->pci_gpus_by_slot && p->pci_slot + p->gpu_count - 1 > 31)
+        return yfail(c, root, "gpu_count %u does not fit after PCI slot %u", p->gpu_count, p->pci_slot);
+    if (p->extra_uuid_count && p->extra_uuid_count != p->gpu_count - 1)
+        return yfail(c, root, "uuids lists %u GPUs; gpu_count %u needs %u", p->extra_uuid_count, p->gpu_count,
+                     p->gpu_count - 1);
     if (!profile_engine(p, 1))
         return yfail(c, root, "engines must include GR0 (type 1)");
     for (uint32_t i = 0; i < p->gr_info_count; i++)
@@ -516,6 +554,7 @@ static const struct yfield top_fields[] = {
     YFIELD("gpu_count", YF_U32, P(gpu_count), .min = 1, .max = 32, .required = true),
     YFIELD("sli_status", YF_U32, P(sli_status), .max = 0xFFFFFFFFu, .required = true),
     YFIELD("uuid", YF_CUSTOM, 0, .required = true, .custom = parse_uuid),
+    YFIELD("uuids", YF_CUSTOM, 0, .custom = parse_uuids),
     YFIELD("build", YF_MAP, 0, .required = true, .sub = &build_table),
     YFIELD("pci", YF_MAP, 0, .required = true, .sub = &pci_table),
     YFIELD("arch_info", YF_MAP, 0, .required = true, .sub = &arch_table),

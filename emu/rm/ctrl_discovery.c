@@ -316,7 +316,7 @@ RM_CTRL_HANDLER(ctrl_short_name, NV2080_CTRL_GPU_GET_SHORT_NAME_STRING_PARAMS)
 /* UUID as 16 binary bytes or as the "GPU-xxxxxxxx-..." string (41 bytes with its NUL). */
 RM_CTRL_HANDLER(ctrl_gid_info, NV2080_CTRL_GPU_GET_GID_INFO_PARAMS)
 {
-    const uint8_t *u = rm_call_profile(c)->uuid;
+    const uint8_t *u = c->gpu ? c->gpu->uuid : rm_call_profile(c)->uuid;
     if (p->index != 0)
         return NV_ERR_INVALID_ARGUMENT;
     memset(p->data, 0, sizeof p->data);

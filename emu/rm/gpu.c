@@ -15,8 +15,10 @@ int gpu_init(struct gpu *g, const struct profile *p, uint32_t index, struct sim 
     memset(g, 0, sizeof(*g));
     g->index = index;
     g->profile = p;
-    g->pci_bus = p->pci_bus + index;
-    g->gpu_id = ((p->pci_domain & 0xFFFFu) << 16) | ((g->pci_bus & 0xFFu) << 8) | (p->pci_slot & 0xFFu);
+    g->pci_bus = p->pci_gpus_by_slot ? p->pci_bus : p->pci_bus + index;
+    g->pci_slot = p->pci_gpus_by_slot ? p->pci_slot + index : p->pci_slot;
+    g->uuid = index && index <= p->extra_uuid_count ? p->extra_uuids[index - 1] : p->uuid;
+    g->gpu_id = ((p->pci_domain & 0xFFFFu) << 16) | ((g->pci_bus & 0xFFu) << 8) | (g->pci_slot & 0xFFu);
     g->fifo = fifo_create(p, index, s, h);
     if (!g->fifo) {
         snprintf(err, errlen, "cannot create the FIFO model");

@@ -21,7 +21,9 @@ struct rm_server;
 struct gpu {
     uint32_t index;                  /* minor number and NV0080 deviceId */
     uint32_t gpu_id;                 /* (domain & 0xFFFF) << 16 | bus << 8 | slot */
-    uint32_t pci_bus;                /* profile->pci_bus + index */
+    uint32_t pci_bus;                /* profile->pci_bus + index, or profile->pci_bus (pci_gpus_by_slot) */
+    uint32_t pci_slot;               /* profile->pci_slot, or profile->pci_slot + index (pci_gpus_by_slot) */
+    const uint8_t *uuid;             /* the profile's UUID of this GPU (16 bytes) */
     const struct profile *profile;
     struct fifo *fifo;
     uint64_t *class_map;             /* bit per 16-bit class id of the profile's class list */

@@ -11,6 +11,7 @@
 #include "abi/nv_classes.h"
 #include "abi/nv_escape.h"
 #include "abi/nv_status.h"
+#include "core/emulator.h"
 #include "front/inproc.h"
 
 /*
@@ -53,7 +54,7 @@ static NV_STATUS rm_alloc(struct replay_other_client *oc, int ctl, NvHandle hroo
     return p.status;
 }
 
-struct replay_other_client *replay_other_client_hold(nvemu *emu, uint32_t gpu, char *err, size_t errlen)
+struct replay_other_client *replay_other_client_hold(nvemu *emu, char *err, size_t errlen)
 {
     struct replay_other_client *oc = calloc(1, sizeof *oc);
     if (!oc || !(oc->fds = nvemu_fdtable_create(emu, false))) {
@@ -67,29 +68,33 @@ struct replay_other_client *replay_other_client_hold(nvemu *emu, uint32_t gpu, c
     who.tid = OTHER_PID;
     snprintf(who.comm, sizeof who.comm, "other-client");
 
-    char node[32];
-    snprintf(node, sizeof node, "/dev/nvidia%u", gpu);
     int ctl = nvemu_fdtable_open(oc->fds, "/dev/nvidiactl", &who);
-    int dev = ctl < 0 ? -1 : nvemu_fdtable_open(oc->fds, node, &who);
-    if (ctl < 0 || dev < 0) {
-        say(err, errlen, "other client: cannot open %s: %s", ctl < 0 ? "/dev/nvidiactl" : node, strerror(errno));
-        replay_other_client_release(oc);
-        return NULL;
-    }
-    /* the client handle is the driver's choice; the device's is chosen the way libcuda chooses its own */
-    NvHandle hclient = 0, hdevice = 0x5c000001;
-    NV0080_ALLOC_PARAMETERS dp = {.deviceId = gpu};
-    NV_STATUS st = rm_alloc(oc, ctl, 0, 0, &hclient, NV01_ROOT_CLIENT, NULL, 0);
-    const char *what = "NV01_ROOT_CLIENT";
-    if (st == NV_OK) {
-        what = "NV01_DEVICE_0";
-        st = rm_alloc(oc, ctl, hclient, hclient, &hdevice, NV01_DEVICE_0, &dp, sizeof dp);
-    }
+    /* the client handle is the driver's choice */
+    NvHandle hclient = 0;
+    NV_STATUS st = ctl < 0 ? NV_ERR_OPERATING_SYSTEM : rm_alloc(oc, ctl, 0, 0, &hclient, NV01_ROOT_CLIENT, NULL, 0);
     if (st != NV_OK) {
-        say(err, errlen, "other client: %s alloc on GPU %u failed: %s (0x%x)", what, gpu, nv_status_name(st),
-            (unsigned)st);
+        say(err, errlen, "other client: cannot open /dev/nvidiactl or allocate NV01_ROOT_CLIENT (0x%x)", (unsigned)st);
         replay_other_client_release(oc);
         return NULL;
+    }
+    for (uint32_t gpu = 0; gpu < nvemu_gpu_count(emu); gpu++) {
+        char node[32];
+        snprintf(node, sizeof node, "/dev/nvidia%u", gpu);
+        if (nvemu_fdtable_open(oc->fds, node, &who) < 0) {
+            say(err, errlen, "other client: cannot open %s: %s", node, strerror(errno));
+            replay_other_client_release(oc);
+            return NULL;
+        }
+        /* the device's handle is chosen the way libcuda chooses its own */
+        NvHandle hdevice = 0x5c000001 + gpu;
+        NV0080_ALLOC_PARAMETERS dp = {.deviceId = gpu};
+        st = rm_alloc(oc, ctl, hclient, hclient, &hdevice, NV01_DEVICE_0, &dp, sizeof dp);
+        if (st != NV_OK) {
+            say(err, errlen, "other client: NV01_DEVICE_0 alloc on GPU %u failed: %s (0x%x)", gpu,
+                nv_status_name(st), (unsigned)st);
+            replay_other_client_release(oc);
+            return NULL;
+        }
     }
     return oc;
 }

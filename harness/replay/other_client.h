@@ -19,13 +19,13 @@
 struct replay_other_client;
 
 /*
- * Opens /dev/nvidiactl and /dev/nvidia<gpu> as another process (its own fd
+ * Opens /dev/nvidiactl and every /dev/nvidia<gpu> of the emulator as another process (its own fd
  * table, pid, tid and comm "other-client"; the caller's uid and capabilities,
- * as another program of the same user) and allocates an NV01_ROOT_CLIENT and an
- * NV01_DEVICE_0 with deviceId = gpu under it. Returns the holder, or NULL with
- * a message in err when any step fails (nothing is left allocated then).
+ * as another program of the same user) and allocates an NV01_ROOT_CLIENT and, on each GPU, an
+ * NV01_DEVICE_0 with deviceId = gpu under it (the other ranks of a multi-GPU job hold every GPU).
+ * Returns the holder, or NULL with a message in err when any step fails (nothing is left allocated then).
  */
-struct replay_other_client *replay_other_client_hold(nvemu *emu, uint32_t gpu, char *err, size_t errlen);
+struct replay_other_client *replay_other_client_hold(nvemu *emu, char *err, size_t errlen);
 
 /* Closes the holder's fds (the emulator frees its client and device, as on process exit) and frees it.
  * NULL is a no-op. Call it before nvemu_destroy of the emulator it was made on. */

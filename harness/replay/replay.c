@@ -752,7 +752,7 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         trace_close(f, unzip);
         return -1;
     }
-    if (opts->other_client_on_gpu && !(r->other = replay_other_client_hold(r->emu, 0, err, sizeof err))) {
+    if (opts->other_client_on_gpu && !(r->other = replay_other_client_hold(r->emu, err, sizeof err))) {
         fprintf(report, "replay: %s\n", err);
         nvemu_fdtable_destroy(r->fds);
         nvemu_destroy(r->emu);

@@ -7,6 +7,7 @@
 #include "spool.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,15 +93,26 @@ void sc_spool_record(void *ctx, const struct sim_rec *r)
     atomic_store_explicit(&sp->used, used + size, memory_order_release);
 }
 
+/* The head of the entry at off, when a whole one is there: a policy that scribbled over the region before it
+ * crashed ends the readable trace instead of sending the reader astray. */
+static bool entry_at(const struct sc_spool *sp, uint64_t off, uint64_t used, struct entry_head *h)
+{
+    if (used > sp->cap || off >= used || used - off < sizeof(*h))
+        return false;
+    memcpy(h, sp->data + off, sizeof(*h));
+    uint64_t texts = 0;
+    for (int i = 0; i < NTEXT; i++)
+        texts += h->text_len[i] == NO_TEXT ? 0 : h->text_len[i];
+    return h->size % 8 == 0 && h->size >= sizeof(*h) + texts && h->size <= used - off;
+}
+
 size_t sc_spool_count(const struct sc_spool *sp)
 {
     size_t n = 0;
     uint64_t used = atomic_load_explicit(&((struct sc_spool *)sp)->used, memory_order_acquire);
-    for (uint64_t off = 0; off < used; n++) {
-        struct entry_head h;
-        memcpy(&h, sp->data + off, sizeof(h));
+    struct entry_head h;
+    for (uint64_t off = 0; entry_at(sp, off, used, &h); n++)
         off += h.size;
-    }
     return n;
 }
 
@@ -180,9 +192,8 @@ int sc_spool_results(const struct sc_spool *sp, const struct scenario *s, uint64
     }
     struct texts tx = {0};
     uint64_t used = atomic_load_explicit(&((struct sc_spool *)sp)->used, memory_order_acquire), end = stopped_ns;
-    for (uint64_t off = 0; off < used;) {
-        struct entry_head h;
-        memcpy(&h, sp->data + off, sizeof(h));
+    struct entry_head h;
+    for (uint64_t off = 0; entry_at(sp, off, used, &h);) {
         const unsigned char *p = sp->data + off + sizeof(h);
         const char *text[NTEXT];
         for (int i = 0; i < NTEXT; i++) {

@@ -22,6 +22,7 @@
 #include "runner.h"
 #include "scenario.h"
 #include "seeds.h"
+#include "spool.h"
 
 static void usage(FILE *f)
 {
@@ -201,6 +202,9 @@ static int write_outputs(const struct sc_results *r, const char *out_dir, const 
     return rc;
 }
 
+/* Most trace a run keeps for its reports in case it crashes (pages are only used as records arrive). */
+#define SPOOL_BYTES ((size_t)256 << 20)
+
 /* Longest a single policy callback may take before the run is declared hung. */
 #define HOOK_LIMIT_S 10.0
 
@@ -249,17 +253,27 @@ static int run_job(void *arg, struct hooks_watch *watch)
     return status;
 }
 
-/* A run that crashed or hung still leaves results.json and junit.xml saying why, and report.html where
- * (the virtual time of the policy callback it stopped in; its events died with the run's process). */
-static void write_aborted(const struct run_job *j, const char *why, uint64_t stopped_ns)
+/* A run that crashed or hung still leaves results.json, junit.xml and report.html saying why and where it stopped:
+ * the trace it wrote up to then (kept in sp) analyzed as a run cut short at that virtual time. */
+static void write_aborted(const struct run_job *j, const char *why, uint64_t stopped_ns, const struct sc_spool *sp)
 {
     struct sc_results res;
-    memset(&res, 0, sizeof res);
-    res.sc = j->s;
+    uint64_t seed = j->opts->has_seed ? j->opts->seed : j->s->seed;
+    char err[512];
+    if (!sp || sc_spool_count(sp) == 0 || sc_spool_results(sp, j->s, seed, stopped_ns, &res, err, sizeof err) != 0) {
+        if (sp && sc_spool_count(sp) > 0)
+            fprintf(stderr, "nvemu scenario: %s: the trace before the stop cannot be analyzed: %s\n", j->s->name, err);
+        memset(&res, 0, sizeof res);
+        res.sc = j->s;
+        res.virtual_ns = stopped_ns;
+        res.seed = seed;
+    }
     res.stopped = true;
-    res.virtual_ns = stopped_ns;
-    res.seed = j->opts->has_seed ? j->opts->seed : j->s->seed;
-    snprintf(res.error, sizeof res.error, "%s", why);
+    if (sp && sc_spool_dropped(sp))
+        snprintf(res.error, sizeof res.error, "%s (the trace is kept up to virtual time %.6f s: the rest did not fit)",
+                 why, (double)res.virtual_ns / 1e9);
+    else
+        snprintf(res.error, sizeof res.error, "%s", why);
     sc_results_evaluate(&res);
     write_outputs(&res, j->out_dir, j->junit);
     sc_results_free(&res);
@@ -341,15 +355,18 @@ static int run_file(const char *file, const struct run_args *a, const char *out_
         opts.progress = stderr;
     /* Policy code runs in a child: a crash or a hang inside a plugin fails the run with a reason instead of
      * taking the reports with it. */
+    struct sc_spool *spool = sc_spool_create(SPOOL_BYTES);
+    opts.trace_spool = spool;
     struct run_job job = {s, &opts, out_dir, junit, quiet, a->color, a->csv_wanted, a->backend};
     char why[512];
     uint64_t stopped_ns = 0;
     int status = cli_guarded(run_job, &job, a->timeout, HOOK_LIMIT_S, why, sizeof why, &stopped_ns);
     if (status < 0) {
         fprintf(stderr, "nvemu scenario: %s: %s\n", s->name, why);
-        write_aborted(&job, why, stopped_ns);
+        write_aborted(&job, why, stopped_ns, spool);
         status = 3;
     }
+    sc_spool_free(spool);
     scenario_free(s);
     return status;
 }

@@ -598,13 +598,20 @@ int report_html(const struct sc_results *r, const char *path, char *err, size_t 
                "digest fnv1a64:%016llx</p>\n", (unsigned long long)r->seed, (double)r->virtual_ns / 1e9,
             (double)r->wall_ns / 1e9, (unsigned long long)r->events, (unsigned long long)r->digest);
     report_html_warnings(r, f);
-    if (r->stopped || (r->error[0] && r->virtual_ns == 0)) {
-        /* Nothing ran, or the run's process died with its events: say why and when instead of drawing empty
-         * tables and charts. */
+    if (r->stopped && r->events) {
+        char at[32];
+        fprintf(f, "<div id=\"stopped\" class=\"bad\" style=\"padding:8px\"><b>The run stopped at virtual time %s"
+                   "</b> (everything below is its trace up to there): ",
+                sc_fmt_ns((double)r->virtual_ns, at, sizeof(at)));
+        report_xml_escape(f, r->error);
+        fputs("</div>\n", f);
+    } else if (r->stopped || (r->error[0] && r->virtual_ns == 0)) {
+        /* Nothing ran, or the run's process died before its first event: say why and when instead of drawing
+         * empty tables and charts. */
         char at[32];
         if (r->stopped)
             fprintf(f, "<div id=\"stopped\" class=\"bad\" style=\"padding:8px\"><b>The run stopped at virtual time %s"
-                       "</b> (the events up to there were lost with its process): ",
+                       "</b> (before any event of its trace): ",
                     sc_fmt_ns((double)r->virtual_ns, at, sizeof(at)));
         else
             fputs("<div id=\"not-started\" class=\"bad\" style=\"padding:8px\"><b>The run could not start:</b> ", f);

@@ -39,6 +39,7 @@
 #include "run_sched.h"
 #include "scenario_calls.h"
 #include "sim/sim.h"
+#include "spool.h"
 
 struct run;
 
@@ -578,6 +579,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
         goto done;
     }
     int sub = sim_trace_subscribe(R.sim, sc_analyzer_record, an);
+    int spool_sub = outer && o->trace_spool ? sim_trace_subscribe(R.sim, sc_spool_record, o->trace_spool) : 0;
     uint64_t w0 = wall_ns();
     struct run_proc *procs = NULL;
     R.fdt = nvemu_fdtable_create(R.emu, true);
@@ -634,6 +636,8 @@ finish:
     run_proc_stop(procs);
     out->wall_ns = wall_ns() - w0;
     sim_trace_unsubscribe(R.sim, sub);
+    if (spool_sub)
+        sim_trace_unsubscribe(R.sim, spool_sub);
     out->digest = sim_trace_digest(R.sim);
     sc_analyzer_finish(an, rc == 0 ? R.end_ns : sim_now(R.sim));
     for (uint32_t k = 0; R.inst && k < R.ninst; k++) {

@@ -37,6 +37,7 @@ struct sc_run_opts {
     const char *trace_csv;      /* also write the raw event trace (CSV) here, or NULL */
     struct sc_baseline_cache *baselines; /* reuse runs alone from here and add new ones, or NULL */
     struct hooks_watch *policy_watch;    /* where policy code runs, for a supervisor (nvemu_config), or NULL */
+    struct sc_spool *trace_spool;        /* also append the run's trace here (spool.h), for a supervisor, or NULL */
 };
 
 /*

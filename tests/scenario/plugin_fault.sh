@@ -1,6 +1,7 @@
 #!/bin/sh
 # A policy that crashes or hangs inside a hook: the run fails (exit 3) with a message naming the plugin
-# and the hook, and results.json and junit.xml are still written and say why; `--out` naming a file is a
+# and the hook, and results.json and junit.xml are still written and say why (a crash mid-run: with the trace
+# up to the crash, its requests and timeline); `--out` naming a file is a
 # usage error (exit 2); files of an earlier run in the same --out that this run does not write are removed.
 # usage: plugin_fault.sh NVEMU FAULTY_SO WORKDIR
 set -u
@@ -50,6 +51,16 @@ grep -q 'hook on_work_submit (task lc) at virtual time 0.03[0-9]* s' "$work/late
 grep -q '<div id="stopped".*The run stopped at virtual time 3[0-9.]* ms' "$work/out-late/report.html" ||
   { grep -o '<div id="[a-z-]*"[^<]*<b>[^<]*' "$work/out-late/report.html"; fail "report.html does not say when the run stopped"; }
 grep -q '"stopped_at_virtual_seconds":[[:space:]]*0.03' "$work/out-late/results.json" || fail "results.json lacks the stop time"
+# ... and its reports carry the trace up to the crash: the requests served before it, the timeline
+completed=$(sed -n 's/.*"completed":[[:space:]]*\([0-9]*\).*/\1/p' "$work/out-late/results.json" | head -n 1)
+[ "${completed:-0}" -ge 2 ] || fail "results.json of a crashed run has ${completed:-no} completed requests, expected >= 2"
+grep -q '"virtual_seconds":[[:space:]]*0.03' "$work/out-late/results.json" || fail "results.json: virtual time is not the stop's"
+grep -q '"p99":[[:space:]]*[1-9]' "$work/out-late/results.json" || fail "results.json of a crashed run has no latency"
+grep -q 'everything below is its trace up to there' "$work/out-late/report.html" ||
+  fail "report.html of a crashed run does not say it covers the trace up to the stop"
+grep -q 'id="timeline-overview"' "$work/out-late/report.html" || fail "report.html of a crashed run has no timeline"
+grep -q 'id="tasks"' "$work/out-late/report.html" || fail "report.html of a crashed run has no task table"
+grep -q 'on_work_submit' "$work/out-late/report.html" || fail "report.html of a crashed run does not name the hook"
 
 : >"$work/afile"
 "$nvemu" scenario run "$work/crash-bind.yaml" --quiet --out "$work/afile" 2>"$work/afile.err"

@@ -75,6 +75,9 @@ static bool step_name_matches(const char *name, const char *iteration)
     return strncmp(name, iteration, n) == 0 && (name[n] == '\0' || name[n] == '#');
 }
 
+/* A step or kernel longer than a day (µs) is not a recording's: it would overflow virtual ns. */
+#define MAX_SPAN_US 86400e6
+
 struct picked {
     double ts, dur, launch;
     const cJSON *ev;
@@ -133,7 +136,7 @@ static double launch_time(const struct launch *idx, size_t n, const cJSON *kerne
     return hit ? hit->ts : ts;
 }
 
-static int fill_kernel(const char *name, const struct picked *p, int32_t *stream_ids, uint32_t *nstreams,
+static int fill_kernel(const char *name, const struct picked *p, double *stream_ids, uint32_t *nstreams,
                        struct sc_kernel *k, char *err, size_t errlen)
 {
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(p->ev, "args");
@@ -148,16 +151,19 @@ static int fill_kernel(const char *name, const struct picked *p, int32_t *stream
     num_of(args, "registers per thread", &regs);
     num_of(args, "shared memory", &smem);
     num_of(args, "stream", &stream);
+    if (p->dur > MAX_SPAN_US)
+        return fail(err, errlen, name, "kernel '%.80s' at ts %.3f lasts %.0f us, longer than a day", kname, p->ts,
+                    p->dur);
     if (regs < 0 || regs > 255 || smem < 0 || smem > 227.0 * 1024)
         return fail(err, errlen, name, "kernel '%.80s' at ts %.3f: %.0f registers per thread or %.0f bytes of "
                     "shared memory is beyond a block's limits (255, 227 KiB)", kname, p->ts, regs, smem);
     uint32_t si = 0;
-    while (si < *nstreams && stream_ids[si] != (int32_t)stream)
+    while (si < *nstreams && stream_ids[si] != stream)
         si++;
     if (si == *nstreams) {
         if (*nstreams == SC_MAX_STREAMS)
             return fail(err, errlen, name, "the step uses more than %d streams", SC_MAX_STREAMS);
-        stream_ids[(*nstreams)++] = (int32_t)stream;
+        stream_ids[(*nstreams)++] = stream;
     }
     double ns = round(p->dur * 1000.0);
     *k = (struct sc_kernel){.duration_ns = ns < 1 ? 1 : (uint64_t)ns, .blocks = (uint32_t)blocks, .stream = si,
@@ -178,7 +184,7 @@ static int import_tree(const char *name, const cJSON *root, const char *iteratio
         const char *cat = str_of(e, "cat"), *n = str_of(e, "name");
         double ts, dur;
         if (!cat || strcmp(cat, "user_annotation") || !n || !step_name_matches(n, iteration) || !num_of(e, "ts", &ts) ||
-            !num_of(e, "dur", &dur) || dur < 0)
+            !num_of(e, "dur", &dur) || dur < 0 || dur > MAX_SPAN_US)
             continue;
         if (!found || ts < s0) {
             s0 = ts;
@@ -227,7 +233,7 @@ static int import_tree(const char *name, const cJSON *root, const char *iteratio
         return -1;
     }
     qsort(ks, n, sizeof(*ks), by_start);
-    int32_t stream_ids[SC_MAX_STREAMS];
+    double stream_ids[SC_MAX_STREAMS];
     uint32_t nstreams = 0;
     double first_launch = ks[0].launch;
     for (size_t i = 0; i < n && !rc; i++) {

@@ -10,7 +10,7 @@
 #include "scenario.h"
 
 /* The largest trace file read (bytes; a recorded training step with its CPU events is a few MiB). */
-#define SC_FROM_TRACE_FILE_MAX (256u << 20)
+#define SC_FROM_TRACE_FILE_MAX (64u << 20)
 
 /*
  * Fills t->kernels, t->kernel_count, t->streams and t->preprocess_ns from the first step of the trace at

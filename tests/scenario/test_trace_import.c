@@ -89,6 +89,8 @@ static const struct bad bads[] = {
     {"{\"traceEvents\": [" STEP "]}", "S", "t.json: step 'S' launches no kernels"},
     {"{\"traceEvents\": [" STEP "," KERNEL(1, "[0,1,1]", "[32,1,1]") "]}", "S", "has no valid grid/block"},
     {"{\"traceEvents\": [" STEP "," KERNEL(1, "[1,1,1]", "[64,32,1]") "]}", "S", "beyond what a scenario kernel"},
+    {"{\"traceEvents\": [" STEP ",{\"cat\":\"kernel\",\"ts\":10,\"dur\":1e12,\"args\":{\"grid\":[1],\"block\":[32]}}]}",
+     "S", "longer than a day"},
     {"{\"traceEvents\": [" STEP "," KERNEL(1, "[1,1,1]", "[32,1,1]") "," KERNEL(2, "[1,1,1]", "[32,1,1]") ","
      KERNEL(3, "[1,1,1]", "[32,1,1]") "," KERNEL(4, "[1,1,1]", "[32,1,1]") "," KERNEL(5, "[1,1,1]", "[32,1,1]") ","
      KERNEL(6, "[1,1,1]", "[32,1,1]") "," KERNEL(7, "[1,1,1]", "[32,1,1]") "," KERNEL(8, "[1,1,1]", "[32,1,1]") ","

@@ -35,8 +35,9 @@
 #define STOP_TIMEOUT_NS 30000000000ull
 /* Tasks start together this long after the last one is ready. */
 #define START_DELAY_NS 200000000ull
-_Static_assert(HW_MAX_KERNELS == SC_MAX_KERNELS && HW_MAX_STREAMS == SC_MAX_STREAMS,
-               "a slot holds every kernel and stream of a task");
+/* A slot holds every stream of a task; a task with more kernels than a slot holds is refused (collect_shapes). */
+_Static_assert(HW_MAX_KERNELS <= SC_MAX_KERNELS && HW_MAX_STREAMS == SC_MAX_STREAMS,
+               "a slot holds every stream of a task");
 _Static_assert(HW_MAX_SHAPES == SC_HW_MAX_SHAPES, "results.json reports every kernel shape the GPU ran");
 
 static uint64_t mono_ns(void)
@@ -111,6 +112,13 @@ static uint32_t shape_of(const struct calib *c, const struct sc_kernel *kd)
 static int collect_shapes(struct calib *c, const struct scenario *s, char *err, size_t errlen)
 {
     c->nshapes = 1;
+    for (uint32_t t = 0; t < s->task_count; t++) {
+        if (s->tasks[t].kernel_count > HW_MAX_KERNELS) {
+            snprintf(err, errlen, "task '%s' has %u kernels per request; the hardware backend runs at most %d",
+                     s->tasks[t].name, s->tasks[t].kernel_count, HW_MAX_KERNELS);
+            return -1;
+        }
+    }
     for (uint32_t t = 0; t < s->task_count; t++)
         for (uint32_t k = 0; k < s->tasks[t].kernel_count; k++) {
             const struct sc_kernel *kd = &s->tasks[t].kernels[k];

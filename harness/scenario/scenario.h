@@ -13,7 +13,8 @@
 
 #define SC_NAME_MAX 48
 #define SC_MAX_TASKS 64
-#define SC_MAX_KERNELS 64
+/* A request's kernels: a profiled PyTorch training step launches ~300 (trace_import.h); 40 bytes each. */
+#define SC_MAX_KERNELS 512
 #define SC_MAX_STREAMS 8
 #define SC_MAX_ARGS 16
 #define SC_MAX_FAULTS 32

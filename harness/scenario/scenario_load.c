@@ -20,6 +20,7 @@
 #include "hooks/hooks.h"
 #include "profile/profile.h"
 #include "scenario_calls.h"
+#include "trace_import.h"
 #include "yaml/yschema.h"
 
 _Static_assert(sizeof(enum sc_class) == sizeof(int) && sizeof(enum sc_arrival) == sizeof(int) &&
@@ -531,12 +532,36 @@ static int load_kernel(struct yctx *c, const struct ynode *n, void *elem)
     return ywalk(c, n, &kernel_table, k);
 }
 
+enum { RQ_PREPROCESS, RQ_KERNELS, RQ_FROM_TRACE, RQ_ITERATION };
+
+/* A request from a profiler trace: the kernels (and the CPU time before the first launch) of one step. */
+static int request_from_trace(struct yctx *c, const struct ynode *const *got, struct sc_task *t)
+{
+    if (got[RQ_KERNELS])
+        return yfail(c, got[RQ_KERNELS], "a request has either 'kernels' or 'from_trace', not both");
+    char path[512];
+    if (yexpect(c, got[RQ_FROM_TRACE], YNODE_SCALAR, "request.from_trace") ||
+        resolve(c, got[RQ_FROM_TRACE], got[RQ_FROM_TRACE]->scalar, path, sizeof(path)))
+        return -1;
+    const char *iteration = got[RQ_ITERATION] ? got[RQ_ITERATION]->scalar : "ProfilerStep";
+    uint64_t preprocess = t->preprocess_ns;
+    char err[700];
+    if (sc_trace_import(path, iteration, t, err, sizeof(err)))
+        return yfail(c, got[RQ_FROM_TRACE], "%s", err);
+    if (got[RQ_PREPROCESS])
+        t->preprocess_ns = preprocess;
+    return 0;
+}
+
 static int request_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
 {
-    (void)c;
-    (void)map;
-    (void)got;
     struct sc_task *t = base;
+    if (got[RQ_FROM_TRACE])
+        return request_from_trace(c, got, t);
+    if (got[RQ_ITERATION])
+        return yfail(c, got[RQ_ITERATION], "'iteration' is only for a request 'from_trace'");
+    if (!got[RQ_KERNELS])
+        return yfail(c, map, "a request needs 'kernels' (or 'from_trace')");
     t->streams = 1;
     for (uint32_t i = 0; i < t->kernel_count; i++)
         if (t->kernels[i].stream + 1 > t->streams)
@@ -544,11 +569,20 @@ static int request_check(struct yctx *c, const struct ynode *map, void *base, co
     return 0;
 }
 
+static int request_string(struct yctx *c, const struct ynode *n, void *base)
+{
+    (void)base;
+    char buf[256];
+    return yread_str(c, n, "request string", true, buf, sizeof(buf));
+}
+
 static const struct yfield request_fields[] = {
-    YFIELD("preprocess", YF_DURATION, offsetof(struct sc_task, preprocess_ns)),
-    YFIELD("kernels", YF_SEQ, offsetof(struct sc_task, kernels), .size = sizeof(struct sc_kernel),
-           .count_off = offsetof(struct sc_task, kernel_count), .min_items = 1, .max_items = SC_MAX_KERNELS,
-           .custom = load_kernel, .required = true),
+    [RQ_PREPROCESS] = YFIELD("preprocess", YF_DURATION, offsetof(struct sc_task, preprocess_ns)),
+    [RQ_KERNELS] = YFIELD("kernels", YF_SEQ, offsetof(struct sc_task, kernels), .size = sizeof(struct sc_kernel),
+                          .count_off = offsetof(struct sc_task, kernel_count), .min_items = 1,
+                          .max_items = SC_MAX_KERNELS, .custom = load_kernel),
+    [RQ_FROM_TRACE] = YFIELD("from_trace", YF_CUSTOM, 0, .custom = request_string),
+    [RQ_ITERATION] = YFIELD("iteration", YF_CUSTOM, 0, .custom = request_string),
     YFIELD_END,
 };
 static const struct ytable request_table = {"request", "request", request_fields, request_check};

@@ -1,18 +1,15 @@
 # cmake -DOUT=file.c -DSRC_DIR=dir -DFILES="kind/path;..." -P embed_templates.cmake
 # Writes the table `nvemu init` copies projects from: each file of examples/KIND-policy/ as a C byte array,
 # keyed by KIND (c, bpf) and its path inside the project.
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/embed_bytes.cmake)
 set(_arrays "")
 set(_rows "")
 set(_i 0)
 foreach(f ${FILES})
   string(REGEX REPLACE "^([a-z]+)-policy/(.*)$" "\\1" kind "${f}")
   string(REGEX REPLACE "^([a-z]+)-policy/(.*)$" "\\2" rel "${f}")
-  file(READ ${SRC_DIR}/${f} hex HEX)
-  string(LENGTH "${hex}" hexlen)
-  math(EXPR len "${hexlen} / 2")
-  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
-  string(REGEX REPLACE "((0x..,){16})" "\\1\n" bytes "${bytes}")
-  string(APPEND _arrays "static const char file_${_i}[] = {\n${bytes}0};\n")
+  nvemu_embed_bytes(${SRC_DIR}/${f} file_${_i} decl len)
+  string(APPEND _arrays "${decl}")
   string(APPEND _rows "    {\"${kind}\", \"${rel}\", file_${_i}, ${len}},\n")
   math(EXPR _i "${_i} + 1")
 endforeach()

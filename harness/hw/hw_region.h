@@ -26,6 +26,7 @@
  */
 struct klaunch {
     uint32_t blocks, iters, smem, stream, repeat, shape, threads;
+    uint64_t gap_ns;   /* CPU time before each launch, from the previous launch call (scenario launch_gap) */
 };
 
 /*

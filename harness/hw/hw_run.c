@@ -149,7 +149,7 @@ static uint32_t task_launches(const struct sc_task *t, const struct calib *c, st
         k[i] = (struct klaunch){.blocks = kd->blocks, .iters = iters < 1 ? 1 : (uint32_t)iters,
                                 .smem = sh ? c->shapes[sh].launch_smem : smem > c->pad_bytes ? smem : c->pad_bytes,
                                 .stream = kd->stream, .repeat = kd->repeat, .shape = sh,
-                                .threads = sh ? c->shapes[sh].threads : HW_WORK_THREADS};
+                                .threads = sh ? c->shapes[sh].threads : HW_WORK_THREADS, .gap_ns = kd->launch_gap_ns};
     }
     return t->kernel_count;
 }

@@ -439,12 +439,18 @@ int hw_task_run(struct region *R, struct slot *sl, char *err, size_t errlen)
             break;
         sleep_until(arrival);
         uint64_t start = hw_mono_ns();
-        while (hw_mono_ns() < start + sl->preprocess_ns)
+        uint64_t last = start + sl->preprocess_ns;
+        while (hw_mono_ns() < last)
             ;
         for (uint32_t i = 0; i < nk; i++)
-            for (uint32_t r = 0; r < k[i].repeat; r++)
+            for (uint32_t r = 0; r < k[i].repeat; r++) {
+                uint64_t now;
+                while ((now = hw_mono_ns()) < last + k[i].gap_ns)
+                    ;
+                last = now;
                 CU_TRY(&d, launch_shape(&d, k[i].shape ? d.sfn[k[i].shape] : d.fn, k[i].threads, st[k[i].stream],
                                         k[i].blocks, k[i].iters, k[i].smem), "cuLaunchKernel", err, errlen);
+            }
         if (sl->lc) {
             atomic_fetch_add(&R->lc_busy, 1);
             atomic_fetch_add(&R->lc_requests, 1);

@@ -58,6 +58,9 @@ struct inst {
     bool busy;
     uint32_t cur_num;
     uint32_t kernels_left;
+    uint32_t next_kernel, next_repeat; /* the request's next launch */
+    uint32_t submitted;        /* launches of the request so far */
+    bool gap_waited;           /* the next launch's launch_gap has passed */
     const struct sc_plan_inst *plan; /* its open-loop arrivals */
     size_t plan_next;          /* index of the next one to place */
     sim_event_id pending_arrival, pending_submit, pending_done;
@@ -267,9 +270,13 @@ static void kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t su
     in->pending_done = sim_at(R->sim, done_t + host, request_done_fn, in, 0);
 }
 
+/*
+ * Launches the request's kernels from where the last call stopped: back to back until one has a launch_gap
+ * still to pass (the CPU time a launch-bound program spends between launches), which brings this back then.
+ * Kernels already on the GPU run meanwhile; the request's kernel count is fixed at its first launch.
+ */
 static void submit_fn(struct sim *s, void *arg, uint64_t data)
 {
-    (void)s;
     (void)data;
     struct inst *in = arg;
     struct run *R = in->R;
@@ -277,29 +284,41 @@ static void submit_fn(struct sim *s, void *arg, uint64_t data)
     if (in->dead)
         return;
     const struct sc_task *t = in->t;
-    in->kernels_left = 0;
+    uint32_t expected = 0;
     for (uint32_t k = 0; k < t->kernel_count; k++)
-        in->kernels_left += t->kernels[k].repeat;
-    uint32_t expected = in->kernels_left;
-    uint32_t submitted = 0;
+        expected += t->kernels[k].repeat;
+    if (in->next_kernel == 0 && in->next_repeat == 0 && !in->gap_waited)
+        in->kernels_left = expected;
+    uint32_t before = in->submitted;
     bool failed = false;
-    for (uint32_t k = 0; k < t->kernel_count && !failed; k++) {
-        const struct sc_kernel *kd = &t->kernels[k];
+    while (in->next_kernel < t->kernel_count && !failed) {
+        const struct sc_kernel *kd = &t->kernels[in->next_kernel];
+        if (kd->launch_gap_ns && !in->gap_waited) {
+            in->gap_waited = true;
+            in->pending_submit = sim_at(s, sim_now(s) + kd->launch_gap_ns, submit_fn, in, 0);
+            /* the scheduler hears of an LC request at its first launch */
+            if (before == 0 && in->submitted > 0 && t->cls == SC_LC)
+                run_sched_lc_submitted(&R->sched, in->id);
+            return;
+        }
+        in->gap_waited = false;
         struct nvemu_kernel fk = {.blocks = kd->blocks, .total_ns = kd->duration_ns, .tag = in->cur_num,
                                   .shared_kb = kd->shared_kb, .threads = kd->threads, .regs = kd->regs,
                                   .blocks_per_sm = kd->blocks_per_sm};
-        for (uint32_t rep = 0; rep < kd->repeat && !failed; rep++) {
-            uint64_t id;
-            failed = nvemu_kernel_submit(in->ctx.channels[kd->stream], &fk, kernel_done, in, &id) != NV_OK;
-            submitted += !failed;
+        uint64_t id;
+        failed = nvemu_kernel_submit(in->ctx.channels[kd->stream], &fk, kernel_done, in, &id) != NV_OK;
+        in->submitted += !failed;
+        if (++in->next_repeat == kd->repeat) {
+            in->next_repeat = 0;
+            in->next_kernel++;
         }
     }
     if (failed) {
-        in->kernels_left -= expected - submitted;
+        in->kernels_left -= expected - in->submitted;
         LOG_WARN("scenario", "%s#%u: kernel submission failed; request %u reported failed", t->name, in->replica,
                  in->cur_num);
     }
-    if (t->cls == SC_LC)
+    if (before == 0 && t->cls == SC_LC)
         run_sched_lc_submitted(&R->sched, in->id);
     if (failed && in->kernels_left == 0) {
         if (t->cls == SC_LC)
@@ -320,6 +339,8 @@ static void start_next(struct inst *in)
     in->qhead = (in->qhead + 1) % in->qcap;
     in->qlen--;
     in->busy = true;
+    in->next_kernel = in->next_repeat = in->submitted = 0;
+    in->gap_waited = false;
     struct sim *s = in->R->sim;
     in->pending_submit = sim_at(s, sim_now(s) + in->t->preprocess_ns + in->R->launch_ns, submit_fn, in, 0);
 }

@@ -72,6 +72,8 @@ struct sc_kernel {
     uint32_t threads;       /* threads per block; 0: the default shape (1024 threads, one block per SM) */
     uint32_t regs;          /* registers per thread; 0: the GPU profile's default kernel's */
     uint32_t blocks_per_sm; /* resident blocks per SM; 0: what threads, regs and shared_kb allow */
+    uint64_t launch_gap_ns; /* CPU time before each of its launches, counted from the previous launch (the
+                               first kernel's from the end of preprocess): a launch-bound program's pace */
 };
 
 /*

@@ -520,6 +520,7 @@ static const struct yfield kernel_fields[] = {
     YFIELD("threads", YF_U32, offsetof(struct sc_kernel, threads), .min = 1, .max = 1024),
     YFIELD("regs", YF_U32, offsetof(struct sc_kernel, regs), .min = 1, .max = 255),
     YFIELD("blocks_per_sm", YF_U32, offsetof(struct sc_kernel, blocks_per_sm), .min = 1, .max = 32),
+    YFIELD("launch_gap", YF_DURATION, offsetof(struct sc_kernel, launch_gap_ns)),
     YFIELD_END,
 };
 static const struct ytable kernel_table = {"kernel", "kernel", kernel_fields, NULL};
@@ -532,7 +533,7 @@ static int load_kernel(struct yctx *c, const struct ynode *n, void *elem)
     return ywalk(c, n, &kernel_table, k);
 }
 
-enum { RQ_PREPROCESS, RQ_KERNELS, RQ_FROM_TRACE, RQ_ITERATION };
+enum { RQ_PREPROCESS, RQ_KERNELS, RQ_FROM_TRACE, RQ_ITERATION, RQ_CPU_SCALE };
 
 /* A request from a profiler trace: the kernels (and the CPU time before the first launch) of one step. */
 static int request_from_trace(struct yctx *c, const struct ynode *const *got, struct sc_task *t)
@@ -548,6 +549,17 @@ static int request_from_trace(struct yctx *c, const struct ynode *const *got, st
     char err[700];
     if (sc_trace_import(path, iteration, t, err, sizeof(err)))
         return yfail(c, got[RQ_FROM_TRACE], "%s", err);
+    if (got[RQ_CPU_SCALE]) {
+        /* the profiler's own CPU cost taken out: the step's CPU time as the program spends it unprofiled */
+        double scale;
+        if (yread_double(c, got[RQ_CPU_SCALE], "request.cpu_scale", &scale))
+            return -1;
+        if (!(scale > 0 && scale <= 100))
+            return yfail(c, got[RQ_CPU_SCALE], "request.cpu_scale must be above 0 and at most 100");
+        t->preprocess_ns = (uint64_t)llround((double)t->preprocess_ns * scale);
+        for (uint32_t i = 0; i < t->kernel_count; i++)
+            t->kernels[i].launch_gap_ns = (uint64_t)llround((double)t->kernels[i].launch_gap_ns * scale);
+    }
     if (got[RQ_PREPROCESS])
         t->preprocess_ns = preprocess;
     return 0;
@@ -560,6 +572,8 @@ static int request_check(struct yctx *c, const struct ynode *map, void *base, co
         return request_from_trace(c, got, t);
     if (got[RQ_ITERATION])
         return yfail(c, got[RQ_ITERATION], "'iteration' is only for a request 'from_trace'");
+    if (got[RQ_CPU_SCALE])
+        return yfail(c, got[RQ_CPU_SCALE], "'cpu_scale' is only for a request 'from_trace'");
     if (!got[RQ_KERNELS])
         return yfail(c, map, "a request needs 'kernels' (or 'from_trace')");
     t->streams = 1;
@@ -576,6 +590,13 @@ static int request_string(struct yctx *c, const struct ynode *n, void *base)
     return yread_str(c, n, "request string", true, buf, sizeof(buf));
 }
 
+static int request_number(struct yctx *c, const struct ynode *n, void *base)
+{
+    (void)base;
+    double v;
+    return yread_double(c, n, "request number", &v);
+}
+
 static const struct yfield request_fields[] = {
     [RQ_PREPROCESS] = YFIELD("preprocess", YF_DURATION, offsetof(struct sc_task, preprocess_ns)),
     [RQ_KERNELS] = YFIELD("kernels", YF_SEQ, offsetof(struct sc_task, kernels), .size = sizeof(struct sc_kernel),
@@ -583,6 +604,7 @@ static const struct yfield request_fields[] = {
                           .max_items = SC_MAX_KERNELS, .custom = load_kernel),
     [RQ_FROM_TRACE] = YFIELD("from_trace", YF_CUSTOM, 0, .custom = request_string),
     [RQ_ITERATION] = YFIELD("iteration", YF_CUSTOM, 0, .custom = request_string),
+    [RQ_CPU_SCALE] = YFIELD("cpu_scale", YF_CUSTOM, 0, .custom = request_number),
     YFIELD_END,
 };
 static const struct ytable request_table = {"request", "request", request_fields, request_check};
@@ -751,16 +773,19 @@ static int fail_pos(struct yctx *c, struct sc_pos p, const char *fmt, ...)
 /*
  * Requests the run would complete, from rates and service times: what the
  * runner's result memory grows with. A closed task's request takes at least
- * its kernels, preprocessing and think time.
+ * its kernels (or the CPU gaps between their launches, when longer), preprocessing and think time.
  */
 static double estimated_requests(const struct scenario *s, uint32_t t)
 {
     const struct sc_task *k = &s->tasks[t];
     if (k->process)
         return 0;
-    double busy_ns = (double)k->preprocess_ns + (double)k->think_ns;
-    for (uint32_t i = 0; i < k->kernel_count; i++)
-        busy_ns += (double)k->kernels[i].repeat * (double)k->kernels[i].duration_ns;
+    double busy_ns = (double)k->preprocess_ns + (double)k->think_ns, gpu_ns = 0, cpu_ns = 0;
+    for (uint32_t i = 0; i < k->kernel_count; i++) {
+        gpu_ns += (double)k->kernels[i].repeat * (double)k->kernels[i].duration_ns;
+        cpu_ns += (double)k->kernels[i].repeat * (double)k->kernels[i].launch_gap_ns;
+    }
+    busy_ns += gpu_ns > cpu_ns ? gpu_ns : cpu_ns;
     double span = (double)s->duration_ns, requests;
     switch (k->arrival) {
     case SC_ARRIVAL_PERIODIC:

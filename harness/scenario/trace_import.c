@@ -83,9 +83,12 @@ struct picked {
     const cJSON *ev;
 };
 
-static int by_start(const void *a, const void *b)
+/* Launch order (the CPU's), then GPU start order for launches of the same instant. */
+static int by_launch(const void *a, const void *b)
 {
     const struct picked *x = a, *y = b;
+    if (x->launch != y->launch)
+        return x->launch < y->launch ? -1 : 1;
     return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
@@ -232,15 +235,15 @@ static int import_tree(const char *name, const cJSON *root, const char *iteratio
         free(ks);
         return -1;
     }
-    qsort(ks, n, sizeof(*ks), by_start);
+    qsort(ks, n, sizeof(*ks), by_launch);
     double stream_ids[SC_MAX_STREAMS];
     uint32_t nstreams = 0;
-    double first_launch = ks[0].launch;
     for (size_t i = 0; i < n && !rc; i++) {
         rc = fill_kernel(name, &ks[i], stream_ids, &nstreams, &t->kernels[i], err, errlen);
-        if (ks[i].launch < first_launch)
-            first_launch = ks[i].launch;
+        /* the CPU time the program spent between this launch call and the one before */
+        t->kernels[i].launch_gap_ns = i ? (uint64_t)round((ks[i].launch - ks[i - 1].launch) * 1000.0) : 0;
     }
+    double first_launch = ks[0].launch;
     free(ks);
     if (rc)
         return -1;

@@ -13,7 +13,10 @@
  *    arguments are reused, and give the numbers a fresh run alone gives;
  *  - every hook decision names the task whose channel group it concerns
  *    (results and trace.json), and trace.json holds each request's span
- *    with named arguments.
+ *    with named arguments;
+ *  - a kernel's launch_gap holds its launch back that long after the one
+ *    before (a launch-bound request lasts its gaps), and costs nothing
+ *    while the kernels launched before still occupy the GPU.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -538,9 +541,56 @@ static void test_host_jitter_spreads_latency_not_arrivals(void **state)
     jitter_free(&flat, &spread, &tf, &ts);
 }
 
+/* An LC task alone, ten kernels of %s a request, each launched %s after the one before. */
+static const char gap_text[] =
+    "name: launch-gaps\n"
+    "duration: 300ms\n"
+    "tasks:\n"
+    "  - {name: lc, class: LC, arrival: {type: periodic, rate: 100},\n"
+    "     request: {kernels: [{duration: %s, repeat: 10, launch_gap: %s}]}}\n";
+
+static double gap_p50(const char *duration, const char *gap)
+{
+    char text[sizeof(gap_text) + 64];
+    snprintf(text, sizeof(text), gap_text, duration, gap);
+    struct sc_results res;
+    struct trace tr;
+    struct scenario *sc;
+    assert_int_equal(run_text(text, &res, &tr, &sc), 0);
+    assert_true(res.tasks[0].completed >= 25);
+    double p50 = res.tasks[0].p50_ns;
+    sc_results_free(&res);
+    free(tr.r);
+    scenario_free(sc);
+    return p50;
+}
+
+static void test_launch_gaps_pace_a_launch_bound_request(void **state)
+{
+    (void)state;
+    /* 10 us kernels 100 us apart: the request lasts its nine gaps (900 us), not its kernels (~100 us + overheads) */
+    double back_to_back = gap_p50("10us", "0us"), paced = gap_p50("10us", "100us");
+    print_message("10 us kernels: back to back p50 %.1f us, 100 us apart %.1f us\n", back_to_back / 1e3, paced / 1e3);
+    assert_true(paced > 900e3);
+    assert_true(paced - back_to_back > 700e3 && paced - back_to_back < 950e3);
+}
+
+static void test_launch_gaps_under_queued_kernels_cost_nothing(void **state)
+{
+    (void)state;
+    /* 200 us kernels launched 50 us apart: each launch finds the GPU still busy with the ones before */
+    double back_to_back = gap_p50("200us", "0us"), paced = gap_p50("200us", "50us");
+    print_message("200 us kernels: back to back p50 %.1f us, 50 us apart %.1f us\n", back_to_back / 1e3,
+                  paced / 1e3);
+    assert_true(back_to_back > 2000e3);
+    assert_true(fabs(paced - back_to_back) < 20e3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_launch_gaps_pace_a_launch_bound_request),
+        cmocka_unit_test(test_launch_gaps_under_queued_kernels_cost_nothing),
         cmocka_unit_test(test_scheduler_waits_out_call_cost),
         cmocka_unit_test(test_busy_retry_storm_retries_every_100us_and_delays_lc),
         cmocka_unit_test(test_gpu_lost_ends_every_request_exactly_once),

@@ -24,7 +24,7 @@ static struct sc_task *task(void)
     return t;
 }
 
-static void test_first_step_kernels_in_gpu_order_with_shapes(void **state)
+static void test_first_step_kernels_in_launch_order_with_shapes_and_gaps(void **state)
 {
     (void)state;
     struct sc_task *t = task();
@@ -56,6 +56,10 @@ static void test_first_step_kernels_in_gpu_order_with_shapes(void **state)
     }
     assert_int_equal(t->streams, 2);
     assert_int_equal(t->preprocess_ns, 40000); /* step start 1000 us, first launch 1040 us */
+    /* launch calls at 1040, 1100 and 1490 us: the CPU time between them */
+    assert_int_equal(k[0].launch_gap_ns, 0);
+    assert_int_equal(k[1].launch_gap_ns, 60000);
+    assert_int_equal(k[2].launch_gap_ns, 390000);
     free(t);
 }
 
@@ -174,6 +178,22 @@ static void test_scenario_request_from_trace(void **state)
     scenario_free(s);
 }
 
+static void test_cpu_scale_scales_preprocess_and_launch_gaps_only(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    struct scenario *s = load(YHEAD "    request: {from_trace: " STEP_JSON ", cpu_scale: 0.5}\n", err, sizeof(err));
+    if (!s)
+        fail_msg("%s", err);
+    const struct sc_task *t = &s->tasks[0];
+    assert_int_equal(t->preprocess_ns, 20000);
+    assert_int_equal(t->kernels[0].launch_gap_ns, 0);
+    assert_int_equal(t->kernels[1].launch_gap_ns, 30000);
+    assert_int_equal(t->kernels[2].launch_gap_ns, 195000);
+    assert_int_equal(t->kernels[1].duration_ns, 12500); /* GPU time is the GPU's */
+    scenario_free(s);
+}
+
 static void test_scenario_request_from_trace_refusals(void **state)
 {
     (void)state;
@@ -189,17 +209,22 @@ static void test_scenario_request_from_trace_refusals(void **state)
     assert_non_null(strstr(err, "no CPU step annotation 'Nope'"));
     assert_null(load(YHEAD "    request: {preprocess: 1ms}\n", err, sizeof(err)));
     assert_non_null(strstr(err, "needs 'kernels' (or 'from_trace')"));
+    assert_null(load(YHEAD "    request: {kernels: [{duration: 1ms}], cpu_scale: 0.5}\n", err, sizeof(err)));
+    assert_non_null(strstr(err, "'cpu_scale' is only for a request 'from_trace'"));
+    assert_null(load(YHEAD "    request: {from_trace: " STEP_JSON ", cpu_scale: 0}\n", err, sizeof(err)));
+    assert_non_null(strstr(err, "cpu_scale must be above 0"));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_first_step_kernels_in_gpu_order_with_shapes),
+        cmocka_unit_test(test_first_step_kernels_in_launch_order_with_shapes_and_gaps),
         cmocka_unit_test(test_named_step_is_that_step),
         cmocka_unit_test(test_bad_traces_refused_with_where_and_why),
         cmocka_unit_test(test_step_over_request_limit_refused),
         cmocka_unit_test(test_unreadable_files_refused),
         cmocka_unit_test(test_scenario_request_from_trace),
+        cmocka_unit_test(test_cpu_scale_scales_preprocess_and_launch_gaps_only),
         cmocka_unit_test(test_scenario_request_from_trace_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

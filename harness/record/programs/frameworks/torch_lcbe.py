@@ -1,0 +1,109 @@
+# torch_lcbe: one process of the PyTorch LC/BE experiment (torch_lcbe.sh runs them side by side).
+#   python3 torch_lcbe.py lc RATE SECONDS SYNC_DIR OUT.json   LC: inference requests at RATE/s (periodic)
+#   python3 torch_lcbe.py be SECONDS SYNC_DIR OUT.json        BE: training steps back to back
+# The model and the steps are torch_profile.py's (a 4-layer transformer encoder, d_model 512, batch 8 x 128
+# tokens, bf16 autocast), so its profiler traces are this program's requests. Each process warms up, writes
+# SYNC_DIR/ready.PID, and waits for SYNC_DIR/go, which holds the common start (time.time() seconds) of the
+# measured window. LC: request i arrives at start + i/RATE; its latency runs from that arrival to the end of
+# its torch.cuda.synchronize() (queueing behind a late request included, as the scenario model counts it).
+# BE: steps completed inside [start, start + SECONDS]; it goes on training past the window until
+# SYNC_DIR/stop appears, so the LC requests meet it for the whole window.
+import json
+import os
+import sys
+import time
+
+import torch
+
+
+def build():
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(d_model=512, nhead=8, dim_feedforward=2048, batch_first=True)
+    model = torch.nn.TransformerEncoder(layer, num_layers=4).cuda()
+    x = torch.randn(8, 128, 512, device="cuda")
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+
+    def infer():
+        with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16):
+            model(x)
+        torch.cuda.synchronize()
+
+    def train():
+        opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = model(x).float().pow(2).mean()
+        loss.backward()
+        opt.step()
+        torch.cuda.synchronize()
+
+    return infer, train
+
+
+def wait_start(sync):
+    open(os.path.join(sync, "ready.%d" % os.getpid()), "w").close()
+    go = os.path.join(sync, "go")
+    deadline = time.time() + 300
+    while not os.path.exists(go):
+        if time.time() > deadline:
+            sys.exit("no go file in %s" % sync)
+        time.sleep(0.005)
+    time.sleep(0.01)
+    with open(go) as f:
+        return float(f.read().strip())
+
+
+def pct(xs, q):
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
+
+
+def run_lc(rate, seconds, sync, out):
+    infer, _ = build()
+    for _ in range(20):
+        infer()
+    start = wait_start(sync)
+    lat = []
+    n = int(rate * seconds)
+    for i in range(n):
+        arrival = start + i / rate
+        now = time.time()
+        if now < arrival:
+            time.sleep(arrival - now)
+        infer()
+        lat.append((time.time() - arrival) * 1e6)
+    res = {"role": "LC", "rate": rate, "seconds": seconds, "requests": n, "p50_us": pct(lat, 0.50),
+           "p99_us": pct(lat, 0.99), "mean_us": sum(lat) / len(lat), "latencies_us": [round(x, 1) for x in lat]}
+    with open(out, "w") as f:
+        json.dump(res, f)
+    print("LC %d requests at %g/s: p50 %.0f us p99 %.0f us" % (n, rate, res["p50_us"], res["p99_us"]))
+
+
+def run_be(seconds, sync, out):
+    _, train = build()
+    for _ in range(5):
+        train()
+    start = wait_start(sync)
+    end, stop = start + seconds, os.path.join(sync, "stop")
+    done, total = 0, 0
+    while True:
+        train()
+        total += 1
+        t = time.time()
+        if start <= t <= end:
+            done += 1
+        if t > end and (os.path.exists(stop) or t > end + 120):
+            break
+    res = {"role": "BE", "seconds": seconds, "steps_in_window": done, "steps_per_s": done / seconds,
+           "steps_total": total}
+    with open(out, "w") as f:
+        json.dump(res, f)
+    print("BE %d steps in %g s: %.1f steps/s" % (done, seconds, res["steps_per_s"]))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 6 and sys.argv[1] == "lc":
+        run_lc(float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5])
+    elif len(sys.argv) == 5 and sys.argv[1] == "be":
+        run_be(float(sys.argv[2]), sys.argv[3], sys.argv[4])
+    else:
+        sys.exit(__doc__ or "usage: torch_lcbe.py lc RATE SECONDS SYNC_DIR OUT | be SECONDS SYNC_DIR OUT")

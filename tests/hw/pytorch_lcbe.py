@@ -16,6 +16,7 @@ import gzip
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -60,7 +61,7 @@ def scenario(name, policy, nlc, nbe, rate, scale):
         extra = ", cpu_scale: %.4f" % s if s else ""
         return "{from_trace: %s, iteration: '%s'%s}" % (trace, STEP, extra)
 
-    y = ["name: pytorch-%s" % name, "duration: 8s", "warmup: 500ms", "baseline: false"]
+    y = ["name: pytorch-%s" % name, "duration: 8s", "warmup: 500ms", "baseline: false", "gpu: {profile: h200}"]
     if policy:
         y += ["policy:", "  plugin: %s" % policy, "  args: {lc: lc, be: be}"]
     y.append("tasks:")
@@ -82,6 +83,7 @@ def run_model(nvemu, work, name, text):
     if r.returncode not in (0, 1):
         sys.exit("%s: nvemu exited %d\n%s" % (name, r.returncode, r.stderr))
     res = json.load(open(os.path.join(out, "results.json")))
+    shutil.rmtree(out)  # the trace and report of 16 runs would take hundreds of MB
     m = {}
     for t in res["tasks"]:
         if t["name"] == "lc":

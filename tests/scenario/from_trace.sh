@@ -4,7 +4,8 @@
 # Both complete requests, nothing is lost, and each request ran the step's kernels: 108 (inference) and
 # 295 (training, forward + backward + AdamW), the counts fixtures/hw/h200-580.159.04/pytorch/README.md
 # gives. The engines' kernel count lies between what the completed requests ran and what those plus the
-# ones in flight at the end would (no warmup, so every request counts).
+# ones in flight at the end would (no warmup, so every request counts). The inference request alone lasts
+# about the recorded step, CPU time between launches included.
 # usage: from_trace.sh NVEMU PYTORCH_FIXTURE_DIR WORKDIR
 set -u
 nvemu=$1 fixtures=$2 work=$3
@@ -50,4 +51,9 @@ lo=$((c1 * 108 + c2 * 295)) hi=$(((c1 + o1) * 108 + (c2 + o2) * 295))
 echo "engine kernels $kernels, completed requests need $lo, with those in flight at most $hi"
 [ "$kernels" -ge "$lo" ] && [ "$kernels" -le "$hi" ] || { echo "kernels per request differ from the steps'"; fail=1; }
 grep -A3 '"alone"' "$res" | head -8
+# The inference step is launch-bound: alone, its request lasts about the recorded step (3,958 us from the
+# step's start to its last kernel's end, the README there), not its ~370 us of kernels.
+alone=$(grep -A1 '"alone"' "$res" | grep '"p50_us"' | head -1 | sed 's/.*:[[:space:]]*\([0-9.]*\).*/\1/')
+awk -v a="${alone:-0}" 'BEGIN { exit !(a >= 3958 * 0.9 && a <= 3958 * 1.1) }' ||
+    { echo "inference step alone p50 ${alone} us, not within 10% of the recorded 3958 us"; fail=1; }
 exit $fail

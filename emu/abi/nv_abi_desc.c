@@ -320,6 +320,8 @@ const struct nv_ctrl_embedded nv_ctrl_embedded_ptrs[] = {
         sizeof(nv_ctrl_info_pair), "GR_GET_INFO.grInfoList[grInfoListSize]"),
     EMB(NV2080_CTRL_CMD_BUS_GET_INFO, NV2080_CTRL_BUS_GET_INFO_PARAMS, busInfoList, busInfoListSize,
         sizeof(nv_ctrl_info_pair), "BUS_GET_INFO.busInfoList[busInfoListSize]"),
+    EMB(NV2080_CTRL_CMD_BIOS_GET_INFO, NV2080_CTRL_BIOS_GET_INFO_PARAMS, biosInfoList, biosInfoListSize,
+        sizeof(nv_ctrl_info_pair), "BIOS_GET_INFO.biosInfoList[biosInfoListSize]"),
     {.what = NULL},
 };
 

@@ -11,6 +11,7 @@
 #include "base/log.h"
 #include "profile/profile.h"
 #include "rm/rm.h"
+#include "rm/rusd.h"
 
 /*
  * GPU_QUERY_INFOROM_ECC_SUPPORT has no parameters: its status is the answer. Every recorded board
@@ -25,7 +26,7 @@ RM_CTRL_HANDLER(inforom_ecc_support, void)
  * RM user-shared-data poll (gpushareddataCtrlCmdRequestDataPoll_IMPL, gpu/gpu_user_shared_data.c, 580.142): the
  * mask of data the shared page keeps refreshed. Polling is supported where RM runs on GSP, which the open module
  * always does; elsewhere (_rusdPollingSupported: monolithic RM before GA102, e.g. Volta on the proprietary
- * module) a non-zero mask is NV_ERR_NOT_SUPPORTED. The page itself is not backed by the emulator.
+ * module) a non-zero mask is NV_ERR_NOT_SUPPORTED. The page is the emulator's (rm/rusd.h).
  */
 RM_CTRL_HANDLER(rusd_request_poll, NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS)
 {
@@ -33,6 +34,8 @@ RM_CTRL_HANDLER(rusd_request_poll, NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS)
         return NV_ERR_NOT_SUPPORTED;
     if (p->polledDataMask && rm_call_profile(c)->kernel_module != PROFILE_MODULE_OPEN)
         return NV_ERR_NOT_SUPPORTED;
+    if (c->gpu)
+        rusd_request(c->gpu, p->polledDataMask);
     return NV_OK;
 }
 

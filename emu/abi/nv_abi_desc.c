@@ -20,11 +20,15 @@
 
 /* ---------------- releases ---------------- */
 
-/* 550.120: GPreempt's target; 575.57.08: gpu_ext's patched driver; 580.159.04: the recorded boards. */
+/*
+ * 550.120: GPreempt's target; 575.57.08: gpu_ext's patched driver, whose nv_gpu_sched_ops is generation K4 at
+ * its current head (gpu_ext-kernel-modules 849ea75d/6a5b3bb5: the four-member ops with on_timeslice_control,
+ * docs/driver-versions.md); 580.159.04: the recorded boards.
+ */
 static const struct nv_release_info releases[NV_REL_COUNT] = {
-    [NV_REL_550] = {NV_REL_550, 550, "550.120"},
-    [NV_REL_575] = {NV_REL_575, 575, "575.57.08"},
-    [NV_REL_580] = {NV_REL_580, 580, "580.159.04"},
+    [NV_REL_550] = {NV_REL_550, 550, "550.120", NULL},
+    [NV_REL_575] = {NV_REL_575, 575, "575.57.08", "K4"},
+    [NV_REL_580] = {NV_REL_580, 580, "580.159.04", NULL},
 };
 
 const struct nv_release_info *nv_release_info(enum nv_release rel)
@@ -320,6 +324,8 @@ const struct nv_ctrl_embedded nv_ctrl_embedded_ptrs[] = {
         sizeof(nv_ctrl_info_pair), "GR_GET_INFO.grInfoList[grInfoListSize]"),
     EMB(NV2080_CTRL_CMD_BUS_GET_INFO, NV2080_CTRL_BUS_GET_INFO_PARAMS, busInfoList, busInfoListSize,
         sizeof(nv_ctrl_info_pair), "BUS_GET_INFO.busInfoList[busInfoListSize]"),
+    EMB(NV2080_CTRL_CMD_BIOS_GET_INFO, NV2080_CTRL_BIOS_GET_INFO_PARAMS, biosInfoList, biosInfoListSize,
+        sizeof(nv_ctrl_info_pair), "BIOS_GET_INFO.biosInfoList[biosInfoListSize]"),
     {.what = NULL},
 };
 

@@ -29,6 +29,8 @@ struct nv_release_info {
     enum nv_release rel;
     unsigned major;
     const char *version;      /* the release answered as ("550.120"); layouts: docs/driver-versions.md */
+    /* The gpu_ext struct_ops ABI generation ("K4") this release's patched driver carries; NULL: no such patch. */
+    const char *bpf_abi;
 };
 
 /* The row of a release (never NULL for a valid enum value). */

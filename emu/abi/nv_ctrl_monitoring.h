@@ -73,7 +73,26 @@ NV_ASSERT_LAYOUT(NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS, 8, 8);
 #define NV2080_CTRL_CMD_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO_PARAMS_SIZE 264u
 /* ctrl2080/ctrl2080bios.h */
 #define NV2080_CTRL_CMD_BIOS_GET_INFO                                0x20800802u
-#define NV2080_CTRL_CMD_BIOS_GET_INFO_PARAMS_SIZE                    16u
+#define NV2080_CTRL_CMD_BIOS_GET_INFO_V2                             0x20800810u
+#define NV2080_CTRL_BIOS_INFO_MAX_SIZE                               15u
+#define NV2080_CTRL_BIOS_INFO_INDEX_REVISION                         0u
+#define NV2080_CTRL_BIOS_INFO_INDEX_OEM_REVISION                     1u
+/* The legacy form of BIOS_GET_INFO_V2: the {index, data} list lies behind a pointer (the driver converts it to V2). */
+typedef struct NV2080_CTRL_BIOS_GET_INFO_PARAMS {
+    uint32_t biosInfoListSize;
+    NvP64 biosInfoList;
+} NV2080_CTRL_BIOS_GET_INFO_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_BIOS_GET_INFO_PARAMS, 16, 8);
+NV_ASSERT_OFF(NV2080_CTRL_BIOS_GET_INFO_PARAMS, biosInfoList, 8);
+/* ctrl2080/ctrl2080rc.h */
+#define NV2080_CTRL_CMD_RC_GET_WATCHDOG_INFO                         0x20802209u
+#define NV2080_CTRL_RC_GET_WATCHDOG_INFO_FLAGS_DISABLED              0x1u
+#define NV2080_CTRL_RC_GET_WATCHDOG_INFO_FLAGS_RUNNING               0x2u
+#define NV2080_CTRL_RC_GET_WATCHDOG_INFO_FLAGS_INITIALIZED           0x4u
+typedef struct NV2080_CTRL_RC_GET_WATCHDOG_INFO_PARAMS {
+    uint32_t watchdogStatusFlags;
+} NV2080_CTRL_RC_GET_WATCHDOG_INFO_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_RC_GET_WATCHDOG_INFO_PARAMS, 4, 4);
 /* ctrl2080/ctrl2080bus.h */
 #define NV2080_CTRL_CMD_BUS_GET_INFO                                 0x20801802u
 /* The legacy form of BUS_GET_INFO_V2: the {index, data} list lies behind a pointer. */
@@ -141,6 +160,33 @@ NV_ASSERT_OFF(NV2080_CTRL_BUS_GET_INFO_PARAMS, busInfoList, 8);
 #define NV2080_CTRL_CMD_UNPUBLISHED_9064_PARAMS_SIZE                 520u
 #define NV2080_CTRL_CMD_UNPUBLISHED_A026                             0x2080A026u
 #define NV2080_CTRL_CMD_UNPUBLISHED_A026_PARAMS_SIZE                 532u
+/*
+ * The layout of A026 as observed, not published: every call in fixtures/hw (H200 and H100, 580.159.04; libcuda
+ * at context creation) sent 0x400 in `request`, a count of 2 and the clock domains 0x1 and 0x10 (the
+ * NV2080_CTRL_CLK_DOMAIN_* bits of GPCCLK and MCLK), and the driver answered NV_OK writing the bytes named
+ * *_out: the two frequencies in kHz (H200: 1,980,000 and 3,200,000; H100: 1,980,000 and 2,619,000, the boards'
+ * maximum graphics and memory clocks) and three words that never varied. Every other byte was left as sent.
+ */
+#define NV2080_CTRL_UNPUBLISHED_A026_MAX_CLKS                        32u
+typedef struct NV2080_CTRL_UNPUBLISHED_A026_CLK {
+    uint32_t domain;
+    uint32_t rsvd0;
+    uint32_t freqKHz_out;
+    uint32_t rsvd1;
+} NV2080_CTRL_UNPUBLISHED_A026_CLK;
+typedef struct NV2080_CTRL_UNPUBLISHED_A026_PARAMS {
+    uint32_t request;
+    uint8_t word4_out;
+    uint8_t rsvd[3];
+    uint32_t word8_out;
+    uint32_t word12_out;
+    uint32_t numClks;
+    NV2080_CTRL_UNPUBLISHED_A026_CLK clks[NV2080_CTRL_UNPUBLISHED_A026_MAX_CLKS];
+} NV2080_CTRL_UNPUBLISHED_A026_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_UNPUBLISHED_A026_PARAMS, NV2080_CTRL_CMD_UNPUBLISHED_A026_PARAMS_SIZE, 4);
+NV_ASSERT_OFF(NV2080_CTRL_UNPUBLISHED_A026_PARAMS, numClks, 16);
+NV_ASSERT_OFF(NV2080_CTRL_UNPUBLISHED_A026_PARAMS, clks, 20);
+NV_ASSERT_OFF(NV2080_CTRL_UNPUBLISHED_A026_PARAMS, clks[0].freqKHz_out, 28);
 #define NV2080_CTRL_CMD_UNPUBLISHED_A060                             0x2080A060u
 #define NV2080_CTRL_CMD_UNPUBLISHED_A060_PARAMS_SIZE                 28u
 #define NV2080_CTRL_CMD_UNPUBLISHED_A06E                             0x2080A06Eu

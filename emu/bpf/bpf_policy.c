@@ -25,6 +25,7 @@
 #include "bpf/bpf_btf_json.h"
 #include "bpf/bpf_wq.h"
 #include "bpf/bpf_obj.h"
+#include "abi/nv_abi_desc.h"
 #include "nvemu/policy.h"
 
 #define OVERRIDE_MAX_US 1000000u
@@ -810,6 +811,16 @@ static void resolve_sites(struct bpf_policy *p)
     }
 }
 
+enum bpf_abi_gen bpf_release_abi(uint32_t driver_major)
+{
+    char major[16];
+    enum nv_release rel;
+    snprintf(major, sizeof major, "%u", driver_major);
+    if (!driver_major || !nv_release_parse(major, &rel) || !nv_release_info(rel)->bpf_abi)
+        return BPF_ABI_GEN_NONE;
+    return bpf_abi_gen_parse(nv_release_info(rel)->bpf_abi);
+}
+
 static int policy_init(void **state, const struct policy_host *host, const char *const *args, int nargs, char *err,
                        size_t errlen)
 {
@@ -833,6 +844,9 @@ static int policy_init(void **state, const struct policy_host *host, const char 
             return -1;
         }
     }
+    /* Emulating gpu_ext's driver release means emulating the one generation it carries; driver_abi= still wins. */
+    if (!driver && host->size >= offsetof(struct policy_host, driver_major) + sizeof host->driver_major)
+        driver = bpf_release_abi(host->driver_major);
     p->obj = open_for_driver(args[0] + strlen(OBJECT_ARG), driver, err, errlen);
     if (!p->obj) {
         free(p);

@@ -19,7 +19,8 @@
  *   map:NAME[KEY]=VALUE    writes one element of a map before the first run
  *   attach:PROG=LIB:FUNC   attaches the bare uprobe PROG to a user function, as a loader does by symbol
  *   budget=N               instructions per callback (default BPF_VM_DEFAULT_BUDGET)
- *   driver_abi=K1..K4      the gpu_ext driver generation to run it as (default: the newest that loads it)
+ *   driver_abi=K1..K4      the gpu_ext driver generation to run it as (default: the one the driver release
+ *                          the emulator answers as carries, bpf_release_abi; else the newest that loads it)
  *
  * The object runs as that generation's driver runs it (bpf_abi.h): its ctx
  * sizes, its kfuncs (K1's void setters write the task_init ctx's output
@@ -52,6 +53,12 @@ enum bpf_nv_kfunc {
     BPF_NV_KFUNC_COUNT
 };
 extern const struct bpf_kfunc bpf_nv_kfuncs[BPF_NV_KFUNC_COUNT];
+
+/*
+ * The gpu_ext ABI generation the driver release of this major carries (575: its patched driver's), or
+ * BPF_ABI_GEN_NONE for a release without the patch (550, 580) or an unknown major.
+ */
+enum bpf_abi_gen bpf_release_abi(uint32_t driver_major);
 
 /* True when the file at path is an ELF object for the BPF machine (what hooks_load_policy dispatches on). */
 bool bpf_policy_is_object(const char *path);

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "abi/nv_abi_desc.h"
 #include "abi/nv_engine.h"
+#include "bpf/bpf_policy.h"
 #include "bpf/bpf_report.h"
 #include "cli.h"
 #include "hooks/hooks.h"
@@ -25,14 +27,14 @@
 static void policy_usage(FILE *out)
 {
     fprintf(out, "usage: nvemu policy NAME|FILE [KEY=VALUE...] [--profile NAME|FILE] [--task NAME]\n"
-                 "       nvemu policy FILE.bpf.o [--driver-abi K1|K2|K3|K4]\n"
+                 "       nvemu policy FILE.bpf.o [--driver 550|575|580] [--driver-abi K1|K2|K3|K4]\n"
                  "  loads the policy (policy API version %u; a bundled name or a plugin file) with the arguments,\n"
                  "  reports whether it is accepted, then calls every hook once for one compute channel group of a\n"
                  "  process named --task (default nvemu-check) and prints each decision;\n"
                  "  for a gpu_ext struct_ops object without arguments: first the driver ABI it was built for, the\n"
                  "  generations that load it, callbacks, maps, kfuncs, helpers; --driver-abi runs it as that\n"
-                 "  generation's driver (default: the newest that loads it). Exit 1 when refused or a callback\n"
-                 "  faults\n",
+                 "  generation's driver (default: the one the driver release carries, K4 for --driver 575 or a\n"
+                 "  575.x profile; else the newest that loads it). Exit 1 when refused or a callback faults\n",
             NVEMU_POLICY_API_VERSION);
 }
 
@@ -108,7 +110,7 @@ static int check_policy(void *arg, struct hooks_watch *watch)
 
 int nvemu_cmd_policy(int argc, char **argv)
 {
-    const char *path = NULL, *profile_name = "h200", *task = "nvemu-check", *driver_abi = NULL;
+    const char *path = NULL, *profile_name = "h200", *task = "nvemu-check", *driver_abi = NULL, *driver = NULL;
     const char *args[64];
     int nargs = 0;
     for (int i = 1; i < argc; i++) {
@@ -120,6 +122,8 @@ int nvemu_cmd_policy(int argc, char **argv)
             profile_name = argv[++i];
         } else if (strcmp(argv[i], "--task") == 0 && i + 1 < argc) {
             task = argv[++i];
+        } else if (strcmp(argv[i], "--driver") == 0 && i + 1 < argc) {
+            driver = argv[++i];
         } else if (strcmp(argv[i], "--driver-abi") == 0 && i + 1 < argc) {
             driver_abi = argv[++i];
             if (!bpf_abi_gen_parse(driver_abi)) {
@@ -154,17 +158,26 @@ int nvemu_cmd_policy(int argc, char **argv)
         fprintf(stderr, "nvemu policy: --driver-abi applies to a gpu_ext struct_ops object only\n");
         return 2;
     }
-    /* a struct_ops object without arguments: the full report (ABI, callbacks, maps, kfuncs, helpers) first */
-    if (nargs == 0 && object && bpf_report_check(found, bpf_abi_gen_parse(driver_abi), stdout))
-        return 1;
-    if (driver_abi) {
-        snprintf(driver_arg, sizeof driver_arg, "driver_abi=%s", driver_abi);
-        args[nargs++] = driver_arg;
-    }
     struct profile *p = profile_load(profile_name, err, sizeof err);
     if (!p) {
         fprintf(stderr, "nvemu policy: profile: %s\n", err);
         return 2;
+    }
+    if (driver && !profile_use_driver(p, driver, err, sizeof err)) {
+        fprintf(stderr, "nvemu policy: --driver: %s\n", err);
+        profile_free(p);
+        return 2;
+    }
+    /* the generation the policy will run as: --driver-abi, else the one the profile's release carries */
+    enum bpf_abi_gen gen = driver_abi ? bpf_abi_gen_parse(driver_abi) : bpf_release_abi(nv_release_info(p->release)->major);
+    /* a struct_ops object without arguments: the full report (ABI, callbacks, maps, kfuncs, helpers) first */
+    if (nargs == 0 && object && bpf_report_check(found, gen, stdout)) {
+        profile_free(p);
+        return 1;
+    }
+    if (driver_abi) {
+        snprintf(driver_arg, sizeof driver_arg, "driver_abi=%s", driver_abi);
+        args[nargs++] = driver_arg;
     }
     struct check k = {path, task, args, nargs, p};
     int rc = cli_guarded(check_policy, &k, 0, CHECK_LIMIT_S, err, sizeof err, NULL);

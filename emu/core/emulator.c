@@ -19,7 +19,9 @@
 #include "fifo/fifo.h"
 #include "fifo/workload.h"
 #include "hooks/hooks.h"
+#include "rm/gpu.h"
 #include "rm/rm_server.h"
+#include "rm/rusd.h"
 #include "sim/sim.h"
 
 void nvemu_config_init(nvemu_config *cfg)
@@ -392,6 +394,16 @@ void nvemu_get_stats(nvemu *emu, nvemu_stats *out)
     out->objects = rc.objects;
     out->channel_groups = rc.channel_groups;
     pthread_mutex_unlock(&emu->lock);
+}
+
+long nvemu_user_shared_data(nvemu *emu, uint32_t gpu, void *buf, size_t len)
+{
+    if (gpu >= emu->gpu_count)
+        return -1;
+    pthread_mutex_lock(&emu->lock);
+    long n = (long)rusd_page(&emu->gpus[gpu], buf, len);
+    pthread_mutex_unlock(&emu->lock);
+    return n;
 }
 
 struct class_count {

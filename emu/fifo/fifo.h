@@ -320,6 +320,14 @@ uint32_t fifo_channel_pending(const struct fifo_channel *c);
  */
 uint32_t fifo_runlist_get(const struct fifo *f, uint32_t runlist_id, uint32_t *tsg_ids, uint32_t max);
 
+/*
+ * Virtual ns the graphics engine (GR0's runlist) has been busy since the model started, up to now: a channel
+ * group switched in and running or being preempted. Utilisation is its growth over a sampling period.
+ */
+uint64_t fifo_gr_busy_ns(const struct fifo *f);
+/* The model's virtual time, ns. */
+uint64_t fifo_now_ns(const struct fifo *f);
+
 /* Per-engine counters for reports (the trace holds the same facts). */
 struct fifo_engine_stats {
     uint32_t engine_type, runlist_id;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/nv_engine.h"
 #include "base/log.h"
 
 #define COMP "fifo"
@@ -609,4 +610,23 @@ void rl_mark_dirty(struct fifo_runlist *rl)
     if (rl->ev_rebuild || rl->f->lost)
         return;
     rl->ev_rebuild = sim_at(rl->f->sim, now_of(rl) + rl->f->p->timing.runlist_update_ns, on_rebuild, rl, 0);
+}
+
+uint64_t fifo_gr_busy_ns(const struct fifo *f)
+{
+    uint64_t busy = 0, now = sim_now(f->sim);
+    for (uint32_t i = 0; i < f->n_rls; i++) {
+        const struct fifo_runlist *rl = &f->rls[i];
+        if (rl->engine_type != NV2080_ENGINE_TYPE_GR0)
+            continue;
+        busy += rl->st.busy_ns;
+        if (rl->state == ENG_RUN || rl->state == ENG_PREEMPT)
+            busy += now - rl->state_since;
+    }
+    return busy;
+}
+
+uint64_t fifo_now_ns(const struct fifo *f)
+{
+    return sim_now(f->sim);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/nv_abi_desc.h"
 #include "abi/nv_engine.h"
 #include "base/deadline.h"
 #include "base/log.h"
@@ -327,6 +328,8 @@ struct hooks *hooks_create(const struct hooks_env *env)
         .trace_note = host_trace_note,
         .fail = host_fail,
         .preempt_tsg = host_preempt_tsg,
+        .driver_major = h->env.profile && h->env.profile->driver_version[0]
+                            ? nv_release_info(h->env.profile->release)->major : 0,
     };
     return h;
 }

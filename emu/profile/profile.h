@@ -77,6 +77,18 @@ struct profile_info_table {
     struct profile_info entries[PROFILE_MAX_INFO];
 };
 
+/*
+ * What the board's sensors read, for the RM user-shared-data page (emu/rm/rusd.h): clocks, power and
+ * temperatures at idle and under full graphics load; the page moves between them with the engine's
+ * utilisation. All 0 (the section absent): the page's polled data stays "not available".
+ */
+struct profile_sensors {
+    uint32_t graphics_idle_mhz, graphics_max_mhz, memory_mhz, video_mhz;
+    uint32_t power_idle_mw, power_busy_mw, power_limit_mw;
+    uint32_t gpu_temp_idle_c, gpu_temp_busy_c, memory_temp_idle_c, memory_temp_busy_c;
+    uint64_t thermal_tau_ns;           /* time constant of the temperature's approach to its target */
+};
+
 /* Scheduling and timing parameters of the FIFO model (all times in ns). */
 struct profile_timing {
     uint64_t ctxsw_ns;             /* TSG context switch on an engine */
@@ -157,6 +169,7 @@ struct profile {
     uint32_t default_compute_preempt_mode; /* 0 WFI, 1 CTA, 2 CILP */
 
     struct profile_timing timing;
+    struct profile_sensors sensors;    /* optional section `sensors:` */
 
     uint32_t gpu_info_count;
     struct profile_info gpu_info[PROFILE_MAX_INFO];   /* GPU_GET_INFO_V2 */

@@ -477,6 +477,36 @@ static const struct ytable gr_table = {"gr", "gr", gr_fields, NULL};
 static const struct ytable fifo_table = {"fifo", "fifo", fifo_fields, fifo_check};
 static const struct ytable timing_table = {"timing", "timing", timing_fields, NULL};
 
+#define S(key, field, max_) YFIELD(key, YF_U32, P(sensors.field), .min = 1, .max = (max_), .required = true)
+static const struct yfield sensors_fields[] = {
+    S("graphics_idle_mhz", graphics_idle_mhz, 10000),
+    S("graphics_max_mhz", graphics_max_mhz, 10000),
+    S("memory_mhz", memory_mhz, 20000),
+    S("video_mhz", video_mhz, 10000),
+    S("power_idle_mw", power_idle_mw, 5000000),
+    S("power_busy_mw", power_busy_mw, 5000000),
+    S("power_limit_mw", power_limit_mw, 5000000),
+    S("gpu_temp_idle_c", gpu_temp_idle_c, 150),
+    S("gpu_temp_busy_c", gpu_temp_busy_c, 150),
+    S("memory_temp_idle_c", memory_temp_idle_c, 150),
+    S("memory_temp_busy_c", memory_temp_busy_c, 150),
+    YFIELD("thermal_tau", YF_DURATION, P(sensors.thermal_tau_ns), .min = 1000000, .max = 3600000000000ull,
+           .required = true),
+    YFIELD_END,
+};
+#undef S
+
+static int sensors_check(struct yctx *c, const struct ynode *map, void *base, const struct ynode *const *got)
+{
+    (void)got;
+    const struct profile_sensors *s = &((struct profile *)base)->sensors;
+    if (s->graphics_idle_mhz > s->graphics_max_mhz || s->power_idle_mw > s->power_busy_mw ||
+        s->power_busy_mw > s->power_limit_mw)
+        return yfail(c, map, "sensors: idle values exceed busy ones, or the busy power the limit");
+    return 0;
+}
+static const struct ytable sensors_table = {"sensors", "sensors", sensors_fields, sensors_check};
+
 /* Relations between sections that no single field's range can express. */
 static int top_check(struct yctx *c, const struct ynode *root, void *base, const struct ynode *const *got)
 {
@@ -564,6 +594,7 @@ static const struct yfield top_fields[] = {
            .max_items = PROFILE_MAX_ENGINES, .required = true, .custom = parse_engine),
     YFIELD("fifo", YF_MAP, 0, .required = true, .sub = &fifo_table),
     YFIELD("timing", YF_MAP, 0, .required = true, .sub = &timing_table),
+    YFIELD("sensors", YF_MAP, 0, .sub = &sensors_table),
     YFIELD("gpu_info", YF_CUSTOM, 0, .required = true, .custom = parse_gpu_info),
     YFIELD("info_tables", YF_SEQ, P(info_tables), .size = sizeof(struct profile_info_table),
            .count_off = P(info_table_count), .max_items = PROFILE_MAX_INFO_TABLES, .custom = parse_info_table),

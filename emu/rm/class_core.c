@@ -12,6 +12,7 @@
 #include "base/log.h"
 #include "fifo/fifo.h"
 #include "rm/rm_internal.h"
+#include "rm/rusd.h"
 
 /*
  * The driver scans the calling process's file table for an open /dev/nvidia<g>
@@ -81,6 +82,15 @@ static NV_STATUS sysmem_construct(struct rm_call *c, struct rm_object *obj, void
     (void)params;
     obj->map_flags = NVOS33_FLAGS_CACHING_TYPE_DEFAULT | NVOS33_FLAGS_MAPPING_SYSMEM;
     return NV_OK;
+}
+
+/* The user-shared-data page is system memory; the alloc may already ask for data to be polled. */
+static NV_STATUS rusd_construct(struct rm_call *c, struct rm_object *obj, void *params)
+{
+    const NV00DE_ALLOC_PARAMETERS *p = params;
+    if (p && p->polledDataMask && c->gpu)
+        rusd_request(c->gpu, p->polledDataMask);
+    return sysmem_construct(c, obj, params);
 }
 
 /* CPU mappings of video memory go through BAR1, write-combined. */
@@ -298,7 +308,7 @@ const struct rm_class_row rm_class_rows_core[] = {
     RM_CLASS_NO_PARAMS(GF100_SUBDEVICE_MASTER, .parents = RM_FAM_SUBDEVICE, .family = RM_FAM_OTHER,
      .free_priority = P),
     RM_CLASS(RM_USER_SHARED_DATA, NV00DE_ALLOC_PARAMETERS, .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_SUBDEVICE,
-     .family = RM_FAM_OTHER, .free_priority = P, .construct = sysmem_construct),
+     .family = RM_FAM_OTHER, .free_priority = P, .construct = rusd_construct),
     RM_CLASS(NV50_THIRD_PARTY_P2P, NV503C_ALLOC_PARAMETERS, .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_SUBDEVICE,
      .family = RM_FAM_OTHER, .free_priority = P),
     RM_CLASS(GT200_DEBUGGER, NV83DE_ALLOC_PARAMETERS, .params = RM_PARAMS_REQUIRED, .parents = RM_FAM_DEVICE,

@@ -287,6 +287,22 @@ RM_CTRL_HANDLER(ctrl_bus_info, NV2080_CTRL_BUS_GET_INFO_PARAMS)
     return st == NV_OK ? user_write(c, p->busInfoList, list, n * sizeof list[0]) : st;
 }
 
+/*
+ * The legacy BIOS_GET_INFO, which the driver converts to BIOS_GET_INFO_V2 (rmapi_deprecated_control.c): the
+ * list behind biosInfoList answered from the profile's BIOS_GET_INFO_V2 table (VBIOS revision, OEM revision).
+ */
+RM_CTRL_HANDLER(ctrl_bios_info, NV2080_CTRL_BIOS_GET_INFO_PARAMS)
+{
+    if (p->biosInfoListSize == 0 || p->biosInfoListSize > NV2080_CTRL_BIOS_INFO_MAX_SIZE || !p->biosInfoList)
+        return NV_ERR_INVALID_ARGUMENT;
+    nv_ctrl_info_pair list[NV2080_CTRL_BIOS_INFO_MAX_SIZE];
+    uint32_t n = p->biosInfoListSize;
+    NV_STATUS st = user_read(c, p->biosInfoList, list, n * sizeof list[0]);
+    if (st == NV_OK)
+        st = table_list(c, NV2080_CTRL_CMD_BIOS_GET_INFO_V2, "BIOS_GET_INFO", &n, list, NV2080_CTRL_BIOS_INFO_MAX_SIZE);
+    return st == NV_OK ? user_write(c, p->biosInfoList, list, n * sizeof list[0]) : st;
+}
+
 RM_CTRL_HANDLER(ctrl_name_string, NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS)
 {
     const char *name = rm_call_profile(c)->marketing_name;
@@ -497,6 +513,7 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO, SUB, rm_ctrl_canned),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO_V2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS, SUB, NP, ctrl_bus_info_v2),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO, NV2080_CTRL_BUS_GET_INFO_PARAMS, SUB, NP, ctrl_bus_info),
+    RM_CTRL(NV2080_CTRL_CMD_BIOS_GET_INFO, NV2080_CTRL_BIOS_GET_INFO_PARAMS, SUB, NP, ctrl_bios_info),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS, SUB, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_C2C_INFO, SUB, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_PERF_BOOST, SUB, rm_ctrl_canned),

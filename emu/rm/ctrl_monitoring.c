@@ -8,8 +8,10 @@
  */
 #include "abi/nv_classes.h"
 #include "abi/nv_ctrl_monitoring.h"
+#include "base/log.h"
 #include "profile/profile.h"
 #include "rm/rm.h"
+#include "rm/rusd.h"
 
 /*
  * GPU_QUERY_INFOROM_ECC_SUPPORT has no parameters: its status is the answer. Every recorded board
@@ -24,7 +26,7 @@ RM_CTRL_HANDLER(inforom_ecc_support, void)
  * RM user-shared-data poll (gpushareddataCtrlCmdRequestDataPoll_IMPL, gpu/gpu_user_shared_data.c, 580.142): the
  * mask of data the shared page keeps refreshed. Polling is supported where RM runs on GSP, which the open module
  * always does; elsewhere (_rusdPollingSupported: monolithic RM before GA102, e.g. Volta on the proprietary
- * module) a non-zero mask is NV_ERR_NOT_SUPPORTED. The page itself is not backed by the emulator.
+ * module) a non-zero mask is NV_ERR_NOT_SUPPORTED. The page is the emulator's (rm/rusd.h).
  */
 RM_CTRL_HANDLER(rusd_request_poll, NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS)
 {
@@ -32,6 +34,71 @@ RM_CTRL_HANDLER(rusd_request_poll, NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS)
         return NV_ERR_NOT_SUPPORTED;
     if (p->polledDataMask && rm_call_profile(c)->kernel_module != PROFILE_MODULE_OPEN)
         return NV_ERR_NOT_SUPPORTED;
+    if (c->gpu)
+        rusd_request(c->gpu, p->polledDataMask);
+    return NV_OK;
+}
+
+/*
+ * RC watchdog state. The open module runs RM on GSP, where the kernel-side watchdog channel is set up but kept
+ * off: the H200 answered INITIALIZED | DISABLED (fixtures/hw/h200-580.159.04/programs2/trace-cupy.log.gz
+ * line 114). What the proprietary module answers on a board without GSP is not recorded: not modelled there.
+ */
+RM_CTRL_HANDLER(rc_watchdog_info, NV2080_CTRL_RC_GET_WATCHDOG_INFO_PARAMS)
+{
+    if (rm_call_profile(c)->kernel_module != PROFILE_MODULE_OPEN) {
+        LOG_WARN("rm", "RC_GET_WATCHDOG_INFO: the watchdog state of the proprietary module is not modelled");
+        return NV_ERR_NOT_SUPPORTED;
+    }
+    p->watchdogStatusFlags = NV2080_CTRL_RC_GET_WATCHDOG_INFO_FLAGS_INITIALIZED |
+                             NV2080_CTRL_RC_GET_WATCHDOG_INFO_FLAGS_DISABLED;
+    return NV_OK;
+}
+
+/* The profile's recorded A026 answer (any input): the words and clock entries the driver writes. */
+static const NV2080_CTRL_UNPUBLISHED_A026_PARAMS *a026_recorded(const struct profile *pr)
+{
+    for (uint32_t i = 0; pr && i < pr->canned_count; i++)
+        if (pr->canned[i].cmd == NV2080_CTRL_CMD_UNPUBLISHED_A026 && pr->canned[i].status == NV_OK &&
+            pr->canned[i].size == sizeof(NV2080_CTRL_UNPUBLISHED_A026_PARAMS))
+            return (const NV2080_CTRL_UNPUBLISHED_A026_PARAMS *)(const void *)pr->canned[i].out;
+    return NULL;
+}
+
+/*
+ * Unpublished PERF control 0x2080A026 (layout as observed: emu/abi/nv_ctrl_monitoring.h). The driver writes
+ * only the answer words and each requested domain's frequency, leaving the rest of the caller's block as sent
+ * (libcuda sends it uninitialised), so a byte-for-byte recorded answer fits no other call: each field is
+ * answered from the profile's recording instead. A domain the recording does not answer, or a count above
+ * the 32 entries the block holds, is not modelled (the driver's answer is unknown): NV_ERR_NOT_SUPPORTED.
+ */
+RM_CTRL_HANDLER(perf_a026, NV2080_CTRL_UNPUBLISHED_A026_PARAMS)
+{
+    const struct profile *pr = rm_call_profile(c);
+    const NV2080_CTRL_UNPUBLISHED_A026_PARAMS *rec = a026_recorded(pr);
+    if (!rec || p->numClks > NV2080_CTRL_UNPUBLISHED_A026_MAX_CLKS ||
+        rec->numClks > NV2080_CTRL_UNPUBLISHED_A026_MAX_CLKS) {
+        LOG_WARN("rm", "control 0x%08x: profile %s has no recorded answer for %u clock domains",
+                 NV2080_CTRL_CMD_UNPUBLISHED_A026, pr ? pr->name : "?", p->numClks);
+        return NV_ERR_NOT_SUPPORTED;
+    }
+    uint32_t freq[NV2080_CTRL_UNPUBLISHED_A026_MAX_CLKS];
+    for (uint32_t i = 0; i < p->numClks; i++) {
+        uint32_t k = 0;
+        while (k < rec->numClks && rec->clks[k].domain != p->clks[i].domain)
+            k++;
+        if (k == rec->numClks) {
+            LOG_WARN("rm", "control 0x%08x: profile %s has no recorded frequency of clock domain 0x%x",
+                     NV2080_CTRL_CMD_UNPUBLISHED_A026, pr->name, p->clks[i].domain);
+            return NV_ERR_NOT_SUPPORTED;
+        }
+        freq[i] = rec->clks[k].freqKHz_out;
+    }
+    p->word4_out = rec->word4_out;
+    p->word8_out = rec->word8_out;
+    p->word12_out = rec->word12_out;
+    for (uint32_t i = 0; i < p->numClks; i++)
+        p->clks[i].freqKHz_out = freq[i];
     return NV_OK;
 }
 
@@ -60,6 +127,29 @@ static const struct rm_ctrl_volatile gpumon_util_volatile[] = {
     {.why = NULL},
 };
 
+/*
+ * Values of the moment in two unpublished controls `nvidia-smi -q` reads, at the offsets where two H200
+ * boards (fixtures/hw/h200-580.159.04/programs and programs2, trace-smi-q.log.gz lines 135 and 173) differed
+ * while every other byte matched: 852B's thermal channel readings (signed 24.8 fixed-point degrees C: the GPU
+ * temperature and T.Limit headroom `nvidia-smi -q` printed in the same run) and A0A8's current clock (kHz) and
+ * voltage (uV) fields (the idle Graphics/SM clock printed, 345 vs 375 MHz).
+ */
+static const struct rm_ctrl_volatile thermal_readings_volatile[] = {
+    {.off = 16, .len = 4, .why = "thermal channel reading"},  {.off = 24, .len = 4, .why = "thermal channel reading"},
+    {.off = 72, .len = 4, .why = "thermal channel reading"},  {.off = 272, .len = 4, .why = "thermal channel reading"},
+    {.off = 280, .len = 4, .why = "thermal channel reading"}, {.off = 324, .len = 4, .why = "thermal channel reading"},
+    {.off = 440, .len = 4, .why = "thermal channel reading"}, {.off = 484, .len = 4, .why = "thermal channel reading"},
+    {.off = 600, .len = 4, .why = "thermal channel reading"}, {.off = 644, .len = 4, .why = "thermal channel reading"},
+    {.why = NULL},
+};
+static const struct rm_ctrl_volatile current_clocks_volatile[] = {
+    {.off = 2512, .len = 4, .why = "current clock"}, {.off = 2544, .len = 4, .why = "current clock"},
+    {.off = 2608, .len = 4, .why = "current clock"}, {.off = 2640, .len = 4, .why = "current clock"},
+    {.off = 3000, .len = 4, .why = "current voltage"}, {.off = 3744, .len = 4, .why = "current clock"},
+    {.off = 4232, .len = 4, .why = "current voltage"},
+    {.why = NULL},
+};
+
 const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_QUERY_INFOROM_ECC_SUPPORT, RM_FAM_SUBDEVICE, inforom_ecc_support),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_DETACH_IDS, RM_FAM_CLIENT, rm_ctrl_canned),
@@ -81,7 +171,6 @@ const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_GET_RECOVERY_ACTION, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned,
                      .volatile_out = time_correlation_volatile),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_BIOS_GET_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PEX_COUNTERS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PEX_UTIL_COUNTERS, RM_FAM_SUBDEVICE, rm_ctrl_canned,
                      .volatile_out = pex_util_volatile),
@@ -93,7 +182,8 @@ const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_3406, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_852A, RM_FAM_SUBDEVICE, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_852B, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_852B, RM_FAM_SUBDEVICE, rm_ctrl_canned,
+                     .volatile_out = thermal_readings_volatile),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_852E, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_8536, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_853A, RM_FAM_SUBDEVICE, rm_ctrl_canned),
@@ -104,7 +194,10 @@ const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_9009, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_9019, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_9064, RM_FAM_SUBDEVICE, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A026, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RM_CTRL(NV2080_CTRL_CMD_UNPUBLISHED_A026, NV2080_CTRL_UNPUBLISHED_A026_PARAMS, RM_FAM_SUBDEVICE, RM_PRIV_USER,
+            perf_a026, .flags = RM_CTRL_CANNED),
+    RM_CTRL(NV2080_CTRL_CMD_RC_GET_WATCHDOG_INFO, NV2080_CTRL_RC_GET_WATCHDOG_INFO_PARAMS, RM_FAM_SUBDEVICE,
+            RM_PRIV_USER, rc_watchdog_info),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A060, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A06E, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A06F, RM_FAM_SUBDEVICE, rm_ctrl_canned),
@@ -113,7 +206,8 @@ const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A0A4, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A0A6, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A0A7, RM_FAM_SUBDEVICE, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A0A8, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A0A8, RM_FAM_SUBDEVICE, rm_ctrl_canned,
+                     .volatile_out = current_clocks_volatile),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A612, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A618, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_A61D, RM_FAM_SUBDEVICE, rm_ctrl_canned),

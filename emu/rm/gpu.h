@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rm/rusd.h"
+
 struct fifo;
 struct hooks;
 struct profile;
@@ -28,6 +30,7 @@ struct gpu {
     struct fifo *fifo;
     uint64_t *class_map;             /* bit per 16-bit class id of the profile's class list */
     bool lost;                       /* fallen off the bus (nvemu_fault_gpu_lost), for good */
+    struct rusd_state rusd;          /* its user-shared-data page's sampler */
 };
 
 /*

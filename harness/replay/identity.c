@@ -25,6 +25,8 @@ static const struct {
     {NV2080_CTRL_CMD_ECC_GET_REPAIR_STATUS, "ECC row-remap history"},
     {NV2080_CTRL_CMD_BUS_GET_PCI_INFO, "PCI location"},
     {NV0000_CTRL_CMD_GPU_GET_PCI_INFO, "PCI location"},
+    /* GUIDs and rack/slot/node indices; the two recorded H200 boards differ in moduleId (the GPU within its node). */
+    {NV2080_CTRL_CMD_NVLINK_GET_PLATFORM_INFO, "platform location (module id)"},
 };
 
 const char *replay_board_identity(uint32_t cmd)

@@ -192,6 +192,16 @@ typedef struct nvemu_stats {
 void nvemu_get_stats(nvemu *emu, nvemu_stats *out);
 
 /*
+ * The RM user-shared-data page (NV00DE_SHARED_DATA) of GPU `gpu` as a mapping of an RM_USER_SHARED_DATA
+ * object would show it now: refreshed at the current virtual time from the emulator's state (utilisation
+ * from the FIFO model's busy time, clocks, power and temperatures following it, virtual-time timestamps)
+ * and laid out as the answered driver release. Copies at most len bytes into buf; returns the page's size,
+ * 0 when the release's page is not modelled (550), -1 for an unknown GPU. This is what a transport that
+ * serves memory mappings backs the mapping with (FUSE and CUSE serve none: emu/front/README.md).
+ */
+long nvemu_user_shared_data(nvemu *emu, uint32_t gpu, void *buf, size_t len);
+
+/*
  * Writes a JSON document describing the emulator state (openers, clients,
  * objects per class, channel groups, ioctls served, errors by status) into
  * buf. Returns the length it needed (like snprintf).

@@ -149,6 +149,8 @@ struct policy_host {
      */
     int (*preempt_tsg)(const struct policy_host *host, const char *hook, const struct hook_task *t,
                        uint32_t hclient, uint32_t htsg);
+    /* The driver release the emulator answers as (550, 575, 580; 0: not known). */
+    uint32_t driver_major;
 };
 
 /* What a plugin exports under NVEMU_POLICY_SYMBOL. Any callback may be NULL. */

@@ -379,6 +379,49 @@ static void test_driver_abi_generations(void **state)
     hooks_destroy(h);
 }
 
+/* A profile answering as 575 (gpu_ext's patched driver) runs objects as the generation it carries, K4. */
+static void test_driver_575_profile_selects_k4(void **state)
+{
+    (void)state;
+    char path[512], err[2048] = "";
+    fixture_path(path, sizeof path, "gen_k1");
+    struct testenv te;
+    te_init(&te, 1);
+    snprintf(te.profile.driver_version, sizeof te.profile.driver_version, "575.57.08");
+    te.profile.release = NV_REL_575;
+    struct hooks *h = hooks_create(&te.env);
+    assert_int_not_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    if (!strstr(err, "the gpu_ext K4 driver refuses it"))
+        fail_msg("gen_k1 on a 575 profile: '%s'", err);
+    hooks_destroy(h);
+    /* the same object on a 580 profile runs as the newest generation that loads it, K1 */
+    te.profile.release = NV_REL_580;
+    snprintf(te.profile.driver_version, sizeof te.profile.driver_version, "580.159.04");
+    h = hooks_create(&te.env);
+    assert_int_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    hooks_destroy(h);
+}
+
+/* An explicit driver_abi= wins over the generation a 575 profile carries. */
+static void test_driver_abi_wins_over_575_profile(void **state)
+{
+    (void)state;
+    char path[512];
+    fixture_path(path, sizeof path, "gen_k1");
+    struct testenv te;
+    te_init(&te, 1);
+    snprintf(te.profile.driver_version, sizeof te.profile.driver_version, "575.57.08");
+    te.profile.release = NV_REL_575;
+    const char *k1[] = {"driver_abi=K1", "map:process_class[lc]=1"};
+    struct hooks *h = attach(&te, path, k1, 2);
+    struct hook_task lc = te_task(1, "lc");
+    uint64_t ts = 1024;
+    uint32_t il = 1;
+    hooks_task_init(h, &lc, &ts, &il);
+    assert_int_equal(ts, 1000000); /* K1's output fields applied: it ran as K1 */
+    hooks_destroy(h);
+}
+
 /* K1: the void setters write the ctx's output fields, which the driver applies after the callback. */
 static void test_k1_output_fields_applied(void **state)
 {
@@ -889,6 +932,8 @@ int main(void)
         cmocka_unit_test(test_three_member_ops_accepted),
         cmocka_unit_test(test_helper_without_args_after_args_load),
         cmocka_unit_test(test_driver_abi_generations),
+        cmocka_unit_test(test_driver_575_profile_selects_k4),
+        cmocka_unit_test(test_driver_abi_wins_over_575_profile),
         cmocka_unit_test(test_k1_output_fields_applied),
         cmocka_unit_test(test_kfunc_rules_and_helpers),
         cmocka_unit_test(test_kfunc_code_sequences),

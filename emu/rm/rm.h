@@ -204,6 +204,7 @@ extern const struct rm_ctrl_row rm_ctrl_rows_discovery[];
 extern const struct rm_ctrl_row rm_ctrl_rows_fifo[];
 extern const struct rm_ctrl_row rm_ctrl_rows_monitoring[];
 extern const struct rm_ctrl_row rm_ctrl_rows_export[];   /* emu/rm/ctrl_export.c (OS_UNIX object export/import) */
+extern const struct rm_ctrl_row rm_ctrl_rows_gpu_ids[];  /* emu/rm/ctrl_gpu_ids.c (GPU-id checks: attach, drain) */
 
 /*
  * Every control table, one entry each, ending with an entry whose rows are NULL: the registry indexes

@@ -52,6 +52,7 @@ typedef uint32_t NV_STATUS;
 #define NV_ERR_OBJECT_NOT_FOUND             0x00000057u
 #define NV_ERR_OBJECT_TYPE_MISMATCH         0x00000058u
 #define NV_ERR_OPERATING_SYSTEM             0x00000059u
+#define NV_ERR_OUT_OF_RANGE                 0x0000005Bu
 #define NV_ERR_RESET_REQUIRED               0x00000062u
 #define NV_ERR_STATE_IN_USE                 0x00000063u
 #define NV_ERR_TIMEOUT                      0x00000065u

@@ -1,4 +1,4 @@
-/* `nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose] [--mismatch-file PATH] FILE` */
+/* `nvemu replay [--profile NAME|FILE] [--other-client-on-gpu] [--verbose] [--mismatch-file PATH] TRACE...` */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -18,12 +18,16 @@
 static int usage(FILE *out, int status)
 {
     fprintf(out, "usage: nvemu replay [--profile NAME|FILE] [--driver 550|575|580] [--other-client-on-gpu]\n"
-                    "                    [--verbose] [--mismatch-file PATH] TRACE\n"
+                    "                    [--verbose] [--mismatch-file PATH] TRACE [TRACE...]\n"
                     "  Re-issues every RM alloc/control/free and OS escape of a recorded trace against a fresh\n"
                     "  emulator and compares results; exits 0 when every call matches, 1 on any mismatch, 2 on\n"
                     "  a usage error or a TRACE that cannot be read or is not a trace. When calls differ, it\n"
                     "  tries the built-in profiles and says which one the trace matches better (a trace\n"
                     "  recorded on another board: fixtures/hw/ needs --profile h200-dev).\n"
+                    "  Several TRACEs are the processes of one program (one trace each, as 'nvemu record'\n"
+                    "  writes them): they are replayed together against one emulator, each with its own fds\n"
+                    "  and pid, so that RM objects one exports through a file descriptor (OS_UNIX\n"
+                    "  EXPORT_OBJECTS_TO_FD, as NCCL does) reach the one that imports them.\n"
                     "  --profile         the GPU profile (default h200; built in: h200, h200-dev, h200-2b42,\n"
                     "                    h100, a100, l4, t4, v100) or a profile file.\n"
                     "  --driver          the driver release the trace was recorded on (default: the profile's\n"
@@ -166,7 +170,8 @@ static void hint_better_profile(const char *trace, const struct replay_opts *giv
 int nvemu_cmd_replay(int argc, char **argv)
 {
     struct replay_opts opts = {0};
-    const char *trace = NULL, *mfile = NULL;
+    const char *traces[REPLAY_MAX_PROCESSES], *mfile = NULL;
+    uint32_t ntraces = 0;
     for (int i = 1; i < argc; i++) {
         bool valued = !strcmp(argv[i], "--profile") || !strcmp(argv[i], "--mismatch-file") ||
                       !strcmp(argv[i], "--driver");
@@ -189,19 +194,22 @@ int nvemu_cmd_replay(int argc, char **argv)
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "replay: unknown option %s\n", argv[i]);
             return usage(stderr, 2);
-        } else if (trace) {
-            fprintf(stderr, "replay: one TRACE only (%s and %s given)\n", trace, argv[i]);
+        } else if (ntraces == REPLAY_MAX_PROCESSES) {
+            fprintf(stderr, "replay: at most %u TRACEs are replayed together\n", REPLAY_MAX_PROCESSES);
             return usage(stderr, 2);
         } else {
-            trace = argv[i];
+            traces[ntraces++] = argv[i];
         }
     }
-    if (!trace) {
+    if (ntraces == 0) {
         fprintf(stderr, "replay: no TRACE given\n");
         return usage(stderr, 2);
     }
-    if (check_profile(opts.profile) || check_trace_file(trace))
+    if (check_profile(opts.profile))
         return 2;
+    for (uint32_t i = 0; i < ntraces; i++)
+        if (check_trace_file(traces[i]))
+            return 2;
     /* Mismatch lines go to a memory stream first so they can be copied to --mismatch-file too. */
     char *text = NULL;
     size_t len = 0;
@@ -211,7 +219,7 @@ int nvemu_cmd_replay(int argc, char **argv)
         return 2;
     }
     struct replay_result res;
-    int rc = replay_file(trace, &opts, mem, &res);
+    int rc = replay_files(traces, ntraces, &opts, mem, &res);
     fclose(mem);
     fputs(text ? text : "", rc ? stderr : stdout);
     if (rc != 0) {
@@ -234,17 +242,20 @@ int nvemu_cmd_replay(int argc, char **argv)
             free(text);
             return 2;
         }
-        fprintf(f, "# nvemu replay %s%s%s%s%s: %u calls, %u mismatches ([MODULE]: the part of the emulator that"
-                   " answers the call)\n",
-                opts.profile ? "--profile " : "", opts.profile ? opts.profile : "", opts.profile ? " " : "",
-                opts.other_client_on_gpu ? "--other-client-on-gpu " : "", trace, res.calls, res.mismatches);
+        fprintf(f, "# nvemu replay %s%s%s%s", opts.profile ? "--profile " : "", opts.profile ? opts.profile : "",
+                opts.profile ? " " : "", opts.other_client_on_gpu ? "--other-client-on-gpu " : "");
+        for (uint32_t i = 0; i < ntraces; i++)
+            fprintf(f, "%s%s", i ? " " : "", traces[i]);
+        fprintf(f, ": %u calls, %u mismatches ([MODULE]: the part of the emulator that answers the call)\n", res.calls,
+                res.mismatches);
         if (text)
             fputs(text, f);
         fclose(f);
     }
     free(text);
     struct stat st;
-    if (res.mismatches && stat(trace, &st) == 0 && S_ISREG(st.st_mode)) /* a pipe cannot be read again */
-        hint_better_profile(trace, &opts, res.mismatches);
+    /* a pipe cannot be read again; processes replayed together are not tried one by one */
+    if (res.mismatches && ntraces == 1 && stat(traces[0], &st) == 0 && S_ISREG(st.st_mode))
+        hint_better_profile(traces[0], &opts, res.mismatches);
     return res.mismatches ? 1 : 0;
 }

@@ -280,6 +280,47 @@ int nvemu_fdtable_close(nvemu_fdtable *t, int fd)
     return 0;
 }
 
+int nvemu_fdtable_move(nvemu_fdtable *from, int fd, nvemu_fdtable *to, int to_fd)
+{
+    if (from->emu != to->emu || to_fd >= FDTABLE_SIZE) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct fd_file *f = file_locked(from, fd);
+    if (!f)
+        return -1;
+    if (f->inflight) {
+        pthread_mutex_unlock(&from->lock);
+        errno = EBUSY;
+        return -1;
+    }
+    from->fds[fd] = NULL;
+    pthread_mutex_unlock(&from->lock);
+    pthread_mutex_lock(&to->lock);
+    int nfd = to_fd;
+    for (int i = FDTABLE_FIRST; nfd < 0 && i < FDTABLE_SIZE; i++)
+        if (!to->fds[i])
+            nfd = i;
+    /* the receiver's number was free again, so whatever it held before was closed */
+    struct fd_file *old = nfd >= 0 ? to->fds[nfd] : NULL;
+    bool old_now = old && old->inflight == 0;
+    if (old)
+        old->closed = true;
+    if (nfd >= 0)
+        to->fds[nfd] = f;
+    pthread_mutex_unlock(&to->lock);
+    if (old_now) {
+        nvemu_release(to->emu, old->op);
+        free(old);
+    }
+    if (nfd < 0) {
+        nvemu_release(from->emu, f->op);
+        free(f);
+        errno = EMFILE;
+    }
+    return nfd;
+}
+
 nvemu_opener *nvemu_fdtable_opener(nvemu_fdtable *t, int fd)
 {
     return table_resolve(t, fd);

@@ -62,6 +62,15 @@ int nvemu_fdtable_ioctl_as(nvemu_fdtable *t, int fd, int32_t tid, unsigned long 
 /* close(2): releases the opener (frees its clients). 0, or -1/EBADF. */
 int nvemu_fdtable_close(nvemu_fdtable *t, int fd);
 
+/*
+ * Hands fd's open file to another table of the same emulator, as a process passing it over a unix socket
+ * (SCM_RIGHTS) and closing its own fd: the file and its opener's state stay. to_fd < 0 takes the
+ * receiver's lowest free number; a to_fd still open there is closed first (the receiver had closed it).
+ * Returns the receiver's fd, or -1 with errno EBADF (fd not open), EBUSY (an ioctl runs on it), EINVAL
+ * (another emulator's table, to_fd out of range), EMFILE (receiver full: the file is then closed).
+ */
+int nvemu_fdtable_move(nvemu_fdtable *from, int fd, nvemu_fdtable *to, int to_fd);
+
 /* The opener behind an fd of this table, or NULL. */
 nvemu_opener *nvemu_fdtable_opener(nvemu_fdtable *t, int fd);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "abi/nv_abi_desc.h"
+#include "abi/nv_ctrl_unix.h"
 #include "abi/nv_escape.h"
 #include "abi/nv_status.h"
 #include "abi/nv_uvm.h"
@@ -281,6 +282,37 @@ static void pre_resolve_uvm(struct front *f, struct procmem_ctx *c, uint32_t cmd
 }
 
 /*
+ * The NV0000 OS_UNIX export/import controls name an nvidiactl fd of the caller inside their params (the file
+ * objects are exported into or imported from): resolved like REGISTER_FD's ctl_fd, after the params are staged.
+ */
+static void pre_resolve_export(struct front *f, struct procmem_ctx *c, uint32_t nr, uint32_t size, const void *buf)
+{
+    static const struct {
+        uint32_t cmd, fd_at;
+    } rows[] = {
+        {NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECT_TO_FD, 16},    {NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECT_FROM_FD, 0},
+        {NV0000_CTRL_CMD_OS_UNIX_GET_EXPORT_OBJECT_INFO, 0}, {NV0000_CTRL_CMD_OS_UNIX_CREATE_EXPORT_OBJECT_FD, 72},
+        {NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECTS_TO_FD, 0},   {NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECTS_FROM_FD, 0},
+    };
+    NVOS54_PARAMETERS p;
+    if (nr != NV_ESC_RM_CONTROL || size != sizeof(p) || c->pre_fd >= 0)
+        return;
+    memcpy(&p, buf, sizeof(p));
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        int32_t fd;
+        if (rows[i].cmd != p.cmd)
+            continue;
+        if (!p.params || p.paramsSize < rows[i].fd_at + sizeof(fd) ||
+            procmem_stage(c, p.params + rows[i].fd_at, sizeof(fd)) != 0 || !c->in[c->n_in - 1].data)
+            return;
+        memcpy(&fd, c->in[c->n_in - 1].data, sizeof(fd));
+        c->pre_fd = fd;
+        c->pre_op = fdmap_resolve(f, c->tid, c->uid, fd, &c->pre_hold);
+        return;
+    }
+}
+
+/*
  * Copies in, before the core's lock, what the call will surely touch: every
  * user pointer the escape's descriptor names (abi/nv_abi_desc.h), with the
  * length it gives (control params, the class's allocation params under the
@@ -441,6 +473,7 @@ int front_ioctl(struct front *f, struct front_file *ff, pid_t tid, uint32_t cmd,
     uint32_t nr = _IOC_NR(cmd);
     pre_resolve(f, &c, nr, size, buf);
     pre_stage(&c, nvemu_profile(f->emu)->release, nr, size, buf, false);
+    pre_resolve_export(f, &c, nr, size, buf);
     int rc = 0;
     if (blocks(ff, cmd) && !b)
         refuse_blocking(buf, size, nr);

@@ -294,6 +294,16 @@ NV_STATUS rm_dup(struct rm_call *c, NVOS55_PARAMETERS *p)
     struct rm_object *so = rm_client_find(src, p->hObjectSrc);
     if (!so)
         return NV_ERR_OBJECT_NOT_FOUND;
+    uint32_t handle = p->hObject;
+    if ((st = rm_dup_into(c, dst, p->hParent, &handle, so)) == NV_OK)
+        p->hObject = handle;
+    return st;
+}
+
+NV_STATUS rm_dup_into(struct rm_call *c, struct rm_client *dst, uint32_t hparent, uint32_t *hobject,
+                      struct rm_object *so)
+{
+    NV_STATUS st;
     if (so->lost)
         return NV_ERR_RESOURCE_LOST;
     while (so->dup_src)
@@ -302,15 +312,14 @@ NV_STATUS rm_dup(struct rm_call *c, NVOS55_PARAMETERS *p)
         return st;
     if (so->family == RM_FAM_CLIENT)
         return NV_ERR_INVALID_OBJECT_OLD;
-    struct rm_object *parent = (p->hParent == 0 || p->hParent == dst->handle) ? dst->root
-                                                                              : rm_client_find(dst, p->hParent);
+    struct rm_object *parent = (hparent == 0 || hparent == dst->handle) ? dst->root : rm_client_find(dst, hparent);
     if (!parent)
         return NV_ERR_OBJECT_NOT_FOUND;
     if (parent->lost)
         return NV_ERR_RESOURCE_LOST;
     if (!(parent->family & so->row->parents))
         return NV_ERR_INVALID_OBJECT_PARENT;
-    uint32_t handle = p->hObject;
+    uint32_t handle = *hobject;
     if (handle == 0) {
         handle = rm_client_generate_handle(dst);
         if (handle == 0)
@@ -332,7 +341,7 @@ NV_STATUS rm_dup(struct rm_call *c, NVOS55_PARAMETERS *p)
         rm_object_free_tree(&fc, o);
         return st;
     }
-    p->hObject = handle;
+    *hobject = handle;
     return NV_OK;
 }
 

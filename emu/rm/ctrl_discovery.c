@@ -468,7 +468,6 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
             .volatile_out = id_info_volatile),
     RM_CTRL(NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, CLI, NP, ctrl_id_info_v2),
     RM_CTRL(NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS, CLI, NP, ctrl_probed_ids),
-    RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_ATTACH_IDS, CLI, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_GET_MEMOP_ENABLE, CLI, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS, CLI, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_SYNC_GPU_BOOST_GROUP_INFO, CLI, rm_ctrl_canned),

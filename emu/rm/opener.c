@@ -59,6 +59,8 @@ void rm_opener_free(struct rm_server *rs, nvemu_opener *op)
         cl->owner_prev = cl->owner_next = NULL;
         cl->owner_listed = false;
     }
+    /* one allocation; its export entries name objects by handle, so nothing else refers to it */
+    free(op->exported);
     free(op);
 }
 

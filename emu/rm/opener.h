@@ -14,6 +14,7 @@
 #include "nvemu/nvemu.h"
 
 struct rm_server;
+struct rm_export_fd;
 
 /*
  * An (hClient, fd) pair registered with ALLOC_OS_EVENT on an opener. Linked
@@ -49,6 +50,7 @@ struct nvemu_opener {
     struct os_event *events;
     uint32_t nevents;
     struct rm_client *clients;     /* the clients it owns (rm_client.owner), so its close visits only them */
+    struct rm_export_fd *exported; /* nvidiactl only: objects exported into this file (ctrl_export.c), or NULL */
     nvemu_opener *prev, *next;
 };
 

@@ -58,6 +58,8 @@ const struct rm_ctrl_table rm_ctrl_tables[] = {
     {"rm_ctrl_rows_discovery", "emu/profile", rm_ctrl_rows_discovery},
     {"rm_ctrl_rows_fifo", "emu/fifo", rm_ctrl_rows_fifo},
     {"rm_ctrl_rows_monitoring", "emu/rm", rm_ctrl_rows_monitoring},
+    {"rm_ctrl_rows_export", "emu/rm", rm_ctrl_rows_export},
+    {"rm_ctrl_rows_gpu_ids", "emu/rm", rm_ctrl_rows_gpu_ids},
     {NULL, NULL, NULL},
 };
 

@@ -8,6 +8,7 @@
  *   rm_class_rows_core / rm_ctrl_rows_core            emu/rm (client, device, subdevice, memory, events ...)
  *   rm_ctrl_rows_discovery                             emu/rm/ctrl_discovery.c (GPU/GR info, class lists, names ...)
  *   rm_class_rows_fifo / rm_ctrl_rows_fifo             emu/rm/class_fifo.c, ctrl_fifo.c (TSG, ctxshare, channels, scheduling)
+ *   rm_ctrl_rows_export                                emu/rm/ctrl_export.c (objects handed between clients through fds)
  */
 #ifndef NVEMU_RM_H
 #define NVEMU_RM_H
@@ -202,6 +203,8 @@ extern const struct rm_ctrl_row rm_ctrl_rows_core[];
 extern const struct rm_ctrl_row rm_ctrl_rows_discovery[];
 extern const struct rm_ctrl_row rm_ctrl_rows_fifo[];
 extern const struct rm_ctrl_row rm_ctrl_rows_monitoring[];
+extern const struct rm_ctrl_row rm_ctrl_rows_export[];   /* emu/rm/ctrl_export.c (OS_UNIX object export/import) */
+extern const struct rm_ctrl_row rm_ctrl_rows_gpu_ids[];  /* emu/rm/ctrl_gpu_ids.c (GPU-id checks: attach, drain) */
 
 /*
  * Every control table, one entry each, ending with an entry whose rows are NULL: the registry indexes

@@ -144,6 +144,13 @@ struct rm_object *rm_object_new(struct rm_client *cl, struct rm_object *parent, 
                                 const struct rm_class_row *row);
 /* Frees o, its descendants and dependants (driver order), o last. Freeing a client's root frees the client. */
 void rm_object_free_tree(struct rm_call *c, struct rm_object *o);
+/*
+ * DUP_OBJECT's work once the source object is known: a new object in dst under hparent (0 or dst's
+ * handle: the client) referring to so's original, named *hobject (0: a generated handle, written back).
+ * Used by DUP_OBJECT and by OS_UNIX import (ctrl_export.c), whose source is found by an export entry.
+ */
+NV_STATUS rm_dup_into(struct rm_call *c, struct rm_client *dst, uint32_t hparent, uint32_t *hobject,
+                      struct rm_object *so);
 /* Next unused generated handle of a client, 0 when the range is exhausted. */
 uint32_t rm_client_generate_handle(struct rm_client *cl);
 bool rm_object_is_ancestor(const struct rm_object *anc, const struct rm_object *o);

@@ -67,13 +67,21 @@ struct pairmap {
     uint64_t salt;
 };
 
+struct replay_group;
+
 struct replay {
     nvemu *emu;
     nvemu_fdtable *fds;
+    struct replay_group *group;   /* the processes replayed together (replay_files) */
+    uint32_t index;               /* this one's place among them */
+    const char *label;            /* prefix of its report lines: "" alone, "TRACE " among several */
     struct replay_other_client *other;   /* opts.other_client_on_gpu: the other program's objects */
     nvemu_identity who;
     char fd_path[1024][64];       /* path each recorded fd was opened on ("" = not open) */
     bool fd_registered[1024];     /* REGISTER_FD succeeded on it since it was opened */
+    bool fd_attached[1024];       /* ATTACH_GPUS_TO_FD succeeded on it since it was opened */
+    bool fd_received[1024];       /* holds an export file another process sent (bind_import) */
+    bool sent;                    /* the last call sent a file: the others run before this one goes on */
     struct pairmap handles;       /* recorded -> emulated auto/generated handles */
     struct pairmap addrs;         /* recorded -> emulated mapping addresses */
     bool rel_set[REPLAY_RELATIVE_COUNTERS];  /* base of each relative counter (volatile.h) */
@@ -253,7 +261,7 @@ static void mismatch(struct replay *r, const struct trace_call *tc, const char *
     struct replay_allow_ctx ax = {own_client, r};
     const struct replay_allowed *a = replay_allowed_for(tc, &ax);
     if (a) {
-        fprintf(r->report, "line %d: allowed (%s): %s\n", tc->line, a->name, msg);
+        fprintf(r->report, "%sline %d: allowed (%s): %s\n", r->label, tc->line, a->name, msg);
         r->allowed++;
         uint32_t i = 0;
         while (i < r->nused && r->used[i] != a)
@@ -262,7 +270,7 @@ static void mismatch(struct replay *r, const struct trace_call *tc, const char *
             r->used[r->nused++] = a;
         return;
     }
-    fprintf(r->report, "line %d: %s [%s]\n", tc->line, msg, owner);
+    fprintf(r->report, "%sline %d: %s [%s]\n", r->label, tc->line, msg, owner);
     r->res->mismatches++;
     struct seen *e = r->cur_id ? seen_entry(r, r->cur_id) : NULL;
     if (e)
@@ -326,7 +334,7 @@ static void report_diff(struct replay *r, const struct trace_call *tc, const cha
     free(want);
     if (board) {
         /* a per-board answer: the trace came from another board of the profile's kind */
-        fprintf(r->report, "line %d: board identity (%s): %s differ at byte %ld: got %s, recorded %s\n", tc->line,
+        fprintf(r->report, "%sline %d: board identity (%s): %s differ at byte %ld: got %s, recorded %s\n", r->label, tc->line,
                 board, what, off, g, w);
         r->res->board_identity++;
         return;
@@ -348,10 +356,13 @@ static int ensure_fd(struct replay *r, const struct trace_call *tc)
      * and opened the node again (the driver refuses to register an open file twice), so reopen it.
      */
     errno = 0;
-    bool reopened = tc->nr == NR_REGISTER_FD && r->fd_registered[tc->fd];
+    bool reopened = (tc->nr == NR_REGISTER_FD && r->fd_registered[tc->fd]) ||
+                    (tc->nr == NV_ESC_ATTACH_GPUS_TO_FD && r->fd_attached[tc->fd]);
     if (known[0] && !strcmp(known, tc->path) && !reopened)
         return 0;
     r->fd_registered[tc->fd] = false;
+    r->fd_attached[tc->fd] = false;
+    r->fd_received[tc->fd] = false;
     if (known[0])
         nvemu_fdtable_close(r->fds, tc->fd);
     known[0] = 0;
@@ -359,6 +370,126 @@ static int ensure_fd(struct replay *r, const struct trace_call *tc)
         return -1;
     snprintf(known, sizeof r->fd_path[0], "%s", tc->path);
     return 0;
+}
+
+/* ---- processes replayed together: export files handed from one to another ---- */
+
+/*
+ * What the trace of one process cannot say: which file an fd number it received over a unix socket
+ * is. A file a process exported RM objects into (OS_UNIX EXPORT_OBJECT(S)_TO_FD) is sent, as NCCL
+ * and CUDA's shareable pools do, and the sender's number is free again; the next import-side call
+ * (GET_EXPORT_OBJECT_INFO, IMPORT_OBJECT(S)_FROM_FD) of another process on a number it did not open
+ * itself receives the oldest file sent by another process, and after the import the receiver has
+ * closed it. Files in flight wait in a table of their own.
+ */
+#define GROUP_MAX_SENT 256u
+
+struct replay_group {
+    nvemu_fdtable *transit;
+    struct sent_file {
+        int fd;          /* in transit */
+        uint32_t from;   /* the sender's index */
+    } sent[GROUP_MAX_SENT];
+    uint32_t nsent;
+    uint32_t nprocs;
+};
+
+#define CMD_EXPORT_OBJECT_TO_FD    0x3d05u   /* fd @16 */
+#define CMD_IMPORT_OBJECT_FROM_FD  0x3d06u   /* fd @0 */
+#define CMD_GET_EXPORT_OBJECT_INFO 0x3d08u   /* fd @0 */
+#define CMD_EXPORT_OBJECTS_TO_FD   0x3d0bu   /* fd @0 */
+#define CMD_IMPORT_OBJECTS_FROM_FD 0x3d0cu   /* fd @0 */
+
+static bool import_side(uint32_t cmd)
+{
+    return cmd == CMD_IMPORT_OBJECT_FROM_FD || cmd == CMD_GET_EXPORT_OBJECT_INFO || cmd == CMD_IMPORT_OBJECTS_FROM_FD;
+}
+
+static bool fd_in_range(const struct replay *r, uint32_t fd)
+{
+    return fd < sizeof r->fd_path / sizeof r->fd_path[0];
+}
+
+/* The oldest file in flight from another process, or -1. */
+static int sent_from_other(const struct replay *r)
+{
+    for (uint32_t i = 0; r->group && i < r->group->nsent; i++)
+        if (r->group->sent[i].from != r->index)
+            return (int)i;
+    return -1;
+}
+
+/* An import-side call of tc's process must wait for another process to send a file first. */
+static bool waits_for_file(const struct replay *r, const struct trace_call *tc)
+{
+    if (!r->group || r->group->nprocs < 2 || tc->nr != NR_CONTROL || tc->size != 32 || !tc->pin.present ||
+        tc->pin.len < 4 || !import_side(rd32(tc->in.data + 8)))
+        return false;
+    uint32_t fd = rd32(tc->pin.data);
+    return fd_in_range(r, fd) && !r->fd_received[fd] && sent_from_other(r) < 0;
+}
+
+/* Before an import-side call: the fd it names receives the oldest file another process sent. */
+static void bind_import(struct replay *r, uint32_t cmd, const uint8_t *params, uint32_t plen)
+{
+    if (!r->group || r->group->nprocs < 2 || !import_side(cmd) || plen < 4)
+        return;
+    uint32_t fd = rd32(params);
+    int i = sent_from_other(r);
+    if (!fd_in_range(r, fd) || r->fd_received[fd] || i < 0)
+        return;
+    struct replay_group *g = r->group;
+    if (nvemu_fdtable_move(g->transit, g->sent[i].fd, r->fds, (int)fd) < 0)
+        return;
+    memmove(&g->sent[i], &g->sent[i + 1], (g->nsent - (uint32_t)i - 1) * sizeof g->sent[0]);
+    g->nsent--;
+    snprintf(r->fd_path[fd], sizeof r->fd_path[0], "/dev/nvidiactl");
+    r->fd_registered[fd] = r->fd_attached[fd] = false;
+    r->fd_received[fd] = true;
+}
+
+/* EXPORT_OBJECTS_TO_FD params (numObjects @2124, objects[] @76) name at least one object. */
+static bool exports_an_object(const uint8_t *params, uint32_t plen)
+{
+    if (plen < 2128)
+        return false;
+    uint32_t n = (uint32_t)params[2124] | (uint32_t)params[2125] << 8;
+    for (uint32_t i = 0; i < n && i < 512; i++)
+        if (rd32(params + 76 + 4 * i))
+            return true;
+    return false;
+}
+
+/* After a successful export the file is sent (and the sender's fd closed); after an import, closed. */
+static void export_import_done(struct replay *r, uint32_t cmd, const uint8_t *params, uint32_t plen)
+{
+    struct replay_group *g = r->group;
+    if (!g || g->nprocs < 2)
+        return;
+    uint32_t off = cmd == CMD_EXPORT_OBJECT_TO_FD ? 16 : 0;
+    bool export = cmd == CMD_EXPORT_OBJECT_TO_FD || cmd == CMD_EXPORT_OBJECTS_TO_FD;
+    bool import = cmd == CMD_IMPORT_OBJECT_FROM_FD || cmd == CMD_IMPORT_OBJECTS_FROM_FD;
+    if ((!export && !import) || plen < off + 4)
+        return;
+    uint32_t fd = rd32(params + off);
+    if (!fd_in_range(r, fd) || !r->fd_path[fd][0])
+        return;
+    if (import && !r->fd_received[fd])
+        return;
+    /* a call that only sets the file up (CUDA's pools: every slot 0) is followed by the one that fills it */
+    if (cmd == CMD_EXPORT_OBJECTS_TO_FD && !exports_an_object(params, plen))
+        return;
+    if (export && g->nsent < GROUP_MAX_SENT) {
+        int t = nvemu_fdtable_move(r->fds, (int)fd, g->transit, -1);
+        if (t >= 0) {
+            g->sent[g->nsent++] = (struct sent_file){t, r->index};
+            r->sent = true;
+        }
+    } else {
+        nvemu_fdtable_close(r->fds, (int)fd);
+    }
+    r->fd_path[fd][0] = 0;
+    r->fd_registered[fd] = r->fd_attached[fd] = r->fd_received[fd] = false;
 }
 
 /*
@@ -533,6 +664,8 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
         map_handles(r, arg, 8);   /* ALLOC/FREE_OS_EVENT: hClient, hDevice */
     }
 
+    if (tc->nr == NR_CONTROL && params)
+        bind_import(r, rd32(arg + 8), params, plen);
     errno = 0;
     r->current = &bufs;
     int rc = nvemu_fdtable_ioctl(r->fds, tc->fd, tc->req, arg);
@@ -540,7 +673,7 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     int err = rc < 0 ? errno : 0;
     r->res->calls++;
     if (r->verbose)
-        fprintf(r->report, "line %d: nr 0x%02x size %u -> %d%s%s\n", tc->line, tc->nr, size, rc,
+        fprintf(r->report, "%sline %d: nr 0x%02x size %u -> %d%s%s\n", r->label, tc->line, tc->nr, size, rc,
                 err ? " " : "", err ? strerror(err) : "");
 
     bool bad = false;
@@ -565,6 +698,10 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     /* Learn the handle the emulator chose before comparing (it is mapped, not volatile). */
     if (tc->nr == NR_REGISTER_FD && rc == 0)
         r->fd_registered[tc->fd] = true;
+    if (tc->nr == NV_ESC_ATTACH_GPUS_TO_FD && rc == 0)
+        r->fd_attached[tc->fd] = true;
+    if (tc->nr == NR_CONTROL && params && so != ~0u && rd32(arg + so) == NV_OK)
+        export_import_done(r, rd32(arg + 8), params, plen);
     if (tc->nr == NR_ALLOC && rc == 0 && nv_class_is(hclass, NV_CK_ROOT) &&
         r->nclients < sizeof r->clients / sizeof r->clients[0])
         r->clients[r->nclients++] = rd32(tc->out.data + 8);
@@ -726,99 +863,105 @@ static void replay_uvm(struct replay *r, const struct trace_call *tc)
     buf_free(&bufs);
 }
 
-int replay_file(const char *path, const struct replay_opts *opts, FILE *report, struct replay_result *res)
-{
-    memset(res, 0, sizeof *res);
-    pid_t unzip = 0;
-    char oerr[160];
-    FILE *f = trace_open(path, &unzip, oerr, sizeof oerr);
-    if (!f) {
-        fprintf(report, "replay: %s: %s\n", path, oerr);
-        return -1;
-    }
-    nvemu_config cfg;
-    nvemu_config_init(&cfg);
-    cfg.profile = opts->profile ? opts->profile : "h200";
-    cfg.driver = opts->driver;
-    char err[256] = "";
-    struct replay *r = calloc(1, sizeof *r);
-    if (r)
-        r->emu = nvemu_create(&cfg, err, sizeof err);
-    if (!r || !r->emu || !(r->fds = nvemu_fdtable_create(r->emu, false))) {
-        fprintf(report, "replay: cannot create the emulator: %s\n", err[0] ? err : "out of memory");
-        if (r && r->emu)
-            nvemu_destroy(r->emu);
-        free(r);
-        trace_close(f, unzip);
-        return -1;
-    }
-    if (opts->other_client_on_gpu && !(r->other = replay_other_client_hold(r->emu, err, sizeof err))) {
-        fprintf(report, "replay: %s\n", err);
-        nvemu_fdtable_destroy(r->fds);
-        nvemu_destroy(r->emu);
-        free(r);
-        trace_close(f, unzip);
-        return -1;
-    }
-    nvemu_fdtable_limit(r->fds, buf_owns, &r->current);
-    nvemu_identity_self(&r->who);
-    r->report = report;
-    r->res = res;
-    r->verbose = opts->verbose;
+/* One recorded process being replayed: its trace file and the line waiting to be issued. */
+struct proc {
+    struct replay *r;
+    const char *path;
+    FILE *f;
+    pid_t unzip;
+    char *line;
+    size_t cap;
+    int lineno;
+    uint32_t ioctl_lines;
+    uint64_t total;
+    const char *why;
+    bool cut, done, opened;
+    struct trace_call tc;
+    bool pending;        /* tc is parsed and waits for another process's file */
+};
 
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0;
-    uint32_t ioctl_lines = 0;
-    size_t n;
-    bool cut = false;
-    uint64_t total = 0;
-    const char *why = NULL;
-    while ((n = trace_read_line(f, &line, &cap, &total, &why)) > 0) {
-        lineno++;
-        struct trace_call tc;
+enum step { STEP_LINE, STEP_SENT, STEP_END, STEP_WAIT };
+
+/* Replays the process's next line, unless it must wait for another process (force: issue it anyway). */
+static enum step proc_step(struct proc *pr, bool force)
+{
+    struct replay *r = pr->r;
+    FILE *report = r->report;
+    struct replay_result *res = r->res;
+    if (pr->done)
+        return STEP_END;
+    if (!pr->pending) {
+        size_t n = trace_read_line(pr->f, &pr->line, &pr->cap, &pr->total, &pr->why);
+        if (n == 0) {
+            pr->done = true;
+            return STEP_END;
+        }
+        pr->lineno++;
         char perr[160];
         /* the recorder ends every line with a newline: a last line without one was cut short */
-        cut = line[n - 1] != '\n';
-        int pr = memchr(line, 0, (size_t)n) ? -2 : trace_parse_line(line, lineno, &tc, perr, sizeof perr);
-        ioctl_lines += pr == 0;
-        if (pr == -2) {
-            fprintf(report, "%s:%d: NUL byte in the line (not a text trace) [emu/profile]\n", path, lineno);
+        pr->cut = pr->line[n - 1] != '\n';
+        int rc = memchr(pr->line, 0, n) ? -2 : trace_parse_line(pr->line, pr->lineno, &pr->tc, perr, sizeof perr);
+        pr->ioctl_lines += rc == 0;
+        if (rc == -2) {
+            fprintf(report, "%s:%d: NUL byte in the line (not a text trace) [emu/profile]\n", pr->path, pr->lineno);
             res->mismatches++;
-            continue;
+            return STEP_LINE;
         }
-        if (pr < 0) {
-            fprintf(report, "line %d: parse error: %s [emu/profile]\n", lineno, perr);
+        if (rc < 0) {
+            fprintf(report, "%sline %d: parse error: %s [emu/profile]\n", r->label, pr->lineno, perr);
             res->mismatches++;
-        } else if (pr == 0 && !strcmp(tc.path, "/dev/nvidia-uvm")) {
-            if (ensure_fd(r, &tc) == 0) {
-                replay_uvm(r, &tc);
-            } else {
-                fprintf(report, "line %d: cannot open %s as fd %d: %s [emu/rm]\n", lineno, tc.path, tc.fd,
-                        strerror(errno));
-                res->mismatches++;
-            }
-        } else if (pr == 0 && tc.in.len != tc.size) {
-            fprintf(report, "line %d: argument block of %u bytes not recorded whole [emu/profile]\n", lineno, tc.size);
-            res->mismatches++;
-        } else if (pr == 0 && ensure_fd(r, &tc) != 0) {
-            fprintf(report, "line %d: cannot open %s as fd %d%s%s [emu/rm]\n", lineno, tc.path, tc.fd,
-                    errno ? ": " : "", errno ? strerror(errno) : "");
-            res->mismatches++;
-        } else if (pr == 0) {
-            replay_call(r, &tc);
+            trace_call_free(&pr->tc);
+            return STEP_LINE;
         }
-        trace_call_free(&tc);
+        if (rc != 0) {
+            trace_call_free(&pr->tc);
+            return STEP_LINE;
+        }
+        pr->pending = true;
     }
-    free(line);
-    if (why) {
-        fprintf(report, "%s:%d: %s (at most %u bytes a line, %llu a trace) [emu/profile]\n", path, lineno + 1, why,
-                REPLAY_MAX_LINE_BYTES, (unsigned long long)REPLAY_MAX_TRACE_BYTES);
+    struct trace_call *tc = &pr->tc;
+    if (!force && waits_for_file(r, tc))
+        return STEP_WAIT;
+    pr->pending = false;
+    if (!strcmp(tc->path, "/dev/nvidia-uvm")) {
+        if (ensure_fd(r, tc) == 0) {
+            replay_uvm(r, tc);
+        } else {
+            fprintf(report, "%sline %d: cannot open %s as fd %d: %s [emu/rm]\n", r->label, pr->lineno, tc->path,
+                    tc->fd, strerror(errno));
+            res->mismatches++;
+        }
+    } else if (tc->in.len != tc->size) {
+        fprintf(report, "%sline %d: argument block of %u bytes not recorded whole [emu/profile]\n", r->label,
+                pr->lineno, tc->size);
         res->mismatches++;
+    } else if (ensure_fd(r, tc) != 0) {
+        fprintf(report, "%sline %d: cannot open %s as fd %d%s%s [emu/rm]\n", r->label, pr->lineno, tc->path, tc->fd,
+                errno ? ": " : "", errno ? strerror(errno) : "");
+        res->mismatches++;
+    } else {
+        r->sent = false;
+        replay_call(r, tc);
     }
-    if (cut) {
-        fprintf(report, "%s:%d: truncated trace: the last line has no newline [emu/profile]\n", path, lineno);
-        res->mismatches++;
+    trace_call_free(tc);
+    return r->sent ? STEP_SENT : STEP_LINE;
+}
+
+/* The end of one process's replay: its limits, coverage and allow-list lines; its state freed. */
+static void proc_finish(struct proc *pr)
+{
+    struct replay *r = pr->r;
+    FILE *report = r->report;
+    if (pr->pending)
+        trace_call_free(&pr->tc);
+    if (pr->why) {
+        fprintf(report, "%s:%d: %s (at most %u bytes a line, %llu a trace) [emu/profile]\n", pr->path,
+                pr->lineno + 1, pr->why, REPLAY_MAX_LINE_BYTES, (unsigned long long)REPLAY_MAX_TRACE_BYTES);
+        r->res->mismatches++;
+    }
+    if (pr->cut) {
+        fprintf(report, "%s:%d: truncated trace: the last line has no newline [emu/profile]\n", pr->path, pr->lineno);
+        r->res->mismatches++;
     }
     uint32_t nctrl = 0, nctrl_ok = 0, ncls = 0, ncls_ok = 0;
     for (uint32_t i = 0; i < r->nseen; i++) {
@@ -828,27 +971,134 @@ int replay_file(const char *path, const struct replay_opts *opts, FILE *report, 
         nctrl_ok += !cls && !r->seen[i].inexact;
         ncls_ok += cls && !r->seen[i].inexact;
     }
-    fprintf(report, "coverage: %u of %u distinct controls and %u of %u classes answered exactly\n", nctrl_ok, nctrl,
-            ncls_ok, ncls);
+    fprintf(report, "%scoverage: %u of %u distinct controls and %u of %u classes answered exactly\n", r->label,
+            nctrl_ok, nctrl, ncls_ok, ncls);
     if (r->allowed)
-        fprintf(report, "allow-list: %u differences allowed\n", r->allowed);
+        fprintf(report, "%sallow-list: %u differences allowed\n", r->label, r->allowed);
     for (uint32_t i = 0; i < r->nused; i++)
-        fprintf(report, "allow-list: %s: %s\n", r->used[i]->name, r->used[i]->why);
-    if (trace_close(f, unzip) != 0) {
-        fprintf(report, "replay: %s: gzip could not decompress it whole\n", path);
-        res->mismatches++;
+        fprintf(report, "%sallow-list: %s: %s\n", r->label, r->used[i]->name, r->used[i]->why);
+    free(pr->line);
+    if (trace_close(pr->f, pr->unzip) != 0) {
+        fprintf(report, "replay: %s: gzip could not decompress it whole\n", pr->path);
+        r->res->mismatches++;
     }
     nvemu_fdtable_destroy(r->fds);
-    replay_other_client_release(r->other);
-    nvemu_destroy(r->emu);
     free(r->handles.slot);
     free(r->addrs.slot);
     free(r->seen_ix.slot);
     free(r->seen);
-    free(r);
-    if (ioctl_lines == 0) {
-        fprintf(report, "replay: %s: no IOCTL line: empty or not a trace\n", path);
+}
+
+/* Replay processes after the first get pids no Linux process has (above PID_MAX_LIMIT and other_client.c's). */
+#define REPLAY_PROC_PID_BASE 4194400
+
+int replay_files(const char *const *paths, uint32_t n, const struct replay_opts *opts, FILE *report,
+                 struct replay_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (n == 0 || n > REPLAY_MAX_PROCESSES) {
+        fprintf(report, "replay: %u traces given; 1 to %u can be replayed together\n", n, REPLAY_MAX_PROCESSES);
         return -1;
     }
-    return 0;
+    nvemu_config cfg;
+    nvemu_config_init(&cfg);
+    cfg.profile = opts->profile ? opts->profile : "h200";
+    cfg.driver = opts->driver;
+    char err[256] = "";
+    struct proc *procs = calloc(n, sizeof *procs);
+    struct replay *rs = calloc(n, sizeof *rs);
+    char (*labels)[80] = calloc(n, sizeof *labels);
+    struct replay_group group = {.nprocs = n};
+    struct replay_other_client *other = NULL;
+    nvemu *emu = procs && rs && labels ? nvemu_create(&cfg, err, sizeof err) : NULL;
+    int rc = -1;
+    uint32_t opened = 0;
+    if (!emu || !(group.transit = nvemu_fdtable_create(emu, false))) {
+        fprintf(report, "replay: cannot create the emulator: %s\n", err[0] ? err : "out of memory");
+        goto out;
+    }
+    if (opts->other_client_on_gpu && !(other = replay_other_client_hold(emu, err, sizeof err))) {
+        fprintf(report, "replay: %s\n", err);
+        goto out;
+    }
+    for (; opened < n; opened++) {
+        struct proc *pr = &procs[opened];
+        struct replay *r = &rs[opened];
+        char oerr[160];
+        pr->r = r;
+        pr->path = paths[opened];
+        if (!(pr->f = trace_open(pr->path, &pr->unzip, oerr, sizeof oerr))) {
+            fprintf(report, "replay: %s: %s\n", pr->path, oerr);
+            goto out;
+        }
+        if (!(r->fds = nvemu_fdtable_create(emu, false))) {
+            fprintf(report, "replay: out of memory\n");
+            trace_close(pr->f, pr->unzip);
+            goto out;
+        }
+        pr->opened = true;
+        r->emu = emu;
+        r->other = other;
+        r->group = &group;
+        r->index = opened;
+        if (n > 1) {
+            const char *base = strrchr(pr->path, '/');
+            snprintf(labels[opened], sizeof labels[0], "%s ", base ? base + 1 : pr->path);
+        }
+        r->label = labels[opened];
+        nvemu_fdtable_limit(r->fds, buf_owns, &r->current);
+        nvemu_identity_self(&r->who);
+        if (opened > 0) {
+            r->who.pid = REPLAY_PROC_PID_BASE + (int32_t)opened;
+            r->who.tid = r->who.pid;
+        }
+        r->report = report;
+        r->res = res;
+        r->verbose = opts->verbose;
+    }
+    /*
+     * Each process runs, in the order given (start order), until its next call waits for a file
+     * another process sends, or it has just sent one: then the others run, so that the receiver
+     * imports before the sender goes on to free what it exported. When every process left waits
+     * (a file that was never sent), the first of them goes on without it.
+     */
+    for (;;) {
+        bool progressed = false, live = false;
+        for (uint32_t i = 0; i < n; i++) {
+            enum step st;
+            while ((st = proc_step(&procs[i], false)) == STEP_LINE)
+                progressed = true;
+            progressed |= st == STEP_SENT;
+            live |= st == STEP_WAIT || st == STEP_SENT;
+        }
+        if (!live)
+            break;
+        for (uint32_t i = 0; !progressed && i < n; i++)
+            if (procs[i].pending && proc_step(&procs[i], true) != STEP_WAIT)
+                progressed = true;
+    }
+    rc = 0;
+out:
+    for (uint32_t i = 0; i < opened; i++) {
+        if (!procs[i].opened)
+            continue;
+        proc_finish(&procs[i]);
+        if (rc == 0 && procs[i].ioctl_lines == 0) {
+            fprintf(report, "replay: %s: no IOCTL line: empty or not a trace\n", procs[i].path);
+            rc = -1;
+        }
+    }
+    nvemu_fdtable_destroy(group.transit);
+    replay_other_client_release(other);
+    if (emu)
+        nvemu_destroy(emu);
+    free(labels);
+    free(rs);
+    free(procs);
+    return rc;
+}
+
+int replay_file(const char *path, const struct replay_opts *opts, FILE *report, struct replay_result *res)
+{
+    return replay_files(&path, 1, opts, report, res);
 }

@@ -48,4 +48,17 @@ struct replay_result {
  */
 int replay_file(const char *path, const struct replay_opts *opts, FILE *report, struct replay_result *res);
 
+/* Most traces replay_files replays together. */
+#define REPLAY_MAX_PROCESSES 16u
+
+/*
+ * Replays the traces of n processes that ran at the same time, against one emulator: each keeps its
+ * own fd table, handle maps and pid, and their calls are interleaved so that a file one process
+ * exported RM objects into reaches the process that imports from it (replay.c, "processes replayed
+ * together"). Report lines of each are prefixed with its file name when n > 1; res sums them all.
+ * Returns as replay_file (-1 also when n is 0 or above REPLAY_MAX_PROCESSES).
+ */
+int replay_files(const char *const *paths, uint32_t n, const struct replay_opts *opts, FILE *report,
+                 struct replay_result *res);
+
 #endif

@@ -3,7 +3,8 @@
  * structs defined right here (from the driver's published layouts). It does
  * what a user tool does on a real driver: client, device, subdevice, a
  * channel group, GET/SET_TIMESLICE, REGISTER_FD, UVM_INITIALIZE and a few other
- * UVM requests, free.
+ * UVM requests, an object exported into an nvidiactl fd and imported by a second
+ * client (NV0000 OS_UNIX controls, which name the fd inside their params), free.
  * Exit 0 only when every answer is what the 580 driver gives.
  */
 #include <errno.h>
@@ -22,6 +23,13 @@ struct nv0080_alloc { uint32_t deviceId, hClientShare, hTargetClient, hTargetDev
                       uint64_t vaSpaceSize, vaStartInternal, vaLimitInternal; uint32_t vaMode, pad2; };
 struct tsg_alloc { uint32_t hObjectError, hObjectEccError, hVASpace, engineType; uint8_t bVgpu; };
 struct uvm_init { uint64_t flags; uint32_t rmStatus; };
+/* ctrl0000unix.h: EXPORT_OBJECTS_TO_FD (0x3d0b), GET_EXPORT_OBJECT_INFO (0x3d08), IMPORT_OBJECT_FROM_FD (0x3d06) */
+struct export_objects { int32_t fd; uint32_t hDevice; uint16_t maxObjects; uint8_t metadata[64]; uint32_t objects[512];
+                        uint16_t numObjects, index; };
+struct export_info { int32_t fd; uint32_t deviceInstance, gpuInstanceId; uint16_t maxObjects; uint8_t metadata[64]; };
+struct import_object { int32_t fd; uint32_t type, hDevice, hParent, hObject; };
+_Static_assert(sizeof(struct export_objects) == 2128 && sizeof(struct export_info) == 80 &&
+               sizeof(struct import_object) == 20, "os_unix");
 struct uvm_pageable { uint8_t access; uint8_t pad[3]; uint32_t rmStatus; };
 _Static_assert(sizeof(struct nvos21) == 32 && sizeof(struct nvos54) == 32 && sizeof(struct nvos00) == 16, "rm");
 _Static_assert(sizeof(struct nv0080_alloc) == 56 && sizeof(struct tsg_alloc) == 20, "alloc params");
@@ -125,6 +133,31 @@ int main(void)
     CHECK(vst == 0x23 && vas[27] == 0xEE, "UVM_REGISTER_GPU_VASPACE status %#x", vst);
     errno = 0;
     CHECK(ioctl(uvm, 1, vas) == -1 && errno == EINVAL, "UVM_RESERVE_VA (not routed): errno %d", errno);
+
+    /* the channel group exported into a fresh nvidiactl file; a second client imports it from that fd */
+    int xfd = open("/dev/nvidiactl", O_RDWR | O_CLOEXEC), nfd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    static struct export_objects ex;
+    ex.fd = xfd;
+    ex.hDevice = H_DEVICE;
+    ex.maxObjects = 1;
+    ex.objects[0] = H_TSG;
+    ex.numObjects = 1;
+    CHECK(control(ctl, client, client, 0x3d0b, &ex, sizeof(ex)) == 0, "EXPORT_OBJECTS_TO_FD");
+    struct export_info xi = {.fd = xfd};
+    CHECK(control(ctl, client, client, 0x3d08, &xi, sizeof(xi)) == 0 && xi.maxObjects == 1 && xi.deviceInstance == 0,
+          "GET_EXPORT_OBJECT_INFO: max %u device %u", xi.maxObjects, xi.deviceInstance);
+    xi.fd = nfd;
+    CHECK(control(ctl, client, client, 0x3d08, &xi, sizeof(xi)) == 0x3B, "GET_EXPORT_OBJECT_INFO of /dev/null");
+    uint32_t client2 = 0, dev2 = H_DEVICE;
+    CHECK(alloc(ctl, 0, 0, &client2, 0x41, &root_param, 4) == 0, "second client alloc");
+    CHECK(alloc(ctl, client2, client2, &dev2, 0x80, &dev, sizeof(dev)) == 0, "second client's device");
+    struct import_object im = {xfd, 1, 0, H_DEVICE, 0xD0000010u};
+    CHECK(control(ctl, client2, client2, 0x3d06, &im, sizeof(im)) == 0, "IMPORT_OBJECT_FROM_FD");
+    ts = 0;
+    CHECK(control(ctl, client2, 0xD0000010u, 0xA06C0104, &ts, 8) == 0 && ts == 2500,
+          "imported channel group's timeslice %llu", (unsigned long long)ts);
+    close(nfd);
+    close(xfd);
 
     struct nvos00 fr = {client, 0, client, 0xFFFFFFFFu};
     CHECK(ioctl(ctl, REQ(0x29, sizeof(fr)), &fr) == 0 && fr.status == 0, "free client: %#x", fr.status);

@@ -95,7 +95,9 @@ static const uint32_t classes[] = {NV01_DEVICE_0,        NV20_SUBDEVICE_0,      
                                    NV01_MEMORY_SYSTEM,   NV01_MEMORY_LOCAL_USER};
 static const uint32_t controls[] = {0xA06C0101, 0xA06C0103, 0xA06C0104, 0xA06C0105, 0xA06C0106, 0xA06C0107,
                                     0xA06C0110, 0x2080110B, 0x20801115, 0x20801109, 0xA06F0109, 0xA06F0111,
-                                    0xA06F0103, 0xC36F0108, 0x00000201, 0x00800280};
+                                    0xA06F0103, 0xC36F0108, 0x00000201, 0x00800280,
+                                    /* OS_UNIX export/import: an fd inside the params, objects across clients */
+                                    0x00003d05, 0x00003d06, 0x00003d08, 0x00003d0a, 0x00003d0b, 0x00003d0c};
 
 static void run_op(nvemu *emu, struct mz *z, nvemu_access *acc)
 {
@@ -148,7 +150,8 @@ static void run_op(nvemu *emu, struct mz *z, nvemu_access *acc)
         p->hObject = handle(z);
         p->cmd = controls[byte(z) % (sizeof(controls) / sizeof(controls[0]))];
         uint32_t n = byte(z);
-        n = n == 255 ? 536 : n % 64;
+        /* the registered sizes of the larger blocks (536; OS_UNIX 2128, 652, 80, 76), else up to 63 bytes */
+        n = n == 255 ? 536 : n == 254 ? 2128 : n == 253 ? 652 : n == 252 ? 80 : n == 251 ? 76 : n % 64;
         p->params = params(z, n);
         p->paramsSize = n;
         nvemu_ioctl(emu, o, NV_ESC_RM_CONTROL, sizeof(*p), p, acc);

@@ -172,9 +172,13 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
 {
     const struct profile_timing *tm = &rl->f->p->timing;
     uint64_t cost = t == rl->resident ? 0 : tm->ctxsw_ns + tm->restore_ns_per_kb * t->saved_kb;
-    /* the interrupted blocks' own threads restore their shared memory: beyond a share per thread it shows */
-    if (cost && t->saved_thread_bytes > tm->restore_thread_free_bytes)
-        cost += tm->restore_ns_per_thread_kb * (t->saved_thread_bytes - tm->restore_thread_free_bytes) / 1024u;
+    /* the interrupted blocks' own threads copy their shared memory back, each thread its share and the SM all of it
+     * through one path; the rest of the load hides the first restore_thread_free_bytes' worth (fifo.h) */
+    uint64_t copy = tm->restore_ns_per_thread_kb * t->saved_thread_bytes;
+    copy += tm->restore_ns_per_sm_kb * t->saved_kb * 1024u;
+    uint64_t hidden = tm->restore_ns_per_thread_kb * tm->restore_thread_free_bytes;
+    if (cost && copy > hidden)
+        cost += (copy - hidden) / 1024u;
     t->saved_thread_bytes = 0;
     bool sw = cost != 0;
     /* a group that ran out of work stays loaded until another one needs the engine: its save comes first */

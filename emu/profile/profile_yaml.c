@@ -446,6 +446,7 @@ static const struct yfield timing_fields[] = {
     YFIELD("kernel_regs", YF_U32, P(timing.kernel_regs), .max = 255),
     YFIELD("restore_per_thread_kb", YF_DURATION, P(timing.restore_ns_per_thread_kb), .max = TMAX,
            .legacy_us = "restore_per_thread_kb_us"),
+    YFIELD("restore_per_sm_kb", YF_DURATION, P(timing.restore_ns_per_sm_kb), .max = TMAX),
     YFIELD("restore_thread_free_bytes", YF_U32, P(timing.restore_thread_free_bytes), .max = 1u << 20),
     YFIELD("timeslice_tick", YF_DURATION, P(timing.timeslice_tick_ns), .max = TMAX),
     YFIELD("wake_after", YF_DURATION, P(timing.wake_after_ns), .max = TMAX, .legacy_us = "wake_after_us"),

@@ -125,6 +125,8 @@ void tsg_refresh(struct fifo_tsg *t)
         return;
     t->runnable = r;
     if (r)
+        t->runnable_since = sim_now(t->f->sim);
+    if (r)
         rl->runnable++;
     else
         rl->runnable--;
@@ -205,7 +207,19 @@ static void rl_kick(struct fifo_runlist *rl)
         return;
     uint64_t wake = wake_cost(&rl->f->p->timing, rl->state_since, now_of(rl));
     struct fifo_tsg *next = rl->next;
+    /* after a yield the engine goes to work it knew of when the yielding group began to run (fifo.h) */
+    bool known_only = rl->yielded && !next && rl->f->p->timing.yield_skips_late_work;
     rl->next = NULL;
+    rl->yielded = false;
+    for (uint32_t i = 1; known_only && i <= rl->n_entries; i++) {
+        uint32_t idx = (rl->pos + i) % rl->n_entries;
+        struct fifo_tsg *t = rl->entries[idx];
+        if (t->runnable && t->runnable_since <= rl->run_since) {
+            rl->pos = idx;
+            start_switch(rl, t, wake);
+            return;
+        }
+    }
     for (uint32_t i = 1; i <= rl->n_entries; i++) {
         uint32_t idx = (rl->pos + i) % rl->n_entries;
         if (next && next->runnable && rl->entries[idx] != next)
@@ -253,6 +267,7 @@ static void on_switch_done(struct sim *s, void *arg, uint64_t data)
         return;
     }
     set_state(rl, ENG_RUN);
+    rl->run_since = now_of(rl);
     fifo_trace(rl->f, SIM_REC_START, rl, t, SIM_NONE, t->timeslice_ns, 0);
     arm_slice(rl);
     kernel_begin(rl);
@@ -284,10 +299,12 @@ static void rl_continue(struct fifo_runlist *rl)
 {
     if (rl->state != ENG_RUN || rl->kcur)
         return;
-    if (rl->cur->runnable)
+    if (rl->cur->runnable) {
         kernel_begin(rl);
-    else
-        go_idle(rl);
+        return;
+    }
+    rl->yielded = true;
+    go_idle(rl);
 }
 
 static void kernel_begin(struct fifo_runlist *rl)
@@ -334,6 +351,8 @@ static void finish_preempt(struct fifo_runlist *rl)
     struct fifo_tsg *t = rl->cur;
     fifo_trace(rl->f, SIM_REC_PREEMPT_DONE, rl, t, SIM_NONE, rl->preempt_cause, now_of(rl) - rl->preempt_req_t);
     rl->resident = NULL; /* the context was saved out: resuming it costs a switch */
+    if (t)
+        t->runnable_since = now_of(rl);
     rl->kcur = NULL;
     if (k && k->remaining_ns == 0)
         complete_kernel(rl->f, rl, k);

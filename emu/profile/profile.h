@@ -105,6 +105,9 @@ struct profile_timing {
     uint64_t restore_ns_per_sm_kb;
     uint32_t restore_thread_free_bytes;
     uint64_t timeslice_tick_ns;    /* what one microsecond of a runlist entry's timeslice lasts (0: 1000 ns) */
+    /* a group that runs out of work hands the engine to the next group that was already runnable when it was
+     * switched in; work that came later waits for an expiry (false: to the next runnable group) */
+    bool yield_skips_late_work;
     /* an engine that idled longer than wake_after_ns takes wake_per_ms_ns per ms beyond it (at most wake_max_ns) more
      * to start its next work */
     uint64_t wake_after_ns;

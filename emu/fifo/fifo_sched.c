@@ -124,12 +124,12 @@ void tsg_refresh(struct fifo_tsg *t)
     if (r == t->runnable)
         return;
     t->runnable = r;
-    if (r)
+    if (r) {
         t->runnable_since = sim_now(t->f->sim);
-    if (r)
         rl->runnable++;
-    else
+    } else {
         rl->runnable--;
+    }
     rl_changed(rl);
 }
 

@@ -53,10 +53,25 @@
  *   resident blocks of an SM (fifo_kernel.shared_kb x R, with what holds R
  *   below the shape's limit; H200 x-switch-smem*: 0.35 us per KiB), progress
  *   kept exactly. Work not finished stays queued. Switching such a group back
- *   in also costs restore_ns_per_thread_kb per KiB of shared memory per thread
- *   of a block beyond restore_thread_free_bytes (its own threads restore it;
- *   H200 validation-shapes: one-warp blocks with 200 KiB lose ~140 us of each
- *   200 us slice), inside the new slice.
+ *   in also costs its blocks' own threads copying their shared memory back,
+ *   inside the new slice: restore_ns_per_thread_kb per KiB each thread copies
+ *   (a block's shared memory over its threads: each warp at its own pace) +
+ *   restore_ns_per_sm_kb per KiB of the SM's resident blocks (one path for
+ *   the SM), less what restore_thread_free_bytes per thread would cost (the
+ *   rest of the load hides it). H200 validation-shapes s-ts200-*: one warp
+ *   per SM with 200/150/114 KiB loses 143/94/48 us of each 200 us slice, two
+ *   warps with 200 KiB 60, four 17-20, eight none: per byte of the SM the
+ *   loss falls with the warps, but less than in proportion.
+ * - A TSG that runs out of work gives the engine to the next runnable TSG
+ *   in runlist order; with timing.yield_skips_late_work, only to one that
+ *   was already runnable when the yielding TSG began to run (its load
+ *   ended): work that came later waits for the next expiry, or for an engine
+ *   with nothing else to do (H200 validation-shapes m-native-2be-lc8xD-
+ *   periodic20 traces: LC requests arriving while the second BE group fills
+ *   in for the first, whose request just completed, wait two more BE slices
+ *   when that BE group's request completes in turn: the engine goes back to
+ *   the first BE group; arrivals during the switch, or before the first
+ *   group's completion, do not; LC p99 there 11-13% low without it).
  * - Timeslices last their microseconds x timing.timeslice_tick_ns (H200:
  *   1024 ns; validation-shapes m-native-2be-lc8xD: a 2048 us slice holds
  *   2089-2129 us of work).

@@ -49,6 +49,8 @@ struct fifo_runlist {
     uint64_t slice_start;
     uint64_t last_kernel_t;        /* when cur began its last queued kernel (UINT64_MAX: it has more queued) */
     struct fifo_tsg *next;         /* picked when cur's slice expired: it takes the engine after the save */
+    bool yielded;                  /* cur gave the engine up for want of work: the next pick is a yield's */
+    uint64_t run_since;            /* when cur's load ended and it began to run */
     bool slice_lapsed;             /* cur's slice expired with nothing queued: not renewed until its next switch-in */
     uint64_t state_since;
     sim_event_id ev_switch, ev_slice, ev_kernel, ev_preempt;
@@ -74,6 +76,7 @@ struct fifo_tsg {
     struct fifo_channel **chans;
     uint32_t n_chans, cap_chans;
     uint32_t ready_channels;
+    uint64_t runnable_since;       /* when it last became runnable, or was switched out with work left */
     uint32_t saved_kb;             /* footprint of the kernel a CILP save interrupted: restored at switch-in */
     uint32_t saved_thread_bytes;   /* its shared memory per thread, restored by its own threads */
     struct fifo_creator who;

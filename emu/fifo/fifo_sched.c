@@ -125,10 +125,12 @@ void tsg_refresh(struct fifo_tsg *t)
     if (r == t->runnable)
         return;
     t->runnable = r;
-    if (r)
+    if (r) {
+        t->runnable_since = sim_now(t->f->sim);
         rl->runnable++;
-    else
+    } else {
         rl->runnable--;
+    }
     rl_changed(rl);
 }
 
@@ -173,9 +175,13 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
 {
     const struct profile_timing *tm = &rl->f->p->timing;
     uint64_t cost = t == rl->resident ? 0 : tm->ctxsw_ns + tm->restore_ns_per_kb * t->saved_kb;
-    /* the interrupted blocks' own threads restore their shared memory: beyond a share per thread it shows */
-    if (cost && t->saved_thread_bytes > tm->restore_thread_free_bytes)
-        cost += tm->restore_ns_per_thread_kb * (t->saved_thread_bytes - tm->restore_thread_free_bytes) / 1024u;
+    /* the interrupted blocks' own threads copy their shared memory back, each thread its share and the SM all of it
+     * through one path; the rest of the load hides the first restore_thread_free_bytes' worth (fifo.h) */
+    uint64_t copy = tm->restore_ns_per_thread_kb * t->saved_thread_bytes;
+    copy += tm->restore_ns_per_sm_kb * t->saved_kb * 1024u;
+    uint64_t hidden = tm->restore_ns_per_thread_kb * tm->restore_thread_free_bytes;
+    if (cost && copy > hidden)
+        cost += (copy - hidden) / 1024u;
     t->saved_thread_bytes = 0;
     bool sw = cost != 0;
     /* a group that ran out of work stays loaded until another one needs the engine: its save comes first */
@@ -202,7 +208,19 @@ static void rl_kick(struct fifo_runlist *rl)
         return;
     uint64_t wake = wake_cost(&rl->f->p->timing, rl->state_since, now_of(rl));
     struct fifo_tsg *next = rl->next;
+    /* after a yield the engine goes to work it knew of when the yielding group began to run (fifo.h) */
+    bool known_only = rl->yielded && !next && rl->f->p->timing.yield_skips_late_work;
     rl->next = NULL;
+    rl->yielded = false;
+    for (uint32_t i = 1; known_only && i <= rl->n_entries; i++) {
+        uint32_t idx = (rl->pos + i) % rl->n_entries;
+        struct fifo_tsg *t = rl->entries[idx];
+        if (t->runnable && t->runnable_since <= rl->run_since) {
+            rl->pos = idx;
+            start_switch(rl, t, wake);
+            return;
+        }
+    }
     for (uint32_t i = 1; i <= rl->n_entries; i++) {
         uint32_t idx = (rl->pos + i) % rl->n_entries;
         if (next && next->runnable && rl->entries[idx] != next)
@@ -250,6 +268,7 @@ static void on_switch_done(struct sim *s, void *arg, uint64_t data)
         return;
     }
     set_state(rl, ENG_RUN);
+    rl->run_since = now_of(rl);
     fifo_trace(rl->f, SIM_REC_START, rl, t, SIM_NONE, t->timeslice_ns, 0);
     arm_slice(rl);
     kernel_begin(rl);
@@ -281,10 +300,12 @@ static void rl_continue(struct fifo_runlist *rl)
 {
     if (rl->state != ENG_RUN || rl->kcur)
         return;
-    if (rl->cur->runnable)
+    if (rl->cur->runnable) {
         kernel_begin(rl);
-    else
-        go_idle(rl);
+        return;
+    }
+    rl->yielded = true;
+    go_idle(rl);
 }
 
 static void kernel_begin(struct fifo_runlist *rl)
@@ -331,6 +352,8 @@ static void finish_preempt(struct fifo_runlist *rl)
     struct fifo_tsg *t = rl->cur;
     fifo_trace(rl->f, SIM_REC_PREEMPT_DONE, rl, t, SIM_NONE, rl->preempt_cause, now_of(rl) - rl->preempt_req_t);
     rl->resident = NULL; /* the context was saved out: resuming it costs a switch */
+    if (t)
+        t->runnable_since = now_of(rl);
     rl->kcur = NULL;
     if (k && k->remaining_ns == 0)
         complete_kernel(rl->f, rl, k);

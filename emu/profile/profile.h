@@ -110,11 +110,16 @@ struct profile_timing {
     uint64_t idle_save_ns;         /* switch away from a group still loaded after it ran out of work: its context save */
     /* kernel shapes (emu/fifo/fifo.h): the SM's limits that give resident blocks per SM (0 sm_threads: one block per
      * SM whatever the shape), the default kernel's registers, and the restore that the block's own threads do of its
-     * shared memory: per KiB per thread beyond restore_thread_free_bytes per thread, inside the new slice */
+     * shared memory inside the new slice: per KiB each thread copies plus per KiB of the SM's resident blocks, less
+     * what restore_thread_free_bytes per thread would cost (hidden by the rest of the load) */
     uint32_t sm_threads, sm_regs, sm_blocks, sm_shared_kb, kernel_regs;
     uint64_t restore_ns_per_thread_kb;
+    uint64_t restore_ns_per_sm_kb;
     uint32_t restore_thread_free_bytes;
     uint64_t timeslice_tick_ns;    /* what one microsecond of a runlist entry's timeslice lasts (0: 1000 ns) */
+    /* a group that runs out of work hands the engine to the next group that was already runnable when it was
+     * switched in; work that came later waits for an expiry (false: to the next runnable group) */
+    bool yield_skips_late_work;
     /* an engine that idled longer than wake_after_ns takes wake_per_ms_ns per ms beyond it (at most wake_max_ns) more
      * to start its next work */
     uint64_t wake_after_ns;

@@ -1,8 +1,9 @@
 /*
  * Unit tests of kernel shapes in the FIFO model (fifo.h): resident blocks per SM from threads, registers and
  * shared memory; waves; the save of an SM's resident blocks' shared memory (padding included); the restore a
- * block's own threads do of their shared memory; the timeslice tick. Each fails on the model that knew only
- * shared_kb per block and one block per SM.
+ * block's own threads do of their shared memory, each warp its share and the SM all of it; the timeslice tick.
+ * Each fails on the model that knew only shared_kb per block and one block per SM; the SM's restore path also on
+ * the model whose restore knew only the bytes per thread.
  */
 #include "fifo_test_util.h"
 
@@ -112,13 +113,20 @@ static void test_save_counts_resident_blocks(void **state)
     assert_int_equal(after_save(32, 0, 1), 114 * US);      /* one one-warp block held by 114 KiB of padding */
 }
 
+/* The restore's three values: per KiB each thread copies, per KiB of the SM's resident blocks, hidden bytes/thread. */
+struct restore {
+    uint64_t per_thread_kb, per_sm_kb;
+    uint32_t free_bytes;
+};
+
 /* When A's 2 ms kernel of the shape completes: saved at 1024 us, B's 50 us kernel, A back with its restore. */
-static uint64_t a_done(uint32_t threads, uint32_t shared_kb)
+static uint64_t a_done_with(struct restore r, uint32_t threads, uint32_t shared_kb)
 {
     struct tenv e;
     shape_profile(&e.p);
-    e.p.timing.restore_ns_per_thread_kb = 30 * US;
-    e.p.timing.restore_thread_free_bytes = 1280;
+    e.p.timing.restore_ns_per_thread_kb = r.per_thread_kb;
+    e.p.timing.restore_ns_per_sm_kb = r.per_sm_kb;
+    e.p.timing.restore_thread_free_bytes = r.free_bytes;
     tenv_init_profile(&e, 1, NULL);
     struct fifo_channel *a, *b;
     mk_tsg(&e, 1, &a);
@@ -136,6 +144,11 @@ static uint64_t a_done(uint32_t threads, uint32_t shared_kb)
     return done[0];
 }
 
+static uint64_t a_done(uint32_t threads, uint32_t shared_kb)
+{
+    return a_done_with((struct restore){.per_thread_kb = 30 * US, .free_bytes = 1280}, threads, shared_kb);
+}
+
 /*
  * A block's own threads restore its shared memory: 200 KiB over 32 threads is 6400 bytes each, 5120 beyond the
  * free 1280, 150 us at 30 us per KiB; over 1024 threads 200 bytes each, nothing.
@@ -146,6 +159,24 @@ static void test_restore_by_block_threads(void **state)
     uint64_t wide = a_done(1024, 200), warp = a_done(32, 200);
     assert_int_equal(wide, TEST_CTXSW + 2 * MS + TEST_CILP + TEST_CTXSW + 50 * US + TEST_CTXSW);
     assert_int_equal(warp - wide, 150 * US);
+}
+
+/*
+ * The SM moves all of its resident blocks' shared memory through one path besides each warp's own copy
+ * (emu/profiles/h200.yaml: 26 us per KiB per thread, 0.2 us per KiB of the SM, 2304 bytes per thread hidden): a
+ * 64-thread block of 200 KiB and a 48-thread block of 150 KiB copy the same 3200 bytes per thread, but the first
+ * moves 50 KiB more through the SM, 10 us; one warp with 200 KiB loses 26 x 4096 / 1024 + 40 = 144 us; 1024
+ * threads with 200 KiB (5.1 us + 40 us) stay within the hidden 58.5 us. The per-thread model gave the first two
+ * the same loss.
+ */
+static void test_restore_sm_path_counts_the_sm_shared_memory(void **state)
+{
+    (void)state;
+    struct restore h200 = {.per_thread_kb = 26 * US, .per_sm_kb = 200, .free_bytes = 2304};
+    uint64_t wide = a_done_with(h200, 1024, 200);
+    assert_int_equal(wide, TEST_CTXSW + 2 * MS + TEST_CILP + TEST_CTXSW + 50 * US + TEST_CTXSW);
+    assert_int_equal(a_done_with(h200, 32, 200) - wide, 144 * US);
+    assert_int_equal(a_done_with(h200, 64, 200) - a_done_with(h200, 48, 150), 10 * US);
 }
 
 /* A timeslice's microseconds last timing.timeslice_tick_ns each (H200: 1024 ns). */
@@ -167,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_waves_follow_occupancy),
         cmocka_unit_test(test_save_counts_resident_blocks),
         cmocka_unit_test(test_restore_by_block_threads),
+        cmocka_unit_test(test_restore_sm_path_counts_the_sm_shared_memory),
         cmocka_unit_test(test_timeslice_tick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,76 @@
+/*
+ * Unit tests of the pick after a yield (fifo.h, timing.yield_skips_late_work): a TSG that runs out of work gives
+ * the engine to the next runnable TSG in runlist order, or, with the flag, to the next one that was already
+ * runnable when the yielding TSG began to run. The flagged test fails on the model that always took the next
+ * runnable TSG.
+ */
+#include "fifo_test_util.h"
+
+static void on_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
+{
+    (void)kernel_id;
+    (void)submit_t;
+    ((uint64_t *)ctx)[tag] = done_t;
+}
+
+static void run_kernel(struct fifo_channel *c, uint64_t ns, uint64_t tag, uint64_t *done)
+{
+    struct fifo_kernel k = {.blocks = TEST_SM, .block_ns = ns, .tag = tag};
+    assert_int_equal(fifo_submit(c, &k, on_done, done, NULL), NV_OK);
+}
+
+/*
+ * Runlist A, B, C with 1024 us slices. B (500 us) and C (400 us) are queued at 0: B runs 25-525 and runs out of
+ * work, C runs 550-950. B gets 200 us more at 530, during C's load; A gets 200 us at 600, after C began to run.
+ * When C runs out of work at 950, done[3] is B's completion and done[4] A's.
+ */
+static void yield_after_late_work(bool skip_late, uint64_t done[5])
+{
+    struct tenv e;
+    test_profile(&e.p);
+    e.p.timing.yield_skips_late_work = skip_late;
+    tenv_init_profile(&e, 1, NULL);
+    struct fifo_channel *a, *b, *c;
+    mk_tsg(&e, 1, &a);
+    mk_tsg(&e, 1, &b);
+    mk_tsg(&e, 1, &c);
+    run_kernel(b, 500 * US, 1, done);
+    run_kernel(c, 400 * US, 2, done);
+    sim_run_until(e.s, 530 * US);
+    run_kernel(b, 200 * US, 3, done);
+    sim_run_until(e.s, 600 * US);
+    run_kernel(a, 200 * US, 4, done);
+    sim_run_until(e.s, 10 * MS);
+    tenv_fini(&e);
+    assert_int_equal(done[1], 525 * US);
+    assert_int_equal(done[2], 950 * US);
+}
+
+/* By default the engine goes to the next runnable TSG after the one that ran out of work: A, then B. */
+static void test_yield_goes_to_next_runnable_group(void **state)
+{
+    (void)state;
+    uint64_t done[5] = {0};
+    yield_after_late_work(false, done);
+    assert_int_equal(done[4], 1175 * US);
+    assert_int_equal(done[3], 1400 * US);
+}
+
+/* With yield_skips_late_work, A's work came after C began to run and waits: B, known at C's switch-in, goes first. */
+static void test_yield_skips_work_that_came_after_the_switch_in(void **state)
+{
+    (void)state;
+    uint64_t done[5] = {0};
+    yield_after_late_work(true, done);
+    assert_int_equal(done[3], 1175 * US);
+    assert_int_equal(done[4], 1400 * US);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_yield_goes_to_next_runnable_group),
+        cmocka_unit_test(test_yield_skips_work_that_came_after_the_switch_in),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -142,7 +142,23 @@ static int run_hw(const char *file, const char *out)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static int record(const char *dir)
+/* Whether --hw records experiment name: any with no --only; else those of the steps named and, unless
+ * validate is off, the validation's. */
+static bool wanted(const char *name, const char *only, bool validate)
+{
+    if (!only)
+        return true;
+    for (const char *const *v = cal_validation; validate && *v; v++)
+        if (!strcmp(*v, name))
+            return true;
+    for (const struct cal_step *st = cal_steps; st->key; st++)
+        for (int i = 0; i < CAL_MAX_METRICS && st->metrics[i].exp; i++)
+            if (!strcmp(st->metrics[i].exp, name) && cal_step_named(st, only))
+                return true;
+    return false;
+}
+
+static int record(const char *dir, const char *only, bool validate)
 {
     char scen[PATH_MAX], file[PATH_MAX + 80], out[PATH_MAX + 80];
     snprintf(scen, sizeof scen, "%s/scenarios", dir);
@@ -152,8 +168,10 @@ static int record(const char *dir)
     write_env(dir);
     unsigned i = 0, failed = 0, total = 0;
     for (const char *const *n = cal_hw_experiments; *n; n++)
-        total++;
+        total += wanted(*n, only, validate);
     for (const char *const *n = cal_hw_experiments; *n; n++) {
+        if (!wanted(*n, only, validate))
+            continue;
         snprintf(file, sizeof file, "%s/%s.yaml", scen, *n);
         snprintf(out, sizeof out, "%s/%s", dir, *n);
         time_t t0 = time(NULL);
@@ -239,7 +257,7 @@ int nvemu_cmd_calibrate(int argc, char **argv)
     if (hw) {
         snprintf(dirbuf, sizeof dirbuf, "%s", dir ? dir : "calibration");
         cli_trim_dir(dirbuf);
-        if (record(dirbuf))
+        if (record(dirbuf, only, validate))
             return 3;
         froms[nfrom++] = dirbuf;
         if (!out)

@@ -12,9 +12,15 @@
 #include "runner.h"
 #include "scenario.h"
 
-/* Candidates of one search round; three rounds, each around the best of the one before. */
+/* Candidates of one search round; five rounds, each over the two cells around the best of the one before
+ * (the range's 1/486th at the end). */
 #define GRID 7
-#define ROUNDS 3
+#define ROUNDS 5
+/* A second pass over every step, with the others at their first-pass values (a value fitted early moves the
+ * experiments of those after it, and the other way round: the tick moves every switch experiment), searches
+ * around its first value: an eighth of the range each side, in ROUNDS2 rounds. */
+#define PASS2_WIDTH 8
+#define ROUNDS2 4
 
 /* Timing keys in place: the fitted ones and the one being searched. */
 struct cand {
@@ -175,13 +181,15 @@ static int eval(struct search *q, double v, double *cost, double *model, char *e
 }
 
 /*
- * Grid search over [lo, hi], then twice more over the two grid cells around the best point. Among equal costs
- * (a step-shaped response) the middle of the tied points is kept, not the edge of the flat part.
+ * Grid search over [lo, hi] (within the step's range), then again over the two grid cells around the best point,
+ * `rounds` times. Among equal costs (a step-shaped response) the middle of the tied points is kept, not the edge
+ * of the flat part.
  */
-static int search_step(struct search *q, struct cal_fit_row *row, char *err, size_t errlen)
+static int search_step(struct search *q, double lo, double hi, int rounds, struct cal_fit_row *row, char *err,
+                       size_t errlen)
 {
-    double lo = q->st->lo, hi = q->st->hi, best = lo, best_cost = INFINITY;
-    for (int r = 0; r < ROUNDS; r++) {
+    double best = lo, best_cost = INFINITY;
+    for (int r = 0; r < rounds; r++) {
         double xs[GRID], cs[GRID], model[CAL_MAX_METRICS];
         double stepw = (hi - lo) / (GRID - 1);
         for (int i = 0; i < GRID; i++) {
@@ -209,6 +217,9 @@ static int search_step(struct search *q, struct cal_fit_row *row, char *err, siz
     if (eval(q, best, &row->cost, model, err, errlen))
         return -1;
     row->value = best;
+    /* the best at an end of the range says the recordings want a value beyond it */
+    double span = q->st->hi - q->st->lo;
+    row->at_edge = best <= q->st->lo + span * 1e-3 || best >= q->st->hi - span * 1e-3;
     row->evals = q->evals;
     row->used = (unsigned)q->nm;
     memcpy(row->model, model, sizeof model);
@@ -216,8 +227,9 @@ static int search_step(struct search *q, struct cal_fit_row *row, char *err, siz
     return 0;
 }
 
-static bool in_list(const char *only, const char *key)
+bool cal_step_named(const struct cal_step *st, const char *only)
 {
+    const char *key = st->key;
     size_t n = strlen(key);
     for (const char *p = only; p && *p;) {
         size_t l = strcspn(p, ",");
@@ -243,28 +255,39 @@ int cal_fit(const struct cal_data *d, const char *base, const char *only, struct
     snprintf(path, sizeof path, "%s/cand.yaml", dir);
     struct cand cand = {.n = 0};
     int rc = 0;
-    for (const struct cal_step *st = cal_steps; st->key && !rc; st++) {
-        if (!in_list(only, st->key))
-            continue;
-        struct search q = {.d = d, .base = fit->base, .path = path, .cand = &cand, .st = st};
-        for (size_t i = 0; i < CAL_MAX_METRICS && st->metrics[i].exp; i++)
-            if (cal_measured(d, st->metrics[i].exp, st->metrics[i].task, st->metrics[i].stat, &q.meas[q.nm]))
-                q.mets[q.nm++] = st->metrics[i];
-        if (!q.nm) {
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        size_t k = 0;
+        for (const struct cal_step *st = cal_steps; st->key && !rc; st++) {
+            if (!cal_step_named(st, only))
+                continue;
+            struct search q = {.d = d, .base = fit->base, .path = path, .cand = &cand, .st = st};
+            for (size_t i = 0; i < CAL_MAX_METRICS && st->metrics[i].exp; i++)
+                if (cal_measured(d, st->metrics[i].exp, st->metrics[i].task, st->metrics[i].stat, &q.meas[q.nm]))
+                    q.mets[q.nm++] = st->metrics[i];
+            if (!q.nm) {
+                if (log && !pass)
+                    fprintf(log, "calibrate: %s not fitted: no recording of %s\n", st->key, st->metrics[0].exp);
+                continue;
+            }
+            struct cal_fit_row *row = &fit->rows[k++];
+            double lo = st->lo, hi = st->hi;
+            if (pass) {
+                double w = (st->hi - st->lo) / PASS2_WIDTH;
+                lo = fmax(st->lo, row->value - w);
+                hi = fmin(st->hi, row->value + w);
+                q.evals = row->evals;
+            }
+            row->step = st;
+            if (search_step(&q, lo, hi, pass ? ROUNDS2 : ROUNDS, row, err, errlen)) {
+                rc = -1;
+                break;
+            }
+            fit->nrows = k > fit->nrows ? k : fit->nrows;
             if (log)
-                fprintf(log, "calibrate: %s not fitted: no recording of %s\n", st->key, st->metrics[0].exp);
-            continue;
+                fprintf(log, "calibrate: pass %d: %s = %.4g%s (%u metrics, %u model runs, cost %.4f)%s\n", pass + 1,
+                        st->key, row->value, st->ns ? " ns" : "", row->used, row->evals, row->cost,
+                        row->at_edge ? ": at the end of its search range" : "");
         }
-        struct cal_fit_row *row = &fit->rows[fit->nrows];
-        row->step = st;
-        if (search_step(&q, row, err, errlen)) {
-            rc = -1;
-            break;
-        }
-        fit->nrows++;
-        if (log)
-            fprintf(log, "calibrate: %s = %.4g%s (%u metrics, %u model runs, cost %.4f)\n", st->key, row->value,
-                    st->ns ? " ns" : "", row->used, row->evals, row->cost);
     }
     unlink(path);
     rmdir(dir);

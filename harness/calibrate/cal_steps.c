@@ -16,11 +16,16 @@ const struct cal_step cal_steps[] = {
     /* BE alone: back-to-back requests of 25 dependent 8-wave kernels; what each kernel costs beyond its waves */
     {.key = "kernel_gap_us", .ns = false, .lo = 0, .hi = 30, .what = "engine time per kernel beyond its blocks (launch processing, drain)",
      .metrics = {M("v01-native-1be-lcS-periodic500", "be", CAL_ALONE_RPS)}},
-    /* LC alone: one 80 us kernel every 2 ms (an idle shorter than any wake-up): the host's launch + completion */
+    /* LC alone: one 80 us kernel every 2 and 5 ms (idles shorter than or just past the wake-up): the host's launch +
+     * completion */
     {.key = "launch_us", .ns = false, .lo = 0, .hi = 40, .what = "a launch call to its kernel queued (the host's completion kept from the base)",
-     .metrics = {M("v01-native-1be-lcS-periodic500", "lc", CAL_ALONE_P50)}},
+     .metrics = {M("v01-native-1be-lcS-periodic500", "lc", CAL_ALONE_P50),
+                 M("v14-native-1be-lcS-periodic200-wfi", "lc", CAL_ALONE_P50),
+                 M("v15-native-1be-lcS-periodic200-cilp", "lc", CAL_ALONE_P50)}},
     {.key = "host_jitter_us", .ns = false, .lo = 0, .hi = 10, .what = "the spread of the host's completion (logistic scale)",
-     .metrics = {M("v01-native-1be-lcS-periodic500", "lc", CAL_ALONE_P99)}},
+     .metrics = {M("v01-native-1be-lcS-periodic500", "lc", CAL_ALONE_P99),
+                 M("v14-native-1be-lcS-periodic200-wfi", "lc", CAL_ALONE_P99),
+                 M("v15-native-1be-lcS-periodic200-cilp", "lc", CAL_ALONE_P99)}},
     /* LC alone at 50/s: the engine idles 20 ms between requests */
     {.key = "wake_per_ms_us", .ns = false, .lo = 0, .hi = 5, .what = "an engine idle beyond wake_after starts later, per ms of idle",
      .metrics = {M("x-slice-bekernel5ms", "lc", CAL_ALONE_P50)}, .tie_key = "wake_max_us", .tie_scale = 16},

@@ -110,12 +110,16 @@ void cal_report(FILE *out, const struct cal_fit *fit, const struct cal_data *d, 
         for (unsigned k = 0; k < r->used; k++) {
             char lab[96], val[32];
             metric_label(&r->step->metrics[k], lab, sizeof lab);
-            snprintf(val, sizeof val, "%.4g%s", r->value, r->step->ns ? "ns" : "");
+            snprintf(val, sizeof val, "%.4g%s%s", r->value, r->step->ns ? "ns" : "", r->at_edge ? "!" : "");
             fprintf(out, "%-26s %10s  %-42s %-22s %10.4g %10.4g %7.3f\n", k ? "" : r->step->key, k ? "" : val,
                     r->step->metrics[k].exp, lab, r->meas[k], r->model[k],
                     r->meas[k] > 0 ? r->model[k] / r->meas[k] : 0);
         }
     }
+    for (size_t i = 0; i < fit->nrows; i++)
+        if (fit->rows[i].at_edge)
+            fprintf(out, "%s!: at the end of its search range [%g, %g]: the recordings want a value beyond it\n",
+                    fit->rows[i].step->key, fit->rows[i].step->lo, fit->rows[i].step->hi);
     if (!c)
         return;
     fprintf(out, "\nvalidation: the fitted profile on experiments it was not fitted to\n");

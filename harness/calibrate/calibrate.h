@@ -6,7 +6,8 @@
  * value is one key of the profile's timing section, found by running the experiments that isolate it on the
  * emulator with candidate values and keeping the one whose metrics come closest to the recorded ones (least
  * squares of the log ratio). Values are fitted one after the other in a fixed order, each with the ones before
- * it already in place; keys the steps do not name come from the base profile.
+ * it already in place, then once more each around its first value with all the others fitted (coordinate
+ * descent, two passes); keys the steps do not name come from the base profile.
  */
 #ifndef NVEMU_CALIBRATE_H
 #define NVEMU_CALIBRATE_H
@@ -55,6 +56,8 @@ struct cal_step {
 };
 /* The fit's steps in the order they run, ending with a row of NULL key. */
 extern const struct cal_step cal_steps[];
+/* Whether only (a comma-separated list of keys, each with or without "_us"; NULL: every key) names st's key. */
+bool cal_step_named(const struct cal_step *st, const char *only);
 /* The experiments whose recordings check a fitted profile (validation), NULL-terminated. */
 extern const char *const cal_validation[];
 /* Every experiment a `--hw` calibration runs (the steps' and the validation's), NULL-terminated. */
@@ -105,6 +108,7 @@ struct cal_fit_row {
     double cost;                    /* sum of squared log ratios model/measured over its metrics */
     unsigned used;                  /* metrics that had recordings */
     unsigned evals;                 /* model runs of candidates */
+    bool at_edge;                   /* the best value is an end of the search range */
     double model[CAL_MAX_METRICS], meas[CAL_MAX_METRICS];
 };
 

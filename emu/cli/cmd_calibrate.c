@@ -111,7 +111,7 @@ static void write_env(const char *dir)
 /* `nvemu scenario run FILE --hw --no-color --out OUT`, console into OUT/console.txt: its exit status. */
 static int run_hw(const char *file, const char *out)
 {
-    char exe[PATH_MAX], console[PATH_MAX + 16], err[512];
+    char exe[PATH_MAX], console[PATH_MAX + 128], err[512];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0)
         return -1;

@@ -58,8 +58,8 @@ int cal_write_profile(const struct cal_fit *fit, const struct cal_data *d, const
     char src[400];
     source_line(d, src, sizeof src);
     fprintf(f, "# GPU profile calibrated by `nvemu calibrate` from the recordings in %s\n", d->src.dirs);
-    fprintf(f, "# (%s; %s). The timing keys below were fitted on the emulator to those recordings, one after\n"
-               "# the other in this order; every other value is the base profile's.\n",
+    fprintf(f, "# (%s; %s).\n# The timing keys below were fitted on the emulator to those recordings in this order, then once\n"
+               "# more each with all the others in place; every other value is the base profile's.\n",
             src, d->src.hardware ? "recorded with `nvemu scenario run --hw`" : "NOT recorded on a GPU: emulator runs");
     fprintf(f, "base: %s\nname: %s\ntiming:\n", fit->base, name);
     for (size_t i = 0; i < fit->nrows; i++) {

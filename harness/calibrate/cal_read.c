@@ -1,0 +1,291 @@
+/*
+ * Reading recordings for `nvemu calibrate`: results.json of the embedded experiments under a directory (as
+ * `scenario run` writes them, one directory per scenario, repeats side by side) and nvidia-smi's line in env.txt.
+ */
+#include "calibrate.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/util.h"
+
+#define RESULTS_MAX (64u << 20)
+
+/* Raw values of one task before the medians: one row per recording. */
+struct raw {
+    char exp[64], task[32];
+    double v[CAL_STAT_COUNT];
+    bool has[CAL_STAT_COUNT];
+    unsigned long long seed;
+};
+
+struct raws {
+    struct raw *r;
+    size_t n, cap;
+};
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static double num(const cJSON *o, const char *k, bool *ok)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    *ok = cJSON_IsNumber(v) && isfinite(v->valuedouble);
+    return *ok ? v->valuedouble : 0;
+}
+
+static void copy_str(char *dst, size_t len, const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    if (cJSON_IsString(v) && v->valuestring[0] && !dst[0])
+        snprintf(dst, len, "%s", v->valuestring);
+}
+
+/* One results.json: a row per task into raws, its GPU and driver into src. */
+static int read_results(struct raws *rs, struct cal_source *src, const char *exp, const char *path, char *err,
+                        size_t errlen)
+{
+    char *text = nvemu_slurp(path, RESULTS_MAX, NULL, err, errlen);
+    if (!text)
+        return -1;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    const cJSON *tasks = root ? cJSON_GetObjectItemCaseSensitive(root, "tasks") : NULL;
+    if (!cJSON_IsArray(tasks)) {
+        snprintf(err, errlen, "%s: not a results.json of `nvemu scenario run` (no tasks array)", path);
+        cJSON_Delete(root);
+        return -1;
+    }
+    const cJSON *backend = cJSON_GetObjectItemCaseSensitive(root, "backend");
+    if (!cJSON_IsString(backend) || strcmp(backend->valuestring, "hw"))
+        src->hardware = false;
+    const cJSON *hw = cJSON_GetObjectItemCaseSensitive(root, "hw");
+    if (cJSON_IsObject(hw)) {
+        copy_str(src->gpu, sizeof src->gpu, hw, "gpu");
+        copy_str(src->driver, sizeof src->driver, hw, "driver");
+    }
+    bool ok;
+    double seed = num(root, "seed", &ok);
+    const cJSON *t;
+    cJSON_ArrayForEach(t, tasks) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
+        if (!cJSON_IsString(name))
+            continue;
+        if (rs->n == rs->cap) {
+            size_t cap = rs->cap ? rs->cap * 2 : 64;
+            struct raw *r = realloc(rs->r, cap * sizeof *r);
+            if (!r) {
+                snprintf(err, errlen, "out of memory");
+                cJSON_Delete(root);
+                return -1;
+            }
+            rs->r = r, rs->cap = cap;
+        }
+        struct raw *r = &rs->r[rs->n++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->exp, sizeof r->exp, "%s", exp);
+        snprintf(r->task, sizeof r->task, "%s", name->valuestring);
+        r->seed = ok && seed >= 0 ? (unsigned long long)seed : 1;
+        const cJSON *lat = cJSON_GetObjectItemCaseSensitive(t, "latency_us");
+        const cJSON *alone = cJSON_GetObjectItemCaseSensitive(t, "alone");
+        r->v[CAL_P50] = num(lat, "p50", &r->has[CAL_P50]);
+        r->v[CAL_P99] = num(lat, "p99", &r->has[CAL_P99]);
+        r->v[CAL_RPS] = num(t, "throughput_rps", &r->has[CAL_RPS]);
+        r->v[CAL_ALONE_P50] = num(alone, "p50_us", &r->has[CAL_ALONE_P50]);
+        r->v[CAL_ALONE_P99] = num(alone, "p99_us", &r->has[CAL_ALONE_P99]);
+        r->v[CAL_ALONE_RPS] = num(alone, "throughput_rps", &r->has[CAL_ALONE_RPS]);
+        for (int k = 0; k < 2; k++) {
+            enum cal_stat own = k ? CAL_P99 : CAL_P50, al = k ? CAL_ALONE_P99 : CAL_ALONE_P50;
+            enum cal_stat ratio = k ? CAL_P99_VS_ALONE : CAL_P50_VS_ALONE;
+            if (r->has[own] && r->has[al] && r->v[al] > 0) {
+                r->v[ratio] = r->v[own] / r->v[al];
+                r->has[ratio] = true;
+            }
+        }
+        /* a statistic of no completed request is no measurement */
+        for (int s = 0; s < CAL_STAT_COUNT; s++)
+            if (r->has[s] && !(r->v[s] > 0))
+                r->has[s] = false;
+    }
+    cJSON_Delete(root);
+    return 0;
+}
+
+/* nvidia-smi's "name, GPU-uuid, driver, ..." line and the first line (the date `date -u` wrote) of env.txt. */
+static void read_env(struct cal_source *src, const char *path)
+{
+    char err[256];
+    char *text = nvemu_slurp(path, 1u << 20, NULL, err, sizeof err);
+    if (!text)
+        return;
+    bool first = true;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), first = false) {
+        char *u = strstr(line, ", GPU-");
+        if (u && src->uuid[0] && strncmp(u + 2, src->uuid, strlen(src->uuid)))
+            src->other_boards++;
+        if (u && !src->uuid[0]) {
+            char *end = strchr(u + 2, ',');
+            snprintf(src->uuid, sizeof src->uuid, "%.*s", (int)((end ? end : u + strlen(u)) - (u + 2)), u + 2);
+            if (end && !src->driver[0]) {
+                char *d = end + 1 + strspn(end + 1, " ");
+                snprintf(src->driver, sizeof src->driver, "%.*s", (int)strcspn(d, ","), d);
+            }
+            if (!src->gpu[0])
+                snprintf(src->gpu, sizeof src->gpu, "%.*s", (int)(u - line), line);
+        } else if (first && !src->date[0] && !strchr(line, ',')) {
+            snprintf(src->date, sizeof src->date, "%s", line);
+        }
+    }
+    free(text);
+}
+
+/* dir/NAME/results.json for every embedded experiment NAME; the count read, or -1. */
+static int read_level(struct raws *rs, struct cal_source *src, const char *dir, char *err, size_t errlen)
+{
+    int count = 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/env.txt", dir);
+    read_env(src, path);
+    for (const struct cal_experiment *e = cal_experiments; e->name; e++) {
+        snprintf(path, sizeof path, "%s/%s/results.json", dir, e->name);
+        struct stat st;
+        if (stat(path, &st) != 0)
+            continue;
+        if (read_results(rs, src, e->name, path, err, errlen))
+            return -1;
+        count++;
+    }
+    return count;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Adds the medians of rs's rows, one measure per (experiment, task), to d. */
+static int add_medians(struct cal_data *d, const struct raws *rs, char *err, size_t errlen)
+{
+    bool *done = calloc(rs->n ? rs->n : 1, sizeof *done);
+    double *vals = malloc((rs->n ? rs->n : 1) * sizeof *vals);
+    if (!done || !vals) {
+        free(done), free(vals);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < rs->n; i++) {
+        if (done[i])
+            continue;
+        if (d->n == d->cap) {
+            size_t cap = d->cap ? d->cap * 2 : 64;
+            struct cal_measure *m = realloc(d->m, cap * sizeof *m);
+            if (!m) {
+                free(done), free(vals);
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            d->m = m, d->cap = cap;
+        }
+        struct cal_measure *m = &d->m[d->n++];
+        memset(m, 0, sizeof *m);
+        snprintf(m->exp, sizeof m->exp, "%s", rs->r[i].exp);
+        snprintf(m->task, sizeof m->task, "%s", rs->r[i].task);
+        m->seed = rs->r[i].seed;
+        for (size_t j = i; j < rs->n; j++)
+            if (!strcmp(rs->r[j].exp, m->exp) && !strcmp(rs->r[j].task, m->task)) {
+                done[j] = true;
+                m->repeats++;
+            }
+        for (int s = 0; s < CAL_STAT_COUNT; s++) {
+            size_t k = 0;
+            for (size_t j = i; j < rs->n; j++)
+                if (!strcmp(rs->r[j].exp, m->exp) && !strcmp(rs->r[j].task, m->task) && rs->r[j].has[s])
+                    vals[k++] = rs->r[j].v[s];
+            if (!k)
+                continue;
+            qsort(vals, k, sizeof *vals, cmp_double);
+            m->v[s] = k % 2 ? vals[k / 2] : (vals[k / 2 - 1] + vals[k / 2]) / 2;
+            m->has[s] = true;
+        }
+    }
+    free(done), free(vals);
+    return 0;
+}
+
+int cal_read_dir(struct cal_data *d, const char *dir, char *err, size_t errlen)
+{
+    if (!is_dir(dir)) {
+        snprintf(err, errlen, "%s: not a directory", dir);
+        return -1;
+    }
+    if (!d->n && !d->src.dirs[0])
+        d->src.hardware = true;
+    struct raws rs = {0};
+    int total = read_level(&rs, &d->src, dir, err, errlen);
+    DIR *dp = total < 0 ? NULL : opendir(dir);
+    if (dp) {
+        char **subs = NULL;
+        size_t nsub = 0;
+        struct dirent *de;
+        while ((de = readdir(dp))) {
+            char sub[4096];
+            if (de->d_name[0] == '.' || cal_experiment_find(de->d_name))
+                continue;
+            snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
+            char **g = is_dir(sub) ? realloc(subs, (nsub + 1) * sizeof *subs) : NULL;
+            if (g) {
+                subs = g;
+                subs[nsub++] = strdup(sub);
+            }
+        }
+        closedir(dp);
+        /* the repeats in name order (r1, r2, ...): the seed and the first env.txt come from the first */
+        for (size_t i = 0; i + 1 < nsub; i++)
+            for (size_t j = i + 1; j < nsub; j++)
+                if (subs[j] && subs[i] && strcmp(subs[j], subs[i]) < 0) {
+                    char *x = subs[i];
+                    subs[i] = subs[j], subs[j] = x;
+                }
+        for (size_t i = 0; i < nsub; i++) {
+            if (total >= 0 && subs[i]) {
+                int c = read_level(&rs, &d->src, subs[i], err, errlen);
+                total = c < 0 ? -1 : total + c;
+            }
+            free(subs[i]);
+        }
+        free(subs);
+    }
+    if (total >= 0 && add_medians(d, &rs, err, errlen))
+        total = -1;
+    free(rs.r);
+    if (total > 0) {
+        size_t l = strlen(d->src.dirs);
+        snprintf(d->src.dirs + l, sizeof d->src.dirs - l, "%s%s", l ? ", " : "", dir);
+    }
+    return total;
+}
+
+bool cal_measured(const struct cal_data *d, const char *exp, const char *task, enum cal_stat st, double *v)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->m[i].exp, exp) && !strcmp(d->m[i].task, task) && d->m[i].has[st]) {
+            *v = d->m[i].v[st];
+            return true;
+        }
+    return false;
+}
+
+void cal_data_free(struct cal_data *d)
+{
+    free(d->m);
+    memset(d, 0, sizeof *d);
+}

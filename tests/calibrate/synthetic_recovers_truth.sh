@@ -1,0 +1,56 @@
+#!/bin/sh
+# synthetic_recovers_truth.sh NVEMU OUT: recordings made by the emulator itself with known timing values (a profile
+# over h200 with every fitted key moved away from h200's) are given to `nvemu calibrate --from` over the h200
+# profile; the fit must find each known value again (within 3%; the tick within 1%: the LC kernels of its experiments,
+# 10 us apart, place it to about 20 ns) and mark the recordings as not made on a GPU (provenance "derived").
+set -u
+nvemu=$1 out=$2
+rm -rf "$out" && mkdir -p "$out/rec"
+cat > "$out/truth.yaml" <<'YAML'
+base: h200
+name: truth
+timing:
+  kernel_gap_us: 9
+  launch_us: 14
+  host_jitter_us: 4
+  wake_per_ms_us: 2.5
+  wake_max_us: 40
+  cilp_save_us: 120
+  save_per_kb_us: 0.6
+  restore_per_thread_kb_us: 45
+  idle_save_us: 80
+  wfi_overhead_us: 180
+  timeslice_tick: 1050ns
+YAML
+"$nvemu" calibrate --write-scenarios "$out/scen" || exit 1
+for n in v01-native-1be-lcS-periodic500 v14-native-1be-lcS-periodic200-wfi v15-native-1be-lcS-periodic200-cilp \
+         x-slice-bekernel5ms x-switch-smem0 x-switch-smem128 x-switch-smem200 s-ts200-t32-smem200-bps1 \
+         s-ts200-t64-smem200-bps1 m-native-2be-lc8x500-periodic20 m-native-2be-lc8x510-periodic20 \
+         m-native-2be-lc8x520-periodic20 m-native-2be-lc8x530-periodic20; do
+  "$nvemu" scenario run "$out/scen/$n.yaml" --profile "$out/truth.yaml" --quiet --out "$out/rec/$n" > /dev/null 2>&1
+  [ $? -le 1 ] || { echo "$n: the truth run failed"; exit 1; }
+done
+"$nvemu" calibrate --from "$out/rec" --base h200 --no-validate --out "$out/fit.yaml" > "$out/report.txt" \
+    2> "$out/stderr.txt" || { echo "calibrate failed"; cat "$out/stderr.txt"; exit 1; }
+fail=0
+while read -r key truth tol; do
+  v=$(sed -n "s/^  $key: *\([0-9.]*\)\(ns\)\{0,1\} .*/\1/p" "$out/fit.yaml")
+  [ -n "$v" ] || { echo "$key: not fitted"; fail=1; continue; }
+  ok=$(awk -v v="$v" -v h="$truth" -v t="$tol" 'BEGIN { d = (v - h) / h; if (d < 0) d = -d; print (d <= t) ? 1 : 0 }')
+  echo "$key: fitted $v, truth $truth"
+  [ "$ok" = 1 ] || { echo "  $key is off by more than $tol"; fail=1; }
+done <<'KEYS'
+kernel_gap_us 9 0.03
+launch_us 14 0.03
+host_jitter_us 4 0.03
+wake_per_ms_us 2.5 0.03
+cilp_save_us 120 0.03
+save_per_kb_us 0.6 0.03
+restore_per_thread_kb_us 45 0.03
+idle_save_us 80 0.03
+wfi_overhead_us 180 0.03
+timeslice_tick 1050 0.01
+KEYS
+grep -q 'timing.cilp_save: "derived, nvemu calibrate x-switch-smem0' "$out/fit.yaml" || \
+    { echo "emulator recordings not marked derived"; fail=1; }
+exit $fail

@@ -50,10 +50,11 @@ static void controls_unique_and_sane(void **state)
 static void classes_unique_and_sane(void **state)
 {
     (void)state;
-    const struct rm_class_row *const t[] = {rm_class_rows_core, rm_class_rows_fifo};
     size_t rows = 0;
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        for (const struct rm_class_row *r = t[i]; r->name; r++, rows++) {
+    for (const struct rm_class_table *t = rm_class_tables; t->rows; t++) {
+        assert_non_null(t->name);
+        assert_non_null(t->owner); /* replay names it in a mismatch */
+        for (const struct rm_class_row *r = t->rows; r->name; r++, rows++) {
             assert_true(r->param_size <= RMAPI_PARAM_COPY_MAX_PARAMS_SIZE);
             assert_true((r->name[0] >= 'A' && r->name[0] <= 'Z')); /* a symbol, not an expanded number */
             /* a class that requires parameters must know how many bytes to copy */
@@ -64,11 +65,12 @@ static void classes_unique_and_sane(void **state)
                         r->latency == RM_LAT_CHANNEL_ALLOC);
             assert_true(r->latency == RM_LAT_NONE || r->construct); /* charged once constructed */
             assert_ptr_equal(rm_class_lookup(r->hclass), r);
-            for (size_t j = 0; j < sizeof t / sizeof t[0]; j++)
-                for (const struct rm_class_row *o = t[j]; o->name; o++)
+            for (const struct rm_class_table *u = rm_class_tables; u->rows; u++)
+                for (const struct rm_class_row *o = u->rows; o->name; o++)
                     if (o != r && o->hclass == r->hclass)
                         fail_msg("class 0x%04x is in two rows (%s, %s)", r->hclass, r->name, o->name);
         }
+    }
     assert_true(rows > 50);
 }
 

@@ -31,7 +31,7 @@ static struct fixture *load(const char *so, uint64_t min_us, const char *const *
     while (args && args[n])
         n++;
     char err[512] = "";
-    int rc = hooks_load_policy(f->h, so, args, n, err, sizeof err);
+    int rc = hooks_load_policy_words(f->h, so, args, n, err, sizeof err);
     if (rc != 0)
         fail_msg("load %s: %s", so, err);
     return f;
@@ -54,7 +54,7 @@ static void expect_load_error(const char *so, const char *const *args, const cha
     while (args && args[n])
         n++;
     char err[512] = "";
-    int rc = hooks_load_policy(h, so, args, n, err, sizeof err);
+    int rc = hooks_load_policy_words(h, so, args, n, err, sizeof err);
     hooks_destroy(h);
     assert_int_equal(rc, -1);
     assert_non_null(strstr(err, reason));
@@ -165,7 +165,7 @@ static void test_lcbe_destroy_forgets(void **state)
     unload(f);
 }
 
-static void test_lcbe_bad_args(void **state)
+static void lcbe_refuses_unknown_and_out_of_range_args(void **state)
 {
     (void)state;
     const char *unknown[] = {"lc=a", "speed=9", NULL};
@@ -194,16 +194,16 @@ static void test_exported_arg_keys_match_init(void **state)
     for (size_t i = 0; i < sizeof plugins / sizeof plugins[0]; i++) {
         const char *bogus[] = {"bogus=1"};
         char check_err[512] = "", load_err[512] = "";
-        assert_int_equal(hooks_check_plugin(plugins[i].so, bogus, 1, check_err, sizeof check_err), -1);
+        assert_int_equal(hooks_check_plugin_words(plugins[i].so, bogus, 1, check_err, sizeof check_err), -1);
         struct testenv te;
         te_init(&te, 1);
         struct hooks *h = hooks_create(&te.env);
-        assert_int_equal(hooks_load_policy(h, plugins[i].so, bogus, 1, load_err, sizeof load_err), -1);
+        assert_int_equal(hooks_load_policy_words(h, plugins[i].so, bogus, 1, load_err, sizeof load_err), -1);
         hooks_destroy(h);
         if (!strstr(check_err, "unknown argument 'bogus' (accepted: ") || !strstr(load_err, check_err))
             fail_msg("%s: check says '%s', init says '%s'", plugins[i].so, check_err, load_err);
         const char *known[] = {plugins[i].known};
-        assert_int_equal(hooks_check_plugin(plugins[i].so, known, 1, check_err, sizeof check_err), 0);
+        assert_int_equal(hooks_check_plugin_words(plugins[i].so, known, 1, check_err, sizeof check_err), 0);
     }
 }
 
@@ -224,7 +224,7 @@ static void test_gpreempt_values(void **state)
 }
 
 /* On a profile whose minimum is above 1 us GPreempt's BE value is rejected, the native value kept. */
-static void test_gpreempt_below_minimum(void **state)
+static void gpreempt_be_value_below_the_minimum_is_rejected(void **state)
 {
     (void)state;
     const char *args[] = {"be=be", NULL};
@@ -299,7 +299,7 @@ static void test_adaptive_counts_selected_kind(void **state)
     unload(f);
 }
 
-static void test_adaptive_bad_args(void **state)
+static void adaptive_refuses_inconsistent_rates_and_bad_kinds(void **state)
 {
     (void)state;
     const char *inv[] = {"hi_rate=10", "lo_rate=20", NULL};
@@ -353,13 +353,13 @@ int main(void)
         cmocka_unit_test(test_lcbe_interleave_and_values),
         cmocka_unit_test(test_lcbe_engines_and_default),
         cmocka_unit_test(test_lcbe_destroy_forgets),
-        cmocka_unit_test(test_lcbe_bad_args),
+        cmocka_unit_test(lcbe_refuses_unknown_and_out_of_range_args),
         cmocka_unit_test(test_gpreempt_values),
-        cmocka_unit_test(test_gpreempt_below_minimum),
+        cmocka_unit_test(gpreempt_be_value_below_the_minimum_is_rejected),
         cmocka_unit_test(test_adaptive_reclassifies),
         cmocka_unit_test(test_adaptive_window_slides),
         cmocka_unit_test(test_adaptive_counts_selected_kind),
-        cmocka_unit_test(test_adaptive_bad_args),
+        cmocka_unit_test(adaptive_refuses_inconsistent_rates_and_bad_kinds),
         cmocka_unit_test(test_admission),
         cmocka_unit_test(test_admission_zero_and_args),
     };

@@ -151,7 +151,7 @@ static void share_rec(void *ctx, const struct sim_rec *r)
     }
 }
 
-static void test_equal_shares(void **state)
+static void equal_groups_get_equal_shares_for_every_seed(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
@@ -177,7 +177,7 @@ static void test_equal_shares(void **state)
     }
 }
 
-static void test_no_starvation(void **state)
+static void no_group_starves_for_any_seed(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
@@ -222,8 +222,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_never_idle_while_runnable),
-        cmocka_unit_test(test_equal_shares),
-        cmocka_unit_test(test_no_starvation),
+        cmocka_unit_test(equal_groups_get_equal_shares_for_every_seed),
+        cmocka_unit_test(no_group_starves_for_any_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -119,7 +119,7 @@ static void test_single_participant(void **state)
 }
 
 /* No call may push the shared virtual clock by more than an hour: a kernel or sleep of ~2^64 ns is refused. */
-static void test_clock_bounded(void **state)
+static void call_pushing_the_clock_past_an_hour_is_refused(void **state)
 {
     struct fx *x = *state;
     mk_channel(x, 0x5c000011);
@@ -147,7 +147,7 @@ static void test_clock_bounded(void **state)
 }
 
 /* A kernel of a lost GPU fails at the loss: its wait answers NV_ERR_GPU_IS_LOST with the loss time. */
-static void test_gpu_lost(void **state)
+static void kernel_of_a_lost_gpu_fails_at_the_loss(void **state)
 {
     struct fx *x = *state;
     mk_channel(x, 0x5c000011);
@@ -234,9 +234,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_single_participant, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_participants, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_gpu_lost, setup, teardown),
+        cmocka_unit_test_setup_teardown(kernel_of_a_lost_gpu_fails_at_the_loss, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forget_opener, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_clock_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(call_pushing_the_clock_past_an_hour_is_refused, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -213,7 +213,7 @@ static uint64_t run_digest(void)
     return d;
 }
 
-static void test_trace_deterministic(void **state)
+static void same_run_gives_the_same_trace_digest(void **state)
 {
     (void)state;
     uint64_t a = run_digest(), b = run_digest();
@@ -246,7 +246,7 @@ int main(void)
         cmocka_unit_test(test_timeslice_set_holds_policy_value),
         cmocka_unit_test(test_gpreempt_policy),
         cmocka_unit_test(test_admission_policy),
-        cmocka_unit_test(test_trace_deterministic),
+        cmocka_unit_test(same_run_gives_the_same_trace_digest),
         cmocka_unit_test(test_bad_policy_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

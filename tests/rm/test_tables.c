@@ -15,7 +15,7 @@
 #include "dispatch/dispatch_internal.h"
 #include "rm/rm.h"
 
-static void controls_unique_and_sane(void **state)
+static void controls_are_unique_and_sane(void **state)
 {
     (void)state;
     size_t rows = 0;
@@ -47,7 +47,7 @@ static void controls_unique_and_sane(void **state)
     assert_true(rows > 100);
 }
 
-static void classes_unique_and_sane(void **state)
+static void classes_are_unique_and_sane(void **state)
 {
     (void)state;
     size_t rows = 0;
@@ -99,7 +99,7 @@ static void escapes_unique_and_sane(void **state)
 }
 
 /* The /dev/nvidia-uvm rows: UVM's own numbers (not _IOC words), each block holding its rmStatus. */
-static void uvm_rows_unique_and_sane(void **state)
+static void uvm_rows_are_unique_and_sane(void **state)
 {
     (void)state;
     size_t rows = 0;
@@ -125,9 +125,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(escapes_unique_and_sane),
-        cmocka_unit_test(uvm_rows_unique_and_sane),
-        cmocka_unit_test(controls_unique_and_sane),
-        cmocka_unit_test(classes_unique_and_sane),
+        cmocka_unit_test(uvm_rows_are_unique_and_sane),
+        cmocka_unit_test(controls_are_unique_and_sane),
+        cmocka_unit_test(classes_are_unique_and_sane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -822,8 +822,10 @@ static int policy_start(void **state, const struct policy_host *host, const void
     enum bpf_abi_gen driver = BPF_ABI_GEN_NONE;
     for (int i = 0; args && i < args->n; i++) {
         if (!is_own_arg(&args->v[i])) {
-            snprintf(err, errlen, "argument '%s' is not one of a BPF object's (%s...)",
-                     args->v[i].name ? args->v[i].name : "?", bpf_policy_args[0].name);
+            char forms[256];
+            arg_table_forms(bpf_policy_args, forms, sizeof forms);
+            snprintf(err, errlen, "argument '%s' is not a BPF object's (accepted: %s)",
+                     args->v[i].name ? args->v[i].name : args->v[i].spec->name, forms);
             return -1;
         }
         if (args->v[i].spec->id == BPF_ARG_DRIVER_ABI && !(driver = bpf_abi_gen_parse(args->v[i].value))) {

@@ -220,7 +220,8 @@ static int policy_attach(struct yctx *c, const struct ynode *n, void *base)
         return -1;
     for (size_t i = 0; i < n->count; i++) {
         const struct ynode *k = n->keys[i], *v = n->items[i];
-        if (!scalar_ok(k) || !scalar_ok(v))
+        /* the schema's own words for the one shape this key has; the table checks it again */
+        if (!scalar_ok(k) || !scalar_ok(v) || !strchr(v->scalar, ':'))
             return yfail(c, v, "policy.attach.%s must be LIBRARY:FUNCTION", k->scalar);
         if (policy_arg(c, v, base, "bpf", "attach", "attach", k->scalar, NULL, v->scalar))
             return -1;

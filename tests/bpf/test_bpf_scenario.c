@@ -72,7 +72,7 @@ static void bpf_keys_refused_naming_the_key_and_argument(void **state)
         {"  bpf: gpreempt\n  rodata: {x: [1]}\n", "must be a scalar"},
         /* each key is a typed argument of the object kind, refused naming the key and the argument */
         {"  bpf: gpreempt\n  driver_abi: K5\n", "policy.driver_abi: driver_abi='K5' is not one of K1, K2, K3, K4"},
-        {"  bpf: gpreempt\n  attach: {p: nocolon}\n", "policy.attach: attach: p='nocolon' is not LIBRARY:FUNCTION"},
+        {"  bpf: gpreempt\n  attach: {p: \":func\"}\n", "policy.attach: attach: p=':func' is not LIBRARY:FUNCTION"},
         {"  bpf: gpreempt\n  maps: {m: {\"k=1\": 1}}\n", "policy.maps: map: 'm[k=1]'"},
         {"  bpf: gpreempt\n  args: {lc: lc}\n", "policy.args are a plugin's KEY=VALUE"},
     };

@@ -429,7 +429,7 @@ static void test_report_escapes_map_names(void **state)
     hooks_destroy(h);
 }
 
-static void test_kfunc_rules_and_helpers(void **state)
+static void kfuncs_return_the_drivers_codes_and_helpers_obey_the_rules(void **state)
 {
     (void)state;
     char path[512];
@@ -521,7 +521,7 @@ static const struct code_case {
     {K_OVR, 1, {50}, {POLICY_APPLY}, 2048},              /* in the domain, below the minimum: validation */
 };
 
-static void test_kfunc_code_sequences(void **state)
+static void kfunc_code_sequences_run_without_a_policy_error(void **state)
 {
     (void)state;
     char path[512];
@@ -890,8 +890,8 @@ int main(void)
         cmocka_unit_test(test_helper_without_args_after_args_load),
         cmocka_unit_test(each_object_loads_on_its_generations_and_refusals_say_why),
         cmocka_unit_test(test_k1_output_fields_applied),
-        cmocka_unit_test(test_kfunc_rules_and_helpers),
-        cmocka_unit_test(test_kfunc_code_sequences),
+        cmocka_unit_test(kfuncs_return_the_drivers_codes_and_helpers_obey_the_rules),
+        cmocka_unit_test(kfunc_code_sequences_run_without_a_policy_error),
         cmocka_unit_test(test_report_escapes_map_names),
         cmocka_unit_test(test_fault_fails_cleanly),
         cmocka_unit_test(bad_args_are_refused_and_a_tiny_budget_faults_the_callback),

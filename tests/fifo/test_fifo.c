@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static void test_effective_timeslice(void **state)
+static void effective_timeslice_rounds_to_the_profiles_granularity(void **state)
 {
     (void)state;
     struct profile p;
@@ -22,7 +22,7 @@ static void test_effective_timeslice(void **state)
     assert_int_equal(fifo_effective_timeslice_ns(&p, 1000000), 255 * 8 * US);
 }
 
-static void test_ids_and_limits(void **state)
+static void tsg_ids_are_shared_by_runlists_and_reused_and_a_missing_engine_is_refused(void **state)
 {
     (void)state;
     struct tenv e;
@@ -166,7 +166,7 @@ static void runlist_repeats_groups_by_interleave_level(void **state)
     tenv_fini(&e);
 }
 
-static void test_runlist_no_low(void **state)
+static void runlist_without_low_groups_repeats_high_per_medium(void **state)
 {
     (void)state;
     struct tenv e;
@@ -181,7 +181,7 @@ static void test_runlist_no_low(void **state)
     tenv_fini(&e);
 }
 
-static void test_sched_policy_lock(void **state)
+static void sched_policy_change_is_refused_while_another_holds_the_lock(void **state)
 {
     (void)state;
     struct tenv e;
@@ -206,7 +206,7 @@ static void test_sched_policy_lock(void **state)
     tenv_fini(&e);
 }
 
-static void test_timeslice_rotation(void **state)
+static void groups_rotate_round_robin_one_timeslice_each(void **state)
 {
     (void)state;
     struct tenv e;
@@ -314,7 +314,7 @@ static void test_preempt_wait_timeout(void **state)
     tenv_fini(&e);
 }
 
-static void test_disable_enable(void **state)
+static void disabled_channel_is_preempted_and_resumes_with_its_remaining_work(void **state)
 {
     (void)state;
     struct tenv e;
@@ -339,7 +339,7 @@ static void test_disable_enable(void **state)
     tenv_fini(&e);
 }
 
-static void test_disable_only_scheduling(void **state)
+static void disable_only_scheduling_lets_the_running_kernel_finish(void **state)
 {
     (void)state;
     struct tenv e;
@@ -484,7 +484,7 @@ static void lost_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t subm
     ls->refused += fifo_submit(ls->c, &k, NULL, NULL, NULL) == NV_ERR_GPU_IS_LOST;
 }
 
-static void test_gpu_lost(void **state)
+static void gpu_loss_fails_every_running_and_queued_kernel_once(void **state)
 {
     (void)state;
     struct tenv e;
@@ -921,23 +921,23 @@ static void test_next_picked_at_expiry(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_effective_timeslice),
-        cmocka_unit_test(test_ids_and_limits),
+        cmocka_unit_test(effective_timeslice_rounds_to_the_profiles_granularity),
+        cmocka_unit_test(tsg_ids_are_shared_by_runlists_and_reused_and_a_missing_engine_is_refused),
         cmocka_unit_test(per_runlist_chram_gives_each_runlist_its_own_id_spaces),
         cmocka_unit_test(test_timeslice_get_set),
         cmocka_unit_test(runlist_repeats_groups_by_interleave_level),
-        cmocka_unit_test(test_runlist_no_low),
-        cmocka_unit_test(test_sched_policy_lock),
-        cmocka_unit_test(test_timeslice_rotation),
+        cmocka_unit_test(runlist_without_low_groups_repeats_high_per_medium),
+        cmocka_unit_test(sched_policy_change_is_refused_while_another_holds_the_lock),
+        cmocka_unit_test(groups_rotate_round_robin_one_timeslice_each),
         cmocka_unit_test(test_preempt_wfi),
         cmocka_unit_test(test_preempt_cta),
         cmocka_unit_test(test_preempt_cilp),
         cmocka_unit_test(test_preempt_wait_timeout),
-        cmocka_unit_test(test_disable_enable),
-        cmocka_unit_test(test_disable_only_scheduling),
+        cmocka_unit_test(disabled_channel_is_preempted_and_resumes_with_its_remaining_work),
+        cmocka_unit_test(disable_only_scheduling_lets_the_running_kernel_finish),
         cmocka_unit_test(test_schedule_disable_preempts),
         cmocka_unit_test(same_seed_gives_byte_identical_traces),
-        cmocka_unit_test(test_gpu_lost),
+        cmocka_unit_test(gpu_loss_fails_every_running_and_queued_kernel_once),
         cmocka_unit_test(equal_timeslice_pairs_match_the_hardware_durations),
         cmocka_unit_test(interleave_level_pairs_match_the_hardware_durations),
         cmocka_unit_test(test_hw_preempt_series),

@@ -108,7 +108,7 @@ static void check_engine(struct fifo_runlist *rl, struct fifo_tsg *const *all, u
         assert_int_not_equal(rl->state, ENG_IDLE);
 }
 
-static void test_never_idle_while_runnable(void **state)
+static void gpu_is_never_idle_while_a_group_is_runnable(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
@@ -221,7 +221,7 @@ static void no_group_starves_for_any_seed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_never_idle_while_runnable),
+        cmocka_unit_test(gpu_is_never_idle_while_a_group_is_runnable),
         cmocka_unit_test(equal_groups_get_equal_shares_for_every_seed),
         cmocka_unit_test(no_group_starves_for_any_seed),
     };

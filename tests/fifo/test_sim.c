@@ -146,7 +146,7 @@ static void count_cb(void *ctx, const struct sim_rec *r)
     (*(unsigned *)ctx)++;
 }
 
-static void test_trace(void **state)
+static void sim_names_a_record_kind_only_from_its_producer(void **state)
 {
     (void)state;
     char path[64];
@@ -215,7 +215,7 @@ int main(void)
         cmocka_unit_test(many_events_come_out_in_time_order),
         cmocka_unit_test(test_reentry_refused),
         cmocka_unit_test(same_seed_gives_the_same_random_sequence),
-        cmocka_unit_test(test_trace),
+        cmocka_unit_test(sim_names_a_record_kind_only_from_its_producer),
         cmocka_unit_test(test_call_charge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

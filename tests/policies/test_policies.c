@@ -79,7 +79,7 @@ static uint64_t set_ts(struct fixture *f, struct hook_task *t, uint64_t requeste
 
 /* ---- lc_be_timeslice ---- */
 
-static void test_lcbe_classes(void **state)
+static void lcbe_gives_lc_be_and_other_processes_their_timeslices(void **state)
 {
     (void)state;
     const char *args[] = {"lc=infer*,lc_app", "be=train", NULL};
@@ -119,7 +119,7 @@ static void test_lcbe_hold(void **state)
     unload(f);
 }
 
-static void test_lcbe_interleave_and_values(void **state)
+static void lcbe_applies_the_given_timeslices_and_interleave_levels(void **state)
 {
     (void)state;
     const char *args[] = {"lc=a", "be=b", "lc_us=5000", "be_us=300", "lc_il=2", "be_il=0", NULL};
@@ -134,7 +134,7 @@ static void test_lcbe_interleave_and_values(void **state)
     unload(f);
 }
 
-static void test_lcbe_engines_and_default(void **state)
+static void lcbe_leaves_copy_engines_native_and_applies_the_default_class(void **state)
 {
     (void)state;
     const char *gr[] = {"default=be", NULL};
@@ -209,7 +209,7 @@ static void test_exported_arg_keys_match_init(void **state)
 
 /* ---- gpreempt ---- */
 
-static void test_gpreempt_values(void **state)
+static void gpreempt_gives_lc_one_second_and_be_one_microsecond(void **state)
 {
     (void)state;
     const char *args[] = {"lc=rt", "be=be", NULL};
@@ -310,7 +310,7 @@ static void adaptive_refuses_inconsistent_rates_and_bad_kinds(void **state)
 
 /* ---- admission ---- */
 
-static void test_admission(void **state)
+static void admission_refuses_lc_binds_beyond_max_lc(void **state)
 {
     (void)state;
     const char *args[] = {"max_lc=1", "lc=lc*", NULL};
@@ -330,7 +330,7 @@ static void test_admission(void **state)
     unload(f);
 }
 
-static void test_admission_zero_and_args(void **state)
+static void admission_with_max_lc_zero_refuses_every_lc_bind(void **state)
 {
     (void)state;
     const char *args[] = {"max_lc=0", "default=lc", NULL};
@@ -347,21 +347,21 @@ static void test_admission_zero_and_args(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lcbe_classes),
+        cmocka_unit_test(lcbe_gives_lc_be_and_other_processes_their_timeslices),
         cmocka_unit_test(test_exported_arg_keys_match_init),
         cmocka_unit_test(test_lcbe_hold),
-        cmocka_unit_test(test_lcbe_interleave_and_values),
-        cmocka_unit_test(test_lcbe_engines_and_default),
+        cmocka_unit_test(lcbe_applies_the_given_timeslices_and_interleave_levels),
+        cmocka_unit_test(lcbe_leaves_copy_engines_native_and_applies_the_default_class),
         cmocka_unit_test(test_lcbe_destroy_forgets),
         cmocka_unit_test(lcbe_refuses_unknown_and_out_of_range_args),
-        cmocka_unit_test(test_gpreempt_values),
+        cmocka_unit_test(gpreempt_gives_lc_one_second_and_be_one_microsecond),
         cmocka_unit_test(gpreempt_be_value_below_the_minimum_is_rejected),
         cmocka_unit_test(test_adaptive_reclassifies),
         cmocka_unit_test(test_adaptive_window_slides),
         cmocka_unit_test(test_adaptive_counts_selected_kind),
         cmocka_unit_test(adaptive_refuses_inconsistent_rates_and_bad_kinds),
-        cmocka_unit_test(test_admission),
-        cmocka_unit_test(test_admission_zero_and_args),
+        cmocka_unit_test(admission_refuses_lc_binds_beyond_max_lc),
+        cmocka_unit_test(admission_with_max_lc_zero_refuses_every_lc_bind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,7 +47,7 @@ static void test_all_builtins_load(void **state)
         assert_non_null(builtin(*w));
 }
 
-static void test_h200_values(void **state)
+static void builtin_h200_profile_has_the_boards_values(void **state)
 {
     (void)state;
     char err[256];
@@ -418,7 +418,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_builtins_load),
-        cmocka_unit_test(test_h200_values),
+        cmocka_unit_test(builtin_h200_profile_has_the_boards_values),
         cmocka_unit_test(test_unknown_name_and_missing_file),
         cmocka_unit_test(test_load_from_file),
         cmocka_unit_test(unknown_key_is_refused_at_its_line),

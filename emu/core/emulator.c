@@ -137,10 +137,11 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
     }
     if (emu->cfg.policy_path) {
         char herr[256] = "";
+        const char *path = emu->cfg.policy_path;
         int prc = emu->cfg.policy_arglist
-                      ? hooks_load_policy(emu->hooks, emu->cfg.policy_path, emu->cfg.policy_arglist, herr, sizeof(herr))
-                      : hooks_load_policy_words(emu->hooks, emu->cfg.policy_path, emu->cfg.policy_args,
-                                                emu->cfg.policy_nargs, herr, sizeof(herr));
+                      ? hooks_load_policy(emu->hooks, path, emu->cfg.policy_arglist, herr, sizeof(herr))
+                      : hooks_load_policy_words(emu->hooks, path, emu->cfg.policy_args, emu->cfg.policy_nargs, herr,
+                                                sizeof(herr));
         if (prc != 0) {
             fail(errbuf, errlen, "%s", herr[0] ? herr : "cannot load the policy");
             goto err;

@@ -119,8 +119,9 @@ int hooks_find_policy(const char *name, char *out, size_t len, char *err, size_t
  * exporting NVEMU_POLICY_SYMBOL as a defined object whose ops table has the host's API version and at
  * least the minimum size; arguments parsed against the plugin row's table (KEY=VALUE), their keys against
  * the plugin's exported list when it has one. What only the plugin's init can judge (its arguments'
- * meaning) is not checked; args may be NULL (none). Returns 0, -1 with a one-line reason in err, or 1 when path is an eBPF object:
- * that is checked by loading it (bpf_policy_attach: verifier, then the BPF machine, no native code runs).
+ * meaning) is not checked; args may be NULL (none). Returns 0, -1 with a one-line reason in err, or 1
+ * when path is an eBPF object: that is checked by loading it (bpf_policy_attach: verifier, then the BPF
+ * machine, no native code runs).
  */
 int hooks_check_plugin(const char *path, const struct arg_list *args, char *err, size_t errlen);
 

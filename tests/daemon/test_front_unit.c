@@ -201,7 +201,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(opts_accepts_every_daemon_option), cmocka_unit_test(opts_rejects_bad_values),
         cmocka_unit_test(ident_reads_this_thread),
-        cmocka_unit_test(procmem_faults_instead_of_crashing), cmocka_unit_test(opts_workload_and_quota_options_set_the_shares),
+        cmocka_unit_test(procmem_faults_instead_of_crashing),
+        cmocka_unit_test(opts_workload_and_quota_options_set_the_shares),
         cmocka_unit_test(callermem_gives_the_thread_back_at_the_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -367,7 +367,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(tsg_timeslice_set_is_what_get_answers, setup, teardown),
-        cmocka_unit_test_setup_teardown(ctxshare_gets_the_top_subcontext_and_mixed_channels_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(ctxshare_gets_the_top_subcontext_and_mixed_channels_are_refused,
+            setup, teardown),
         cmocka_unit_test_setup_teardown(channel_under_a_device_gets_an_implicit_group, setup, teardown),
         cmocka_unit_test_setup_teardown(channel_past_128_and_group_on_a_missing_engine_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(disable_channels_refuses_bad_counts_and_entries_as_the_h200, setup, teardown),

@@ -303,8 +303,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(classlist_v2_answers_the_profiles_classes, setup_h200, teardown),
         cmocka_unit_test_setup_teardown(classlist_counts_on_a_null_list_and_fills_a_given_one, setup_h200, teardown),
-        cmocka_unit_test_setup_teardown(gr_info_answers_sm_version_and_subcontexts_and_refuses_bad_lists, setup_h200, teardown),
-        cmocka_unit_test_setup_teardown(gpu_info_v2_answers_the_profiles_values_and_refuses_bad_lists, setup_h200, teardown),
+        cmocka_unit_test_setup_teardown(gr_info_answers_sm_version_and_subcontexts_and_refuses_bad_lists,
+            setup_h200, teardown),
+        cmocka_unit_test_setup_teardown(gpu_info_v2_answers_the_profiles_values_and_refuses_bad_lists,
+            setup_h200, teardown),
         cmocka_unit_test_setup_teardown(test_names_ids_engines, setup_h200, teardown),
         cmocka_unit_test_setup_teardown(test_build_version, setup_h200, teardown),
         cmocka_unit_test_setup_teardown(canned_answer_is_chosen_by_its_input_else_not_supported, setup_h200, teardown),

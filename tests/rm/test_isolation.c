@@ -194,7 +194,10 @@ static void alloc_past_a_uids_quota_is_insufficient_resources(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(deep_event_chain_frees_without_recursion), T(os_events_share_one_namespace_and_are_bounded), T(close_frees_every_client_of_the_fd_in_one_pass), T(alloc_past_a_uids_quota_is_insufficient_resources),
+        T(deep_event_chain_frees_without_recursion),
+        T(os_events_share_one_namespace_and_are_bounded),
+        T(close_frees_every_client_of_the_fd_in_one_pass),
+        T(alloc_past_a_uids_quota_is_insufficient_resources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

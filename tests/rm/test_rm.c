@@ -211,7 +211,7 @@ static void device_alloc_needs_an_open_device_node(void **state)
 
 /* ---- free ---- */
 
-static void free_rules(void **state)
+static void free_of_an_unknown_object_is_ok_and_of_an_unknown_client_is_refused(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -432,7 +432,7 @@ static void card_info_answers_the_profiles_pci_ids(void **state)
     assert_int_equal(tio(e, dev, NV_ESC_CARD_INFO, ci, sizeof(ci)), -EINVAL);
 }
 
-static void version_check(void **state)
+static void version_check_accepts_the_release_and_refuses_another_copying_it_back(void **state)
 {
     struct tenv *e = *state;
     const char *ver = nvemu_profile(e->emu)->driver_version;
@@ -458,7 +458,7 @@ static void version_check(void **state)
     assert_int_equal(tio(e, e->ctl, NV_ESC_CHECK_VERSION_STR, &v, 64), -EINVAL);
 }
 
-static void sys_params_numa_wait(void **state)
+static void sys_params_and_numa_info_answer_as_the_driver_does(void **state)
 {
     struct tenv *e = *state;
     nv_ioctl_sys_params_t sp = {0x40000000};
@@ -536,7 +536,7 @@ static void xfer_runs_the_inner_call_and_refuses_a_short_one(void **state)
     assert_int_equal(tio(e, e->ctl, NV_ESC_IOCTL_XFER_CMD, &x, sizeof(x)), -EINVAL);
 }
 
-static void unmodelled_escapes(void **state)
+static void rm_share_answers_the_drivers_status_for_missing_and_existing_objects(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -767,11 +767,24 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(decode_ignores_magic_and_direction), T(wrong_sizes_and_nodes_are_einval), T(bad_pointers_fault),
-        T(root_client_alloc_rewrites_class_and_handle), T(child_alloc_gets_the_drivers_generated_handle), T(bad_parent_or_class_alloc_is_refused_with_the_drivers_status), T(device_alloc_needs_an_open_device_node), T(free_rules),
-        T(dependants_are_freed_first), T(another_fds_client_is_invalid_client), T(register_fd_refuses_non_ctl_self_and_short_calls),
+        T(root_client_alloc_rewrites_class_and_handle),
+        T(child_alloc_gets_the_drivers_generated_handle),
+        T(bad_parent_or_class_alloc_is_refused_with_the_drivers_status),
+        T(device_alloc_needs_an_open_device_node),
+        T(free_of_an_unknown_object_is_ok_and_of_an_unknown_client_is_refused),
+        T(dependants_are_freed_first),
+        T(another_fds_client_is_invalid_client),
+        T(register_fd_refuses_non_ctl_self_and_short_calls),
         T(close_ctl_keeps_clients_while_registered), T(control_generic_checks), T(control_copy_out_only_on_ok),
-        T(card_info_answers_the_profiles_pci_ids), T(version_check), T(sys_params_numa_wait), T(os_events_are_bounded_and_attach_to_their_fd), T(xfer_runs_the_inner_call_and_refuses_a_short_one),
-        T(unmodelled_escapes), T(dup_object_copies_a_handle_into_another_client), T(two_emulators_are_independent), T(status_json_counts_clients_and_objects),
+        T(card_info_answers_the_profiles_pci_ids),
+        T(version_check_accepts_the_release_and_refuses_another_copying_it_back),
+        T(sys_params_and_numa_info_answer_as_the_driver_does),
+        T(os_events_are_bounded_and_attach_to_their_fd),
+        T(xfer_runs_the_inner_call_and_refuses_a_short_one),
+        T(rm_share_answers_the_drivers_status_for_missing_and_existing_objects),
+        T(dup_object_copies_a_handle_into_another_client),
+        T(two_emulators_are_independent),
+        T(status_json_counts_clients_and_objects),
         T(concurrent_callers_see_consistent_state), T(rm_counts_device_objects_per_gpu), T(escape_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -301,8 +301,16 @@ static void another_fds_group_is_refused_without_gpreempt_compat(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(group_lifecycle_and_free_order), T(vaspace_free_invalidates_dependants), T(free_client_with_groups), T(engine_objects_need_a_channel_parent_and_the_gpus_class), T(interleave_level_needs_cap_sys_nice), T(privilege_is_judged_per_call_not_at_open),
-        T(close_frees_groups), TC(gpreempt_query_group), TC(gpreempt_query_synthetic_tid), TC(gpreempt_relaxed_ownership),
+        T(group_lifecycle_and_free_order),
+        T(vaspace_free_invalidates_dependants),
+        T(free_client_with_groups),
+        T(engine_objects_need_a_channel_parent_and_the_gpus_class),
+        T(interleave_level_needs_cap_sys_nice),
+        T(privilege_is_judged_per_call_not_at_open),
+        T(close_frees_groups),
+        TC(gpreempt_query_group),
+        TC(gpreempt_query_synthetic_tid),
+        TC(gpreempt_relaxed_ownership),
         T(another_fds_group_is_refused_without_gpreempt_compat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

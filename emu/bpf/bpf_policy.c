@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -29,8 +30,6 @@
 #include "nvemu/policy.h"
 
 #define OVERRIDE_MAX_US 1000000u
-#define OBJECT_ARG "bpf.object="
-#define DRIVER_ARG "driver_abi="
 
 struct bpf_policy {
     const struct policy_host *host;
@@ -699,78 +698,78 @@ static void policy_fini(void *state)
     policy_free(p);
 }
 
-/* "map:NAME[KEY]=VALUE" -> name, key, value (in buf). */
-static int split_map_arg(char *buf, char **name, char **key, char **value)
+/*
+ * The arguments an object takes, the table of its policy-loader row (args.h gives their written forms).
+ * Each is applied by the handler of its id; driver_abi has none: it chooses how the object is opened.
+ */
+const struct arg_spec bpf_policy_args[] = {
+    {.name = "rodata", .type = ARG_KNOB, .id = BPF_ARG_RODATA,
+     .help = "sets a global variable (a `const volatile` knob) before the first run (scenario policy.rodata)"},
+    {.name = "map", .type = ARG_ELEMENT, .id = BPF_ARG_MAP,
+     .help = "writes one element of a map before the first run (scenario policy.maps)"},
+    {.name = "attach", .type = ARG_TARGET, .id = BPF_ARG_ATTACH,
+     .help = "attaches a bare uprobe to a user function, as a loader does by symbol (scenario policy.attach)"},
+    {.name = "budget", .type = ARG_COUNT, .id = BPF_ARG_BUDGET,
+     .help = "instructions per callback before the run faults (default: the BPF machine's)"},
+    {.name = "driver_abi", .type = ARG_CHOICE, .choices = "K1,K2,K3,K4", .id = BPF_ARG_DRIVER_ABI,
+     .help = "the gpu_ext driver generation to run it as (default: the newest that loads it; scenario "
+             "policy.driver_abi)"},
+    {.name = NULL},
+};
+
+static int apply_rodata(struct bpf_policy *p, const struct arg *a, char *err, size_t errlen)
 {
-    char *lb = strchr(buf, '['), *eq = strrchr(buf, '=');
-    if (!lb || !eq || eq < lb || eq == buf || eq[-1] != ']')
-        return -1;
-    *lb = '\0';
-    eq[-1] = '\0';
-    *name = buf;
-    *key = lb + 1;
-    *value = eq + 1;
-    return **name ? 0 : -1;
+    return bpf_obj_set_var(p->obj, a->name, a->value, err, errlen);
 }
 
-static int apply_arg(struct bpf_policy *p, const char *arg, char *err, size_t errlen)
+static int apply_map(struct bpf_policy *p, const struct arg *a, char *err, size_t errlen)
 {
-    char buf[512];
-    if (snprintf(buf, sizeof buf, "%s", arg) >= (int)sizeof buf) {
-        snprintf(err, errlen, "argument too long: %.40s...", arg);
+    return bpf_obj_map_set(p->obj, a->name, a->key, a->value, err, errlen);
+}
+
+static int apply_attach(struct bpf_policy *p, const struct arg *a, char *err, size_t errlen)
+{
+    struct bpf_obj_prog *prog = NULL;
+    for (uint32_t i = 0; i < p->obj->n_progs && !prog; i++)
+        if (strcmp(p->obj->progs[i].name, a->name) == 0) {
+            prog = &p->obj->progs[i];
+            snprintf(p->target[i], sizeof p->target[i], "%s", a->value);
+        }
+    if (!prog) {
+        snprintf(err, errlen, "attach: the object has no program '%s'", a->name);
         return -1;
     }
-    if (strncmp(buf, "rodata:", 7) == 0) {
-        char *eq = strchr(buf, '=');
-        *eq = '\0';
-        return bpf_obj_set_var(p->obj, buf + 7, eq + 1, err, errlen);
+    if (prog->kind != BPF_ATTACH_UPROBE && prog->kind != BPF_ATTACH_URETPROBE) {
+        snprintf(err, errlen, "attach: program %s is a %s (section %s); only uprobes are attached by a loader",
+                 prog->name, bpf_attach_kind_name(prog->kind), prog->section);
+        return -1;
     }
-    if (strncmp(buf, "map:", 4) == 0) {
-        char *name, *key, *value;
-        if (split_map_arg(buf + 4, &name, &key, &value)) {
-            snprintf(err, errlen, "'%s' is not map:NAME[KEY]=VALUE", arg);
-            return -1;
-        }
-        return bpf_obj_map_set(p->obj, name, key, value, err, errlen);
-    }
-    if (strncmp(buf, "attach:", 7) == 0) {
-        char *eq = strchr(buf, '=');
-        struct bpf_obj_prog *prog = NULL;
-        *eq = '\0';
-        for (uint32_t i = 0; i < p->obj->n_progs && !prog; i++)
-            if (strcmp(p->obj->progs[i].name, buf + 7) == 0) {
-                prog = &p->obj->progs[i];
-                snprintf(p->target[i], sizeof p->target[i], "%s", eq + 1);
-            }
-        if (!prog) {
-            snprintf(err, errlen, "attach: the object has no program '%s'", buf + 7);
-            return -1;
-        }
-        if (prog->kind != BPF_ATTACH_UPROBE && prog->kind != BPF_ATTACH_URETPROBE) {
-            snprintf(err, errlen, "attach: program %s is a %s (section %s); only uprobes are attached by a loader",
-                     prog->name, bpf_attach_kind_name(prog->kind), prog->section);
-            return -1;
-        }
-        if (!eq[1] || !strchr(eq + 1, ':')) {
-            snprintf(err, errlen, "attach: %s='%s' is not LIBRARY:FUNCTION", prog->name, eq + 1);
-            return -1;
-        }
-        return 0;
-    }
-    if (strncmp(buf, "budget=", 7) == 0) {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(buf + 7, &end, 10);
-        if (errno || *end || v == 0 || buf[7] == '-') {
-            snprintf(err, errlen, "budget='%s' is not a positive number", buf + 7);
-            return -1;
-        }
-        p->insn_budget = v;
-        return 0;
-    }
-    snprintf(err, errlen, "unknown argument '%s' (accepted: rodata:NAME=VALUE, map:NAME[KEY]=VALUE, "
-             "attach:PROG=LIB:FUNC, budget=N, driver_abi=K1..K4)", arg);
-    return -1;
+    return 0;
+}
+
+static int apply_budget(struct bpf_policy *p, const struct arg *a, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    p->insn_budget = a->count;
+    return 0;
+}
+
+typedef int (*apply_fn)(struct bpf_policy *p, const struct arg *a, char *err, size_t errlen);
+static const apply_fn apply_arg[BPF_ARG_COUNT] = {
+    [BPF_ARG_RODATA] = apply_rodata,
+    [BPF_ARG_MAP] = apply_map,
+    [BPF_ARG_ATTACH] = apply_attach,
+    [BPF_ARG_BUDGET] = apply_budget,
+};
+
+/* True when a was parsed against this kind's table (a plugin's KEY=VALUE is not an object's argument). */
+static bool is_own_arg(const struct arg *a)
+{
+    for (const struct arg_spec *s = bpf_policy_args; s->name; s++)
+        if (a->spec == s)
+            return true;
+    return false;
 }
 
 /*
@@ -821,12 +820,30 @@ enum bpf_abi_gen bpf_release_abi(uint32_t driver_major)
     return bpf_abi_gen_parse(nv_release_info(rel)->bpf_abi);
 }
 
-static int policy_init(void **state, const struct policy_host *host, const char *const *args, int nargs, char *err,
-                       size_t errlen)
+/* What bpf_policy_attach hands the hook framework for the object's start. */
+struct start_arg {
+    const char *path;
+    const struct arg_list *args;
+};
+
+static int policy_start(void **state, const struct policy_host *host, const void *arg, char *err, size_t errlen)
 {
-    if (nargs < 1 || strncmp(args[0], OBJECT_ARG, strlen(OBJECT_ARG)) != 0) {
-        snprintf(err, errlen, "no BPF object given");
-        return -1;
+    const struct start_arg *sa = arg;
+    const struct arg_list *args = sa->args;
+    enum bpf_abi_gen driver = BPF_ABI_GEN_NONE;
+    for (int i = 0; args && i < args->n; i++) {
+        if (!is_own_arg(&args->v[i])) {
+            char forms[256];
+            arg_table_forms(bpf_policy_args, forms, sizeof forms);
+            snprintf(err, errlen, "argument '%s' is not a BPF object's (accepted: %s)",
+                     args->v[i].name ? args->v[i].name : args->v[i].spec->name, forms);
+            return -1;
+        }
+        if (args->v[i].spec->id == BPF_ARG_DRIVER_ABI && !(driver = bpf_abi_gen_parse(args->v[i].value))) {
+            snprintf(err, errlen, "driver_abi='%s': the gpu_ext driver ABI is one of K1, K2, K3, K4",
+                     args->v[i].value);
+            return -1;
+        }
     }
     struct bpf_policy *p = calloc(1, sizeof *p);
     if (!p) {
@@ -834,20 +851,10 @@ static int policy_init(void **state, const struct policy_host *host, const char 
         return -1;
     }
     p->host = host;
-    enum bpf_abi_gen driver = BPF_ABI_GEN_NONE;
-    for (int i = 1; i < nargs; i++) {
-        if (strncmp(args[i], DRIVER_ARG, strlen(DRIVER_ARG)) != 0)
-            continue;
-        if (!(driver = bpf_abi_gen_parse(args[i] + strlen(DRIVER_ARG)))) {
-            snprintf(err, errlen, "'%s': the gpu_ext driver ABI is one of K1, K2, K3, K4", args[i]);
-            free(p);
-            return -1;
-        }
-    }
     /* Emulating gpu_ext's driver release means emulating the one generation it carries; driver_abi= still wins. */
     if (!driver && host->size >= offsetof(struct policy_host, driver_major) + sizeof host->driver_major)
         driver = bpf_release_abi(host->driver_major);
-    p->obj = open_for_driver(args[0] + strlen(OBJECT_ARG), driver, err, errlen);
+    p->obj = open_for_driver(sa->path, driver, err, errlen);
     if (!p->obj) {
         free(p);
         return -1;
@@ -859,10 +866,9 @@ static int policy_init(void **state, const struct policy_host *host, const char 
         policy_free(p);
         return -1;
     }
-    for (int i = 1; i < nargs; i++) {
-        if (strncmp(args[i], DRIVER_ARG, strlen(DRIVER_ARG)) == 0)
-            continue;
-        if (apply_arg(p, args[i], err, errlen)) {
+    for (int i = 0; args && i < args->n; i++) {
+        apply_fn apply = apply_arg[args->v[i].spec->id];
+        if (apply && apply(p, &args->v[i], err, errlen)) {
             policy_free(p);
             return -1;
         }
@@ -1021,7 +1027,6 @@ static const struct policy_ops bpf_policy_ops = {
     .api_version = NVEMU_POLICY_API_VERSION,
     .size = sizeof(struct policy_ops),
     .name = "bpf",
-    .init = policy_init,
     .fini = policy_fini,
     .on_task_init = on_task_init,
     .on_bind = on_bind,
@@ -1045,33 +1050,24 @@ void bpf_policy_fire(void *state, const struct bpf_attach_event *ev)
 bool bpf_policy_is_object(const char *path)
 {
     unsigned char h[20];
-    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    /* a FIFO or device named as a policy is no object, and must not block the question */
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+    struct stat st;
     if (fd < 0)
         return false;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return false;
+    }
     ssize_t n = read(fd, h, sizeof h);
     close(fd);
     /* ELF magic, and e_machine (little-endian, offset 18) = EM_BPF 247 */
     return n == (ssize_t)sizeof h && memcmp(h, "\177ELF", 4) == 0 && h[18] == 247 && h[19] == 0;
 }
 
-int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *path, const char *const *args,
-                      int nargs, char *err, size_t errlen)
+int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *path, const struct arg_list *args,
+                      char *err, size_t errlen)
 {
-    if (nargs < 0)
-        nargs = 0;
-    const char **all = calloc((size_t)nargs + 1, sizeof *all);
-    size_t olen = strlen(OBJECT_ARG) + strlen(path) + 1;
-    char *objarg = malloc(olen);
-    if (!all || !objarg) {
-        free(all);
-        free(objarg);
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    snprintf(objarg, olen, "%s%s", OBJECT_ARG, path);
-    all[0] = objarg;
-    for (int i = 0; i < nargs; i++)
-        all[i + 1] = args[i];
     /* callbacks the object leaves NULL stay NULL: the host then takes the native path without a trace record,
      * as for a C plugin without that callback */
     struct policy_ops ops = bpf_policy_ops;
@@ -1106,9 +1102,8 @@ int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *
         if (!(at & (1u << BPF_SITE_USER | 1u << BPF_SITE_TOKEN_FN)))
             ops.on_work_submit = NULL;
         bpf_obj_close(peek);
-        rc = attach(h, &ops, all, nargs + 1, err, errlen);
+        const struct start_arg sa = {.path = path, .args = args};
+        rc = attach(h, &ops, policy_start, &sa, err, errlen);
     }
-    free(objarg);
-    free(all);
     return rc;
 }

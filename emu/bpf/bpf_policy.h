@@ -14,13 +14,9 @@
  * run fails naming program, instruction and source line) and later hooks take
  * the native path.
  *
- * Policy arguments (the `--policy-arg` / scenario strings), besides the object:
- *   rodata:NAME=VALUE      sets a global variable (a `const volatile` knob) before the first run
- *   map:NAME[KEY]=VALUE    writes one element of a map before the first run
- *   attach:PROG=LIB:FUNC   attaches the bare uprobe PROG to a user function, as a loader does by symbol
- *   budget=N               instructions per callback (default BPF_VM_DEFAULT_BUDGET)
- *   driver_abi=K1..K4      the gpu_ext driver generation to run it as (default: the one the driver release
- *                          the emulator answers as carries, bpf_release_abi; else the newest that loads it)
+ * Policy arguments, besides the object: the typed table bpf_policy_args below (rodata, map, attach, budget,
+ * driver_abi; without driver_abi the generation the emulated driver release
+ * carries, bpf_release_abi, else the newest that loads it), parsed from `--policy-arg` words or the scenario's policy keys (base/args.h).
  *
  * The object runs as that generation's driver runs it (bpf_abi.h): its ctx
  * sizes, its kfuncs (K1's void setters write the task_init ctx's output
@@ -33,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/args.h"
 #include "bpf/bpf_abi.h"
 #include "bpf/bpf_vm.h"
 
@@ -63,9 +60,18 @@ enum bpf_abi_gen bpf_release_abi(uint32_t driver_major);
 /* True when the file at path is an ELF object for the BPF machine (what hooks_load_policy dispatches on). */
 bool bpf_policy_is_object(const char *path);
 
-/* How the hook framework attaches policy operations to h (hooks_attach_ops); the runtime sits below it. */
-typedef int (*bpf_policy_attach_fn)(struct hooks *h, const struct policy_ops *ops, const char *const *args,
-                                    int nargs, char *err, size_t errlen);
+/* The arguments an object takes, ids below; the policy-loader row of BPF objects names this table. */
+enum bpf_policy_arg { BPF_ARG_RODATA, BPF_ARG_MAP, BPF_ARG_ATTACH, BPF_ARG_BUDGET, BPF_ARG_DRIVER_ABI, BPF_ARG_COUNT };
+extern const struct arg_spec bpf_policy_args[];
+
+struct policy_host;
+/* Makes the object's state from its typed arguments (arg), where a plugin's init would parse strings. */
+typedef int (*bpf_policy_start_fn)(void **state, const struct policy_host *host, const void *arg, char *err,
+                                   size_t errlen);
+/* How the hook framework attaches policy operations whose state start makes (hooks_attach_started); the
+ * runtime sits below it. */
+typedef int (*bpf_policy_attach_fn)(struct hooks *h, const struct policy_ops *ops, bpf_policy_start_fn start,
+                                    const void *arg, char *err, size_t errlen);
 
 /*
  * Opens the object and attaches it to h as the policy through attach, with
@@ -73,8 +79,8 @@ typedef int (*bpf_policy_attach_fn)(struct hooks *h, const struct policy_ops *op
  * the load-time check naming program and instruction, a bad argument, another
  * policy already attached).
  */
-int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *path, const char *const *args,
-                      int nargs, char *err, size_t errlen);
+int bpf_policy_attach(struct hooks *h, bpf_policy_attach_fn attach, const char *path, const struct arg_list *args,
+                      char *err, size_t errlen);
 
 struct bpf_attach_event;
 

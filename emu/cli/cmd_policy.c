@@ -1,6 +1,7 @@
 /*
- * `nvemu policy NAME|FILE [KEY=VALUE...] [--profile NAME] [--task NAME]`: loads a
- * policy plugin the way the daemon and the scenario runner would, says whether
+ * `nvemu policy NAME|FILE [ARG...] [--profile NAME] [--task NAME]`: loads a
+ * policy the way the daemon and the scenario runner would (its words parsed against the kind's argument
+ * table, as `--policy-arg` is), says whether
  * it is accepted (API version, symbol, its own argument checks), then calls
  * every hook once for one compute channel group and prints each decision and
  * the host's verdict on it. All of it runs in a child process, so a plugin that
@@ -36,6 +37,16 @@ static void policy_usage(FILE *out)
                  "  generation's driver (default: the one the driver release carries, K4 for --driver 575 or a\n"
                  "  575.x profile; else the newest that loads it). Exit 1 when refused or a callback faults\n",
             NVEMU_POLICY_API_VERSION);
+    size_t nkinds;
+    const struct policy_loader *kinds = hooks_policy_loaders(&nkinds);
+    for (size_t i = 0; i < nkinds; i++) {
+        fprintf(out, "  arguments of a %s (*%s):\n", kinds[i].name, kinds[i].suffix);
+        for (const struct arg_spec *a = kinds[i].args; a && a->name; a++) {
+            char form[96];
+            arg_spec_form(a, form, sizeof form);
+            fprintf(out, "    %-24s %s\n", form, a->help);
+        }
+    }
 }
 
 static uint64_t no_time(void *ctx)
@@ -54,8 +65,7 @@ static void print_decision(void *ctx, const char *hook, const struct hook_task *
 
 struct check {
     const char *path, *task;
-    const char *const *args;
-    int nargs;
+    const struct arg_list *args;
     const struct profile *p;
 };
 
@@ -71,13 +81,13 @@ static int check_policy(void *arg, struct hooks_watch *watch)
         fprintf(stderr, "nvemu policy: out of memory\n");
         return 1;
     }
-    if (hooks_load_policy(h, k->path, k->args, k->nargs, err, sizeof err) != 0) {
+    if (hooks_load_policy(h, k->path, k->args, err, sizeof err) != 0) {
         printf("refused: %s\n", err);
         hooks_destroy(h);
         return 1;
     }
     printf("accepted: policy %s (API version %u), %d argument%s, profile %s (minimum timeslice %llu us)\n",
-           hooks_policy_name(h), NVEMU_POLICY_API_VERSION, k->nargs, k->nargs == 1 ? "" : "s", p->name,
+           hooks_policy_name(h), NVEMU_POLICY_API_VERSION, k->args->n, k->args->n == 1 ? "" : "s", p->name,
            (unsigned long long)p->min_timeslice_us);
     struct hook_task t = {.gpu = 0, .tsg_id = 1, .runlist_id = 0, .engine_type = NV2080_ENGINE_TYPE_GR0,
                           .hclient = 0xc1d00001u, .htsg = 0x5c000010u, .pid = 1000, .tid = 1000,
@@ -136,7 +146,7 @@ int nvemu_cmd_policy(int argc, char **argv)
             return 2;
         } else if (!path) {
             path = argv[i];
-        } else if (nargs < (int)(sizeof args / sizeof args[0]) - 1) {
+        } else if (nargs < (int)(sizeof args / sizeof args[0])) {
             args[nargs++] = argv[i];
         } else {
             fprintf(stderr, "nvemu policy: too many arguments\n");
@@ -151,9 +161,9 @@ int nvemu_cmd_policy(int argc, char **argv)
     if (strlen(task) > 15)
         fprintf(stderr, "nvemu policy: warning: --task '%s' is %zu bytes; a process name is cut to 15, the policy "
                         "sees '%.15s'\n", task, strlen(task), task);
-    char err[512], found[1024], driver_arg[32];
-    bool object = hooks_find_policy(path, found, sizeof found, err, sizeof err) == 0 &&
-                  hooks_policy_loader_for(found) == hooks_policy_loader_named("bpf");
+    char err[512], found[1024];
+    bool is_found = hooks_find_policy(path, found, sizeof found, err, sizeof err) == 0;
+    bool object = is_found && hooks_policy_loader_for(found) == hooks_policy_loader_named("bpf");
     if (driver_abi && !object) {
         fprintf(stderr, "nvemu policy: --driver-abi applies to a gpu_ext struct_ops object only\n");
         return 2;
@@ -175,16 +185,23 @@ int nvemu_cmd_policy(int argc, char **argv)
         profile_free(p);
         return 1;
     }
-    if (driver_abi) {
-        snprintf(driver_arg, sizeof driver_arg, "driver_abi=%s", driver_abi);
-        args[nargs++] = driver_arg;
+    /* the words parse against the found file's kind; a name that finds nothing is refused by the load */
+    struct arg_list typed = {0};
+    if ((is_found && hooks_policy_args_parse(found, args, nargs, &typed, err, sizeof err) != 0) ||
+        (driver_abi && arg_list_add(&typed, hooks_policy_loader_named("bpf")->args, "driver_abi", NULL, NULL,
+                                    driver_abi, err, sizeof err) != 0)) {
+        printf("refused: %s\n", err);
+        arg_list_free(&typed);
+        profile_free(p);
+        return 1;
     }
-    struct check k = {path, task, args, nargs, p};
+    struct check k = {path, task, &typed, p};
     int rc = cli_guarded(check_policy, &k, 0, CHECK_LIMIT_S, err, sizeof err, NULL);
     if (rc < 0) {
         printf("failed: %s\n", err);
         rc = 1;
     }
     profile_free(p);
+    arg_list_free(&typed);
     return rc;
 }

@@ -42,7 +42,8 @@ static void usage(FILE *f)
             "       (libcuda, Volta+; results marked backend hw; decisions it cannot apply are listed in\n"
             "       results.json); --backend emu, the emulator, is the default.\n"
             "       --policy replaces the file's policy (a plugin or a gpu_ext struct_ops object; its\n"
-            "       arguments from --policy-arg: K=V for a plugin, rodata:NAME=V and map:NAME[KEY]=V for an object).\n"
+            "       arguments from --policy-arg: K=V for a plugin, rodata:NAME=V and map:NAME[KEY]=V for an object;\n"
+            "       each kind's argument table: nvemu policy --help).\n"
             "       --out DIR writes the reports listed below; --csv adds trace.csv. A run that crashes, passes\n"
             "       --timeout or stays in one policy callback for 10 s fails (exit 3) naming the policy and\n"
             "       the hook; its results.json and junit.xml say so.\n"
@@ -318,6 +319,8 @@ static struct scenario *load_with_args(const char *file, const struct run_args *
     }
     if (a->policy && scenario_set_policy(s, a->policy, a->policy_args, a->policy_nargs, err, sizeof(err))) {
         fprintf(stderr, "nvemu scenario: %s\n", err);
+        if (junit)
+            junit_load_error(file, junit, err);
         scenario_free(s);
         return NULL;
     }

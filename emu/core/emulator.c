@@ -70,6 +70,9 @@ static bool copy_config(nvemu *emu, const nvemu_config *cfg)
     emu->cfg.policy_path = emu->cfg_policy_path;
     emu->cfg.policy_args = (const char *const *)emu->cfg_policy_args;
     emu->cfg.policy_nargs = cfg->policy_nargs > 0 ? cfg->policy_nargs : 0;
+    if (cfg->policy_arglist && arg_list_copy(&emu->cfg_policy_arglist, cfg->policy_arglist))
+        return false;
+    emu->cfg.policy_arglist = cfg->policy_arglist ? &emu->cfg_policy_arglist : NULL;
     /* Only read while the profile loads, inside nvemu_create: no copy needed. */
     emu->cfg.profile_set = NULL;
     emu->cfg.profile_nset = 0;
@@ -136,8 +139,12 @@ nvemu *nvemu_create(const nvemu_config *cfg_in, char *errbuf, size_t errlen)
     }
     if (emu->cfg.policy_path) {
         char herr[256] = "";
-        if (hooks_load_policy(emu->hooks, emu->cfg.policy_path, emu->cfg.policy_args, emu->cfg.policy_nargs, herr,
-                              sizeof(herr)) != 0) {
+        const char *path = emu->cfg.policy_path;
+        int prc = emu->cfg.policy_arglist
+                      ? hooks_load_policy(emu->hooks, path, emu->cfg.policy_arglist, herr, sizeof(herr))
+                      : hooks_load_policy_words(emu->hooks, path, emu->cfg.policy_args, emu->cfg.policy_nargs, herr,
+                                                sizeof(herr));
+        if (prc != 0) {
             fail(errbuf, errlen, "%s", herr[0] ? herr : "cannot load the policy");
             goto err;
         }
@@ -198,6 +205,7 @@ void nvemu_destroy(nvemu *emu)
     for (int i = 0; emu->cfg_policy_args && i < emu->cfg.policy_nargs; i++)
         free(emu->cfg_policy_args[i]);
     free(emu->cfg_policy_args);
+    arg_list_free(&emu->cfg_policy_arglist);
     pthread_mutex_destroy(&emu->lock);
     free(emu);
 }

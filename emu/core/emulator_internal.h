@@ -7,6 +7,7 @@
 
 #include "core/emulator.h"
 #include "abi/nv_status.h"
+#include "base/args.h"
 
 struct dispatch;
 
@@ -17,6 +18,7 @@ struct nvemu {
     nvemu_config cfg;              /* strings below are owned copies */
     char *cfg_profile, *cfg_trace_path, *cfg_policy_path;
     char **cfg_policy_args;
+    struct arg_list cfg_policy_arglist;      /* copy of cfg.policy_arglist */
 
     struct profile *profile;
     uint32_t gpu_count;

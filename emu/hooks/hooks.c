@@ -361,8 +361,16 @@ void hooks_destroy(struct hooks *h)
     free(h);
 }
 
-int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *const *args, int nargs,
-                     char *err, size_t errlen)
+/* How a policy's state is made: by its ops' init from key=value strings, or by a runtime's typed start. */
+struct starter {
+    const char *const *args;
+    int nargs;
+    int (*start)(void **state, const struct policy_host *host, const void *arg, char *err, size_t errlen);
+    const void *arg;
+};
+
+static int attach_common(struct hooks *h, const struct policy_ops *ops, const struct starter *st, char *err,
+                         size_t errlen)
 {
     char dummy[1];
     if (!err || errlen == 0) {
@@ -388,9 +396,9 @@ int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *
                  ops->size, NVEMU_POLICY_API_VERSION, (size_t)POLICY_OPS_MIN_SIZE);
         return -1;
     }
-    for (int i = 0; i < nargs; i++) {
-        if (!args[i] || !strchr(args[i], '=') || args[i][0] == '=') {
-            snprintf(err, errlen, "policy argument '%s' is not key=value", args[i] ? args[i] : "(null)");
+    for (int i = 0; i < st->nargs; i++) {
+        if (!st->args[i] || !strchr(st->args[i], '=') || st->args[i][0] == '=') {
+            snprintf(err, errlen, "policy argument '%s' is not key=value", st->args[i] ? st->args[i] : "(null)");
             return -1;
         }
     }
@@ -398,10 +406,11 @@ int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *
     memcpy(&h->ops, ops, ops->size < sizeof h->ops ? ops->size : sizeof h->ops);
     snprintf(h->name, sizeof h->name, "%s", ops->name ? ops->name : "unnamed");
     h->state = NULL;
-    if (h->ops.init) {
+    if (h->ops.init || st->start) {
         char perr[192] = "";
         watch_mark(h, "init", NULL);
-        int irc = h->ops.init(&h->state, &h->host, args, nargs, perr, sizeof perr);
+        int irc = st->start ? st->start(&h->state, &h->host, st->arg, perr, sizeof perr)
+                            : h->ops.init(&h->state, &h->host, st->args, st->nargs, perr, sizeof perr);
         watch_mark(h, NULL, NULL);
         if (irc != 0) {
             snprintf(err, errlen, "policy %s refused to start: %s", h->name, perr[0] ? perr : "init failed");
@@ -411,12 +420,27 @@ int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *
         }
     }
     h->attached = true;
-    LOG_INFO(COMP, "policy %s attached (%d argument%s)", h->name, nargs, nargs == 1 ? "" : "s");
+    LOG_INFO(COMP, "policy %s attached", h->name);
     return 0;
 }
 
-int hooks_load_policy(struct hooks *h, const char *path, const char *const *args, int nargs,
-                      char *err, size_t errlen)
+int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *const *args, int nargs,
+                     char *err, size_t errlen)
+{
+    const struct starter st = {.args = args, .nargs = nargs > 0 ? nargs : 0};
+    return attach_common(h, ops, &st, err, errlen);
+}
+
+int hooks_attach_started(struct hooks *h, const struct policy_ops *ops,
+                         int (*start)(void **state, const struct policy_host *host, const void *arg, char *err,
+                                      size_t errlen),
+                         const void *arg, char *err, size_t errlen)
+{
+    const struct starter st = {.start = start, .arg = arg};
+    return attach_common(h, ops, &st, err, errlen);
+}
+
+int hooks_load_policy(struct hooks *h, const char *path, const struct arg_list *args, char *err, size_t errlen)
 {
     char dummy[1];
     if (!err || errlen == 0) {
@@ -434,40 +458,69 @@ int hooks_load_policy(struct hooks *h, const char *path, const char *const *args
     char found[1024];
     if (hooks_find_policy(path, found, sizeof found, err, errlen) != 0)
         return -1;
-    return hooks_policy_loader_for(found)->attach(h, found, args, nargs, err, errlen);
+    static const struct arg_list none;
+    return hooks_policy_loader_for(found)->attach(h, found, args ? args : &none, err, errlen);
 }
 
-int hooks_attach_bpf(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
-                     size_t errlen)
+int hooks_load_policy_words(struct hooks *h, const char *path, const char *const *words, int nwords, char *err,
+                            size_t errlen)
 {
-    int rc = bpf_policy_attach(h, hooks_attach_ops, path, args, nargs, err, errlen);
+    char dummy[1];
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    if (h->attached || !path || !*path)
+        return hooks_load_policy(h, path, NULL, err, errlen);
+    char found[1024];
+    struct arg_list args = {0};
+    int rc = -1;
+    if (hooks_find_policy(path, found, sizeof found, err, errlen) == 0 &&
+        hooks_policy_args_parse(found, words, nwords, &args, err, errlen) == 0)
+        rc = hooks_load_policy(h, found, &args, err, errlen);
+    arg_list_free(&args);
+    return rc;
+}
+
+int hooks_attach_bpf(struct hooks *h, const char *path, const struct arg_list *args, char *err, size_t errlen)
+{
+    int rc = bpf_policy_attach(h, hooks_attach_started, path, args, err, errlen);
     h->bpf = rc == 0;
     return rc;
 }
 
-int hooks_attach_plugin(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
-                        size_t errlen)
+int hooks_attach_plugin(struct hooks *h, const char *path, const struct arg_list *args, char *err, size_t errlen)
 {
-    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!dl) {
+    /* a plugin's init takes its arguments as the public ABI's "key=value" strings */
+    char **words = calloc((size_t)args->n + 1, sizeof *words);
+    bool oom = !words;
+    for (int i = 0; !oom && i < args->n; i++)
+        oom = !(words[i] = arg_text(&args->v[i]));
+    int rc = -1;
+    void *dl = NULL;
+    if (oom) {
+        snprintf(err, errlen, "out of memory");
+    } else if (!(dl = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
         const char *why = dlerror();
         snprintf(err, errlen, "cannot load policy %s: %s", path, why ? why : "dlopen failed");
-        return -1;
+    } else {
+        const struct policy_ops *ops = dlsym(dl, NVEMU_POLICY_SYMBOL);
+        char aerr[256];
+        if (!ops)
+            snprintf(err, errlen, "%s is not an nvemu policy: no symbol '%s'", path, NVEMU_POLICY_SYMBOL);
+        else if (hooks_attach_ops(h, ops, (const char *const *)words, args->n, aerr, sizeof aerr) != 0)
+            snprintf(err, errlen, "%s: %s", path, aerr);
+        else
+            rc = 0;
+        if (rc == 0)
+            h->dl = dl;
+        else
+            dlclose(dl);
     }
-    const struct policy_ops *ops = dlsym(dl, NVEMU_POLICY_SYMBOL);
-    if (!ops) {
-        snprintf(err, errlen, "%s is not an nvemu policy: no symbol '%s'", path, NVEMU_POLICY_SYMBOL);
-        dlclose(dl);
-        return -1;
-    }
-    char aerr[256];
-    if (hooks_attach_ops(h, ops, args, nargs, aerr, sizeof aerr) != 0) {
-        snprintf(err, errlen, "%s: %s", path, aerr);
-        dlclose(dl);
-        return -1;
-    }
-    h->dl = dl;
-    return 0;
+    for (int i = 0; words && i < args->n; i++)
+        free(words[i]);
+    free(words);
+    return rc;
 }
 
 bool hooks_active(const struct hooks *h)

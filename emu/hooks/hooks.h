@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/args.h"
 #include "nvemu/policy.h"
 #include "profile/profile.h"
 
@@ -77,11 +78,12 @@ struct policy_loader {
     const char *suffix; /* what a bare policy name is tried with in lookup */
     /* true when the file at path is of this kind; NULL: the kind of a file no other row claims */
     bool (*probe)(const char *path);
-    /* attaches the file at path as h's policy: 0, or -1 with a one-line reason */
-    int (*attach)(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
-                  size_t errlen);
+    /* the arguments the kind takes (base/args.h): `--policy-arg` words and scenario keys parse against it */
+    const struct arg_spec *args;
+    /* attaches the file at path as h's policy with arguments parsed against args: 0, or -1 with a reason */
+    int (*attach)(struct hooks *h, const char *path, const struct arg_list *args, char *err, size_t errlen);
     /* checks the open file without running its code: 0, or -1 with a reason; NULL: checked by a load */
-    int (*check)(int fd, const char *path, const char *const *args, int nargs, char *err, size_t errlen);
+    int (*check)(int fd, const char *path, const struct arg_list *args, char *err, size_t errlen);
 };
 
 /* The rows, in lookup order; *count gets their number. */
@@ -92,6 +94,13 @@ const struct policy_loader *hooks_policy_loader_for(const char *path);
 
 /* The row called name, or NULL. */
 const struct policy_loader *hooks_policy_loader_named(const char *name);
+
+/*
+ * Parses `--policy-arg` words for the policy at path (found by hooks_find_policy) against its kind's table
+ * and appends them to out: 0, or -1 with a reason naming the bad argument and what the kind accepts.
+ */
+int hooks_policy_args_parse(const char *path, const char *const *words, int nwords, struct arg_list *out,
+                            char *err, size_t errlen);
 
 /*
  * Where a policy named on a command line or in a scenario is, the same for every
@@ -108,21 +117,29 @@ int hooks_find_policy(const char *name, char *out, size_t len, char *err, size_t
  * Checks a plugin (shared object) as hooks_load_policy would load it, from its ELF file only, never
  * running its code (no dlopen, so no constructor runs): a regular ELF shared object for this machine
  * exporting NVEMU_POLICY_SYMBOL as a defined object whose ops table has the host's API version and at
- * least the minimum size; arguments key=value. What only the plugin's init can judge (its arguments'
- * meaning) is not checked. Returns 0, -1 with a one-line reason in err, or 1 when path is an eBPF object:
- * that is checked by loading it (bpf_policy_attach: verifier, then the BPF machine, no native code runs).
+ * least the minimum size; arguments parsed against the plugin row's table (KEY=VALUE), their keys against
+ * the plugin's exported list when it has one. What only the plugin's init can judge (its arguments'
+ * meaning) is not checked; args may be NULL (none). Returns 0, -1 with a one-line reason in err, or 1
+ * when path is an eBPF object: that is checked by loading it (bpf_policy_attach: verifier, then the BPF
+ * machine, no native code runs).
  */
-int hooks_check_plugin(const char *path, const char *const *args, int nargs, char *err, size_t errlen);
+int hooks_check_plugin(const char *path, const struct arg_list *args, char *err, size_t errlen);
+
+/* hooks_check_plugin with `--policy-arg` words, parsed first (hooks_policy_args_parse). */
+int hooks_check_plugin_words(const char *path, const char *const *words, int nwords, char *err, size_t errlen);
 
 /*
- * Loads a policy (found by hooks_find_policy) with key=value arguments: a
+ * Loads a policy (found by hooks_find_policy) with arguments parsed against its kind's table: a
  * plugin (shared object), or a gpu_ext struct_ops BPF object (an ELF for the
  * BPF machine, run by emu/bpf). Returns 0, or -1 with a one-line reason in err
  * (missing file, missing symbol, wrong API version, init refused). At most one
  * policy at a time, like gpu_ext's struct_ops.
  */
-int hooks_load_policy(struct hooks *h, const char *path, const char *const *args, int nargs,
-                      char *err, size_t errlen);
+int hooks_load_policy(struct hooks *h, const char *path, const struct arg_list *args, char *err, size_t errlen);
+
+/* hooks_load_policy with `--policy-arg` words (nvemu_config.policy_args), parsed first. */
+int hooks_load_policy_words(struct hooks *h, const char *path, const char *const *words, int nwords, char *err,
+                            size_t errlen);
 
 /* True when a policy is attached. */
 bool hooks_active(const struct hooks *h);
@@ -135,6 +152,15 @@ struct policy_ops;
  */
 int hooks_attach_ops(struct hooks *h, const struct policy_ops *ops, const char *const *args, int nargs,
                      char *err, size_t errlen);
+
+/*
+ * Attaches ops whose state start(&state, host, arg) makes instead of ops->init: a policy runtime below the
+ * framework whose arguments are typed (emu/bpf's bpf_policy_attach). Same checks and errors otherwise.
+ */
+int hooks_attach_started(struct hooks *h, const struct policy_ops *ops,
+                         int (*start)(void **state, const struct policy_host *host, const void *arg, char *err,
+                                      size_t errlen),
+                         const void *arg, char *err, size_t errlen);
 
 /* True when the attached policy acts at work submission (on_work_submit: a plugin's, or a BPF object's launch uprobes). */
 bool hooks_acts_on_work_submit(const struct hooks *h);

@@ -68,8 +68,7 @@ static int find_object(Elf *elf, const char *name, GElf_Sym *found)
 
 /* Each argument's key against the plugin's exported key list, when it has one; the message is the one
  * the plugins' own parser gives. */
-static int check_arg_keys(Elf *elf, const char *path, const char *const *args, int nargs, char *err,
-                          size_t errlen)
+static int check_arg_keys(Elf *elf, const char *path, const struct arg_list *args, char *err, size_t errlen)
 {
     GElf_Sym sym;
     char keys[1024];
@@ -81,20 +80,21 @@ static int check_arg_keys(Elf *elf, const char *path, const char *const *args, i
                  NVEMU_POLICY_ARG_KEYS_SYMBOL);
         return -1;
     }
-    for (int i = 0; i < nargs; i++) {
-        size_t klen = strcspn(args[i], "=");
+    for (int i = 0; i < args->n; i++) {
+        const char *name = args->v[i].name ? args->v[i].name : args->v[i].spec->name;
+        size_t klen = strlen(name);
         bool known = false;
         for (const char *k = keys; *k && !known; k += strcspn(k, " "), k += strspn(k, " "))
-            known = strcspn(k, " ") == klen && !strncmp(k, args[i], klen);
+            known = strcspn(k, " ") == klen && !strncmp(k, name, klen);
         if (!known) {
-            snprintf(err, errlen, "unknown argument '%.*s' (accepted: %s)", (int)klen, args[i], keys);
+            snprintf(err, errlen, "unknown argument '%s' (accepted: %s)", name, keys);
             return -1;
         }
     }
     return 0;
 }
 
-static int check_elf(Elf *elf, const char *path, const char *const *args, int nargs, char *err, size_t errlen)
+static int check_elf(Elf *elf, const char *path, const struct arg_list *args, char *err, size_t errlen)
 {
     GElf_Ehdr eh;
     if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
@@ -130,17 +130,24 @@ static int check_elf(Elf *elf, const char *path, const char *const *args, int na
                  head[1], NVEMU_POLICY_API_VERSION, (size_t)POLICY_OPS_MIN_SIZE);
         return -1;
     }
-    return check_arg_keys(elf, path, args, nargs, err, errlen);
+    return check_arg_keys(elf, path, args, err, errlen);
 }
 
-int hooks_check_plugin(const char *path, const char *const *args, int nargs, char *err, size_t errlen)
+int hooks_check_plugin_words(const char *path, const char *const *words, int nwords, char *err, size_t errlen)
 {
-    for (int i = 0; i < nargs; i++) {
-        if (!args[i] || !strchr(args[i], '=') || args[i][0] == '=') {
-            snprintf(err, errlen, "policy argument '%s' is not key=value", args[i] ? args[i] : "(null)");
-            return -1;
-        }
-    }
+    struct arg_list args = {0};
+    int rc = hooks_policy_args_parse(path, words, nwords, &args, err, errlen);
+    if (rc == 0)
+        rc = hooks_check_plugin(path, &args, err, errlen);
+    arg_list_free(&args);
+    return rc;
+}
+
+int hooks_check_plugin(const char *path, const struct arg_list *args, char *err, size_t errlen)
+{
+    static const struct arg_list none;
+    if (!args)
+        args = &none;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
@@ -155,20 +162,19 @@ int hooks_check_plugin(const char *path, const char *const *args, int nargs, cha
         return -1;
     }
     const struct policy_loader *kind = hooks_policy_loader_for(path);
-    int rc = kind->check ? kind->check(fd, path, args, nargs, err, errlen) : 1;
+    int rc = kind->check ? kind->check(fd, path, args, err, errlen) : 1;
     close(fd);
     return rc;
 }
 
-int hooks_check_plugin_elf(int fd, const char *path, const char *const *args, int nargs, char *err,
-                           size_t errlen)
+int hooks_check_plugin_elf(int fd, const char *path, const struct arg_list *args, char *err, size_t errlen)
 {
     int rc = -1;
     Elf *elf = NULL;
     if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_begin(fd, ELF_C_READ, NULL)))
         snprintf(err, errlen, "cannot load policy %s: not an ELF shared object", path);
     else
-        rc = check_elf(elf, path, args, nargs, err, errlen);
+        rc = check_elf(elf, path, args, err, errlen);
     elf_end(elf);
     return rc;
 }

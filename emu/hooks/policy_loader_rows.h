@@ -7,18 +7,20 @@
 
 #include <stddef.h>
 
+#include "base/args.h"
+
 struct hooks;
 
+/* What a plugin takes: KEY=VALUE pairs handed to its init, which judges them. */
+extern const struct arg_spec hooks_plugin_args[];
+
 /* dlopen a shared object and attach its NVEMU_POLICY_SYMBOL ops; 0, or -1 with a reason naming path. */
-int hooks_attach_plugin(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
-                        size_t errlen);
+int hooks_attach_plugin(struct hooks *h, const char *path, const struct arg_list *args, char *err, size_t errlen);
 
 /* Attach a struct_ops BPF object through emu/bpf; 0, or -1 with the loader's reason. */
-int hooks_attach_bpf(struct hooks *h, const char *path, const char *const *args, int nargs, char *err,
-                     size_t errlen);
+int hooks_attach_bpf(struct hooks *h, const char *path, const struct arg_list *args, char *err, size_t errlen);
 
 /* The plugin's check from its ELF image on the open fd (hooks_check_plugin); closes nothing. */
-int hooks_check_plugin_elf(int fd, const char *path, const char *const *args, int nargs, char *err,
-                           size_t errlen);
+int hooks_check_plugin_elf(int fd, const char *path, const struct arg_list *args, char *err, size_t errlen);
 
 #endif

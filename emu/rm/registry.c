@@ -53,6 +53,12 @@ static void add_ctrls(const struct rm_ctrl_row *rows, const char *table)
     }
 }
 
+const struct rm_class_table rm_class_tables[] = {
+    {"rm_class_rows_core", "emu/rm", rm_class_rows_core},
+    {"rm_class_rows_fifo", "emu/fifo", rm_class_rows_fifo},
+    {NULL, NULL, NULL},
+};
+
 const struct rm_ctrl_table rm_ctrl_tables[] = {
     {"rm_ctrl_rows_core", "emu/rm", rm_ctrl_rows_core},
     {"rm_ctrl_rows_discovery", "emu/profile", rm_ctrl_rows_discovery},
@@ -65,8 +71,8 @@ const struct rm_ctrl_table rm_ctrl_tables[] = {
 
 static void build_index(void)
 {
-    add_classes(rm_class_rows_core, "rm_class_rows_core");
-    add_classes(rm_class_rows_fifo, "rm_class_rows_fifo");
+    for (const struct rm_class_table *t = rm_class_tables; t->rows; t++)
+        add_classes(t->rows, t->name);
     for (const struct rm_ctrl_table *t = rm_ctrl_tables; t->rows; t++)
         add_ctrls(t->rows, t->name);
 }

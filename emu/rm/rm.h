@@ -4,7 +4,7 @@
  * adding a table row and a handler; the generic checks (parents, sizes,
  * privilege, ownership) live in one place and run in the driver's order.
  *
- * Tables are split by owner and aggregated by the registry:
+ * Tables are split by owner, listed once in rm_class_tables / rm_ctrl_tables and aggregated by the registry:
  *   rm_class_rows_core / rm_ctrl_rows_core            emu/rm (client, device, subdevice, memory, events ...)
  *   rm_ctrl_rows_discovery                             emu/rm/ctrl_discovery.c (GPU/GR info, class lists, names ...)
  *   rm_class_rows_fifo / rm_ctrl_rows_fifo             emu/rm/class_fifo.c, ctrl_fifo.c (TSG, ctxshare, channels, scheduling)
@@ -207,10 +207,18 @@ extern const struct rm_ctrl_row rm_ctrl_rows_export[];   /* emu/rm/ctrl_export.c
 extern const struct rm_ctrl_row rm_ctrl_rows_gpu_ids[];  /* emu/rm/ctrl_gpu_ids.c (GPU-id checks: attach, drain) */
 
 /*
- * Every control table, one entry each, ending with an entry whose rows are NULL: the registry indexes
- * them, the table tests walk them, replay names a control's owner from them. A new table is an entry here
+ * Every class table, one entry each, ending with an entry whose rows are NULL: the registry indexes them,
+ * the table tests walk them, replay names a class's owner from them. A new table is an entry here
  * (registry.c) plus its rows.
  */
+struct rm_class_table {
+    const char *name;              /* the row array's symbol, for log lines */
+    const char *owner;             /* the module whose model constructs these objects */
+    const struct rm_class_row *rows;
+};
+extern const struct rm_class_table rm_class_tables[];
+
+/* Every control table, in the manner of rm_class_tables. */
 struct rm_ctrl_table {
     const char *name;              /* the row array's symbol, for log lines */
     const char *owner;             /* the module whose model answers these controls */

@@ -219,7 +219,7 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
         fifo_hooks_env_init(&env, p, sim);
         env.watch = watch;
         h = hooks_create(&env);
-        if (!h || hooks_load_policy(h, path, (const char *const *)sc->policy.args, sc->policy.nargs, err, errlen)) {
+        if (!h || hooks_load_policy(h, path, &sc->policy.args, err, errlen)) {
             hooks_destroy(h);
             return -1;
         }

@@ -199,15 +199,25 @@ static void map_handles(const struct replay *r, uint8_t *b, uint32_t len)
 
 /* ---- the module that answers a call, named in the mismatch list ---- */
 
-static bool fifo_class(uint32_t hclass)
+/*
+ * Who constructs a class: the owner of its class table (rm_class_tables); a class no table registers is the
+ * FIFO's when its descriptor names a channel kind (an older channel interface), else the resource server's.
+ */
+static const char *class_owner(uint32_t hclass)
 {
-    return nv_class_is(hclass, NV_CK_TSG) || nv_class_is(hclass, NV_CK_CTXSHARE) || nv_class_is(hclass, NV_CK_CHANNEL);
+    for (const struct rm_class_table *t = rm_class_tables; t->rows; t++)
+        for (const struct rm_class_row *row = t->rows; row->name; row++)
+            if (row->hclass == hclass)
+                return t->owner;
+    if (nv_class_is(hclass, NV_CK_TSG) || nv_class_is(hclass, NV_CK_CTXSHARE) || nv_class_is(hclass, NV_CK_CHANNEL))
+        return "emu/fifo";
+    return "emu/rm";
 }
 
 /* The control tables say who answers (rm_ctrl_tables' owner); a control of a FIFO class is the FIFO's. */
 static const char *ctrl_owner(uint32_t cmd)
 {
-    if (fifo_class(cmd >> 16))
+    if (strcmp(class_owner(cmd >> 16), "emu/fifo") == 0)
         return "emu/fifo";
     for (const struct rm_ctrl_table *t = rm_ctrl_tables; t->rows; t++)
         for (const struct rm_ctrl_row *row = t->rows; row->name; row++)
@@ -604,7 +614,7 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
 
     if (tc->nr == NR_ALLOC && (size == 32 || size == 48)) {
         hclass = rd32(arg + 12);
-        owner = fifo_class(hclass) ? "emu/fifo" : "emu/rm";
+        owner = class_owner(hclass);
         auto_handle = rd32(arg + 8) == 0 || nv_class_is(hclass, NV_CK_ROOT);
         map_handles(r, arg, 16);
         if (rd64(arg + 16)) {

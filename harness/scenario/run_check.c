@@ -65,13 +65,11 @@ int sc_check_deps(const struct scenario *s, char *err, size_t errlen)
         if (hooks_find_policy(s->policy.plugin, policy_path, sizeof(policy_path), why, sizeof(why)))
             return fail_at(s, s->policy.pos, err, errlen, "%s", why);
         /* a plugin is checked from its file (loading it would run its constructors); a BPF object by a load */
-        int prc = hooks_check_plugin(policy_path, (const char *const *)s->policy.args, s->policy.nargs, why,
-                                     sizeof(why));
+        int prc = hooks_check_plugin(policy_path, &s->policy.args, why, sizeof(why));
         nvemu *emu = NULL;
         if (prc == 1) {
             cfg.policy_path = policy_path;
-            cfg.policy_args = (const char *const *)s->policy.args;
-            cfg.policy_nargs = s->policy.nargs;
+            cfg.policy_arglist = &s->policy.args;
             emu = nvemu_create(&cfg, why, sizeof(why));
         }
         if (prc < 0 || (prc == 1 && !emu))

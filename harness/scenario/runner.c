@@ -580,8 +580,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
         if (hooks_find_policy(sc->policy.plugin, policy_path, sizeof(policy_path), R.err, sizeof(R.err)))
             goto done;
         cfg.policy_path = policy_path;
-        cfg.policy_args = (const char *const *)sc->policy.args;
-        cfg.policy_nargs = sc->policy.nargs;
+        cfg.policy_arglist = &sc->policy.args;
     }
     if (run_proc_check(sc, R.err, sizeof(R.err)))
         goto done;

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/args.h"
+
 #define SC_NAME_MAX 48
 #define SC_MAX_TASKS 64
 /* A request's kernels: a profiled PyTorch training step launches ~300 (trace_import.h); 40 bytes each. */
@@ -202,8 +204,9 @@ struct sc_gpu {
 
 struct sc_policy {
     char plugin[256];                   /* "" = native scheduling */
-    char *args[SC_MAX_ARGS];            /* "key=value" */
-    int nargs;
+    /* parsed against the policy kind's argument table (hooks.h: struct policy_loader): policy.args for a
+       plugin; policy.rodata, .maps, .attach, .driver_abi for a BPF object; or --policy-arg words */
+    struct arg_list args;
     struct sc_pos pos;                  /* of policy.plugin */
 };
 
@@ -263,7 +266,9 @@ struct scenario *scenario_load_set(const char *path, const char *text, size_t le
 
 /*
  * Replaces the scenario's policy by path (a plugin .so or a struct_ops
- * .bpf.o, used as given) with "key=value" args. 0, or -1 with a reason.
+ * .bpf.o, used as given) with `--policy-arg` words, parsed against the kind
+ * of the file path finds (hooks_find_policy). 0, or -1 with a reason naming
+ * the bad argument.
  */
 int scenario_set_policy(struct scenario *s, const char *path, const char *const *args, int nargs, char *err,
                         size_t errlen);

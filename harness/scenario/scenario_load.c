@@ -118,29 +118,6 @@ int sc_gpu_profile_set(const struct sc_gpu *g, char set[][SC_GPU_SET_LEN])
 
 /* ---- policy / scheduler ---- */
 
-/* A mapping of plugin arguments, kept as "key=value" strings. */
-static int load_args_map(struct yctx *c, const struct ynode *n, const char *what, char **args, int *nargs)
-{
-    if (yexpect(c, n, YNODE_MAP, what))
-        return -1;
-    if (n->count > SC_MAX_ARGS)
-        return yfail(c, n, "%s has more than %d arguments", what, SC_MAX_ARGS);
-    for (size_t i = 0; i < n->count; i++) {
-        const struct ynode *val = n->items[i];
-        if (val->kind != YNODE_SCALAR)
-            return yfail(c, val, "%s.%s must be a scalar", what, n->keys[i]->scalar);
-        if (strlen(val->scalar) != val->len || strlen(n->keys[i]->scalar) != n->keys[i]->len)
-            return yfail(c, val, "%s.%s contains a NUL character", what, n->keys[i]->scalar);
-        size_t len = n->keys[i]->len + val->len + 2;
-        char *kv = malloc(len);
-        if (!kv)
-            return yfail(c, val, "out of memory");
-        snprintf(kv, len, "%s=%s", n->keys[i]->scalar, val->scalar);
-        args[(*nargs)++] = kv;
-    }
-    return 0;
-}
-
 /* A sequence of strings (a program's argv after argv[0]). */
 static int load_args_seq(struct yctx *c, const struct ynode *n, const char *what, char **args, int *nargs)
 {
@@ -163,36 +140,44 @@ static int load_args_seq(struct yctx *c, const struct ynode *n, const char *what
     return 0;
 }
 
-static int policy_args(struct yctx *c, const struct ynode *n, void *base)
-{
-    struct sc_policy *p = base;
-    return load_args_map(c, n, "policy.args", p->args, &p->nargs);
-}
-
-/* Appends one "fmt" argument to the policy's list. */
-__attribute__((format(printf, 4, 5))) static int policy_arg_add(struct yctx *c, const struct ynode *n,
-                                                               struct sc_policy *p, const char *fmt, ...)
-{
-    if (p->nargs >= SC_MAX_ARGS)
-        return yfail(c, n, "policy has more than %d arguments", SC_MAX_ARGS);
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vasprintf(&p->args[p->nargs], fmt, ap);
-    va_end(ap);
-    if (w < 0) {
-        p->args[p->nargs] = NULL;
-        return yfail(c, n, "out of memory");
-    }
-    p->nargs++;
-    return 0;
-}
-
 static bool scalar_ok(const struct ynode *n)
 {
     return n->kind == YNODE_SCALAR && strlen(n->scalar) == n->len;
 }
 
-/* policy.rodata {knob: value}: the object's `const volatile` knobs, as "rodata:KNOB=VALUE" arguments. */
+/*
+ * Appends one argument of the policy kind called kind ("plugin", "bpf") by its parts, checked against that
+ * kind's table (hooks.h: struct policy_loader's args); a refusal names the scenario key.
+ */
+static int policy_arg(struct yctx *c, const struct ynode *n, struct sc_policy *p, const char *kind, const char *key,
+                      const char *spec, const char *name, const char *elem, const char *value)
+{
+    char why[384];
+    if (p->args.n >= SC_MAX_ARGS)
+        return yfail(c, n, "policy has more than %d arguments", SC_MAX_ARGS);
+    if (arg_list_add(&p->args, hooks_policy_loader_named(kind)->args, spec, name, elem, value, why, sizeof why))
+        return yfail(c, n, "policy.%s: %s", key, why);
+    return 0;
+}
+
+/* policy.args {key: value}: a plugin's arguments, handed to its init as "key=value". */
+static int policy_args(struct yctx *c, const struct ynode *n, void *base)
+{
+    if (yexpect(c, n, YNODE_MAP, "policy.args"))
+        return -1;
+    for (size_t i = 0; i < n->count; i++) {
+        const struct ynode *k = n->keys[i], *v = n->items[i];
+        if (v->kind != YNODE_SCALAR)
+            return yfail(c, v, "policy.args.%s must be a scalar", k->scalar);
+        if (!scalar_ok(k) || !scalar_ok(v))
+            return yfail(c, v, "policy.args.%s contains a NUL character", k->scalar);
+        if (policy_arg(c, v, base, "plugin", "args", "", k->scalar, NULL, v->scalar))
+            return -1;
+    }
+    return 0;
+}
+
+/* policy.rodata {knob: value}: the object's `const volatile` knobs (argument rodata). */
 static int policy_rodata(struct yctx *c, const struct ynode *n, void *base)
 {
     if (yexpect(c, n, YNODE_MAP, "policy.rodata"))
@@ -201,13 +186,13 @@ static int policy_rodata(struct yctx *c, const struct ynode *n, void *base)
         const struct ynode *k = n->keys[i], *v = n->items[i];
         if (!scalar_ok(k) || !scalar_ok(v))
             return yfail(c, v, "policy.rodata.%s must be a scalar", k->scalar);
-        if (policy_arg_add(c, v, base, "rodata:%s=%s", k->scalar, v->scalar))
+        if (policy_arg(c, v, base, "bpf", "rodata", "rodata", k->scalar, NULL, v->scalar))
             return -1;
     }
     return 0;
 }
 
-/* policy.maps {map: {key: value}}: elements written before attach, as "map:MAP[KEY]=VALUE" arguments. */
+/* policy.maps {map: {key: value}}: elements written before attach (argument map). */
 static int policy_maps(struct yctx *c, const struct ynode *n, void *base)
 {
     if (yexpect(c, n, YNODE_MAP, "policy.maps"))
@@ -221,38 +206,35 @@ static int policy_maps(struct yctx *c, const struct ynode *n, void *base)
             const struct ynode *key = m->keys[k], *v = m->items[k];
             if (!scalar_ok(key) || !scalar_ok(v))
                 return yfail(c, v, "policy.maps.%s values must be scalars", map);
-            if (strpbrk(key->scalar, "[]="))
-                return yfail(c, key, "policy.maps.%s: a key may not contain '[', ']' or '='", map);
-            if (policy_arg_add(c, v, base, "map:%s[%s]=%s", map, key->scalar, v->scalar))
+            if (policy_arg(c, key, base, "bpf", "maps", "map", map, key->scalar, v->scalar))
                 return -1;
         }
     }
     return 0;
 }
 
-/* policy.attach {program: "LIB:FUNC"}: bare uprobes attached by symbol, as "attach:PROG=LIB:FUNC" arguments. */
+/* policy.attach {program: "LIB:FUNC"}: bare uprobes attached by symbol (argument attach). */
 static int policy_attach(struct yctx *c, const struct ynode *n, void *base)
 {
     if (yexpect(c, n, YNODE_MAP, "policy.attach ({program: LIBRARY:FUNCTION})"))
         return -1;
     for (size_t i = 0; i < n->count; i++) {
         const struct ynode *k = n->keys[i], *v = n->items[i];
-        if (!scalar_ok(k) || !scalar_ok(v) || !strchr(v->scalar, ':') || strchr(k->scalar, '='))
+        /* the schema's own words for the one shape this key has; the table checks it again */
+        if (!scalar_ok(k) || !scalar_ok(v) || !strchr(v->scalar, ':'))
             return yfail(c, v, "policy.attach.%s must be LIBRARY:FUNCTION", k->scalar);
-        if (policy_arg_add(c, v, base, "attach:%s=%s", k->scalar, v->scalar))
+        if (policy_arg(c, v, base, "bpf", "attach", "attach", k->scalar, NULL, v->scalar))
             return -1;
     }
     return 0;
 }
 
-
-/* policy.driver_abi K1..K4: the gpu_ext driver generation the object runs as, as a "driver_abi=K" argument. */
+/* policy.driver_abi K1..K4: the gpu_ext driver generation the object runs as (argument driver_abi). */
 static int policy_driver_abi(struct yctx *c, const struct ynode *n, void *base)
 {
-    if (!scalar_ok(n) || strlen(n->scalar) != 2 || (n->scalar[0] != 'K' && n->scalar[0] != 'k') ||
-        n->scalar[1] < '1' || n->scalar[1] > '4')
+    if (!scalar_ok(n))
         return yfail(c, n, "policy.driver_abi must be one of K1, K2, K3, K4");
-    return policy_arg_add(c, n, base, "driver_abi=%s", n->scalar);
+    return policy_arg(c, n, base, "bpf", "driver_abi", "driver_abi", NULL, NULL, n->scalar);
 }
 
 enum { POL_PLUGIN, POL_ARGS, POL_BPF, POL_RODATA, POL_MAPS, POL_ATTACH, POL_DRIVER_ABI };
@@ -264,6 +246,9 @@ static int policy_check(struct yctx *c, const struct ynode *map, void *base, con
         return yfail(c, map, "policy needs exactly one of 'plugin' (a C plugin) or 'bpf' (a struct_ops object)");
     if (!got[POL_BPF] && (got[POL_RODATA] || got[POL_MAPS] || got[POL_ATTACH] || got[POL_DRIVER_ABI]))
         return yfail(c, map, "policy.rodata, policy.maps, policy.attach and policy.driver_abi need policy.bpf");
+    if (got[POL_BPF] && got[POL_ARGS])
+        return yfail(c, got[POL_ARGS], "policy.args are a plugin's KEY=VALUE; a BPF object takes policy.rodata, "
+                                       "policy.maps, policy.attach and policy.driver_abi");
     const struct ynode *name = got[POL_PLUGIN] ? got[POL_PLUGIN] : got[POL_BPF];
     p->pos = pos_of(name);
     /* Anything with a slash is a path; a bare name is a file beside the scenario when one of that name is
@@ -326,22 +311,26 @@ int scenario_set_policy(struct scenario *s, const char *path, const char *const 
         snprintf(err, errlen, "policy path empty or too long, or more than %d arguments", SC_MAX_ARGS);
         return -1;
     }
-    char *copy[SC_MAX_ARGS] = {NULL};
-    for (int a = 0; a < nargs; a++) {
-        if (!(copy[a] = strdup(args[a]))) {
-            for (int b = 0; b < a; b++)
-                free(copy[b]);
-            snprintf(err, errlen, "out of memory");
+    /* the words parse against the kind of the file the name finds; a name that finds none fails its run
+     * with the lookup's reason, as when no word was given */
+    struct arg_list typed = {0};
+    char found[1024], why[384];
+    if (nargs > 0) {
+        if (hooks_find_policy(path, found, sizeof found, why, sizeof why) != 0) {
+            snprintf(err, errlen, "policy '%s': %s", path, why);
+            return -1;
+        }
+        if (hooks_policy_args_parse(found, args, nargs, &typed, why, sizeof why) != 0) {
+            snprintf(err, errlen, "policy '%s': %s", path, why);
+            arg_list_free(&typed);
             return -1;
         }
     }
-    for (int a = 0; a < s->policy.nargs; a++)
-        free(s->policy.args[a]);
+    arg_list_free(&s->policy.args);
     /* a bare name is a file of the current directory when there is one, else a bundled policy
      * (hooks_find_policy) */
     snprintf(s->policy.plugin, sizeof(s->policy.plugin), "%s", path);
-    memcpy(s->policy.args, copy, sizeof(copy));
-    s->policy.nargs = nargs;
+    s->policy.args = typed;
     return 0;
 }
 
@@ -986,8 +975,7 @@ void scenario_free(struct scenario *s)
         for (int a = 0; a < s->tasks[i].process_nargs; a++)
             free(s->tasks[i].process_args[a]);
     }
-    for (int a = 0; a < s->policy.nargs; a++)
-        free(s->policy.args[a]);
+    arg_list_free(&s->policy.args);
     for (int a = 0; a < s->scheduler.nargs; a++)
         free(s->scheduler.args[a]);
     free(s->scheduler.binary);

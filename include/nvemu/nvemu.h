@@ -98,7 +98,9 @@ typedef struct nvemu_config {
     bool inject_latency;      /* add the measured control-path latencies to virtual time */
     const char *trace_path;   /* event trace output (CSV); NULL = no file */
     const char *policy_path;  /* policy plugin (.so) to attach; NULL = native scheduling */
-    const char *const *policy_args; /* "key=value" strings for the policy's init */
+    /* `--policy-arg` words ("key=value" for a plugin, "rodata:NAME=VALUE" ... for a BPF object), parsed against
+       the policy kind's argument table at create time; a bad one fails nvemu_create naming it */
+    const char *const *policy_args;
     int policy_nargs;
     /* "path=value" overrides of profile keys (e.g. "fifo.default_timeslice=2048us"), validated like the
        profile file's own values; see profile_load_set in emu/profile/profile.h */
@@ -124,6 +126,9 @@ typedef struct nvemu_config {
     uint32_t policy_hook_limit_ms;
     /* where this emulator's policy code is running, for a supervising process (emu/hooks/hooks.h), or NULL */
     struct hooks_watch *policy_watch;
+    /* arguments already parsed against the policy kind's table (emu/base/args.h), used instead of policy_args
+       when set (the scenario engine's typed policy keys); copied at create time */
+    const struct arg_list *policy_arglist;
 } nvemu_config;
 
 /* Fills *cfg with defaults (h200, virtual clock, seed 1). */

@@ -55,7 +55,7 @@ static int check(const struct bpf_insn *p, uint32_t n, bool sleepable, bool with
             fail_msg("refused: insn %u: %s", f_.insn, f_.reason);                             \
     } while (0)
 
-static void test_structure(void **state)
+static void check_refuses_programs_of_bad_structure(void **state)
 {
     (void)state;
     struct bpf_fault f;
@@ -81,7 +81,7 @@ static void test_structure(void **state)
     ACCEPTED(ALU64_IMM(BPF_LSH, 0, 63), EXIT());
 }
 
-static void test_calls(void **state)
+static void check_refuses_unsupported_and_unknown_helper_calls(void **state)
 {
     (void)state;
     struct bpf_fault f;
@@ -100,7 +100,7 @@ static void test_calls(void **state)
     REFUSED("function reference target", LD64_SRC(1, BPF_PSEUDO_FUNC, 40), EXIT());
 }
 
-static void test_ctx_stores(void **state)
+static void check_refuses_stores_into_the_read_only_ctx(void **state)
 {
     (void)state;
     REFUSED("store into the read-only ctx (through r1)", ST(BPF_W, 1, 0, 1), EXIT());
@@ -137,7 +137,7 @@ static void test_fault_locates_source_line(void **state)
                         "program 'on_bind' insn 1 (sched.bpf.c:12): store into the read-only ctx (through r1)");
 }
 
-static void test_disasm(void **state)
+static void disasm_writes_the_expected_text_for_each_instruction(void **state)
 {
     (void)state;
     static const struct {
@@ -175,11 +175,11 @@ static void test_disasm(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_structure),
-        cmocka_unit_test(test_calls),
-        cmocka_unit_test(test_ctx_stores),
+        cmocka_unit_test(check_refuses_programs_of_bad_structure),
+        cmocka_unit_test(check_refuses_unsupported_and_unknown_helper_calls),
+        cmocka_unit_test(check_refuses_stores_into_the_read_only_ctx),
         cmocka_unit_test(test_fault_locates_source_line),
-        cmocka_unit_test(test_disasm),
+        cmocka_unit_test(disasm_writes_the_expected_text_for_each_instruction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,7 +96,7 @@ static uint64_t run_ctx(const struct bpf_insn *p, uint32_t n, void *ctx, size_t 
 
 #define RUN(...) run_ctx((const struct bpf_insn[]){__VA_ARGS__}, NINSN(((const struct bpf_insn[]){__VA_ARGS__})), NULL, 0)
 
-static void test_trace_printk(void **state)
+static void trace_printk_formats_its_arguments_into_one_line(void **state)
 {
     (void)state;
     nprinted = 0;
@@ -120,7 +120,7 @@ static void test_trace_printk(void **state)
     assert_int_equal(nprinted, 1);
 }
 
-static void test_trace_vprintk_and_snprintf(void **state)
+static void trace_vprintk_and_snprintf_format_a_data_array(void **state)
 {
     (void)state;
     nprinted = 0;
@@ -206,7 +206,7 @@ static void test_helpers_charged_by_work(void **state)
     assert_int_equal(run_budget(small, NINSN(small), 40, &f), BPF_FAULT_NONE);
 }
 
-static void test_current_task(void **state)
+static void current_task_helpers_answer_the_callers_ids(void **state)
 {
     (void)state;
     have_task = true;
@@ -230,7 +230,7 @@ static void test_current_task(void **state)
     have_task = true;
 }
 
-static void test_clock_prng_cpu(void **state)
+static void clock_prng_and_cpu_helpers_answer_from_the_env(void **state)
 {
     (void)state;
     now_ns = 123456789;
@@ -286,7 +286,7 @@ static int drain(void *arg, const void *data, uint32_t len)
     return 0;
 }
 
-static void test_ringbuf(void **state)
+static void ringbuf_helpers_reserve_submit_discard_and_output(void **state)
 {
     (void)state;
     /* reserve 16, write, submit; reserve 8, discard; output 24 bytes of stack */
@@ -346,7 +346,7 @@ static void test_map_helpers_return_errnos(void **state)
                              EXIT()), 0);
 }
 
-static void test_loop(void **state)
+static void bpf_loop_runs_the_callback_until_it_stops(void **state)
 {
     (void)state;
     /* bpf_loop(10, cb, &acc, 0), cb: acc += i; stop when i == 5 -> acc = 15, returns 6 iterations */
@@ -369,16 +369,16 @@ static void test_loop(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_trace_printk),
-        cmocka_unit_test(test_trace_vprintk_and_snprintf),
+        cmocka_unit_test(trace_printk_formats_its_arguments_into_one_line),
+        cmocka_unit_test(trace_vprintk_and_snprintf_format_a_data_array),
         cmocka_unit_test(test_printk_width_clamped),
         cmocka_unit_test(test_helpers_charged_by_work),
-        cmocka_unit_test(test_current_task),
-        cmocka_unit_test(test_clock_prng_cpu),
+        cmocka_unit_test(current_task_helpers_answer_the_callers_ids),
+        cmocka_unit_test(clock_prng_and_cpu_helpers_answer_from_the_env),
         cmocka_unit_test(test_probe_read),
-        cmocka_unit_test(test_ringbuf),
+        cmocka_unit_test(ringbuf_helpers_reserve_submit_discard_and_output),
         cmocka_unit_test(test_map_helpers_return_errnos),
-        cmocka_unit_test(test_loop),
+        cmocka_unit_test(bpf_loop_runs_the_callback_until_it_stops),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

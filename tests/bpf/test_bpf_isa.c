@@ -24,7 +24,7 @@ static int run_prog(const struct bpf_insn *insns, uint32_t n, const struct bpf_v
     return bpf_vm_run(env, &p, ctx, ctx_size, false, r0, f);
 }
 
-static void test_group_tables(void **state)
+static void isa_group_tables_give_each_rows_result(void **state)
 {
     (void)state;
     struct bpf_vm_env env = {0};
@@ -132,7 +132,7 @@ static void run_prog_case(const struct prog_case *c, void *arg)
         fail_msg("%s: r0 %llu, want %llu", c->name, (unsigned long long)r0, (unsigned long long)c->expect);
 }
 
-static void test_programs(void **state)
+static void isa_programs_give_their_expected_results(void **state)
 {
     (void)state;
     struct bpf_map_def hd = {"counts", BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0};
@@ -270,7 +270,7 @@ static void test_every_opcode_has_a_test(void **state)
 }
 
 /* Opcodes outside the ISA are refused at load and fault (never crash) when run unchecked. */
-static void test_invalid_opcodes(void **state)
+static void invalid_opcodes_are_refused_at_load_and_fault_when_run(void **state)
 {
     (void)state;
     struct bpf_vm_env env = {0};
@@ -295,11 +295,11 @@ static void test_invalid_opcodes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_group_tables),
-        cmocka_unit_test(test_programs),
+        cmocka_unit_test(isa_group_tables_give_each_rows_result),
+        cmocka_unit_test(isa_programs_give_their_expected_results),
         cmocka_unit_test(test_unrelocated_forms_refused),
         cmocka_unit_test(test_every_opcode_has_a_test),
-        cmocka_unit_test(test_invalid_opcodes),
+        cmocka_unit_test(invalid_opcodes_are_refused_at_load_and_fault_when_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

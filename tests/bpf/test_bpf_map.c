@@ -59,7 +59,7 @@ static void test_create_errors(void **state)
     }
 }
 
-static void test_hash_errnos(void **state)
+static void hash_map_ops_return_the_kernels_errnos(void **state)
 {
     (void)state;
     struct bpf_map *m = mk(BPF_MAP_TYPE_HASH, 4, 8, 2, 0);
@@ -85,7 +85,7 @@ static void test_hash_errnos(void **state)
     bpf_map_destroy(m);
 }
 
-static void test_array_errnos(void **state)
+static void array_map_ops_return_the_kernels_errnos(void **state)
 {
     (void)state;
     struct bpf_map *m = mk(BPF_MAP_TYPE_ARRAY, 4, 12, 4, 0);
@@ -108,7 +108,7 @@ static void test_array_errnos(void **state)
     bpf_map_destroy(m);
 }
 
-static void test_iteration_for_dumps(void **state)
+static void map_iteration_visits_every_element_for_dumps(void **state)
 {
     (void)state;
     struct bpf_map *m = mk(BPF_MAP_TYPE_HASH, 16, 8, 8, 0);
@@ -162,7 +162,7 @@ static void test_lru_evicts_least_recently_used(void **state)
     bpf_map_destroy(m);
 }
 
-static void test_global_data(void **state)
+static void global_data_map_takes_one_initial_value_and_bounds_its_values(void **state)
 {
     (void)state;
     struct bpf_map *ro = mk(BPF_MAP_TYPE_ARRAY, 4, 24, 1, BPF_F_RDONLY_PROG);
@@ -208,7 +208,7 @@ static int stop_cb(void *arg, const void *data, uint32_t len)
     return 1;
 }
 
-static void test_ringbuf_capacity_and_order(void **state)
+static void ringbuf_keeps_order_and_refuses_past_capacity(void **state)
 {
     (void)state;
     struct bpf_map *rb = mk(BPF_MAP_TYPE_RINGBUF, 0, 0, 4096, 0);
@@ -250,12 +250,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_errors),
-        cmocka_unit_test(test_hash_errnos),
-        cmocka_unit_test(test_array_errnos),
-        cmocka_unit_test(test_iteration_for_dumps),
+        cmocka_unit_test(hash_map_ops_return_the_kernels_errnos),
+        cmocka_unit_test(array_map_ops_return_the_kernels_errnos),
+        cmocka_unit_test(map_iteration_visits_every_element_for_dumps),
         cmocka_unit_test(test_lru_evicts_least_recently_used),
-        cmocka_unit_test(test_global_data),
-        cmocka_unit_test(test_ringbuf_capacity_and_order),
+        cmocka_unit_test(global_data_map_takes_one_initial_value_and_bounds_its_values),
+        cmocka_unit_test(ringbuf_keeps_order_and_refuses_past_capacity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,7 +112,7 @@ static void cross_check_libbpf(const char *path, const struct bpf_obj *obj)
     bpf_object__close(lo);
 }
 
-static void test_reference_objects(void **state)
+static void reference_objects_load_in_every_compiler_variant(void **state)
 {
     (void)state;
     for (size_t e = 0; e < sizeof expected / sizeof expected[0]; e++) {
@@ -143,7 +143,7 @@ static void test_reference_objects(void **state)
     }
 }
 
-static void test_gpu_ext_object_shape(void **state)
+static void gpu_ext_object_check_finds_its_callbacks_and_maps(void **state)
 {
     (void)state;
     char path[512], err[2048];
@@ -180,7 +180,7 @@ static void test_gpu_ext_object_shape(void **state)
 
 /* ---- negative fixtures ---- */
 
-static void test_negative_fixtures(void **state)
+static void broken_objects_are_refused_with_their_reason(void **state)
 {
     (void)state;
     static const struct {
@@ -218,7 +218,7 @@ static void test_negative_fixtures(void **state)
     struct hooks *h = hooks_create(&te.env);
     char path[512], err[2048];
     fixture_path(path, sizeof path, "ctx_write");
-    assert_int_not_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    assert_int_not_equal(hooks_load_policy_words(h, path, NULL, 0, err, sizeof err), 0);
     assert_non_null(strstr(err, "ctx_write.bpf.c:8"));
     assert_false(hooks_active(h));
     hooks_destroy(h);
@@ -237,7 +237,7 @@ static void test_three_member_ops_accepted(void **state)
     struct testenv te;
     te_init(&te, 1);
     struct hooks *h = hooks_create(&te.env);
-    assert_int_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    assert_int_equal(hooks_load_policy_words(h, path, NULL, 0, err, sizeof err), 0);
     struct hook_task t = te_task(7, "x");
     uint64_t ts = 1024;
     uint32_t il = 1;
@@ -259,7 +259,7 @@ static void test_helper_without_args_after_args_load(void **state)
     struct testenv te;
     te_init(&te, 1);
     struct hooks *h = hooks_create(&te.env);
-    assert_int_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    assert_int_equal(hooks_load_policy_words(h, path, NULL, 0, err, sizeof err), 0);
     struct hook_task t = te_task(7, "x");
     uint64_t ts = 1024;
     uint32_t il = 1;
@@ -281,7 +281,7 @@ static struct hooks *attach(struct testenv *te, const char *path, const char *co
     char err[2048];
     struct hooks *h = hooks_create(&te->env);
     assert_non_null(h);
-    if (hooks_load_policy(h, path, args, nargs, err, sizeof err) != 0)
+    if (hooks_load_policy_words(h, path, args, nargs, err, sizeof err) != 0)
         fail_msg("%s: %s", path, err);
     return h;
 }
@@ -307,7 +307,7 @@ static long long report_value(struct hooks *h, const char *map, const char *key)
 }
 
 /* Which generation each object was built for, which drivers load it, and what each refusing one says. */
-static void test_driver_abi_generations(void **state)
+static void each_object_loads_on_its_generations_and_refusals_say_why(void **state)
 {
     (void)state;
     static const struct {
@@ -371,10 +371,10 @@ static void test_driver_abi_generations(void **state)
     te_init(&te, 1);
     struct hooks *h = hooks_create(&te.env);
     const char *bad[] = {"driver_abi=K5"};
-    assert_int_not_equal(hooks_load_policy(h, path, bad, 1, err, sizeof err), 0);
+    assert_int_not_equal(hooks_load_policy_words(h, path, bad, 1, err, sizeof err), 0);
     assert_non_null(strstr(err, "one of K1, K2, K3, K4"));
     const char *k1[] = {"driver_abi=K1"};
-    assert_int_not_equal(hooks_load_policy(h, path, k1, 1, err, sizeof err), 0);
+    assert_int_not_equal(hooks_load_policy_words(h, path, k1, 1, err, sizeof err), 0);
     assert_non_null(strstr(err, "the K1 driver's returns void"));
     hooks_destroy(h);
 }
@@ -390,7 +390,7 @@ static void test_driver_575_profile_selects_k4(void **state)
     snprintf(te.profile.driver_version, sizeof te.profile.driver_version, "575.57.08");
     te.profile.release = NV_REL_575;
     struct hooks *h = hooks_create(&te.env);
-    assert_int_not_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    assert_int_not_equal(hooks_load_policy(h, path, NULL, err, sizeof err), 0);
     if (!strstr(err, "the gpu_ext K4 driver refuses it"))
         fail_msg("gen_k1 on a 575 profile: '%s'", err);
     hooks_destroy(h);
@@ -398,7 +398,7 @@ static void test_driver_575_profile_selects_k4(void **state)
     te.profile.release = NV_REL_580;
     snprintf(te.profile.driver_version, sizeof te.profile.driver_version, "580.159.04");
     h = hooks_create(&te.env);
-    assert_int_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    assert_int_equal(hooks_load_policy(h, path, NULL, err, sizeof err), 0);
     hooks_destroy(h);
 }
 
@@ -472,7 +472,7 @@ static void test_report_escapes_map_names(void **state)
     hooks_destroy(h);
 }
 
-static void test_kfunc_rules_and_helpers(void **state)
+static void kfuncs_return_the_drivers_codes_and_helpers_obey_the_rules(void **state)
 {
     (void)state;
     char path[512];
@@ -523,7 +523,7 @@ static void test_kfunc_rules_and_helpers(void **state)
 
     /* one ops instance at a time */
     char err[512];
-    assert_int_not_equal(hooks_load_policy(h, path, NULL, 0, err, sizeof err), 0);
+    assert_int_not_equal(hooks_load_policy_words(h, path, NULL, 0, err, sizeof err), 0);
     assert_non_null(strstr(err, "already attached"));
     hooks_destroy(h);
 }
@@ -564,7 +564,7 @@ static const struct code_case {
     {K_OVR, 1, {50}, {POLICY_APPLY}, 2048},              /* in the domain, below the minimum: validation */
 };
 
-static void test_kfunc_code_sequences(void **state)
+static void kfunc_code_sequences_run_without_a_policy_error(void **state)
 {
     (void)state;
     char path[512];
@@ -626,7 +626,7 @@ static void test_fault_fails_cleanly(void **state)
     hooks_destroy(h);
 }
 
-static void test_budget_and_bad_args(void **state)
+static void bad_args_are_refused_and_a_tiny_budget_faults_the_callback(void **state)
 {
     (void)state;
     char path[512], err[2048];
@@ -635,14 +635,14 @@ static void test_budget_and_bad_args(void **state)
     te_init(&te, 1);
     struct hooks *h = hooks_create(&te.env);
     const char *bad[] = {"lc=lc"};
-    assert_int_not_equal(hooks_load_policy(h, path, bad, 1, err, sizeof err), 0);
+    assert_int_not_equal(hooks_load_policy_words(h, path, bad, 1, err, sizeof err), 0);
     assert_non_null(strstr(err, "unknown argument 'lc=lc'"));
     const char *badmap[] = {"map:nope[x]=1"};
-    assert_int_not_equal(hooks_load_policy(h, path, badmap, 1, err, sizeof err), 0);
+    assert_int_not_equal(hooks_load_policy_words(h, path, badmap, 1, err, sizeof err), 0);
     assert_non_null(strstr(err, "no map 'nope'"));
     /* a budget too small for the callback faults it */
     const char *tiny[] = {"budget=5", "map:process_class[lc]=1"};
-    assert_int_equal(hooks_load_policy(h, path, tiny, 2, err, sizeof err), 0);
+    assert_int_equal(hooks_load_policy_words(h, path, tiny, 2, err, sizeof err), 0);
     struct hook_task t = te_task(1, "lc");
     uint64_t ts = 1024;
     uint32_t il = 1;
@@ -749,7 +749,7 @@ static void twin(const char *name, const char *const *c_args, int c_n, const cha
     free(b);
 }
 
-static void test_twins(void **state)
+static void bpf_twins_decide_as_their_c_plugins(void **state)
 {
     (void)state;
     const int nts = (int)(sizeof timeslice_steps / sizeof timeslice_steps[0]);
@@ -772,7 +772,7 @@ static void test_twins(void **state)
 
 /* ---- the gpu_ext-shaped object end to end at the hooks ---- */
 
-static void test_gpu_ext_object_decisions(void **state)
+static void gpu_ext_object_applies_its_per_process_timeslice_and_interleave(void **state)
 {
     (void)state;
     char path[512];
@@ -926,22 +926,22 @@ static void test_preempt_on_launch(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reference_objects),
-        cmocka_unit_test(test_gpu_ext_object_shape),
-        cmocka_unit_test(test_negative_fixtures),
+        cmocka_unit_test(reference_objects_load_in_every_compiler_variant),
+        cmocka_unit_test(gpu_ext_object_check_finds_its_callbacks_and_maps),
+        cmocka_unit_test(broken_objects_are_refused_with_their_reason),
         cmocka_unit_test(test_three_member_ops_accepted),
         cmocka_unit_test(test_helper_without_args_after_args_load),
-        cmocka_unit_test(test_driver_abi_generations),
+        cmocka_unit_test(each_object_loads_on_its_generations_and_refusals_say_why),
         cmocka_unit_test(test_driver_575_profile_selects_k4),
         cmocka_unit_test(test_driver_abi_wins_over_575_profile),
         cmocka_unit_test(test_k1_output_fields_applied),
-        cmocka_unit_test(test_kfunc_rules_and_helpers),
-        cmocka_unit_test(test_kfunc_code_sequences),
+        cmocka_unit_test(kfuncs_return_the_drivers_codes_and_helpers_obey_the_rules),
+        cmocka_unit_test(kfunc_code_sequences_run_without_a_policy_error),
         cmocka_unit_test(test_report_escapes_map_names),
         cmocka_unit_test(test_fault_fails_cleanly),
-        cmocka_unit_test(test_budget_and_bad_args),
-        cmocka_unit_test(test_twins),
-        cmocka_unit_test(test_gpu_ext_object_decisions),
+        cmocka_unit_test(bad_args_are_refused_and_a_tiny_budget_faults_the_callback),
+        cmocka_unit_test(bpf_twins_decide_as_their_c_plugins),
+        cmocka_unit_test(gpu_ext_object_applies_its_per_process_timeslice_and_interleave),
         cmocka_unit_test(test_preempt_on_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -112,7 +112,7 @@ static enum bpf_fault_kind run(const struct bpf_insn *p, uint32_t n, struct bpf_
                      bpf_fault_kind_name(k_), bpf_fault_format(&f_, b_, sizeof b_));          \
     } while (0)
 
-static void test_stack_bounds(void **state)
+static void stack_access_outside_the_frame_faults(void **state)
 {
     (void)state;
     EXPECT(BPF_FAULT_MEMORY, "offset -8 of stack frame 0", ST(BPF_DW, 10, -520, 0), EXIT());
@@ -158,7 +158,7 @@ static void test_scalars_are_not_pointers(void **state)
            LDX(BPF_DW, 0, 3, -16), EXIT());
 }
 
-static void test_map_values(void **state)
+static void map_value_access_past_its_size_faults(void **state)
 {
     (void)state;
     /* lookup of key 1 (present), then read past its 8-byte value */
@@ -180,7 +180,7 @@ static void test_map_values(void **state)
     EXPECT(BPF_FAULT_INSN, "not one of the program's maps", LD64_SRC(1, BPF_PSEUDO_MAP_FD, 0x1234), EXIT());
 }
 
-static void test_helper_arguments(void **state)
+static void helper_argument_out_of_bounds_faults(void **state)
 {
     (void)state;
     /* a 4-byte key starting 2 bytes below the top of the stack */
@@ -215,7 +215,7 @@ static void test_helper_arguments(void **state)
     bpf_map_ringbuf_drain(fx.maps[2], NULL, NULL);
 }
 
-static void test_kfunc_arguments(void **state)
+static void kfunc_argument_that_is_not_the_ctx_faults(void **state)
 {
     (void)state;
     EXPECT(BPF_FAULT_NONE, "", CALL_KFUNC(0), EXIT());
@@ -227,7 +227,7 @@ static void test_kfunc_arguments(void **state)
     EXPECT(BPF_FAULT_INSN, "kfunc index 9 outside", CALL_KFUNC(9), EXIT());
 }
 
-static void test_budget_and_depth(void **state)
+static void budget_exhaustion_and_call_depth_fault(void **state)
 {
     (void)state;
     EXPECT(BPF_FAULT_BUDGET, "budget of 1000000 exhausted", JA(-1), EXIT());
@@ -256,7 +256,7 @@ static void test_budget_and_depth(void **state)
 
 /* Under the thread's wall-clock deadline (a daemon's callback limit) a run stops part-way with a budget
  * fault once it has passed, however large its instruction budget; in a plain loop and in a helper's. */
-static void test_wall_clock_deadline(void **state)
+static void wall_clock_deadline_stops_a_run_with_a_budget_fault(void **state)
 {
     (void)state;
     fx.env.insn_budget = UINT64_MAX;
@@ -270,7 +270,7 @@ static void test_wall_clock_deadline(void **state)
     fx.env.insn_budget = 0;
 }
 
-static void test_control_flow_faults(void **state)
+static void running_past_the_end_faults(void **state)
 {
     (void)state;
     EXPECT(BPF_FAULT_INSN, "ran past the end", MOV64_IMM(0, 1));
@@ -315,15 +315,15 @@ static void test_fault_in_callee_then_clean_run(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stack_bounds),
+        cmocka_unit_test(stack_access_outside_the_frame_faults),
         cmocka_unit_test(test_ctx_is_read_only_and_sized),
         cmocka_unit_test(test_scalars_are_not_pointers),
-        cmocka_unit_test(test_map_values),
-        cmocka_unit_test(test_helper_arguments),
-        cmocka_unit_test(test_kfunc_arguments),
-        cmocka_unit_test(test_budget_and_depth),
-        cmocka_unit_test(test_wall_clock_deadline),
-        cmocka_unit_test(test_control_flow_faults),
+        cmocka_unit_test(map_value_access_past_its_size_faults),
+        cmocka_unit_test(helper_argument_out_of_bounds_faults),
+        cmocka_unit_test(kfunc_argument_that_is_not_the_ctx_faults),
+        cmocka_unit_test(budget_exhaustion_and_call_depth_fault),
+        cmocka_unit_test(wall_clock_deadline_stops_a_run_with_a_budget_fault),
+        cmocka_unit_test(running_past_the_end_faults),
         cmocka_unit_test(test_fault_names_program_insn_and_line),
         cmocka_unit_test(test_fault_in_callee_then_clean_run),
     };

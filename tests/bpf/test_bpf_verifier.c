@@ -201,7 +201,7 @@ static int kernel_load(const struct bpf_insn *p, uint32_t n, bool gpl, char *log
     return fd < 0 ? -errno : fd;
 }
 
-static void test_same_verdict_as_the_kernel(void **state)
+static void check_gives_the_same_verdict_as_the_kernel(void **state)
 {
     (void)state;
     int mfd = kernel_map(&map_defs[0]), afd = mfd >= 0 ? kernel_map(&map_defs[1]) : -1;
@@ -247,7 +247,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_rule_refused_with_its_reason),
-        cmocka_unit_test(test_same_verdict_as_the_kernel),
+        cmocka_unit_test(check_gives_the_same_verdict_as_the_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

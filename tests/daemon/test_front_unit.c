@@ -103,7 +103,7 @@ static void procmem_faults_instead_of_crashing(void **state)
 }
 
 /* The daemon's own uid takes part in workloads by default; --workload-uid/gid and --rm-quota set the shares. */
-static void opts_workload_and_quota_options(void **state)
+static void opts_workload_and_quota_options_set_the_shares(void **state)
 {
     (void)state;
     struct front_opts o;
@@ -201,7 +201,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(opts_accepts_every_daemon_option), cmocka_unit_test(opts_rejects_bad_values),
         cmocka_unit_test(ident_reads_this_thread),
-        cmocka_unit_test(procmem_faults_instead_of_crashing), cmocka_unit_test(opts_workload_and_quota_options),
+        cmocka_unit_test(procmem_faults_instead_of_crashing),
+        cmocka_unit_test(opts_workload_and_quota_options_set_the_shares),
         cmocka_unit_test(callermem_gives_the_thread_back_at_the_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

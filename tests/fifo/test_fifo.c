@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static void test_effective_timeslice(void **state)
+static void effective_timeslice_rounds_to_the_profiles_granularity(void **state)
 {
     (void)state;
     struct profile p;
@@ -22,7 +22,7 @@ static void test_effective_timeslice(void **state)
     assert_int_equal(fifo_effective_timeslice_ns(&p, 1000000), 255 * 8 * US);
 }
 
-static void test_ids_and_limits(void **state)
+static void tsg_ids_are_shared_by_runlists_and_reused_and_a_missing_engine_is_refused(void **state)
 {
     (void)state;
     struct tenv e;
@@ -82,7 +82,7 @@ static void test_ids_and_limits(void **state)
     tenv_fini(&e);
 }
 
-static void test_ids_per_runlist(void **state)
+static void per_runlist_chram_gives_each_runlist_its_own_id_spaces(void **state)
 {
     (void)state;
     struct tenv e;
@@ -138,7 +138,7 @@ static void expect_runlist(struct tenv *e, const uint32_t *want, uint32_t n)
         assert_int_equal(got[i], want[i]);
 }
 
-static void test_runlist_interleave(void **state)
+static void runlist_repeats_groups_by_interleave_level(void **state)
 {
     (void)state;
     struct tenv e;
@@ -166,7 +166,7 @@ static void test_runlist_interleave(void **state)
     tenv_fini(&e);
 }
 
-static void test_runlist_no_low(void **state)
+static void runlist_without_low_groups_repeats_high_per_medium(void **state)
 {
     (void)state;
     struct tenv e;
@@ -181,7 +181,7 @@ static void test_runlist_no_low(void **state)
     tenv_fini(&e);
 }
 
-static void test_sched_policy_lock(void **state)
+static void sched_policy_change_is_refused_while_another_holds_the_lock(void **state)
 {
     (void)state;
     struct tenv e;
@@ -206,7 +206,7 @@ static void test_sched_policy_lock(void **state)
     tenv_fini(&e);
 }
 
-static void test_timeslice_rotation(void **state)
+static void groups_rotate_round_robin_one_timeslice_each(void **state)
 {
     (void)state;
     struct tenv e;
@@ -314,7 +314,7 @@ static void test_preempt_wait_timeout(void **state)
     tenv_fini(&e);
 }
 
-static void test_disable_enable(void **state)
+static void disabled_channel_is_preempted_and_resumes_with_its_remaining_work(void **state)
 {
     (void)state;
     struct tenv e;
@@ -339,7 +339,7 @@ static void test_disable_enable(void **state)
     tenv_fini(&e);
 }
 
-static void test_disable_only_scheduling(void **state)
+static void disable_only_scheduling_lets_the_running_kernel_finish(void **state)
 {
     (void)state;
     struct tenv e;
@@ -443,7 +443,7 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-static void test_determinism(void **state)
+static void same_seed_gives_byte_identical_traces(void **state)
 {
     (void)state;
     char a[64], b[64];
@@ -484,7 +484,7 @@ static void lost_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t subm
     ls->refused += fifo_submit(ls->c, &k, NULL, NULL, NULL) == NV_ERR_GPU_IS_LOST;
 }
 
-static void test_gpu_lost(void **state)
+static void gpu_loss_fails_every_running_and_queued_kernel_once(void **state)
 {
     (void)state;
     struct tenv e;
@@ -605,7 +605,7 @@ static void assert_in_ms(uint64_t got_ns, double lo_ms, double hi_ms)
         fail_msg("model %.1f ms, hardware %.1f..%.1f ms", got, lo_ms, hi_ms);
 }
 
-static void test_hw_timeslice_pairs(void **state)
+static void equal_timeslice_pairs_match_the_hardware_durations(void **state)
 {
     (void)state;
     uint64_t d[2] = {0, 0};
@@ -629,7 +629,7 @@ static void test_hw_timeslice_pairs(void **state)
 
 /* interleave-pairs.txt: CHANNEL_INTERLEAVED, levels 1/1, 2/0, 0/2 (libcuda's 2048 us slices): all 800-806 ms -
  * with one HIGH and one LOW group each gets one runlist entry, so no priority effect with two groups. */
-static void test_hw_interleave_pairs(void **state)
+static void interleave_level_pairs_match_the_hardware_durations(void **state)
 {
     (void)state;
     static const uint32_t lv[3][2] = {{1, 1}, {2, 0}, {0, 2}};
@@ -765,7 +765,7 @@ static uint64_t disabled_run(uint64_t window_ns)
     return done[0];
 }
 
-static void test_hw_disable_window(void **state)
+static void disable_windows_match_the_hardware_durations(void **state)
 {
     (void)state;
     assert_near_ms(disabled_run(300774 * US), 1029.8, 0.005);
@@ -921,28 +921,28 @@ static void test_next_picked_at_expiry(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_effective_timeslice),
-        cmocka_unit_test(test_ids_and_limits),
-        cmocka_unit_test(test_ids_per_runlist),
+        cmocka_unit_test(effective_timeslice_rounds_to_the_profiles_granularity),
+        cmocka_unit_test(tsg_ids_are_shared_by_runlists_and_reused_and_a_missing_engine_is_refused),
+        cmocka_unit_test(per_runlist_chram_gives_each_runlist_its_own_id_spaces),
         cmocka_unit_test(test_timeslice_get_set),
-        cmocka_unit_test(test_runlist_interleave),
-        cmocka_unit_test(test_runlist_no_low),
-        cmocka_unit_test(test_sched_policy_lock),
-        cmocka_unit_test(test_timeslice_rotation),
+        cmocka_unit_test(runlist_repeats_groups_by_interleave_level),
+        cmocka_unit_test(runlist_without_low_groups_repeats_high_per_medium),
+        cmocka_unit_test(sched_policy_change_is_refused_while_another_holds_the_lock),
+        cmocka_unit_test(groups_rotate_round_robin_one_timeslice_each),
         cmocka_unit_test(test_preempt_wfi),
         cmocka_unit_test(test_preempt_cta),
         cmocka_unit_test(test_preempt_cilp),
         cmocka_unit_test(test_preempt_wait_timeout),
-        cmocka_unit_test(test_disable_enable),
-        cmocka_unit_test(test_disable_only_scheduling),
+        cmocka_unit_test(disabled_channel_is_preempted_and_resumes_with_its_remaining_work),
+        cmocka_unit_test(disable_only_scheduling_lets_the_running_kernel_finish),
         cmocka_unit_test(test_schedule_disable_preempts),
-        cmocka_unit_test(test_determinism),
-        cmocka_unit_test(test_gpu_lost),
-        cmocka_unit_test(test_hw_timeslice_pairs),
-        cmocka_unit_test(test_hw_interleave_pairs),
+        cmocka_unit_test(same_seed_gives_byte_identical_traces),
+        cmocka_unit_test(gpu_loss_fails_every_running_and_queued_kernel_once),
+        cmocka_unit_test(equal_timeslice_pairs_match_the_hardware_durations),
+        cmocka_unit_test(interleave_level_pairs_match_the_hardware_durations),
         cmocka_unit_test(test_hw_preempt_series),
         cmocka_unit_test(test_hw_lc_next_to_be),
-        cmocka_unit_test(test_hw_disable_window),
+        cmocka_unit_test(disable_windows_match_the_hardware_durations),
         cmocka_unit_test(test_idle_save),
         cmocka_unit_test(test_wake_after_idle),
         cmocka_unit_test(test_slice_lapse),

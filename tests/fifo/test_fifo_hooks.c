@@ -117,7 +117,7 @@ static unsigned hook_recs(struct sim *s, const char *hook)
     return n;
 }
 
-static void test_hook_call_sites(void **state)
+static void every_hook_is_called_at_its_driver_call_site(void **state)
 {
     (void)state;
     struct profile p;
@@ -192,7 +192,7 @@ static void test_hook_call_sites(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hook_call_sites),
+        cmocka_unit_test(every_hook_is_called_at_its_driver_call_site),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,7 +108,7 @@ static void check_engine(struct fifo_runlist *rl, struct fifo_tsg *const *all, u
         assert_int_not_equal(rl->state, ENG_IDLE);
 }
 
-static void test_never_idle_while_runnable(void **state)
+static void gpu_is_never_idle_while_a_group_is_runnable(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
@@ -151,7 +151,7 @@ static void share_rec(void *ctx, const struct sim_rec *r)
     }
 }
 
-static void test_equal_shares(void **state)
+static void equal_groups_get_equal_shares_for_every_seed(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
@@ -177,7 +177,7 @@ static void test_equal_shares(void **state)
     }
 }
 
-static void test_no_starvation(void **state)
+static void no_group_starves_for_any_seed(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
@@ -221,9 +221,9 @@ static void test_no_starvation(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_never_idle_while_runnable),
-        cmocka_unit_test(test_equal_shares),
-        cmocka_unit_test(test_no_starvation),
+        cmocka_unit_test(gpu_is_never_idle_while_a_group_is_runnable),
+        cmocka_unit_test(equal_groups_get_equal_shares_for_every_seed),
+        cmocka_unit_test(no_group_starves_for_any_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,7 +79,7 @@ static NV_STATUS mk_channel(struct fx *x, uint32_t parent, uint32_t h, uint32_t 
     return st;
 }
 
-static void test_tsg_timeslice_info(void **state)
+static void tsg_timeslice_set_is_what_get_answers(void **state)
 {
     struct fx *x = *state;
     mk_tsg(x, HTSG, NV2080_ENGINE_TYPE_GR0);
@@ -144,7 +144,7 @@ static void test_tsg_timeslice_info(void **state)
     assert_int_equal(alloc(x, HTSG, 0x5c000090u, KERNEL_GRAPHICS_CONTEXT, NULL), NV_ERR_INVALID_CLASS);
 }
 
-static void test_channels_ctxshare(void **state)
+static void ctxshare_gets_the_top_subcontext_and_mixed_channels_are_refused(void **state)
 {
     struct fx *x = *state;
     mk_tsg(x, HTSG, NV2080_ENGINE_TYPE_GR0);
@@ -211,7 +211,7 @@ static void test_channels_ctxshare(void **state)
                      NV_ERR_OBJECT_NOT_FOUND);
 }
 
-static void test_channel_under_device(void **state)
+static void channel_under_a_device_gets_an_implicit_group(void **state)
 {
     struct fx *x = *state;
     NV_CHANNEL_ALLOC_PARAMS cp;
@@ -239,7 +239,7 @@ static void test_channel_under_device(void **state)
                      NV_ERR_OBJECT_NOT_FOUND);
 }
 
-static void test_channel_limit(void **state)
+static void channel_past_128_and_group_on_a_missing_engine_are_refused(void **state)
 {
     struct fx *x = *state;
     mk_tsg(x, HTSG, NV2080_ENGINE_TYPE_GR0);
@@ -251,7 +251,7 @@ static void test_channel_limit(void **state)
     assert_int_equal(alloc(x, HDEV, 0x3000, KEPLER_CHANNEL_GROUP_A, &gp), NV_ERR_INVALID_ARGUMENT);
 }
 
-static void test_disable_channels(void **state)
+static void disable_channels_refuses_bad_counts_and_entries_as_the_h200(void **state)
 {
     struct fx *x = *state;
     mk_tsg(x, HTSG, NV2080_ENGINE_TYPE_GR0);
@@ -298,7 +298,7 @@ static void test_disable_channels(void **state)
 }
 
 /* Interleave levels with CAP_SYS_NICE: an invalid level is NOT_SUPPORTED on H200 (GSP RPC failure). */
-static void test_interleave_levels(void **state)
+static void invalid_interleave_level_is_not_supported_with_cap_sys_nice(void **state)
 {
     struct fx *x = *state;
     nvemu_identity nice;
@@ -366,13 +366,14 @@ static void test_fifo_get_info(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_tsg_timeslice_info, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_channels_ctxshare, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_channel_under_device, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_channel_limit, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_disable_channels, setup, teardown),
+        cmocka_unit_test_setup_teardown(tsg_timeslice_set_is_what_get_answers, setup, teardown),
+        cmocka_unit_test_setup_teardown(ctxshare_gets_the_top_subcontext_and_mixed_channels_are_refused,
+            setup, teardown),
+        cmocka_unit_test_setup_teardown(channel_under_a_device_gets_an_implicit_group, setup, teardown),
+        cmocka_unit_test_setup_teardown(channel_past_128_and_group_on_a_missing_engine_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(disable_channels_refuses_bad_counts_and_entries_as_the_h200, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo_get_info, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_interleave_levels, setup, teardown),
+        cmocka_unit_test_setup_teardown(invalid_interleave_level_is_not_supported_with_cap_sys_nice, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

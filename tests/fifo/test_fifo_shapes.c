@@ -25,7 +25,7 @@ static void on_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit
     ((uint64_t *)ctx)[tag] = done_t;
 }
 
-static void test_occupancy_from_shape(void **state)
+static void occupancy_follows_the_kernels_shape(void **state)
 {
     (void)state;
     struct profile p;
@@ -180,7 +180,7 @@ static void test_restore_sm_path_counts_the_sm_shared_memory(void **state)
 }
 
 /* A timeslice's microseconds last timing.timeslice_tick_ns each (H200: 1024 ns). */
-static void test_timeslice_tick(void **state)
+static void timeslice_microseconds_last_the_profiles_tick(void **state)
 {
     (void)state;
     struct profile p;
@@ -194,12 +194,12 @@ static void test_timeslice_tick(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_occupancy_from_shape),
+        cmocka_unit_test(occupancy_follows_the_kernels_shape),
         cmocka_unit_test(test_waves_follow_occupancy),
         cmocka_unit_test(test_save_counts_resident_blocks),
         cmocka_unit_test(test_restore_by_block_threads),
         cmocka_unit_test(test_restore_sm_path_counts_the_sm_shared_memory),
-        cmocka_unit_test(test_timeslice_tick),
+        cmocka_unit_test(timeslice_microseconds_last_the_profiles_tick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,7 +33,7 @@ static void push(struct sim *s, void *arg, uint64_t data)
     l->v[l->n++] = data;
 }
 
-static void test_stable_order_and_cancel(void **state)
+static void same_time_events_keep_their_order_and_cancel_removes_one(void **state)
 {
     (void)state;
     struct sim *s = mk(1, false);
@@ -80,7 +80,7 @@ static void check_order(struct sim *s, void *arg, uint64_t seq)
     o->fired++;
 }
 
-static void test_heap_stress(void **state)
+static void many_events_come_out_in_time_order(void **state)
 {
     (void)state;
     struct sim *s = mk(9, false);
@@ -117,7 +117,7 @@ static void test_reentry_refused(void **state)
     sim_destroy(s);
 }
 
-static void test_rng(void **state)
+static void same_seed_gives_the_same_random_sequence(void **state)
 {
     (void)state;
     struct sim *a = mk(5, false), *b = mk(5, false), *c = mk(6, false);
@@ -146,7 +146,7 @@ static void count_cb(void *ctx, const struct sim_rec *r)
     (*(unsigned *)ctx)++;
 }
 
-static void test_trace(void **state)
+static void sim_names_a_record_kind_only_from_its_producer(void **state)
 {
     (void)state;
     char path[64];
@@ -211,11 +211,11 @@ static void test_call_charge(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stable_order_and_cancel),
-        cmocka_unit_test(test_heap_stress),
+        cmocka_unit_test(same_time_events_keep_their_order_and_cancel_removes_one),
+        cmocka_unit_test(many_events_come_out_in_time_order),
         cmocka_unit_test(test_reentry_refused),
-        cmocka_unit_test(test_rng),
-        cmocka_unit_test(test_trace),
+        cmocka_unit_test(same_seed_gives_the_same_random_sequence),
+        cmocka_unit_test(sim_names_a_record_kind_only_from_its_producer),
         cmocka_unit_test(test_call_charge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

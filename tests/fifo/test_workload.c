@@ -71,7 +71,7 @@ static uint64_t wl_submit(struct fx *x, uint32_t hch, uint64_t total_ns)
     return s.kernel_id;
 }
 
-static void test_single_participant(void **state)
+static void single_participant_waits_only_after_registering(void **state)
 {
     struct fx *x = *state;
     const struct profile_timing *tm = &nvemu_profile(x->e.emu)->timing;
@@ -119,7 +119,7 @@ static void test_single_participant(void **state)
 }
 
 /* No call may push the shared virtual clock by more than an hour: a kernel or sleep of ~2^64 ns is refused. */
-static void test_clock_bounded(void **state)
+static void call_pushing_the_clock_past_an_hour_is_refused(void **state)
 {
     struct fx *x = *state;
     mk_channel(x, 0x5c000011);
@@ -147,7 +147,7 @@ static void test_clock_bounded(void **state)
 }
 
 /* A kernel of a lost GPU fails at the loss: its wait answers NV_ERR_GPU_IS_LOST with the loss time. */
-static void test_gpu_lost(void **state)
+static void kernel_of_a_lost_gpu_fails_at_the_loss(void **state)
 {
     struct fx *x = *state;
     mk_channel(x, 0x5c000011);
@@ -210,7 +210,7 @@ static void *thr_main(void *arg)
     return NULL;
 }
 
-static void test_two_participants(void **state)
+static void virtual_time_never_passes_a_sleeping_participant(void **state)
 {
     struct fx *x = *state;
     pthread_barrier_t bar;
@@ -232,11 +232,11 @@ static void test_two_participants(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_single_participant, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_two_participants, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_gpu_lost, setup, teardown),
+        cmocka_unit_test_setup_teardown(single_participant_waits_only_after_registering, setup, teardown),
+        cmocka_unit_test_setup_teardown(virtual_time_never_passes_a_sleeping_participant, setup, teardown),
+        cmocka_unit_test_setup_teardown(kernel_of_a_lost_gpu_fails_at_the_loss, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forget_opener, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_clock_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(call_pushing_the_clock_past_an_hour_is_refused, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -494,13 +494,13 @@ static void load_refuses_missing_file_symbol_and_version(void **state)
     te_init(&te, 8);
     struct hooks *h = hooks_create(&te.env);
     char err[512];
-    assert_int_equal(hooks_load_policy(h, "/nonexistent/policy.so", NULL, 0, err, sizeof err), -1);
+    assert_int_equal(hooks_load_policy_words(h, "/nonexistent/policy.so", NULL, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "cannot load policy /nonexistent/policy.so"));
-    assert_int_equal(hooks_load_policy(h, TEST_NOSYM_SO, NULL, 0, err, sizeof err), -1);
+    assert_int_equal(hooks_load_policy_words(h, TEST_NOSYM_SO, NULL, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "is not an nvemu policy"));
-    assert_int_equal(hooks_load_policy(h, TEST_BADVER_SO, NULL, 0, err, sizeof err), -1);
+    assert_int_equal(hooks_load_policy_words(h, TEST_BADVER_SO, NULL, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "policy API version 999"));
-    assert_int_equal(hooks_load_policy(h, NULL, NULL, 0, err, sizeof err), -1);
+    assert_int_equal(hooks_load_policy_words(h, NULL, NULL, 0, err, sizeof err), -1);
     assert_false(hooks_active(h));
     hooks_destroy(h);
 }
@@ -575,7 +575,7 @@ static void policy_kind_is_chosen_by_file_content_through_one_table(void **state
     close(fd);
     assert_ptr_equal(hooks_policy_loader_for(obj), bpf);
     char err[256] = "";
-    assert_int_equal(hooks_check_plugin(obj, NULL, 0, err, sizeof err), 1); /* checked by a load */
+    assert_int_equal(hooks_check_plugin_words(obj, NULL, 0, err, sizeof err), 1); /* checked by a load */
     unlink(obj);
 }
 
@@ -591,13 +591,13 @@ static void test_check_plugin_runs_no_code(void **state)
     unlink(mark);
     setenv("NVEMU_TEST_CTOR_MARK", mark, 1);
     char err[512] = "";
-    assert_int_equal(hooks_check_plugin(TEST_CTOR_SO, NULL, 0, err, sizeof err), 0);
+    assert_int_equal(hooks_check_plugin_words(TEST_CTOR_SO, NULL, 0, err, sizeof err), 0);
     assert_int_not_equal(access(mark, F_OK), 0);
-    assert_int_equal(hooks_check_plugin(TEST_NOSYM_SO, NULL, 0, err, sizeof err), -1);
+    assert_int_equal(hooks_check_plugin_words(TEST_NOSYM_SO, NULL, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "is not an nvemu policy"));
-    assert_int_equal(hooks_check_plugin(TEST_BADVER_SO, NULL, 0, err, sizeof err), -1);
+    assert_int_equal(hooks_check_plugin_words(TEST_BADVER_SO, NULL, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "policy API version 999"));
-    assert_int_equal(hooks_check_plugin("/etc/hostname", NULL, 0, err, sizeof err), -1);
+    assert_int_equal(hooks_check_plugin_words("/etc/hostname", NULL, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "not an ELF shared object"));
     /* a FIFO named as the plugin is refused at once, not waited on */
     char fifo[] = "/tmp/nvemu-plugin-fifo-XXXXXX";
@@ -605,18 +605,18 @@ static void test_check_plugin_runs_no_code(void **state)
     char fifo_path[64];
     snprintf(fifo_path, sizeof fifo_path, "%s/p.so", fifo);
     assert_int_equal(mkfifo(fifo_path, 0600), 0);
-    assert_int_equal(hooks_check_plugin(fifo_path, NULL, 0, err, sizeof err), -1);
+    assert_int_equal(hooks_check_plugin_words(fifo_path, NULL, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "not a regular file"));
     unlink(fifo_path);
     rmdir(fifo);
     const char *bad_arg[] = {"novalue"};
-    assert_int_equal(hooks_check_plugin(TEST_CTOR_SO, bad_arg, 1, err, sizeof err), -1);
+    assert_int_equal(hooks_check_plugin_words(TEST_CTOR_SO, bad_arg, 1, err, sizeof err), -1);
     assert_non_null(strstr(err, "is not key=value"));
     /* the same file loaded does run its constructor: the check above could have seen it */
     struct testenv te;
     te_init(&te, 8);
     struct hooks *h = hooks_create(&te.env);
-    assert_int_equal(hooks_load_policy(h, TEST_CTOR_SO, NULL, 0, err, sizeof err), 0);
+    assert_int_equal(hooks_load_policy_words(h, TEST_CTOR_SO, NULL, 0, err, sizeof err), 0);
     assert_int_equal(access(mark, F_OK), 0);
     hooks_destroy(h);
     unlink(mark);
@@ -624,7 +624,7 @@ static void test_check_plugin_runs_no_code(void **state)
 }
 
 /* A table of exactly the version-1 minimum size (what an older plugin build has) is accepted and used. */
-static void test_min_size_ops_table(void **state)
+static void minimum_size_ops_table_is_accepted_and_used(void **state)
 {
     (void)state;
     memset(&script, 0, sizeof script);
@@ -667,7 +667,7 @@ int main(void)
         cmocka_unit_test(test_check_plugin_runs_no_code),
         cmocka_unit_test(policy_kind_is_chosen_by_file_content_through_one_table),
         cmocka_unit_test(test_callback_limit_detaches_late_policy),
-        cmocka_unit_test(test_min_size_ops_table),
+        cmocka_unit_test(minimum_size_ops_table_is_accepted_and_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -158,7 +158,7 @@ static void test_query_priorities_preempt(void **state)
     assert_int_equal(l.n, before + 1);
 }
 
-static void test_disable_method(void **state)
+static void disable_method_disables_every_be_channel_once_per_lc_arrival(void **state)
 {
     struct fx *f = *state;
     struct log l = {0};
@@ -180,7 +180,7 @@ static void test_disable_method(void **state)
     assert_string_equal(l.what[1], "enable");
 }
 
-static void test_errors(void **state)
+static void bad_tasks_and_stale_handles_are_refused_and_reported(void **state)
 {
     struct fx *f = *state;
     struct log l = {0};
@@ -202,8 +202,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_query_priorities_preempt, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_disable_method, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(disable_method_disables_every_be_channel_once_per_lc_arrival, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_tasks_and_stale_handles_are_refused_and_reported, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

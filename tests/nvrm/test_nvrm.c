@@ -100,7 +100,7 @@ static int teardown(void **state)
     return 0;
 }
 
-static void test_generic_calls(void **state)
+static void generic_calls_allocate_clients_and_refuse_duplicate_handles(void **state)
 {
     struct fx *f = *state;
     NvHandle client = 0;
@@ -137,7 +137,7 @@ static void test_generic_calls(void **state)
     assert_int_equal(nvrm_free(f->rm, client2, client2, client2), NV_ERR_INVALID_OBJECT_HANDLE);
 }
 
-static void test_cudactx_tree(void **state)
+static void cudactx_builds_the_drivers_object_tree_and_classes(void **state)
 {
     struct fx *f = *state;
     struct cudactx c;
@@ -173,7 +173,7 @@ static void test_cudactx_tree(void **state)
     assert_int_equal(s.channel_groups, 0);
 }
 
-static void test_scheduling_controls(void **state)
+static void scheduling_controls_set_what_they_get(void **state)
 {
     struct fx *f = *state;
     struct cudactx c;
@@ -214,7 +214,7 @@ static void test_scheduling_controls(void **state)
 }
 
 /* GPreempt's query finds the 8-channel group by the creating thread's id. */
-static void test_query_group(void **state)
+static void query_finds_the_group_by_its_creating_thread(void **state)
 {
     struct fx *f = *state;
     struct cudactx c;
@@ -234,7 +234,7 @@ static void test_query_group(void **state)
 }
 
 /* Synthetic tasks on one thread: each transport's identity tid is the creator the query matches. */
-static void test_query_group_synthetic_tids(void **state)
+static void query_matches_each_transports_identity_tid(void **state)
 {
     struct fx *f = *state;
     struct nvrm_inproc ipa, ipb;
@@ -261,7 +261,7 @@ static void test_query_group_synthetic_tids(void **state)
     nvrm_close(rb);
 }
 
-static void test_query_group_stock(void **state)
+static void query_on_a_stock_context_finds_no_group(void **state)
 {
     struct fx *f = *state;
     struct cudactx c;
@@ -273,7 +273,7 @@ static void test_query_group_stock(void **state)
 }
 
 /* The bare channel group nvemu-gpreempt falls back to: no channels, not scheduled, still timesliced and preemptible. */
-static void test_cudactx_bare_group(void **state)
+static void bare_group_is_timesliced_and_preemptible_without_channels(void **state)
 {
     struct fx *f = *state;
     struct cudactx_options o;
@@ -297,7 +297,7 @@ static void test_cudactx_bare_group(void **state)
 }
 
 /* A failed build frees what it allocated and says which step failed. */
-static void test_cudactx_failure(void **state)
+static void failed_build_frees_its_objects_and_names_the_step(void **state)
 {
     struct fx *f = *state;
     struct cudactx c;
@@ -334,15 +334,15 @@ static void test_close_frees_clients(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_generic_calls, setup, teardown),
+        cmocka_unit_test_setup_teardown(generic_calls_allocate_clients_and_refuse_duplicate_handles, setup, teardown),
         cmocka_unit_test(cudactx_builds_and_schedules_on_every_release),
-        cmocka_unit_test_setup_teardown(test_cudactx_tree, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_scheduling_controls, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_query_group, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_query_group_synthetic_tids, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_query_group_stock, setup_stock, teardown),
-        cmocka_unit_test_setup_teardown(test_cudactx_bare_group, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_cudactx_failure, setup, teardown),
+        cmocka_unit_test_setup_teardown(cudactx_builds_the_drivers_object_tree_and_classes, setup, teardown),
+        cmocka_unit_test_setup_teardown(scheduling_controls_set_what_they_get, setup, teardown),
+        cmocka_unit_test_setup_teardown(query_finds_the_group_by_its_creating_thread, setup, teardown),
+        cmocka_unit_test_setup_teardown(query_matches_each_transports_identity_tid, setup, teardown),
+        cmocka_unit_test_setup_teardown(query_on_a_stock_context_finds_no_group, setup_stock, teardown),
+        cmocka_unit_test_setup_teardown(bare_group_is_timesliced_and_preemptible_without_channels, setup, teardown),
+        cmocka_unit_test_setup_teardown(failed_build_frees_its_objects_and_names_the_step, setup, teardown),
         cmocka_unit_test_setup_teardown(test_close_frees_clients, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,7 +31,7 @@ static struct fixture *load(const char *so, uint64_t min_us, const char *const *
     while (args && args[n])
         n++;
     char err[512] = "";
-    int rc = hooks_load_policy(f->h, so, args, n, err, sizeof err);
+    int rc = hooks_load_policy_words(f->h, so, args, n, err, sizeof err);
     if (rc != 0)
         fail_msg("load %s: %s", so, err);
     return f;
@@ -54,7 +54,7 @@ static void expect_load_error(const char *so, const char *const *args, const cha
     while (args && args[n])
         n++;
     char err[512] = "";
-    int rc = hooks_load_policy(h, so, args, n, err, sizeof err);
+    int rc = hooks_load_policy_words(h, so, args, n, err, sizeof err);
     hooks_destroy(h);
     assert_int_equal(rc, -1);
     assert_non_null(strstr(err, reason));
@@ -79,7 +79,7 @@ static uint64_t set_ts(struct fixture *f, struct hook_task *t, uint64_t requeste
 
 /* ---- lc_be_timeslice ---- */
 
-static void test_lcbe_classes(void **state)
+static void lcbe_gives_lc_be_and_other_processes_their_timeslices(void **state)
 {
     (void)state;
     const char *args[] = {"lc=infer*,lc_app", "be=train", NULL};
@@ -119,7 +119,7 @@ static void test_lcbe_hold(void **state)
     unload(f);
 }
 
-static void test_lcbe_interleave_and_values(void **state)
+static void lcbe_applies_the_given_timeslices_and_interleave_levels(void **state)
 {
     (void)state;
     const char *args[] = {"lc=a", "be=b", "lc_us=5000", "be_us=300", "lc_il=2", "be_il=0", NULL};
@@ -134,7 +134,7 @@ static void test_lcbe_interleave_and_values(void **state)
     unload(f);
 }
 
-static void test_lcbe_engines_and_default(void **state)
+static void lcbe_leaves_copy_engines_native_and_applies_the_default_class(void **state)
 {
     (void)state;
     const char *gr[] = {"default=be", NULL};
@@ -165,7 +165,7 @@ static void test_lcbe_destroy_forgets(void **state)
     unload(f);
 }
 
-static void test_lcbe_bad_args(void **state)
+static void lcbe_refuses_unknown_and_out_of_range_args(void **state)
 {
     (void)state;
     const char *unknown[] = {"lc=a", "speed=9", NULL};
@@ -194,22 +194,22 @@ static void test_exported_arg_keys_match_init(void **state)
     for (size_t i = 0; i < sizeof plugins / sizeof plugins[0]; i++) {
         const char *bogus[] = {"bogus=1"};
         char check_err[512] = "", load_err[512] = "";
-        assert_int_equal(hooks_check_plugin(plugins[i].so, bogus, 1, check_err, sizeof check_err), -1);
+        assert_int_equal(hooks_check_plugin_words(plugins[i].so, bogus, 1, check_err, sizeof check_err), -1);
         struct testenv te;
         te_init(&te, 1);
         struct hooks *h = hooks_create(&te.env);
-        assert_int_equal(hooks_load_policy(h, plugins[i].so, bogus, 1, load_err, sizeof load_err), -1);
+        assert_int_equal(hooks_load_policy_words(h, plugins[i].so, bogus, 1, load_err, sizeof load_err), -1);
         hooks_destroy(h);
         if (!strstr(check_err, "unknown argument 'bogus' (accepted: ") || !strstr(load_err, check_err))
             fail_msg("%s: check says '%s', init says '%s'", plugins[i].so, check_err, load_err);
         const char *known[] = {plugins[i].known};
-        assert_int_equal(hooks_check_plugin(plugins[i].so, known, 1, check_err, sizeof check_err), 0);
+        assert_int_equal(hooks_check_plugin_words(plugins[i].so, known, 1, check_err, sizeof check_err), 0);
     }
 }
 
 /* ---- gpreempt ---- */
 
-static void test_gpreempt_values(void **state)
+static void gpreempt_gives_lc_one_second_and_be_one_microsecond(void **state)
 {
     (void)state;
     const char *args[] = {"lc=rt", "be=be", NULL};
@@ -224,7 +224,7 @@ static void test_gpreempt_values(void **state)
 }
 
 /* On a profile whose minimum is above 1 us GPreempt's BE value is rejected, the native value kept. */
-static void test_gpreempt_below_minimum(void **state)
+static void gpreempt_be_value_below_the_minimum_is_rejected(void **state)
 {
     (void)state;
     const char *args[] = {"be=be", NULL};
@@ -299,7 +299,7 @@ static void test_adaptive_counts_selected_kind(void **state)
     unload(f);
 }
 
-static void test_adaptive_bad_args(void **state)
+static void adaptive_refuses_inconsistent_rates_and_bad_kinds(void **state)
 {
     (void)state;
     const char *inv[] = {"hi_rate=10", "lo_rate=20", NULL};
@@ -310,7 +310,7 @@ static void test_adaptive_bad_args(void **state)
 
 /* ---- admission ---- */
 
-static void test_admission(void **state)
+static void admission_refuses_lc_binds_beyond_max_lc(void **state)
 {
     (void)state;
     const char *args[] = {"max_lc=1", "lc=lc*", NULL};
@@ -330,7 +330,7 @@ static void test_admission(void **state)
     unload(f);
 }
 
-static void test_admission_zero_and_args(void **state)
+static void admission_with_max_lc_zero_refuses_every_lc_bind(void **state)
 {
     (void)state;
     const char *args[] = {"max_lc=0", "default=lc", NULL};
@@ -347,21 +347,21 @@ static void test_admission_zero_and_args(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lcbe_classes),
+        cmocka_unit_test(lcbe_gives_lc_be_and_other_processes_their_timeslices),
         cmocka_unit_test(test_exported_arg_keys_match_init),
         cmocka_unit_test(test_lcbe_hold),
-        cmocka_unit_test(test_lcbe_interleave_and_values),
-        cmocka_unit_test(test_lcbe_engines_and_default),
+        cmocka_unit_test(lcbe_applies_the_given_timeslices_and_interleave_levels),
+        cmocka_unit_test(lcbe_leaves_copy_engines_native_and_applies_the_default_class),
         cmocka_unit_test(test_lcbe_destroy_forgets),
-        cmocka_unit_test(test_lcbe_bad_args),
-        cmocka_unit_test(test_gpreempt_values),
-        cmocka_unit_test(test_gpreempt_below_minimum),
+        cmocka_unit_test(lcbe_refuses_unknown_and_out_of_range_args),
+        cmocka_unit_test(gpreempt_gives_lc_one_second_and_be_one_microsecond),
+        cmocka_unit_test(gpreempt_be_value_below_the_minimum_is_rejected),
         cmocka_unit_test(test_adaptive_reclassifies),
         cmocka_unit_test(test_adaptive_window_slides),
         cmocka_unit_test(test_adaptive_counts_selected_kind),
-        cmocka_unit_test(test_adaptive_bad_args),
-        cmocka_unit_test(test_admission),
-        cmocka_unit_test(test_admission_zero_and_args),
+        cmocka_unit_test(adaptive_refuses_inconsistent_rates_and_bad_kinds),
+        cmocka_unit_test(admission_refuses_lc_binds_beyond_max_lc),
+        cmocka_unit_test(admission_with_max_lc_zero_refuses_every_lc_bind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

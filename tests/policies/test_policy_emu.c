@@ -163,7 +163,7 @@ static void test_timeslice_set_holds_policy_value(void **state)
     stop(e);
 }
 
-static void test_gpreempt_policy(void **state)
+static void gpreempt_plugin_sets_the_emulated_groups_timeslices(void **state)
 {
     (void)state;
     const char *args[] = {"lc=rt", "be=be"};
@@ -178,7 +178,7 @@ static void test_gpreempt_policy(void **state)
     stop(e);
 }
 
-static void test_admission_policy(void **state)
+static void admission_plugin_refuses_a_second_lc_context_until_the_first_ends(void **state)
 {
     (void)state;
     const char *args[] = {"max_lc=1", "lc=lc*"};
@@ -213,7 +213,7 @@ static uint64_t run_digest(void)
     return d;
 }
 
-static void test_trace_deterministic(void **state)
+static void same_run_gives_the_same_trace_digest(void **state)
 {
     (void)state;
     uint64_t a = run_digest(), b = run_digest();
@@ -244,9 +244,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_task_init_only_is_defeated_by_libcuda),
         cmocka_unit_test(test_timeslice_set_holds_policy_value),
-        cmocka_unit_test(test_gpreempt_policy),
-        cmocka_unit_test(test_admission_policy),
-        cmocka_unit_test(test_trace_deterministic),
+        cmocka_unit_test(gpreempt_plugin_sets_the_emulated_groups_timeslices),
+        cmocka_unit_test(admission_plugin_refuses_a_second_lc_context_until_the_first_ends),
+        cmocka_unit_test(same_run_gives_the_same_trace_digest),
         cmocka_unit_test(test_bad_policy_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,7 @@
 
 #include "open_mode.h"
 
-static void test_mode_only_with_creat_or_tmpfile(void **state)
+static void open_needs_mode_only_with_creat_or_tmpfile(void **state)
 {
     (void)state;
     assert_false(open_needs_mode(O_RDONLY));
@@ -24,7 +24,7 @@ static void test_mode_only_with_creat_or_tmpfile(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mode_only_with_creat_or_tmpfile),
+        cmocka_unit_test(open_needs_mode_only_with_creat_or_tmpfile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -99,7 +99,7 @@ static int teardown(void **state)
     return 0;
 }
 
-static void test_classlist_v2_from_profile(void **state)
+static void classlist_v2_answers_the_profiles_classes(void **state)
 {
     struct fx *f = *state;
     NV0080_CTRL_GPU_GET_CLASSLIST_V2_PARAMS p;
@@ -113,7 +113,7 @@ static void test_classlist_v2_from_profile(void **state)
                      NV_ERR_INVALID_ARGUMENT);
 }
 
-static void test_classlist_embedded(void **state)
+static void classlist_counts_on_a_null_list_and_fills_a_given_one(void **state)
 {
     struct fx *f = *state;
     NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS p = {0};
@@ -142,7 +142,7 @@ static void test_classlist_embedded(void **state)
     free(list);
 }
 
-static void test_gr_info(void **state)
+static void gr_info_answers_sm_version_and_subcontexts_and_refuses_bad_lists(void **state)
 {
     struct fx *f = *state;
     nv_ctrl_info_pair list[3] = {{0x0C, 0xDEAD}, {0x2C, 0xDEAD}, {0x01, 0xDEAD}};
@@ -171,7 +171,7 @@ static void test_gr_info(void **state)
     assert_int_equal(ctrl(f, H_SUBDEV, NV2080_CTRL_CMD_GR_GET_INFO, &p, sizeof p), NV_ERR_INVALID_ARGUMENT);
 }
 
-static void test_gpu_info_v2(void **state)
+static void gpu_info_v2_answers_the_profiles_values_and_refuses_bad_lists(void **state)
 {
     struct fx *f = *state;
     NV2080_CTRL_GPU_GET_INFO_V2_PARAMS p = {.gpuInfoListSize = 1};
@@ -240,7 +240,7 @@ static void test_build_version(void **state)
     assert_int_equal(ctrl(f, f->client, NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, &p, sizeof p), NV_ERR_INVALID_ADDRESS);
 }
 
-static void test_canned_per_input(void **state)
+static void canned_answer_is_chosen_by_its_input_else_not_supported(void **state)
 {
     struct fx *f = *state;
     uint8_t p[24] = {0};
@@ -301,13 +301,15 @@ static void test_a100_answers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_classlist_v2_from_profile, setup_h200, teardown),
-        cmocka_unit_test_setup_teardown(test_classlist_embedded, setup_h200, teardown),
-        cmocka_unit_test_setup_teardown(test_gr_info, setup_h200, teardown),
-        cmocka_unit_test_setup_teardown(test_gpu_info_v2, setup_h200, teardown),
+        cmocka_unit_test_setup_teardown(classlist_v2_answers_the_profiles_classes, setup_h200, teardown),
+        cmocka_unit_test_setup_teardown(classlist_counts_on_a_null_list_and_fills_a_given_one, setup_h200, teardown),
+        cmocka_unit_test_setup_teardown(gr_info_answers_sm_version_and_subcontexts_and_refuses_bad_lists,
+            setup_h200, teardown),
+        cmocka_unit_test_setup_teardown(gpu_info_v2_answers_the_profiles_values_and_refuses_bad_lists,
+            setup_h200, teardown),
         cmocka_unit_test_setup_teardown(test_names_ids_engines, setup_h200, teardown),
         cmocka_unit_test_setup_teardown(test_build_version, setup_h200, teardown),
-        cmocka_unit_test_setup_teardown(test_canned_per_input, setup_h200, teardown),
+        cmocka_unit_test_setup_teardown(canned_answer_is_chosen_by_its_input_else_not_supported, setup_h200, teardown),
         cmocka_unit_test_setup_teardown(test_in_use_is_global, setup_h200, teardown),
         cmocka_unit_test_setup_teardown(test_a100_answers, setup_a100, teardown),
     };

@@ -47,7 +47,7 @@ static void test_all_builtins_load(void **state)
         assert_non_null(builtin(*w));
 }
 
-static void test_h200_values(void **state)
+static void builtin_h200_profile_has_the_boards_values(void **state)
 {
     (void)state;
     char err[256];
@@ -166,7 +166,7 @@ static void expect_error(const char *from, const char *to, const char *anchor, c
         fail_msg("expected '%s...', got '%s'", want, err);
 }
 
-static void test_unknown_key(void **state)
+static void unknown_key_is_refused_at_its_line(void **state)
 {
     (void)state;
     expect_error("  max_subcontexts: 64\n", "  max_subcontexts: 64\n  max_subcontext: 64\n", "max_subcontext: ",
@@ -174,7 +174,7 @@ static void test_unknown_key(void **state)
     expect_error("name: h200\n", "name: h200\nbogus: 1\n", "bogus", "unknown key 'bogus'");
 }
 
-static void test_wrong_types(void **state)
+static void wrong_types_are_refused_naming_the_key(void **state)
 {
     (void)state;
     expect_error("gpu_count: 1\n", "gpu_count: [1]\n", "[1]", "gpu_count must be a scalar, not a sequence");
@@ -188,7 +188,7 @@ static void test_wrong_types(void **state)
                  "fifo.default_compute_preempt_mode must be one of wfi|cta|cilp, not 'gfxp'");
 }
 
-static void test_impossible_values(void **state)
+static void impossible_values_are_refused_with_their_range(void **state)
 {
     (void)state;
     expect_error("  max_channels_per_group: 128", "  max_channels_per_group: 129", "129",
@@ -203,7 +203,7 @@ static void test_impossible_values(void **state)
     expect_error("  0x11: 0x1\n", "  0x11: 0x1\n  17: 0x2\n", "17: 0x2", "index 0x11 listed twice");
 }
 
-static void test_min_above_default_timeslice(void **state)
+static void minimum_above_the_default_timeslice_is_refused(void **state)
 {
     (void)state;
     const struct profile_builtin *b = builtin("h200");
@@ -252,14 +252,14 @@ static void test_chram_needs_hw(void **state)
     free(text);
 }
 
-static void test_missing_and_duplicate_keys(void **state)
+static void missing_and_duplicate_keys_are_refused(void **state)
 {
     (void)state;
     expect_error("chip: GH100\n", "", "name: h200", "the profile needs 'chip'");
     expect_error("arch: hopper\n", "arch: hopper\narch: volta\n", "arch: volta", "duplicate key 'arch'");
 }
 
-static void test_canned_errors(void **state)
+static void bad_canned_bytes_are_refused(void **state)
 {
     (void)state;
     expect_error("    size: 4\n    out: 08\n", "    size: 4\n    out: 0g\n", "0g", "canned.out: invalid character 'g' in hex byte string");
@@ -313,7 +313,7 @@ static void every_profile_states_its_provenance(void **state)
     expect_error("  timing: \"measured,", "  timings: \"measured,", "timings", "provenance: 'timings' is not a key");
 }
 
-static void test_yaml_syntax_error(void **state)
+static void yaml_syntax_error_is_refused(void **state)
 {
     (void)state;
     char err[256];
@@ -347,7 +347,7 @@ static struct profile *edited(const char *from, const char *to, const char *cons
  * value as the older "ctxsw_us: 25"; giving both is refused; an override of
  * either spelling wins over the file's.
  */
-static void test_duration_grammar(void **state)
+static void both_duration_spellings_give_one_value(void **state)
 {
     (void)state;
     char err[512];
@@ -385,7 +385,7 @@ static void test_duration_grammar(void **state)
 }
 
 /* A profile file as deep as the parser fuzzer's crashes, and a FIFO or directory as the profile. */
-static void test_hostile_profiles(void **state)
+static void hostile_profiles_are_refused_without_crashing(void **state)
 {
     (void)state;
     char err[512];
@@ -418,20 +418,20 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_builtins_load),
-        cmocka_unit_test(test_h200_values),
+        cmocka_unit_test(builtin_h200_profile_has_the_boards_values),
         cmocka_unit_test(test_unknown_name_and_missing_file),
         cmocka_unit_test(test_load_from_file),
-        cmocka_unit_test(test_unknown_key),
-        cmocka_unit_test(test_wrong_types),
-        cmocka_unit_test(test_impossible_values),
-        cmocka_unit_test(test_min_above_default_timeslice),
+        cmocka_unit_test(unknown_key_is_refused_at_its_line),
+        cmocka_unit_test(wrong_types_are_refused_naming_the_key),
+        cmocka_unit_test(impossible_values_are_refused_with_their_range),
+        cmocka_unit_test(minimum_above_the_default_timeslice_is_refused),
         cmocka_unit_test(test_chram_needs_hw),
-        cmocka_unit_test(test_missing_and_duplicate_keys),
-        cmocka_unit_test(test_canned_errors),
+        cmocka_unit_test(missing_and_duplicate_keys_are_refused),
+        cmocka_unit_test(bad_canned_bytes_are_refused),
         cmocka_unit_test(every_profile_states_its_provenance),
-        cmocka_unit_test(test_yaml_syntax_error),
-        cmocka_unit_test(test_duration_grammar),
-        cmocka_unit_test(test_hostile_profiles),
+        cmocka_unit_test(yaml_syntax_error_is_refused),
+        cmocka_unit_test(both_duration_spellings_give_one_value),
+        cmocka_unit_test(hostile_profiles_are_refused_without_crashing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -81,7 +81,7 @@ static void replace(char **line, const char *from, const char *to)
     *line = s;
 }
 
-static void test_parse_good_line(void **state)
+static void good_line_parses_into_its_fields(void **state)
 {
     (void)state;
     char **v = fixture_lines(4);
@@ -102,7 +102,7 @@ static void test_parse_good_line(void **state)
     free_lines(v);
 }
 
-static void test_parse_errors(void **state)
+static void bad_lines_are_refused_with_their_message(void **state)
 {
     (void)state;
     static const struct {
@@ -361,8 +361,8 @@ static void test_error_messages_never_end_in_success(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_good_line),
-        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(good_line_parses_into_its_fields),
+        cmocka_unit_test(bad_lines_are_refused_with_their_message),
         cmocka_unit_test(test_clean_prefix_replays),
         cmocka_unit_test(test_uvm_blocks_replayed),
         cmocka_unit_test(test_changed_output_is_a_mismatch),

@@ -14,7 +14,7 @@
 #include "abi/nv_engine.h"
 #include "abi/nv_escape.h"
 
-static void request_words(void **state)
+static void request_words_match_the_drivers_ioctl_numbers(void **state)
 {
     (void)state;
     assert_int_equal(NV_IOCTL_REQUEST(NV_ESC_RM_ALLOC, 48), 0xC030462Bu);
@@ -43,7 +43,7 @@ static void status_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(request_words),
+        cmocka_unit_test(request_words_match_the_drivers_ioctl_numbers),
         cmocka_unit_test(status_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

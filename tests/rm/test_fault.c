@@ -212,7 +212,7 @@ static void gpu_lost_stops_the_fifo(void **state)
     assert_int_equal(tfree(&f->e, f->e.ctl, f->hc, f->g.htsg), NV_OK);
 }
 
-static void gpu_lost_unknown_index_and_other_emulator(void **state)
+static void gpu_lost_of_an_unknown_index_or_other_emulator_changes_nothing(void **state)
 {
     struct fenv *f = *state;
     uint32_t n = nvemu_gpu_count(f->e.emu);
@@ -322,7 +322,7 @@ int main(void)
         T(gpu_lost_node_answers_einval),
         T(gpu_lost_rm_calls_answer_gpu_is_lost),
         T(gpu_lost_stops_the_fifo),
-        T(gpu_lost_unknown_index_and_other_emulator),
+        T(gpu_lost_of_an_unknown_index_or_other_emulator_changes_nothing),
         T(busy_retry_answers_next_count_controls),
         T(busy_retry_replace_cancel_and_privilege),
         cmocka_unit_test(faults_are_deterministic),

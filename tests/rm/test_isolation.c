@@ -50,7 +50,7 @@ static NV_STATUS alloc_event(struct tenv *e, uint32_t hc, uint32_t parent, uint3
  * client, the status report and closing the fd must not recurse that deep.
  * An event cannot be another event's notifier (eventInit: NV_ERR_INVALID_OBJECT).
  */
-static void deep_event_chain(void **state)
+static void deep_event_chain_frees_without_recursion(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -96,7 +96,7 @@ static uint32_t os_event(struct tenv *e, int fd, uint32_t nr, uint32_t hclient, 
  * any fd), freed with their client and their fd, and bounded per fd so one
  * user cannot grow the daemon without limit.
  */
-static void os_events_bounded(void **state)
+static void os_events_share_one_namespace_and_are_bounded(void **state)
 {
     struct tenv *e = *state;
     int other = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
@@ -125,7 +125,7 @@ static void os_events_bounded(void **state)
 }
 
 /* An fd that owns many clients frees them all on close (one pass, not a rescan per client). */
-static void close_many_clients(void **state)
+static void close_frees_every_client_of_the_fd_in_one_pass(void **state)
 {
     struct tenv *e = *state;
     int fd = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
@@ -145,7 +145,7 @@ static void close_many_clients(void **state)
  * Per-uid quotas: past its share a uid's alloc is NV_ERR_INSUFFICIENT_RESOURCES (clients, objects, events),
  * another uid is not affected, and a free makes room again.
  */
-static void quota_per_uid(void **state)
+static void alloc_past_a_uids_quota_is_insufficient_resources(void **state)
 {
     (void)state;
     nvemu_config cfg;
@@ -194,7 +194,10 @@ static void quota_per_uid(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(deep_event_chain), T(os_events_bounded), T(close_many_clients), T(quota_per_uid),
+        T(deep_event_chain_frees_without_recursion),
+        T(os_events_share_one_namespace_and_are_bounded),
+        T(close_frees_every_client_of_the_fd_in_one_pass),
+        T(alloc_past_a_uids_quota_is_insufficient_resources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

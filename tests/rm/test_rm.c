@@ -47,7 +47,7 @@ static void decode_ignores_magic_and_direction(void **state)
     assert_int_equal(p.hObjectNew, 0xC1D00000u);
 }
 
-static void size_and_node_rules(void **state)
+static void wrong_sizes_and_nodes_are_einval(void **state)
 {
     struct tenv *e = *state;
     unsigned char buf[64] = {0};
@@ -93,7 +93,7 @@ static void bad_pointers_fault(void **state)
 
 /* ---- clients and handles ---- */
 
-static void client_handles(void **state)
+static void root_client_alloc_rewrites_class_and_handle(void **state)
 {
     struct tenv *e = *state;
     NVOS21_PARAMETERS p;
@@ -123,7 +123,7 @@ static void client_handles(void **state)
     assert_int_equal(h, 0xC1D00003u);
 }
 
-static void child_handles(void **state)
+static void child_alloc_gets_the_drivers_generated_handle(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -145,7 +145,7 @@ static void child_handles(void **state)
     assert_int_equal(talloc(e, e->ctl, hc, HDEV, &h, FERMI_VASPACE_A, &va), NV_ERR_INSERT_DUPLICATE_NAME);
 }
 
-static void class_and_parent_rules(void **state)
+static void bad_parent_or_class_alloc_is_refused_with_the_drivers_status(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -174,7 +174,7 @@ static void class_and_parent_rules(void **state)
     assert_int_equal(talloc(e, e->ctl, hc, HSUB, &h, HOPPER_USERMODE_A, NULL), NV_OK);
 }
 
-static void device_rules(void **state)
+static void device_alloc_needs_an_open_device_node(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = 0;
@@ -211,7 +211,7 @@ static void device_rules(void **state)
 
 /* ---- free ---- */
 
-static void free_rules(void **state)
+static void free_of_an_unknown_object_is_ok_and_of_an_unknown_client_is_refused(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -274,7 +274,7 @@ static void dependants_are_freed_first(void **state)
 
 /* ---- ownership ---- */
 
-static void ownership_strict(void **state)
+static void another_fds_client_is_invalid_client(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -299,7 +299,7 @@ static void ownership_strict(void **state)
     e->ctl = other;
 }
 
-static void register_fd_rules(void **state)
+static void register_fd_refuses_non_ctl_self_and_short_calls(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -414,7 +414,7 @@ static void control_copy_out_only_on_ok(void **state)
 
 /* ---- OS escapes ---- */
 
-static void card_info(void **state)
+static void card_info_answers_the_profiles_pci_ids(void **state)
 {
     struct tenv *e = *state;
     static nv_ioctl_card_info_t ci[32];
@@ -432,7 +432,7 @@ static void card_info(void **state)
     assert_int_equal(tio(e, dev, NV_ESC_CARD_INFO, ci, sizeof(ci)), -EINVAL);
 }
 
-static void version_check(void **state)
+static void version_check_accepts_the_release_and_refuses_another_copying_it_back(void **state)
 {
     struct tenv *e = *state;
     const char *ver = nvemu_profile(e->emu)->driver_version;
@@ -458,7 +458,7 @@ static void version_check(void **state)
     assert_int_equal(tio(e, e->ctl, NV_ESC_CHECK_VERSION_STR, &v, 64), -EINVAL);
 }
 
-static void sys_params_numa_wait(void **state)
+static void sys_params_and_numa_info_answer_as_the_driver_does(void **state)
 {
     struct tenv *e = *state;
     nv_ioctl_sys_params_t sp = {0x40000000};
@@ -483,7 +483,7 @@ static void sys_params_numa_wait(void **state)
     assert_int_equal(tio(e, e->ctl, NV_ESC_STATUS_CODE, &sc, sizeof(sc)), -EINVAL);
 }
 
-static void os_events_and_attach(void **state)
+static void os_events_are_bounded_and_attach_to_their_fd(void **state)
 {
     struct tenv *e = *state;
     nv_ioctl_alloc_os_event_t ev = {0xC1D00000u, 0x5C000003u, 15, 0xFF};
@@ -508,7 +508,7 @@ static void os_events_and_attach(void **state)
     assert_int_equal(tio(e, e->ctl, NV_ESC_ATTACH_GPUS_TO_FD, ids, sizeof(ids)), -EINVAL); /* once per fd */
 }
 
-static void xfer(void **state)
+static void xfer_runs_the_inner_call_and_refuses_a_short_one(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -536,7 +536,7 @@ static void xfer(void **state)
     assert_int_equal(tio(e, e->ctl, NV_ESC_IOCTL_XFER_CMD, &x, sizeof(x)), -EINVAL);
 }
 
-static void unmodelled_escapes(void **state)
+static void rm_share_answers_the_drivers_status_for_missing_and_existing_objects(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -598,7 +598,7 @@ static void unmodelled_escapes(void **state)
     assert_int_equal(tfree(e, e->ctl, hc, 0x802), NV_OK);
 }
 
-static void dup_object(void **state)
+static void dup_object_copies_a_handle_into_another_client(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -644,7 +644,7 @@ static void two_emulators_are_independent(void **state)
     tenv_fini(&e2);
 }
 
-static void status_json(void **state)
+static void status_json_counts_clients_and_objects(void **state)
 {
     struct tenv *e = *state;
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
@@ -684,7 +684,7 @@ static void *worker_main(void *arg)
 }
 
 /* One coarse lock: concurrent callers on separate fds see consistent state. */
-static void concurrent_callers(void **state)
+static void concurrent_callers_see_consistent_state(void **state)
 {
     struct tenv *e = *state;
     enum { N = 4 };
@@ -708,7 +708,7 @@ static void concurrent_callers(void **state)
     assert_int_equal(s.objects, 0);
 }
 
-static void rm_queries(void **state)
+static void rm_counts_device_objects_per_gpu(void **state)
 {
     struct tenv *e = *state;
     struct gpu *g = nvemu_gpu(e->emu, 0);
@@ -766,13 +766,26 @@ static void escape_sweep(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(decode_ignores_magic_and_direction), T(size_and_node_rules), T(bad_pointers_fault),
-        T(client_handles), T(child_handles), T(class_and_parent_rules), T(device_rules), T(free_rules),
-        T(dependants_are_freed_first), T(ownership_strict), T(register_fd_rules),
+        T(decode_ignores_magic_and_direction), T(wrong_sizes_and_nodes_are_einval), T(bad_pointers_fault),
+        T(root_client_alloc_rewrites_class_and_handle),
+        T(child_alloc_gets_the_drivers_generated_handle),
+        T(bad_parent_or_class_alloc_is_refused_with_the_drivers_status),
+        T(device_alloc_needs_an_open_device_node),
+        T(free_of_an_unknown_object_is_ok_and_of_an_unknown_client_is_refused),
+        T(dependants_are_freed_first),
+        T(another_fds_client_is_invalid_client),
+        T(register_fd_refuses_non_ctl_self_and_short_calls),
         T(close_ctl_keeps_clients_while_registered), T(control_generic_checks), T(control_copy_out_only_on_ok),
-        T(card_info), T(version_check), T(sys_params_numa_wait), T(os_events_and_attach), T(xfer),
-        T(unmodelled_escapes), T(dup_object), T(two_emulators_are_independent), T(status_json),
-        T(concurrent_callers), T(rm_queries), T(escape_sweep),
+        T(card_info_answers_the_profiles_pci_ids),
+        T(version_check_accepts_the_release_and_refuses_another_copying_it_back),
+        T(sys_params_and_numa_info_answer_as_the_driver_does),
+        T(os_events_are_bounded_and_attach_to_their_fd),
+        T(xfer_runs_the_inner_call_and_refuses_a_short_one),
+        T(rm_share_answers_the_drivers_status_for_missing_and_existing_objects),
+        T(dup_object_copies_a_handle_into_another_client),
+        T(two_emulators_are_independent),
+        T(status_json_counts_clients_and_objects),
+        T(concurrent_callers_see_consistent_state), T(rm_counts_device_objects_per_gpu), T(escape_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -105,7 +105,7 @@ static void free_client_with_groups(void **state)
     assert_int_equal(tgroup_build(&f->e, f->e.ctl, f->hc, HDEV, HVA, 0x100, 8, &g), NV_ERR_OBJECT_NOT_FOUND);
 }
 
-static void engine_object_parents(void **state)
+static void engine_objects_need_a_channel_parent_and_the_gpus_class(void **state)
 {
     struct fenv *f = *state;
     struct tgroup g = {0};
@@ -120,7 +120,7 @@ static void engine_object_parents(void **state)
                      NV_ERR_INVALID_CLASS);
 }
 
-static void nice_right(void **state)
+static void interleave_level_needs_cap_sys_nice(void **state)
 {
     struct fenv *f = *state;
     struct tgroup g = {0};
@@ -149,7 +149,7 @@ static uint64_t caps_now(void *ctx)
     return *(const uint64_t *)ctx;
 }
 
-static void privilege_per_call(void **state)
+static void privilege_is_judged_per_call_not_at_open(void **state)
 {
     struct fenv *f = *state;
     struct tgroup g = {0};
@@ -283,7 +283,7 @@ static void gpreempt_relaxed_ownership(void **state)
     assert_int_equal(talloc(&f->e, a, f->hc, HDEV, &h, FERMI_VASPACE_A, &va), NV_ERR_INVALID_CLIENT);
 }
 
-static void strict_ownership_without_compat(void **state)
+static void another_fds_group_is_refused_without_gpreempt_compat(void **state)
 {
     struct fenv *f = *state;
     struct tgroup g = {0};
@@ -301,9 +301,17 @@ static void strict_ownership_without_compat(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(group_lifecycle_and_free_order), T(vaspace_free_invalidates_dependants), T(free_client_with_groups), T(engine_object_parents), T(nice_right), T(privilege_per_call),
-        T(close_frees_groups), TC(gpreempt_query_group), TC(gpreempt_query_synthetic_tid), TC(gpreempt_relaxed_ownership),
-        T(strict_ownership_without_compat),
+        T(group_lifecycle_and_free_order),
+        T(vaspace_free_invalidates_dependants),
+        T(free_client_with_groups),
+        T(engine_objects_need_a_channel_parent_and_the_gpus_class),
+        T(interleave_level_needs_cap_sys_nice),
+        T(privilege_is_judged_per_call_not_at_open),
+        T(close_frees_groups),
+        TC(gpreempt_query_group),
+        TC(gpreempt_query_synthetic_tid),
+        TC(gpreempt_relaxed_ownership),
+        T(another_fds_group_is_refused_without_gpreempt_compat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,7 @@
 #include "dispatch/dispatch_internal.h"
 #include "rm/rm.h"
 
-static void controls_unique_and_sane(void **state)
+static void controls_are_unique_and_sane(void **state)
 {
     (void)state;
     size_t rows = 0;
@@ -47,13 +47,14 @@ static void controls_unique_and_sane(void **state)
     assert_true(rows > 100);
 }
 
-static void classes_unique_and_sane(void **state)
+static void classes_are_unique_and_sane(void **state)
 {
     (void)state;
-    const struct rm_class_row *const t[] = {rm_class_rows_core, rm_class_rows_fifo};
     size_t rows = 0;
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        for (const struct rm_class_row *r = t[i]; r->name; r++, rows++) {
+    for (const struct rm_class_table *t = rm_class_tables; t->rows; t++) {
+        assert_non_null(t->name);
+        assert_non_null(t->owner); /* replay names it in a mismatch */
+        for (const struct rm_class_row *r = t->rows; r->name; r++, rows++) {
             assert_true(r->param_size <= RMAPI_PARAM_COPY_MAX_PARAMS_SIZE);
             assert_true((r->name[0] >= 'A' && r->name[0] <= 'Z')); /* a symbol, not an expanded number */
             /* a class that requires parameters must know how many bytes to copy */
@@ -64,11 +65,12 @@ static void classes_unique_and_sane(void **state)
                         r->latency == RM_LAT_CHANNEL_ALLOC);
             assert_true(r->latency == RM_LAT_NONE || r->construct); /* charged once constructed */
             assert_ptr_equal(rm_class_lookup(r->hclass), r);
-            for (size_t j = 0; j < sizeof t / sizeof t[0]; j++)
-                for (const struct rm_class_row *o = t[j]; o->name; o++)
+            for (const struct rm_class_table *u = rm_class_tables; u->rows; u++)
+                for (const struct rm_class_row *o = u->rows; o->name; o++)
                     if (o != r && o->hclass == r->hclass)
                         fail_msg("class 0x%04x is in two rows (%s, %s)", r->hclass, r->name, o->name);
         }
+    }
     assert_true(rows > 50);
 }
 
@@ -97,7 +99,7 @@ static void escapes_unique_and_sane(void **state)
 }
 
 /* The /dev/nvidia-uvm rows: UVM's own numbers (not _IOC words), each block holding its rmStatus. */
-static void uvm_rows_unique_and_sane(void **state)
+static void uvm_rows_are_unique_and_sane(void **state)
 {
     (void)state;
     size_t rows = 0;
@@ -123,9 +125,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(escapes_unique_and_sane),
-        cmocka_unit_test(uvm_rows_unique_and_sane),
-        cmocka_unit_test(controls_unique_and_sane),
-        cmocka_unit_test(classes_unique_and_sane),
+        cmocka_unit_test(uvm_rows_are_unique_and_sane),
+        cmocka_unit_test(controls_are_unique_and_sane),
+        cmocka_unit_test(classes_are_unique_and_sane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

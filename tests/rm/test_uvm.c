@@ -134,7 +134,7 @@ static void uvm_requests_wait_for_initialize(void **state)
     assert_int_equal(nvemu_fdtable_close(e->t, fd), 0);
 }
 
-static void uvm_per_file_outputs(void **state)
+static void uvm_range_group_ids_are_per_file(void **state)
 {
     struct tenv *e = *state;
     int a = uvm_open_initialized(e), b = uvm_open_initialized(e);
@@ -277,7 +277,7 @@ static void uvm_and_rm_numbers_stay_apart(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(uvm_rows_match_driver_layouts), T(uvm_requests_wait_for_initialize), T(uvm_per_file_outputs),
+        T(uvm_rows_match_driver_layouts), T(uvm_requests_wait_for_initialize), T(uvm_range_group_ids_are_per_file),
         T(ctxshare_waits_for_uvm_vaspace_registration),
         T(uvm_vaspace_registration_finds_only_the_named_rm_files_client),
         T(uvm_and_rm_numbers_stay_apart),

@@ -97,10 +97,9 @@ static void newest_listed_class_of_a_kind_is_preferred(void **state)
 static void class_rows_copy_what_the_descriptors_say(void **state)
 {
     (void)state;
-    const struct rm_class_row *const t[] = {rm_class_rows_core, rm_class_rows_fifo};
     unsigned rows = 0;
-    for (size_t i = 0; i < 2; i++)
-        for (const struct rm_class_row *r = t[i]; r->name; r++, rows++) {
+    for (const struct rm_class_table *t = rm_class_tables; t->rows; t++)
+        for (const struct rm_class_row *r = t->rows; r->name; r++, rows++) {
             const struct nv_class_desc *d = nv_class_desc(r->hclass);
             if (!d)
                 fail_msg("class %s (0x%04x) has no descriptor", r->name, r->hclass);

@@ -28,4 +28,22 @@ printf 'name: args\nduration: 10ms\npolicy: {plugin: lc_be_timeslice, args: {bog
 "$nvemu" scenario check "$work/args.yaml" 2>"$work/args.err" >/dev/null
 [ $? -eq 2 ] && grep -q "args.yaml:3:18: policy 'lc_be_timeslice': .*unknown argument 'bogus'" "$work/args.err" ||
   { cat "$work/args.err"; fail "check accepted a plugin argument the plugin refuses"; }
-echo "cli loader: stdin, directory, FIFO, junit on schema error, no-expectation warning, plugin args"
+# typed policy arguments: a bad one is refused before anything runs, naming it, on every surface
+"$nvemu" scenario run "$work/noexp.yaml" --quiet --out "$work/typed" --junit "$work/typed.xml" \
+  --policy lc_be_timeslice.bpf.o --policy-arg budget=abc 2>"$work/typed.err" >/dev/null
+[ $? -eq 2 ] && grep -q "policy 'lc_be_timeslice.bpf.o': budget='abc' is not a positive number" "$work/typed.err" ||
+  { cat "$work/typed.err"; fail "--policy-arg budget=abc was not refused naming budget"; }
+grep -q "budget='abc' is not a positive number" "$work/typed.xml" || fail "no failing testcase for a bad --policy-arg"
+"$nvemu" scenario run "$work/noexp.yaml" --quiet --out "$work/typed" --policy lc_be_timeslice.bpf.o \
+  --policy-arg lc=lc 2>"$work/typed2.err" >/dev/null
+[ $? -eq 2 ] && grep -q "unknown argument 'lc=lc' (accepted: rodata:NAME=VALUE, map:NAME\[KEY\]=VALUE" "$work/typed2.err" ||
+  { cat "$work/typed2.err"; fail "a plugin's KEY=VALUE given to an object was not refused with the object's table"; }
+"$nvemu" policy lc_be_timeslice.bpf.o driver_abi=K9 >"$work/typed3.out" 2>&1
+[ $? -eq 1 ] && grep -q "refused: driver_abi='K9' is not one of K1, K2, K3, K4" "$work/typed3.out" ||
+  { cat "$work/typed3.out"; fail "nvemu policy accepted driver_abi=K9"; }
+printf 'name: typed\nduration: 10ms\npolicy: {bpf: lc_be_timeslice, driver_abi: K9}\ntasks:\n  - {name: lc, class: LC, arrival: {type: periodic, rate: 100}, request: {kernels: [{duration: 1ms}]}}\n' \
+  >"$work/typed.yaml"
+"$nvemu" scenario check "$work/typed.yaml" 2>"$work/typed4.err" >/dev/null
+[ $? -eq 2 ] && grep -q "typed.yaml:3:44: policy.driver_abi: driver_abi='K9' is not one of K1, K2, K3, K4" "$work/typed4.err" ||
+  { cat "$work/typed4.err"; fail "policy.driver_abi: K9 was not refused at its position"; }
+echo "cli loader: stdin, directory, FIFO, junit on schema error, no-expectation warning, plugin args, typed policy args"

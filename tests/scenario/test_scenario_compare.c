@@ -46,7 +46,7 @@ static const struct cmp_row *row(const struct cmp_result *r, const char *metric)
     return NULL;
 }
 
-static void test_ratio_and_tolerance(void **state)
+static void p99_ratio_past_the_tolerance_is_a_headline_miss(void **state)
 {
     (void)state;
     struct cmp_result r;
@@ -74,7 +74,7 @@ static void test_ratio_and_tolerance(void **state)
     cmp_result_free(&r);
 }
 
-static void test_headline_only(void **state)
+static void headline_only_checks_the_three_headline_rows(void **state)
 {
     (void)state;
     struct cmp_result r;
@@ -98,7 +98,7 @@ static void test_same_run_and_engines(void **state)
     cmp_result_free(&r);
 }
 
-static void test_zero_and_errors(void **state)
+static void zero_baseline_gives_an_infinite_ratio_and_a_file_without_tasks_is_refused(void **state)
 {
     (void)state;
     struct cmp_result r;
@@ -137,7 +137,7 @@ static void expect_row_class(const char *page, const char *metric, const char *c
         fail_msg("no %s in the page", tr);
 }
 
-static void test_relpath(void **state)
+static void relpath_gives_the_link_from_a_dir_to_a_file(void **state)
 {
     (void)state;
     static const char *const cases[][3] = {
@@ -158,7 +158,7 @@ static void test_relpath(void **state)
 }
 
 /* Two results.json files: both headers, every row, the p99 row out of tolerance, no report to show. */
-static void test_html_files(void **state)
+static void compare_page_shows_both_files_every_row_and_the_miss(void **state)
 {
     (void)state;
     char dir[] = "/tmp/nvemu-cmp-XXXXXX", a[96], b[96], page_path[96], err[512];
@@ -271,7 +271,7 @@ static void test_html_run_dirs(void **state)
 }
 
 /* Two recordings on the hardware (r1 and r2 of one scenario): the page shows the GPU, driver and calibration. */
-static void test_html_hw_fixture(void **state)
+static void compare_page_shows_the_gpu_driver_and_calibration(void **state)
 {
     (void)state;
     const char *a = NVEMU_HW_FIXTURES "/r1/v06-gpreempt-1be-lcM-poisson200";
@@ -299,14 +299,14 @@ static void test_html_hw_fixture(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ratio_and_tolerance),
-        cmocka_unit_test(test_headline_only),
+        cmocka_unit_test(p99_ratio_past_the_tolerance_is_a_headline_miss),
+        cmocka_unit_test(headline_only_checks_the_three_headline_rows),
         cmocka_unit_test(test_same_run_and_engines),
-        cmocka_unit_test(test_zero_and_errors),
-        cmocka_unit_test(test_relpath),
-        cmocka_unit_test(test_html_files),
+        cmocka_unit_test(zero_baseline_gives_an_infinite_ratio_and_a_file_without_tasks_is_refused),
+        cmocka_unit_test(relpath_gives_the_link_from_a_dir_to_a_file),
+        cmocka_unit_test(compare_page_shows_both_files_every_row_and_the_miss),
         cmocka_unit_test(test_html_run_dirs),
-        cmocka_unit_test(test_html_hw_fixture),
+        cmocka_unit_test(compare_page_shows_the_gpu_driver_and_calibration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,7 +139,7 @@ static void teardown_world(struct world *w)
     scenario_free(w->sc);
 }
 
-static void test_numbers_from_trace(void **state)
+static void report_numbers_are_counted_from_the_trace(void **state)
 {
     (void)state;
     struct world w;
@@ -291,7 +291,7 @@ static void test_report_files(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_numbers_from_trace),
+        cmocka_unit_test(report_numbers_are_counted_from_the_trace),
         cmocka_unit_test(test_report_files),
         cmocka_unit_test(test_results_name_version_and_schema),
     };

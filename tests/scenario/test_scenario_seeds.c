@@ -22,7 +22,7 @@ static void test_same_samples_interval_holds_one(void **state)
 }
 
 /* B twice A: the interval is about 2 and excludes 1. */
-static void test_doubled_sample_interval_near_two(void **state)
+static void doubled_sample_gives_an_interval_near_two(void **state)
 {
     (void)state;
     double twice[8], lo, hi;
@@ -34,7 +34,7 @@ static void test_doubled_sample_interval_near_two(void **state)
 }
 
 /* The bootstrap's PRNG seed is fixed: the same inputs give the same interval. */
-static void test_interval_reproducible(void **state)
+static void same_inputs_give_the_same_interval(void **state)
 {
     (void)state;
     double lo1, hi1, lo2, hi2;
@@ -44,7 +44,7 @@ static void test_interval_reproducible(void **state)
 }
 
 /* A higher confidence widens the interval. */
-static void test_higher_confidence_wider(void **state)
+static void higher_confidence_gives_a_wider_interval(void **state)
 {
     (void)state;
     double lo90, hi90, lo99, hi99;
@@ -54,7 +54,7 @@ static void test_higher_confidence_wider(void **state)
 }
 
 /* No samples: no interval (NAN), not a verdict. */
-static void test_empty_sample_no_interval(void **state)
+static void empty_sample_gives_no_interval(void **state)
 {
     (void)state;
     double lo, hi;
@@ -66,10 +66,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_samples_interval_holds_one),
-        cmocka_unit_test(test_doubled_sample_interval_near_two),
-        cmocka_unit_test(test_interval_reproducible),
-        cmocka_unit_test(test_higher_confidence_wider),
-        cmocka_unit_test(test_empty_sample_no_interval),
+        cmocka_unit_test(doubled_sample_gives_an_interval_near_two),
+        cmocka_unit_test(same_inputs_give_the_same_interval),
+        cmocka_unit_test(higher_confidence_gives_a_wider_interval),
+        cmocka_unit_test(empty_sample_gives_no_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

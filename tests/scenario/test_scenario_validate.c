@@ -106,7 +106,7 @@ static const struct bad_case bad_cases[] = {
     {HEAD "tasks: [\n", "t.yaml:4:1:", ""},
 };
 
-static void test_bad_inputs(void **state)
+static void bad_documents_are_refused_at_their_position(void **state)
 {
     (void)state;
     int failures = 0;
@@ -158,7 +158,7 @@ static const char good[] =
     "  - decision: {hook: timeslice_set, result: apply}\n"
     "  - lost: {max: 0}\n";
 
-static void test_good_input(void **state)
+static void good_document_loads_every_field(void **state)
 {
     (void)state;
     char err[512] = "";
@@ -175,8 +175,9 @@ static void test_good_input(void **state)
     assert_true(s->gpu.timing[SC_T_CTXSW].set);
     assert_int_equal(s->gpu.timing[SC_T_CTXSW].value_ns, 30000);
     assert_string_equal(s->policy.plugin, "lc_be_timeslice");
-    assert_int_equal(s->policy.nargs, 3);
-    assert_string_equal(s->policy.args[1], "be=be*");
+    assert_int_equal(s->policy.args.n, 3);
+    assert_string_equal(s->policy.args.v[1].name, "be");
+    assert_string_equal(s->policy.args.v[1].value, "be*");
     assert_int_equal(s->scheduler.kind, SC_SCHED_GPREEMPT);
     assert_int_equal(s->scheduler.action, SC_SCHED_PREEMPT);
     assert_int_equal(s->scheduler.lc_timeslice_us, 1000000);
@@ -207,7 +208,7 @@ static void test_good_input(void **state)
     scenario_free(s);
 }
 
-static void test_missing_file(void **state)
+static void missing_file_is_refused_naming_it(void **state)
 {
     (void)state;
     char err[256];
@@ -216,7 +217,7 @@ static void test_missing_file(void **state)
 }
 
 /* gpu overrides reach the profile loader as overrides of its own keys, checked like the file's values. */
-static void test_gpu_overrides(void **state)
+static void gpu_overrides_reach_the_profile_as_its_keys(void **state)
 {
     (void)state;
     char err[512] = "";
@@ -267,7 +268,7 @@ static void write_file(const char *path, const char *text)
 }
 
 /* Trace arrivals: offsets with units, comments and blank lines; out-of-order lines refused where they are. */
-static void test_trace_arrivals(void **state)
+static void trace_arrivals_take_units_and_refuse_disorder(void **state)
 {
     (void)state;
     char dir[] = "/tmp/nvemu-sc-trace-XXXXXX";
@@ -335,7 +336,7 @@ static void expect_refused(const char *text, const char *want)
  * (200,000 once took 91 s of duplicate checks) are refused at the first level or key past
  * the limit, with its position.
  */
-static void test_hostile_documents(void **state)
+static void hostile_documents_are_refused_at_the_first_level(void **state)
 {
     (void)state;
     char *t = repeat("name: [", "[", 50000, "");
@@ -366,7 +367,7 @@ static void test_hostile_documents(void **state)
 }
 
 /* What FILE may be: a directory, a FIFO and an oversized file are refused without reading them. */
-static void test_file_kinds(void **state)
+static void directory_fifo_and_oversized_files_are_refused_unread(void **state)
 {
     (void)state;
     char dir[] = "/tmp/nvemu-sc-kinds-XXXXXX";
@@ -392,7 +393,7 @@ static void test_file_kinds(void **state)
 }
 
 /* An arrival trace that is a device or a FIFO is refused (/dev/zero once looped forever). */
-static void test_trace_not_regular(void **state)
+static void device_or_fifo_arrival_trace_is_refused(void **state)
 {
     (void)state;
     char err[512];
@@ -404,7 +405,7 @@ static void test_trace_not_regular(void **state)
 }
 
 /* Overrides reach the tree before validation and are checked like the file's values. */
-static void test_overrides(void **state)
+static void overrides_are_checked_like_the_files_values(void **state)
 {
     (void)state;
     char err[512];
@@ -417,8 +418,9 @@ static void test_overrides(void **state)
         print_error("%s\n", err);
     assert_non_null(s);
     assert_int_equal(s->tasks[1].count, 4);
-    assert_int_equal(s->policy.nargs, 2);
-    assert_string_equal(s->policy.args[1], "be_us=200");
+    assert_int_equal(s->policy.args.n, 2);
+    assert_string_equal(s->policy.args.v[1].name, "be_us");
+    assert_string_equal(s->policy.args.v[1].value, "200");
     assert_true(s->tasks[0].rate == 50);
     assert_int_equal(s->duration_ns, 2000000000ull);
     scenario_free(s);
@@ -433,15 +435,15 @@ static void test_overrides(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_inputs),
-        cmocka_unit_test(test_good_input),
-        cmocka_unit_test(test_missing_file),
-        cmocka_unit_test(test_gpu_overrides),
-        cmocka_unit_test(test_trace_arrivals),
-        cmocka_unit_test(test_hostile_documents),
-        cmocka_unit_test(test_file_kinds),
-        cmocka_unit_test(test_trace_not_regular),
-        cmocka_unit_test(test_overrides),
+        cmocka_unit_test(bad_documents_are_refused_at_their_position),
+        cmocka_unit_test(good_document_loads_every_field),
+        cmocka_unit_test(missing_file_is_refused_naming_it),
+        cmocka_unit_test(gpu_overrides_reach_the_profile_as_its_keys),
+        cmocka_unit_test(trace_arrivals_take_units_and_refuse_disorder),
+        cmocka_unit_test(hostile_documents_are_refused_at_the_first_level),
+        cmocka_unit_test(directory_fifo_and_oversized_files_are_refused_unread),
+        cmocka_unit_test(device_or_fifo_arrival_trace_is_refused),
+        cmocka_unit_test(overrides_are_checked_like_the_files_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,7 +24,7 @@ static struct sc_task *task(void)
     return t;
 }
 
-static void test_first_step_kernels_in_launch_order_with_shapes_and_gaps(void **state)
+static void import_takes_the_first_steps_kernels_in_launch_order_with_shapes_and_gaps(void **state)
 {
     (void)state;
     struct sc_task *t = task();
@@ -158,7 +158,7 @@ static struct scenario *load(const char *yaml, char *err, size_t errlen)
 
 #define YHEAD "name: t\nduration: 1s\ntasks:\n  - name: lc\n    class: LC\n    arrival: {type: periodic, rate: 10}\n"
 
-static void test_scenario_request_from_trace(void **state)
+static void request_from_trace_loads_the_steps_kernels(void **state)
 {
     (void)state;
     char err[512] = "";
@@ -194,7 +194,7 @@ static void test_cpu_scale_scales_preprocess_and_launch_gaps_only(void **state)
     scenario_free(s);
 }
 
-static void test_scenario_request_from_trace_refusals(void **state)
+static void request_from_trace_with_other_keys_is_refused(void **state)
 {
     (void)state;
     char err[512] = "";
@@ -218,14 +218,14 @@ static void test_scenario_request_from_trace_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_first_step_kernels_in_launch_order_with_shapes_and_gaps),
+        cmocka_unit_test(import_takes_the_first_steps_kernels_in_launch_order_with_shapes_and_gaps),
         cmocka_unit_test(test_named_step_is_that_step),
         cmocka_unit_test(test_bad_traces_refused_with_where_and_why),
         cmocka_unit_test(test_step_over_request_limit_refused),
         cmocka_unit_test(test_unreadable_files_refused),
-        cmocka_unit_test(test_scenario_request_from_trace),
+        cmocka_unit_test(request_from_trace_loads_the_steps_kernels),
         cmocka_unit_test(test_cpu_scale_scales_preprocess_and_launch_gaps_only),
-        cmocka_unit_test(test_scenario_request_from_trace_refusals),
+        cmocka_unit_test(request_from_trace_with_other_keys_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

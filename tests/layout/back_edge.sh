@@ -7,13 +7,13 @@ src=$1 modules=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 for d in ci emu harness bench examples include; do cp -r "$src/$d" "$work/$d"; done
 "$work/ci/check-includes" "$modules" "$work" > "$work/clean.txt" 2>&1 || { echo "the copy is not clean:"; cat "$work/clean.txt"; exit 1; }
-printf '#include "runner.h"\n' >> "$work/harness/nvrm/nvrm_discovery.c"
+printf '#include "runner.h"\n' >> "$work/clients/nvrm/nvrm_discovery.c"
 if "$work/ci/check-includes" "$modules" "$work" > "$work/back.txt" 2>&1; then
-  echo "a back edge in harness/nvrm passed"; exit 1
+  echo "a back edge in clients/nvrm passed"; exit 1
 fi
-grep -q 'harness/nvrm/nvrm_discovery.c:[0-9]*: #include "runner.h": back edge, harness/nvrm does not link harness/scenario' \
+grep -q 'clients/nvrm/nvrm_discovery.c:[0-9]*: #include "runner.h": back edge, clients/nvrm does not link engine' \
   "$work/back.txt" || { echo "the failure does not name the back edge:"; cat "$work/back.txt"; exit 1; }
-cp "$src/harness/nvrm/nvrm_discovery.c" "$work/harness/nvrm/nvrm_discovery.c"
+cp "$src/clients/nvrm/nvrm_discovery.c" "$work/clients/nvrm/nvrm_discovery.c"
 printf '#include "scenario/results.h"\n' >> "$work/emu/sim/sim.c"
 if "$work/ci/check-includes" "$modules" "$work" > "$work/emu.txt" 2>&1; then
   echo "an emu module including the harness passed"; exit 1

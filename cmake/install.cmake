@@ -3,7 +3,7 @@
 #   LIBDIR/nvemu/policies/*.so, LIBDIR/nvemu/libnvemu-record.so, LIBDIR/libnvemu-preload.so
 #   include/nvemu/{policy.h,nvemu.h}, LIBDIR/pkgconfig/{nvemu-policy,nvemu}.pc, LIBDIR/cmake/nvemu/
 #   share/man/man1/nvemu.1, share/bash-completion/completions/nvemu
-#   include/nvemu/{policy_util.h,nv_gpu_sched.bpf.h}, LIBDIR/libnvemu-policy-util.a (emu/policies)
+#   include/nvemu/{policy_util.h,nv_gpu_sched.bpf.h}, LIBDIR/libnvemu-policy-util.a (policies)
 #   share/doc/nvemu/ (README, scenario schema, policy guide, profiles, every command's --help)
 #   share/nvemu/examples/ (bundled scenarios, a C plugin project, a BPF policy project), share/nvemu/profiles/
 install(TARGETS nvemu RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -41,7 +41,7 @@ set(NVEMU_DOCDIR ${CMAKE_INSTALL_DATADIR}/doc/nvemu)
 install(FILES README.md docs/policy-guide.md docs/profiles.md docs/sources.md docs/driver-sources.md
         ${CMAKE_BINARY_DIR}/doc/cli.txt DESTINATION ${NVEMU_DOCDIR})
 install(FILES scenarios/README.md DESTINATION ${NVEMU_DOCDIR} RENAME scenarios.md)
-install(FILES emu/policies/README.md DESTINATION ${NVEMU_DOCDIR} RENAME policies.md)
+install(FILES policies/README.md DESTINATION ${NVEMU_DOCDIR} RENAME policies.md)
 file(GLOB _nvemu_scenarios ${CMAKE_SOURCE_DIR}/scenarios/*.yaml)
 install(FILES ${_nvemu_scenarios} DESTINATION ${CMAKE_INSTALL_DATADIR}/nvemu/examples/scenarios)
 install(DIRECTORY examples/policy examples/c-policy examples/bpf-policy examples/ci

@@ -43,7 +43,7 @@ int nvemu_install_path(const char *rel, char *out, size_t len)
 int nvemu_preload_path(char *out, size_t len)
 {
     static const char *const where[] = {"%s/" NVEMU_BIN_TO_LIBDIR "/libnvemu-preload.so",
-                                        "%s/harness/preload/libnvemu-preload.so"};
+                                        "%s/tools/preload/libnvemu-preload.so"};
     for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
         char path[PATH_MAX], real[PATH_MAX];
         int w = snprintf(path, sizeof path, where[i], nvemu_exe_dir());

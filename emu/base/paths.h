@@ -20,7 +20,7 @@ int nvemu_install_path(const char *rel, char *out, size_t len);
 
 /*
  * Absolute path of the /dev/nvidia* redirector (libnvemu-preload.so) beside this nvemu: <libdir> of an
- * installed tree, harness/preload/ of a build tree. Returns 0, or -1 when neither holds it.
+ * installed tree, tools/preload/ of a build tree. Returns 0, or -1 when neither holds it.
  */
 int nvemu_preload_path(char *out, size_t len);
 

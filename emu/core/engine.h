@@ -3,7 +3,7 @@
  * core, and nothing of rm's object tree or the FIFO model's internals: the
  * channel a client of one of its fds allocated, kernels submitted on it with a
  * completion callback, and the virtual clock they complete in (nvemu_sim,
- * emulator.h). The scenario runner (harness/scenario) drives its synthetic
+ * emulator.h). The scenario runner (engine) drives its synthetic
  * tasks through this header.
  */
 #ifndef NVEMU_CORE_ENGINE_H

@@ -2,7 +2,7 @@
  * Controls of the monitoring and profiling paths (NVML, nvidia-smi, CUPTI, framework start-up) whose
  * semantics the emulator does not model: each answers, for its input, what the target GPU's profile
  * recorded (rm_ctrl_canned: the profile's `canned:` entries, derived from fixtures/hw recordings by
- * harness/replay/tools/derive_canned.py), and NV_ERR_NOT_SUPPORTED with a log line for an input the
+ * tools/replay/tools/derive_canned.py), and NV_ERR_NOT_SUPPORTED with a log line for an input the
  * profile has no answer for. Privilege: every row was issued by root in the recordings, so whether the
  * driver requires a capability for it is not known; they are exported as non-privileged.
  */

@@ -6,7 +6,7 @@
 # is missing or does not start there is rebuilt from source on the device. Results are written to
 # /tmp/nvemu-hw-results/hw (see fixtures/hw/*/README.md for what each file is); OUTDIR receives
 # hw-results.tar.gz (all of it) plus the main text files (the remote runner returns at most 8 files).
-# When BINDIR also holds nvemu-gpreempt (harness/gpreempt, static), its demo runs last.
+# When BINDIR also holds nvemu-gpreempt (tools/gpreempt, static), its demo runs last.
 set -u
 BIN=$(readlink -f "$1")
 OUTDIR=$(readlink -f "$2")
@@ -33,8 +33,8 @@ CF="cc -std=c11 -D_GNU_SOURCE -O2"
 T=tests/conformance
 [ -x /tmp/nvemu-hw/nvemu-conformance ] || $CF -static -o /tmp/nvemu-hw/nvemu-conformance $T/conformance.c $T/conf_out.c $T/conf_esc.c $T/conf_rm.c $T/conf_fifo.c $T/conf_priv.c $T/fixture.c $T/rmraw.c
 [ -x /tmp/nvemu-hw/nvemu-hwmeasure ] || $CF -static -o /tmp/nvemu-hw/nvemu-hwmeasure $T/measure.c $T/conf_out.c $T/fixture.c $T/rmraw.c
-[ -f /tmp/nvemu-hw/libnvemu-record.so ] || $CF -shared -fPIC -o /tmp/nvemu-hw/libnvemu-record.so harness/record/record_preload.c
-[ -x /tmp/nvemu-hw/nvemu-record ] || $CF -Iemu -Iinclude -o /tmp/nvemu-hw/nvemu-record $T/record_cmd_main.c emu/cli/cmd_record.c emu/base/paths.c emu/base/log.c -lpthread
+[ -f /tmp/nvemu-hw/libnvemu-record.so ] || $CF -shared -fPIC -o /tmp/nvemu-hw/libnvemu-record.so tools/record/record_preload.c
+[ -x /tmp/nvemu-hw/nvemu-record ] || $CF -Iemu -Iinclude -o /tmp/nvemu-hw/nvemu-record $T/record_cmd_main.c cli/cmd_record.c emu/base/paths.c emu/base/log.c -lpthread
 for p in ctx streams share busy; do
   if ! [ -x /tmp/nvemu-hw/$p ] || ! ldd /tmp/nvemu-hw/$p >/dev/null 2>&1 || ldd /tmp/nvemu-hw/$p | grep -q 'not found\|version .* not found'; then
     echo "building $p on the device"; nvcc -O2 -arch=sm_90 -o /tmp/nvemu-hw/$p $T/cuda/$p.cu
@@ -121,7 +121,7 @@ i=0; for f in "$R"/trace-share-[0-9]*.log; do mv "$f" "$R/trace-share-p$i.log"; 
 rm -f "$R"/trace-ts-*-?.log "$R"/ts-?.txt "$R"/il-?.txt "$R"/dis-?.txt "$R"/lc.txt "$R"/be.txt
 
 if [ -x /tmp/nvemu-hw/nvemu-gpreempt ]; then
-  step "GPreempt-style scheduler demo (harness/gpreempt) on the stock driver"
+  step "GPreempt-style scheduler demo (tools/gpreempt) on the stock driver"
   (cd /tmp/nvemu-hw && timeout 180 ./nvemu-gpreempt demo --iterations 50) > "$R/gpreempt-demo.txt" 2>&1; echo "rc=$?"
   tail -15 "$R/gpreempt-demo.txt"
 fi

@@ -1,6 +1,6 @@
 /*
  * libFuzzer target over `nvemu scenario compare`'s reading of two results.json texts
- * (harness/scenario/compare.h: cmp_texts): the input is run A's text, a NUL byte, run B's text. Pairs
+ * (engine/compare/compare.h: cmp_texts): the input is run A's text, a NUL byte, run B's text. Pairs
  * tasks and engines by name and builds the table; nothing in either text may crash it or make it
  * quadratic.
  */

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target over `nvemu scenario sweep-merge`'s reading of shards (harness/scenario/sweep.h): the
+ * libFuzzer target over `nvemu scenario sweep-merge`'s reading of shards (engine/sweep/sweep.h): the
  * input is up to two shards, each a sweep.json text and a sweep.csv text, the four parts separated by NUL
  * bytes; they are merged as sweep_merge merges shard directories, then the outcome is counted. A grid
  * the texts describe wrongly must be refused, never divide by zero or index past the rows.

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target over the replay trace parser (harness/replay/trace.h):
+ * libFuzzer target over the replay trace parser (tools/replay/trace.h):
  * the input is a trace file, parsed line by line as `nvemu replay` does.
  */
 #include <stdint.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
-# dag_dot.sh DOT MODULES_FILE: docs/module-dag.dot draws exactly the module edges the build links (the
-# "module NAME DEPS..." lines CMake writes), no more, no fewer.
+# dag_dot.sh DOT MODULES_FILE: docs/module-dag.dot draws exactly the module edges and the folder edges the build
+# links (the "module NAME DEPS..." and "folder PATH DEPS..." lines CMake writes), no more, no fewer.
 set -u
 dot=$1 modules=$2
 tmp=$(mktemp -d)
@@ -15,4 +15,11 @@ if ! cmp -s "$tmp/drawn2" "$tmp/linked"; then
   diff "$tmp/drawn2" "$tmp/linked"
   exit 1
 fi
-echo "ok: $(wc -l < "$tmp/linked") edges"
+sed -n 's/^[[:space:]]*"\([a-z][^"_]*\)" -> "\([^"]*\)";.*/\1 \2/p' "$dot" | sort -u > "$tmp/fdrawn"
+awk '$1 == "folder" { for (i = 3; i <= NF; i++) print $2, $i }' "$modules" | sort -u > "$tmp/flinked"
+if ! cmp -s "$tmp/fdrawn" "$tmp/flinked"; then
+  echo "docs/module-dag.dot differs from the linked folder edges (< drawn, > linked):"
+  diff "$tmp/fdrawn" "$tmp/flinked"
+  exit 1
+fi
+echo "ok: $(wc -l < "$tmp/linked") module edges, $(wc -l < "$tmp/flinked") folder edges"

@@ -1,4 +1,4 @@
-/* The ratio interval behind seed-set verdicts (harness/scenario/seeds.h). */
+/* The ratio interval behind seed-set verdicts (engine/compare/seeds.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

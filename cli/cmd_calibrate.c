@@ -1,5 +1,5 @@
 /*
- * `nvemu calibrate`: fits a GPU profile's timing section to microbenchmark scenarios (harness/calibrate).
+ * `nvemu calibrate`: fits a GPU profile's timing section to microbenchmark scenarios (engine/calibrate).
  * --hw records the embedded experiments on GPU 0 with `nvemu scenario run --hw` and fits from them; --from fits
  * from recordings already made (what --hw writes, or the repository's validation recordings).
  */

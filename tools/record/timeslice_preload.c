@@ -1,7 +1,7 @@
 /*
  * libnvemu-timeslice.so: an LD_PRELOAD interposer around ioctl(2) that gives every compute channel group
  * (KEPLER_CHANNEL_GROUP_A, engineType GR0) a program allocates the timeslice $NVEMU_TSG_TIMESLICE_US, on a
- * stock driver, the way nvemu-hw-task does for its own groups (harness/hw/hw_rm.c):
+ * stock driver, the way nvemu-hw-task does for its own groups (engine/backends/hw/hw_rm.c):
  * the control goes through the fd and client that allocated the group, because the driver accepts a
  * group's controls only from its opener. It is set right after the group's allocation and again after its
  * first channel (so the runlist holds it once the group can run), and libcuda's own SET_TIMESLICE on such a

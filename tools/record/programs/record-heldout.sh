@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records the held-out program set (programs in no earlier committed recording) with `nvemu record`, on a
 # one-GPU machine with nvcc, PyTorch, JAX, CuPy and Triton (run from the repository root):
-#   harness/record/programs/record-heldout.sh NVEMU_DIR OUTDIR [BUDGET_S]
+#   tools/record/programs/record-heldout.sh NVEMU_DIR OUTDIR [BUDGET_S]
 # NVEMU_DIR as for record-frameworks.sh. The two CUDA C++ programs are built with nvcc first. Programs are
 # recorded in order while the elapsed time stays under BUDGET_S (default 150); the rest are listed as skipped.
 # OUTDIR receives heldout.tar.gz: the gzipped traces (trace-NAME.log.gz, or -pN per process, numbered in the

@@ -3,6 +3,7 @@
 # once one deliberate wrong include is added, naming that line, for each of:
 #   - a back edge in a client library (libnvrm, which links only emu/abi, including the emulator runner.h);
 #   - a back edge inside the scenario engine (its model including the emulator backend's runner.h);
+#   - a backend including its sibling (the hardware backend including the emulator backend's runner.h);
 #   - a private header of a folder it links (the sweep including the emulator backend's run_ctx.h);
 #   - an emu module including an engine header.
 set -u
@@ -25,6 +26,8 @@ plant clients/nvrm/nvrm_discovery.c '#include "runner.h"' \
   'clients/nvrm/nvrm_discovery.c:[0-9]*: #include "runner.h": back edge, clients/nvrm does not link engine/backends/emu'
 plant engine/model/expect.c '#include "runner.h"' \
   'engine/model/expect.c:[0-9]*: #include "runner.h": back edge, engine/model does not link engine/backends/emu'
+plant engine/backends/hw/hw_run.c '#include "runner.h"' \
+  'engine/backends/hw/hw_run.c:[0-9]*: #include "runner.h": back edge, engine/backends/hw does not link engine/backends/emu'
 plant engine/sweep/sweep.c '#include "run_ctx.h"' \
   'engine/sweep/sweep.c:[0-9]*: #include "run_ctx.h": private header of engine/backends/emu'
 plant emu/sim/sim.c '#include "engine/model/results.h"' \

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/emulator.h"
+#include "core/engine.h"
 #include "abi/nv_ctrl_fifo.h"
 #include "base/log.h"
 #include "plan.h"

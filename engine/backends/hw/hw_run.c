@@ -19,7 +19,7 @@
 #include "abi/nv_ctrl_fifo.h"
 #include "abi/nv_engine.h"
 #include "base/log.h"
-#include "fifo/fifo.h"
+#include "fifo/fifo_rec.h"
 #include "hooks/hooks.h"
 #include "base/paths.h"
 #include "hw_cuda.h"

@@ -27,7 +27,7 @@ const struct profile *nvemu_profile(const nvemu *emu);
 struct sim *nvemu_sim(nvemu *emu);
 /* The coarse emulator lock (emulator.h's header comment): held in sim events, taken by nvemu_ioctl. */
 pthread_mutex_t *nvemu_lock_of(nvemu *emu);
-/* Task thread tid is gone: workload waits it left are dropped. Called with the emulator's lock held. */
+/* Task thread tid went away: no workload participant now, so virtual time stops waiting for it. Lock held. */
 void nvemu_forget_thread(nvemu *emu, int32_t tid);
 
 /* An RM channel's channel in the FIFO model (opaque). */

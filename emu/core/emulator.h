@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/engine.h"
 #include "nvemu/nvemu.h"
 #include "profile/profile.h"
 #include "rm/gpu.h"
@@ -35,11 +36,8 @@ uint32_t nvemu_gpu_count(const nvemu *emu);
 /* GPU by index, or NULL. */
 struct gpu *nvemu_gpu(nvemu *emu, uint32_t index);
 
-/* Parts of the emulator, valid until nvemu_destroy: its profile (what client-level controls
- * answer from), the shared virtual clock/event queue, the workload layer, the hook framework and the
- * resource server. */
-const struct profile *nvemu_profile(const nvemu *emu);
-struct sim *nvemu_sim(nvemu *emu);
+/* Parts of the emulator, valid until nvemu_destroy: the workload layer, the hook framework and the
+ * resource server (its profile, virtual clock and lock: engine.h). */
 struct workload *nvemu_workload(nvemu *emu);
 struct hooks *nvemu_hooks(nvemu *emu);
 struct rm_server *nvemu_rm(nvemu *emu);
@@ -85,9 +83,6 @@ void nvemu_fault_gpu_lost(nvemu *emu, uint32_t gpu);
  * count replaces what is pending for cmd; 0 cancels it. Logs each answer.
  */
 void nvemu_fault_busy_retry(nvemu *emu, uint32_t cmd, uint32_t count);
-
-/* The coarse emulator lock (see the header comment). */
-pthread_mutex_t *nvemu_lock_of(nvemu *emu);
 
 /* Identity an opener was opened with. */
 const nvemu_identity *nvemu_opener_identity(const nvemu_opener *op);

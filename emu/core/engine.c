@@ -1,8 +1,10 @@
-/* A workload engine's view of the core (engine.h): channels by handle, kernels with a completion callback. */
+/* A workload engine's view of the core (engine.h): channels by handle, kernels with a completion callback, task
+ * threads gone. */
 #include "core/engine.h"
 
 #include "core/emulator.h"
 #include "fifo/fifo.h"
+#include "fifo/workload.h"
 #include "rm/rm.h"
 #include "rm/rm_server.h"
 
@@ -25,4 +27,9 @@ NV_STATUS nvemu_kernel_submit(nvemu_channel *c, const struct nvemu_kernel *k, nv
     struct fifo_kernel fk = {.blocks = k->blocks, .total_ns = k->total_ns, .tag = k->tag, .shared_kb = k->shared_kb,
                              .threads = k->threads, .regs = k->regs, .blocks_per_sm = k->blocks_per_sm};
     return fifo_submit((struct fifo_channel *)c, &fk, done, ctx, kernel_id);
+}
+
+void nvemu_forget_thread(nvemu *emu, int32_t tid)
+{
+    workload_forget_tid(nvemu_workload(emu), tid);
 }

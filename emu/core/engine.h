@@ -2,17 +2,33 @@
  * What a workload engine running inside the emulator's process needs of the
  * core, and nothing of rm's object tree or the FIFO model's internals: the
  * channel a client of one of its fds allocated, kernels submitted on it with a
- * completion callback, and the virtual clock they complete in (nvemu_sim,
- * emulator.h). The scenario runner (engine) drives its synthetic
- * tasks through this header.
+ * completion callback, the virtual clock they complete in, the profile the
+ * emulator answers from, its lock, and the forgetting of a task thread that is
+ * gone. The scenario engine (engine/) reaches the emulator core through this
+ * header and the trace's record kinds (fifo/fifo_rec.h) only; the one part that
+ * composes an emulator instance (the emulator backend's runner) also includes
+ * emulator.h, which includes this header.
  */
 #ifndef NVEMU_CORE_ENGINE_H
 #define NVEMU_CORE_ENGINE_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "abi/nv_status.h"
 #include "nvemu/nvemu.h"
+
+struct profile;
+struct sim;
+
+/* The GPU profile the emulator answers from, valid until nvemu_destroy. */
+const struct profile *nvemu_profile(const nvemu *emu);
+/* The virtual clock and event queue every part of the emulator shares (sim/sim.h), valid until nvemu_destroy. */
+struct sim *nvemu_sim(nvemu *emu);
+/* The coarse emulator lock (emulator.h's header comment): held in sim events, taken by nvemu_ioctl. */
+pthread_mutex_t *nvemu_lock_of(nvemu *emu);
+/* Task thread tid went away: no workload participant now, so virtual time stops waiting for it. Lock held. */
+void nvemu_forget_thread(nvemu *emu, int32_t tid);
 
 /* An RM channel's channel in the FIFO model (opaque). */
 typedef struct nvemu_channel nvemu_channel;

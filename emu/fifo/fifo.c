@@ -89,37 +89,6 @@ void fifo_hook_task(const struct fifo_tsg *t, struct hook_task *out)
     out->channel_count = t->n_chans;
 }
 
-static uint64_t hook_now(void *ctx) { return sim_now(ctx); }
-
-static void hook_trace(void *ctx, const char *hook, const struct hook_task *t, const char *field, uint64_t value,
-                       const char *result, const char *reason)
-{
-    bool whole_runlist = t && strcmp(hook, "runlist_update") == 0;
-    struct sim_rec r = {
-        .kind = SIM_REC_HOOK,
-        .gpu = (uint16_t)(t ? t->gpu : 0),
-        .engine = t && !whole_runlist ? t->engine_type : SIM_NONE,
-        .runlist = t ? t->runlist_id : SIM_NONE,
-        .tsg = t && !whole_runlist ? (uint32_t)t->tsg_id : SIM_NONE,
-        .chid = SIM_NONE,
-        .a = value,
-        .name = hook,
-        .field = field,
-        .result = result,
-        .reason = reason,
-    };
-    sim_trace(ctx, &r);
-}
-
-void fifo_hooks_env_init(struct hooks_env *env, const struct profile *p, struct sim *s)
-{
-    memset(env, 0, sizeof(*env));
-    env->profile = p;
-    env->now = hook_now;
-    env->trace = hook_trace;
-    env->ctx = s;
-}
-
 uint64_t fifo_effective_timeslice_ns(const struct profile *p, uint64_t us)
 {
     uint32_t scale = 0;

@@ -149,10 +149,7 @@ enum fifo_interleave { FIFO_INTERLEAVE_LOW = 0, FIFO_INTERLEAVE_MEDIUM = 1, FIFO
 enum fifo_sched_policy { FIFO_POLICY_DEFAULT = 0, FIFO_POLICY_CHANNEL_INTERLEAVED = 1,
                          FIFO_POLICY_CHANNEL_INTERLEAVED_WDDM = 2 };
 enum fifo_preempt_mode { FIFO_PREEMPT_WFI = 0, FIFO_PREEMPT_CTA = 1, FIFO_PREEMPT_CILP = 2 };
-enum fifo_preempt_cause {
-    FIFO_CAUSE_TIMESLICE = 0, FIFO_CAUSE_PREEMPT = 1, FIFO_CAUSE_DISABLE = 2, FIFO_CAUSE_RESTART = 3,
-    FIFO_CAUSE_STOP = 4, FIFO_CAUSE_RUNLIST = 5, FIFO_CAUSE_DESTROY = 6,
-};
+/* enum fifo_preempt_cause, the `a` of preemption records: fifo_rec.h */
 
 /* Who created a TSG (recorded at construction; hooks and the GPreempt query need it). */
 struct fifo_creator {
@@ -176,8 +173,7 @@ void fifo_charge_latency(struct fifo *f, uint64_t ns);
 const struct profile *fifo_profile(const struct fifo *f);
 uint32_t fifo_gpu_index(const struct fifo *f);
 
-/* Fills *env so the hook framework's decision records go into the sim trace (gpu from each task). */
-void fifo_hooks_env_init(struct hooks_env *env, const struct profile *p, struct sim *s);
+/* fifo_hooks_env_init (the hook framework tracing into a sim): fifo_rec.h */
 
 /* ---- channel groups ---- */
 

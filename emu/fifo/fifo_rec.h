@@ -1,6 +1,7 @@
 /*
  * The kinds of the event trace's records, the FIFO model's and those traced
- * through it (hook decisions, workload and harness marks, a GPU lost). The
+ * through it (hook decisions, workload and harness marks, a GPU lost), and the
+ * hook framework's environment that writes its decisions as such records. The
  * values are part of the trace digest: never renumber, only append (below
  * SIM_REC_KINDS_MAX). Their names are registered with a sim by
  * fifo_rec_register (fifo_create does, and so does the emulator when it
@@ -41,7 +42,18 @@ enum sim_rec_kind {
 
 _Static_assert(SIM_REC_KIND_COUNT <= SIM_REC_KINDS_MAX, "record kinds fit the sim's table");
 
+/* Why a TSG was preempted: the `a` of PREEMPT_REQ and PREEMPT_DONE records (part of the digest, never renumber). */
+enum fifo_preempt_cause {
+    FIFO_CAUSE_TIMESLICE = 0, FIFO_CAUSE_PREEMPT = 1, FIFO_CAUSE_DISABLE = 2, FIFO_CAUSE_RESTART = 3,
+    FIFO_CAUSE_STOP = 4, FIFO_CAUSE_RUNLIST = 5, FIFO_CAUSE_DESTROY = 6,
+};
+
 /* Registers every kind's name ("submit", "kernel_start", ...) with s. */
 void fifo_rec_register(struct sim *s);
+
+struct hooks_env;
+struct profile;
+/* Fills *env so the hook framework's decision records go into the sim trace as HOOK records (gpu from each task). */
+void fifo_hooks_env_init(struct hooks_env *env, const struct profile *p, struct sim *s);
 
 #endif

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "results.h"
-#include "runner.h"
+#include "run_opts.h"
 #include "scenario.h"
 
 struct sc_backend {

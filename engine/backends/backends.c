@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hw_run.h"
+#include "runner.h"
 
 static const struct sc_backend backends[] = {
     {"emu", "the in-process emulator in virtual time (deterministic)", true, sc_run},

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gp_decide.h"
 #include "scenario.h"
 
 struct sc_plan_inst {
@@ -47,5 +48,15 @@ int sc_plan_build(struct sc_plan *p, const struct scenario *sc, uint64_t seed, c
 
 /* Frees the arrival arrays and zeroes *p; a zeroed plan is a no-op. */
 void sc_plan_free(struct sc_plan *p);
+
+/*
+ * A copy of s with task t alone, as a baseline runs it: native scheduling (no
+ * policy, no scheduler), no faults, no expectations, same GPU, seed and
+ * duration. Caller frees it; NULL when out of memory.
+ */
+struct scenario *sc_task_alone(const struct scenario *s, uint32_t t);
+
+/* The scenario's scheduler action as the method of its decisions (timeslice: no run-time action). */
+enum gp_method sc_plan_sched_method(const struct scenario *sc);
 
 #endif

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "fifo/fifo.h"
+#include "fifo/fifo_rec.h"
 #include "report.h"
 
 #define ENGINE_TYPE_GR0 1u
@@ -78,7 +78,7 @@ static int32_t inst_of_group(const struct sc_results *r, uint32_t engine_idx, ui
     return in ? (int32_t)(in - r->inst) : -1;
 }
 
-/* Preemption causes by enum fifo_preempt_cause (the `a` of preempt records, emu/sim/sim.h). */
+/* Preemption causes by enum fifo_preempt_cause (the `a` of preempt records, fifo/fifo_rec.h). */
 static const char *const cause_names[] = {
     [FIFO_CAUSE_TIMESLICE] = "timeslice expired", [FIFO_CAUSE_PREEMPT] = "preempt control",
     [FIFO_CAUSE_DISABLE] = "channels disabled",   [FIFO_CAUSE_RESTART] = "restart",

@@ -1,26 +1,8 @@
-/* Runs of one task alone: the reduced scenario a baseline runs, and the cache of their results (runner.h). */
+/* Runs of one task alone (the reduced scenario of plan.h's sc_task_alone): the cache of their results (runner.h). */
 #include "baselines.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct scenario *sc_task_alone(const struct scenario *s, uint32_t t)
-{
-    struct scenario *b = malloc(sizeof(*b));
-    if (!b)
-        return NULL;
-    memcpy(b, s, sizeof(*b));
-    b->tasks[0] = s->tasks[t];
-    b->task_count = 1;
-    b->fault_count = 0;
-    b->expect_count = 0;
-    b->baseline = false;
-    memset(&b->policy, 0, sizeof(b->policy));
-    memset(&b->scheduler, 0, sizeof(b->scheduler));
-    return b;
-}
-
-/* ---- runs alone, kept ---- */
 
 #define BASELINE_CACHE_MAX 4096
 

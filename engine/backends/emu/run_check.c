@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/emulator.h"
 #include "hooks/hooks.h"
 #include "profile/profile.h"
 #include "run_proc.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/emulator.h"
+#include "profile/profile.h"
 #include "cudactx.h"
 #include "nvrm_inproc.h"
 

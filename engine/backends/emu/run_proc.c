@@ -16,12 +16,11 @@
 #include <unistd.h>
 
 #include "abi/nv_escape.h"
-#include "core/emulator.h"
+#include "core/engine.h"
 #include "base/log.h"
 #include "base/paths.h"
 #include "abi/nv_workload.h"
 #include "fifo/fifo_rec.h"
-#include "fifo/workload.h"
 #include "front/front.h"
 #include "results.h"
 #include "nvemu/scenario_task.h"
@@ -319,7 +318,7 @@ static void on_death(struct run_proc *p, struct child *c)
     trace_mark(p, SC_MARK_KILLED, c->inst, 0);
     while (c->nopen)
         trace_mark(p, SC_MARK_FAIL, c->inst, c->open[c->nopen - 1]);
-    workload_forget_tid(nvemu_workload(p->emu), c->pid);
+    nvemu_forget_thread(p->emu, c->pid);
     pthread_mutex_unlock(nvemu_lock_of(p->emu));
 }
 
@@ -348,7 +347,7 @@ static void forget_dead(struct run_proc *p)
     for (uint32_t i = 0; i < p->nkids; i++) {
         if (p->kids[i].died) {
             pthread_mutex_lock(nvemu_lock_of(p->emu));
-            workload_forget_tid(nvemu_workload(p->emu), p->kids[i].pid);
+            nvemu_forget_thread(p->emu, p->kids[i].pid);
             pthread_mutex_unlock(nvemu_lock_of(p->emu));
         }
     }

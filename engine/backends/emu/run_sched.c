@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/emulator.h"
+#include "core/engine.h"
 #include "abi/nv_ctrl_fifo.h"
 #include "base/log.h"
+#include "plan.h"
 #include "results.h"
 #include "run_ctx.h"
 #include "fifo/fifo_rec.h"
@@ -20,20 +21,7 @@ void run_sched_init(struct run_sched *s, const struct scenario *sc, nvemu *emu, 
     s->sim = nvemu_sim(emu);
     s->m = calloc(n ? n : 1, sizeof(*s->m));
     s->n = s->m ? n : 0;
-    gp_decider_init(&s->decider, run_sched_method(sc));
-}
-
-enum gp_method run_sched_method(const struct scenario *sc)
-{
-    switch (sc->scheduler.action) {
-    case SC_SCHED_PREEMPT:
-        return GP_METHOD_PREEMPT;
-    case SC_SCHED_DISABLE:
-        return GP_METHOD_DISABLE;
-    case SC_SCHED_TIMESLICE:
-        break;
-    }
-    return GP_METHOD_TIMESLICE;
+    gp_decider_init(&s->decider, sc_plan_sched_method(sc));
 }
 
 void run_sched_fini(struct run_sched *s)

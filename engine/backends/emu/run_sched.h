@@ -58,9 +58,6 @@ struct run_sched {
     uint64_t be_calls[GP_DECISION_COUNT]; /* calls decided, one per BE instance a decision names, by kind */
 };
 
-/* The scenario's scheduler action as the decisions' method (timeslice: no run-time action). */
-enum gp_method run_sched_method(const struct scenario *sc);
-
 /*
  * Every call's effect is in the event trace (PREEMPT, DISABLE, TIMESLICE_SET records); failures are logged.
  * fini cancels a pending issue event (the emulator must still exist).

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "results.h"
+#include "run_opts.h"
 #include "scenario.h"
 
 /*
@@ -29,23 +30,6 @@ struct sc_baseline_cache *sc_baseline_cache_create(void);
 void sc_baseline_cache_free(struct sc_baseline_cache *c);
 /* How many runs alone it holds. */
 size_t sc_baseline_cache_size(const struct sc_baseline_cache *c);
-
-struct sc_run_opts {
-    uint64_t seed;              /* used instead of the scenario's seed when has_seed */
-    bool has_seed;
-    FILE *progress;             /* progress lines for long realtime runs, or NULL */
-    const char *trace_csv;      /* also write the raw event trace (CSV) here, or NULL */
-    struct sc_baseline_cache *baselines; /* reuse runs alone from here and add new ones, or NULL */
-    struct hooks_watch *policy_watch;    /* where policy code runs, for a supervisor (nvemu_config), or NULL */
-    struct sc_spool *trace_spool;        /* also append the run's trace here (spool.h), for a supervisor, or NULL */
-};
-
-/*
- * A copy of s with task t alone, as a baseline runs it: native scheduling (no
- * policy, no scheduler), no faults, no expectations, same GPU, seed and
- * duration. Caller frees it; NULL when out of memory.
- */
-struct scenario *sc_task_alone(const struct scenario *s, uint32_t t);
 
 /*
  * Runs the scenario (and, when it asks for `baseline`, each task alone

@@ -19,14 +19,13 @@
 #include "abi/nv_ctrl_fifo.h"
 #include "abi/nv_engine.h"
 #include "base/log.h"
-#include "fifo/fifo.h"
+#include "fifo/fifo_rec.h"
 #include "hooks/hooks.h"
 #include "base/paths.h"
 #include "hw_cuda.h"
 #include "hw_region.h"
 #include "analyze.h"
 #include "plan.h"
-#include "run_sched.h"
 #include "profile/profile.h"
 #include "sim/sim.h"
 
@@ -261,7 +260,7 @@ static int decide(const struct scenario *sc, const struct profile *p, struct sim
                                    sc->scheduler.action != SC_SCHED_TIMESLICE
                                ? (int)sc->scheduler.action
                                : -1;
-        sl->sched_method = run_sched_method(sc);
+        sl->sched_method = sc_plan_sched_method(sc);
     }
     if (hooks_acts_on_work_submit(h))
         note(out, "policy %s acts at every kernel launch (on_work_submit, or a cuLaunchKernel uprobe calling "

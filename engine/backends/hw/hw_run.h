@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "results.h"
-#include "runner.h"
+#include "run_opts.h"
 #include "scenario.h"
 
 /* Same contract as sc_run (runner.h). */

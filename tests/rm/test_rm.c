@@ -412,6 +412,28 @@ static void control_copy_out_only_on_ok(void **state)
     assert_int_equal(tctrl(e, e->ctl, hc, hva, 0x503C0102u, reg, sizeof(reg)), NV_ERR_NOT_SUPPORTED);
 }
 
+/* REGISTER_VA_SPACE answers 0xFE00 every time: a second object, and a second VA space on one object, as recorded. */
+static void third_party_p2p_every_registration_answers_the_first_token(void **state)
+{
+    struct tenv *e = *state;
+    uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
+    NV_VASPACE_ALLOCATION_PARAMETERS va;
+    memset(&va, 0, sizeof(va));
+    uint32_t hva[2] = {0x711, 0x712};
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(talloc(e, e->ctl, hc, HDEV, &hva[i], FERMI_VASPACE_A, &va), NV_OK);
+    for (uint32_t obj = 0x720; obj < 0x722; obj++) {
+        uint32_t hp = obj;
+        NV503C_ALLOC_PARAMETERS pp = {0};
+        assert_int_equal(talloc(e, e->ctl, hc, HSUB, &hp, NV50_THIRD_PARTY_P2P, &pp), NV_OK);
+        for (int i = 0; i < 2; i++) {
+            uint32_t reg[4] = {hva[i], 0, 0xAAAAAAAAu, 0xAAAAAAAAu};
+            assert_int_equal(tctrl(e, e->ctl, hc, hp, 0x503C0102u, reg, sizeof(reg)), NV_OK);
+            assert_int_equal(reg[2], 0xFE00u);
+        }
+    }
+}
+
 /* ---- OS escapes ---- */
 
 static void card_info(void **state)
@@ -770,6 +792,7 @@ int main(void)
         T(client_handles), T(child_handles), T(class_and_parent_rules), T(device_rules), T(free_rules),
         T(dependants_are_freed_first), T(ownership_strict), T(register_fd_rules),
         T(close_ctl_keeps_clients_while_registered), T(control_generic_checks), T(control_copy_out_only_on_ok),
+        T(third_party_p2p_every_registration_answers_the_first_token),
         T(card_info), T(version_check), T(sys_params_numa_wait), T(os_events_and_attach), T(xfer),
         T(unmodelled_escapes), T(dup_object), T(two_emulators_are_independent), T(status_json),
         T(concurrent_callers), T(rm_queries), T(escape_sweep),

@@ -47,6 +47,7 @@ ESC_HANDLER(uvm_register_gpu, uvm_register_gpu_params)
 {
     p->numaEnabled = 0;
     p->numaNodeId = -1;
+    rm_nvlink_uvm_register_gpu(x->d->env.rs, x->op, p->gpu.bytes);
     x->st = NV_OK;
     return 0;
 }

@@ -89,6 +89,19 @@ struct profile_sensors {
     uint64_t thermal_tau_ns;           /* time constant of the temperature's approach to its target */
 };
 
+/*
+ * NVLink of each GPU (`nvlink:`): NVLINK_GET_NVLINK_CAPS's global caps table (NV2080_CTRL_NVLINK_CAPS_* bits,
+ * byte 0 in bits 0-7, byte 1 in 8-15), the NVLink and NCI versions (lowest = highest) and the discovered = enabled
+ * link mask, and the copy engines P2P over those links uses (SYSTEM_GET_P2P_CAPS optimal read/write CE masks).
+ * All 0 (the section absent): no NVLink, the caps answer zeros and P2P caps are not modelled.
+ */
+struct profile_nvlink {
+    uint32_t caps;
+    uint32_t version, nci_version;
+    uint64_t links;
+    uint32_t p2p_read_ces, p2p_write_ces;
+};
+
 /* Scheduling and timing parameters of the FIFO model (all times in ns). */
 struct profile_timing {
     uint64_t ctxsw_ns;             /* TSG context switch on an engine */
@@ -175,6 +188,7 @@ struct profile {
 
     struct profile_timing timing;
     struct profile_sensors sensors;    /* optional section `sensors:` */
+    struct profile_nvlink nvlink;      /* optional section `nvlink:` */
 
     uint32_t gpu_info_count;
     struct profile_info gpu_info[PROFILE_MAX_INFO];   /* GPU_GET_INFO_V2 */

@@ -1,5 +1,7 @@
 #include "profile/profile_base.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +13,104 @@
 
 static const struct ylimits base_limits = {.max_bytes = PROFILE_FILE_MAX};
 
+/* A canned row's key field (cmd, in), or NULL. */
+static const struct ynode *row_field(const struct ynode *row, const char *key)
+{
+    if (row->kind != YNODE_MAP)
+        return NULL;
+    for (size_t i = 0; i < row->count; i++)
+        if (!strcmp(row->keys[i]->scalar, key))
+            return row->items[i];
+    return NULL;
+}
+
+/* The same hex text, whitespace and letter case aside (another spelling of the same bytes is another key). */
+static bool same_hex(const char *a, const char *b)
+{
+    for (;;) {
+        while (isspace((unsigned char)*a))
+            a++;
+        while (isspace((unsigned char)*b))
+            b++;
+        if (!*a || !*b)
+            return !*a && !*b;
+        if (tolower((unsigned char)*a++) != tolower((unsigned char)*b++))
+            return false;
+    }
+}
+
+/*
+ * Whether a derived profile's canned row over takes the place of the base's row: same control and the same
+ * input, or either of the two answering every input of that control (no `in`).
+ */
+static bool canned_row_replaces(const struct ynode *over, const struct ynode *base)
+{
+    const struct ynode *oc = row_field(over, "cmd"), *bc = row_field(base, "cmd");
+    if (!oc || !bc || oc->kind != YNODE_SCALAR || bc->kind != YNODE_SCALAR)
+        return false;
+    if (strtoull(oc->scalar, NULL, 0) != strtoull(bc->scalar, NULL, 0))
+        return false;
+    const struct ynode *oi = row_field(over, "in"), *bi = row_field(base, "in");
+    if (!oi || !bi)
+        return true;
+    return oi->kind == YNODE_SCALAR && bi->kind == YNODE_SCALAR && same_hex(oi->scalar, bi->scalar);
+}
+
+static int seq_append(struct ynode *seq, struct ynode *item)
+{
+    if (seq->count == seq->cap) {
+        size_t cap = seq->cap ? seq->cap * 2 : 8;
+        struct ynode **items = realloc(seq->items, cap * sizeof(*items));
+        if (!items)
+            return -1;
+        seq->items = items;
+        seq->cap = cap;
+    }
+    seq->items[seq->count++] = item;
+    return 0;
+}
+
+/*
+ * The canned list of a derived profile adds to its base's: each of over's rows replaces the base's rows it
+ * answers for (canned_row_replaces; the first in place, the others dropped) or is appended. Dropped and
+ * replaced rows move to over, which the caller frees.
+ */
+static int merge_canned(struct ynode *base, struct ynode *over)
+{
+    for (size_t i = 0; i < over->count; i++) {
+        struct ynode *row = over->items[i];
+        row->overridden = true;
+        bool placed = false;
+        size_t keep = 0;
+        for (size_t j = 0; j < base->count; j++) {
+            struct ynode *old = base->items[j];
+            if (!canned_row_replaces(row, old)) {
+                base->items[keep++] = old;
+                continue;
+            }
+            if (!placed) {
+                base->items[keep++] = row;
+                placed = true;
+            }
+            /* over's slot i holds one replaced row; the further ones are freed here */
+            if (over->items[i] == row)
+                over->items[i] = old;
+            else
+                ytree_free(old);
+        }
+        base->count = keep;
+        if (!placed) {
+            if (seq_append(base, row))
+                return -1;
+            over->items[i] = NULL;
+        }
+    }
+    return 0;
+}
+
 /* Lays over onto base (both mappings): a key both hold as mappings merges, any other value of over replaces
- * base's, a key base lacks is added. Nodes move from over to base; over keeps what they replaced. A moved value
- * is marked overridden, so it wins over the base's other spelling of the same field (ctxsw over ctxsw_us). */
+ * base's (the canned list excepted: merge_canned), a key base lacks is added. Nodes move from over to base;
+ * over keeps what they replaced. A moved value is marked overridden, so it wins over the base's other spelling of the same field (ctxsw over ctxsw_us). */
 static int merge(struct ynode *base, struct ynode *over)
 {
     for (size_t i = 0; i < over->count; i++) {
@@ -24,6 +121,10 @@ static int merge(struct ynode *base, struct ynode *over)
         if (j < base->count) {
             if (base->items[j]->kind == YNODE_MAP && over->items[i]->kind == YNODE_MAP) {
                 if (merge(base->items[j], over->items[i]))
+                    return -1;
+            } else if (!strcmp(k, "canned") && base->items[j]->kind == YNODE_SEQ &&
+                       over->items[i]->kind == YNODE_SEQ) {
+                if (merge_canned(base->items[j], over->items[i]))
                     return -1;
             } else {
                 struct ynode *old = base->items[j];

@@ -509,6 +509,17 @@ static int sensors_check(struct yctx *c, const struct ynode *map, void *base, co
 }
 static const struct ytable sensors_table = {"sensors", "sensors", sensors_fields, sensors_check};
 
+static const struct yfield nvlink_fields[] = {
+    YFIELD("caps", YF_U32, P(nvlink.caps), .min = 1, .max = 0xFFFFu, .required = true),
+    YFIELD("version", YF_U32, P(nvlink.version), .min = 1, .max = 0xFFu, .required = true),
+    YFIELD("nci_version", YF_U32, P(nvlink.nci_version), .max = 0xFFu),
+    YFIELD("links", YF_U64, P(nvlink.links), .min = 1, .max = UINT64_MAX, .required = true),
+    YFIELD("p2p_read_ces", YF_U32, P(nvlink.p2p_read_ces), .max = 0xFFFFFFFFu, .required = true),
+    YFIELD("p2p_write_ces", YF_U32, P(nvlink.p2p_write_ces), .max = 0xFFFFFFFFu, .required = true),
+    YFIELD_END,
+};
+static const struct ytable nvlink_table = {"nvlink", "NVLink", nvlink_fields, NULL};
+
 /* Relations between sections that no single field's range can express. */
 static int top_check(struct yctx *c, const struct ynode *root, void *base, const struct ynode *const *got)
 {
@@ -597,6 +608,7 @@ static const struct yfield top_fields[] = {
     YFIELD("fifo", YF_MAP, 0, .required = true, .sub = &fifo_table),
     YFIELD("timing", YF_MAP, 0, .required = true, .sub = &timing_table),
     YFIELD("sensors", YF_MAP, 0, .sub = &sensors_table),
+    YFIELD("nvlink", YF_MAP, 0, .sub = &nvlink_table),
     YFIELD("gpu_info", YF_CUSTOM, 0, .required = true, .custom = parse_gpu_info),
     YFIELD("info_tables", YF_SEQ, P(info_tables), .size = sizeof(struct profile_info_table),
            .count_off = P(info_table_count), .max_items = PROFILE_MAX_INFO_TABLES, .custom = parse_info_table),

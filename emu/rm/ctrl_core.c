@@ -52,9 +52,15 @@ NVEMU_TYPED_EXTERN_FN(NV_STATUS, rm_ctrl_canned_on_class, struct rm_call *, c, v
     return class_matches(c, c->cmd) ? rm_ctrl_canned(c, p) : NV_ERR_NOT_SUPPORTED;
 }
 
-/* First token as recorded on the H200; further registrations get distinct tokens. */
-#define P2P_TOKEN_BASE 0xFE00u
-#define P2P_TOKEN_STRIDE 0x100u
+/*
+ * The token: the driver (CliAddThirdPartyP2PVASpace, gpu/bus/third_party_p2p.c, 580.x) takes the first of
+ * 0xFE00..0xFEFF that its per-object map lacks, but that map is keyed by VA-space handle, so the first candidate
+ * is free and every registration answers 0xFE00: every recording does, two objects of one process and two
+ * processes at once included (fixtures/hw/h200-580.159.04/programs2 trace-nccl-p1 lines 196-197;
+ * programs3-heldout trace-pool-share-p1 and -p0). A client that chose a VA-space handle in that range would
+ * see the next one; not modelled.
+ */
+#define P2P_TOKEN_FIRST 0xFE00u
 
 RM_CTRL_HANDLER(p2p_register_va_space, NV503C_CTRL_REGISTER_VA_SPACE_PARAMS)
 {
@@ -63,7 +69,7 @@ RM_CTRL_HANDLER(p2p_register_va_space, NV503C_CTRL_REGISTER_VA_SPACE_PARAMS)
     struct rm_object *va = rm_client_find(c->client, p->hVASpace);
     if (!va || rm_object_family(va) != RM_FAM_VASPACE)
         return NV_ERR_OBJECT_NOT_FOUND;
-    p->vaSpaceToken = P2P_TOKEN_BASE + P2P_TOKEN_STRIDE * c->rs->p2p_tokens++;
+    p->vaSpaceToken = P2P_TOKEN_FIRST;
     return NV_OK;
 }
 

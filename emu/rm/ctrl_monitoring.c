@@ -132,7 +132,10 @@ static const struct rm_ctrl_volatile gpumon_util_volatile[] = {
  * boards (fixtures/hw/h200-580.159.04/programs and programs2, trace-smi-q.log.gz lines 135 and 173) differed
  * while every other byte matched: 852B's thermal channel readings (signed 24.8 fixed-point degrees C: the GPU
  * temperature and T.Limit headroom `nvidia-smi -q` printed in the same run) and A0A8's current clock (kHz) and
- * voltage (uV) fields (the idle Graphics/SM clock printed, 345 vs 375 MHz).
+ * voltage (uV) fields (the idle Graphics/SM clock printed, 345 vs 375 MHz). A0A8 holds two blocks of the same
+ * per-domain records 1232 bytes apart (the voltage at 3000 and 4232): the second block's current clocks of the
+ * domains whose first-block clocks vary are as volatile (a third board, programs3-heldout
+ * trace-smi-q-perf-clock, differed at 3776; the memory clock domain, fixed, stays compared).
  */
 static const struct rm_ctrl_volatile thermal_readings_volatile[] = {
     {.off = 16, .len = 4, .why = "thermal channel reading"},  {.off = 24, .len = 4, .why = "thermal channel reading"},
@@ -146,7 +149,8 @@ static const struct rm_ctrl_volatile current_clocks_volatile[] = {
     {.off = 2512, .len = 4, .why = "current clock"}, {.off = 2544, .len = 4, .why = "current clock"},
     {.off = 2608, .len = 4, .why = "current clock"}, {.off = 2640, .len = 4, .why = "current clock"},
     {.off = 3000, .len = 4, .why = "current voltage"}, {.off = 3744, .len = 4, .why = "current clock"},
-    {.off = 4232, .len = 4, .why = "current voltage"},
+    {.off = 3776, .len = 4, .why = "current clock"},   {.off = 3840, .len = 4, .why = "current clock"},
+    {.off = 3872, .len = 4, .why = "current clock"},   {.off = 4232, .len = 4, .why = "current voltage"},
     {.why = NULL},
 };
 

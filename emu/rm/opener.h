@@ -46,6 +46,7 @@ struct nvemu_opener {
     bool gpus_attached;            /* ATTACH_GPUS_TO_FD took device references */
     /* /dev/nvidia-uvm only (the driver's uvm_va_space_t of the file): */
     bool uvm_initialized;          /* UVM_INITIALIZE answered NV_OK on this file */
+    uint32_t uvm_nvlink_gpus;      /* NVLink GPUs registered in this VA space (UVM_REGISTER_GPU), bit per index */
     uint64_t uvm_range_groups;     /* range-group ids handed out (UVM_CREATE_RANGE_GROUP counts from 1) */
     struct os_event *events;
     uint32_t nevents;

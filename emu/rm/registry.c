@@ -66,6 +66,7 @@ const struct rm_ctrl_table rm_ctrl_tables[] = {
     {"rm_ctrl_rows_monitoring", "emu/rm", rm_ctrl_rows_monitoring},
     {"rm_ctrl_rows_export", "emu/rm", rm_ctrl_rows_export},
     {"rm_ctrl_rows_gpu_ids", "emu/rm", rm_ctrl_rows_gpu_ids},
+    {"rm_ctrl_rows_nvlink", "emu/rm", rm_ctrl_rows_nvlink},
     {NULL, NULL, NULL},
 };
 

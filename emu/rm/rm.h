@@ -204,6 +204,7 @@ extern const struct rm_ctrl_row rm_ctrl_rows_discovery[];
 extern const struct rm_ctrl_row rm_ctrl_rows_fifo[];
 extern const struct rm_ctrl_row rm_ctrl_rows_monitoring[];
 extern const struct rm_ctrl_row rm_ctrl_rows_export[];   /* emu/rm/ctrl_export.c (OS_UNIX object export/import) */
+extern const struct rm_ctrl_row rm_ctrl_rows_nvlink[];   /* emu/rm/ctrl_nvlink.c (NVLink caps, P2P caps between GPUs) */
 extern const struct rm_ctrl_row rm_ctrl_rows_gpu_ids[];  /* emu/rm/ctrl_gpu_ids.c (GPU-id checks: attach, drain) */
 
 /*
@@ -302,6 +303,12 @@ bool rm_vaspace_usable(const struct rm_object *vas);
  * NV_ERR_INVALID_CLIENT, as for a handle that names none. NV_ERR_OBJECT_NOT_FOUND (no such VA space) or
  * NV_ERR_INVALID_ARGUMENT (not externally owned), with a log line. Caller holds the emulator lock.
  */
+/*
+ * UVM_REGISTER_GPU of the GPU with this UUID in VA space uvm: once the space holds two NVLink GPUs, their buses
+ * are mapped to each other (SYSTEM_GET_P2P_CAPS_V2 answers peer ids). Caller holds the emulator lock.
+ */
+void rm_nvlink_uvm_register_gpu(struct rm_server *rs, nvemu_opener *uvm, const uint8_t uuid[16]);
+
 NV_STATUS rm_vaspace_uvm_register(struct rm_server *rs, nvemu_opener *ctl, const nvemu_opener *uvm,
                                   uint32_t hclient, uint32_t hvaspace);
 

@@ -90,7 +90,7 @@ struct rm_server {
     uint32_t client_index;                  /* next auto client index */
     uint32_t objects;                       /* live objects, clients' own objects included */
     uint32_t channel_groups;
-    uint64_t p2p_tokens;                    /* NV503C REGISTER_VA_SPACE tokens handed out */
+    uint32_t nvlink_peers;                  /* GPUs whose buses are mapped to each other over NVLink (ctrl_nvlink.c) */
     uint64_t channel_uids;                  /* channel unique ids handed out (class_fifo.c) */
     uint32_t free_pass;
     uint32_t free_depth;                    /* nested rm_object_free_tree calls in progress */

@@ -384,6 +384,97 @@ static void both_duration_spellings_give_one_value(void **state)
     profile_free(base);
 }
 
+/* A profile of `text` written to a temporary file and loaded (NULL and the message in err when it fails). */
+static struct profile *load_text(const char *text, char *err, size_t errlen)
+{
+    char path[] = "/tmp/nvemu-profile-XXXXXX.yaml";
+    int fd = mkstemps(path, 5);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    struct profile *p = profile_load(path, err, errlen);
+    unlink(path);
+    return p;
+}
+
+/* The answers of canned control cmd for input in (NULL: the row without an input), or NULL. */
+static const struct profile_canned_ctrl *canned(const struct profile *p, uint32_t cmd, const char *in)
+{
+    for (uint32_t i = 0; i < p->canned_count; i++) {
+        const struct profile_canned_ctrl *k = &p->canned[i];
+        if (k->cmd == cmd && (in ? k->in && !memcmp(k->in, in, strlen(in)) : !k->in))
+            return k;
+    }
+    return NULL;
+}
+
+/*
+ * A derived profile's canned rows add to its base's: a new control is appended, a row of the same control and
+ * input (another spelling of its hex included) replaces the base's, the base's other inputs of it stay.
+ */
+static void derived_canned_rows_add_to_and_override_the_base(void **state)
+{
+    (void)state;
+    char err[256];
+    struct profile *base = profile_load("h200-2b42", err, sizeof err);
+    assert_non_null(base);
+    struct profile *p = load_text("base: h200-2b42\n"
+                                  "name: derived\n"
+                                  "canned:\n"
+                                  "  - cmd: 0x20800999\n"
+                                  "    source: new control\n"
+                                  "    out: 0102\n"
+                                  "  - cmd: 314\n"
+                                  "    source: 0x13a again, decimal\n"
+                                  "    size: 1352\n"
+                                  "    out: 02\n"
+                                  "  - cmd: 0x2080014b\n"
+                                  "    source: one input of several\n"
+                                  "    in: 4F 42 44\n"
+                                  "    size: 5\n"
+                                  "    out: 4f42440909\n",
+                                  err, sizeof err);
+    assert_non_null(p);
+    assert_int_equal(p->canned_count, base->canned_count + 1);
+    const struct profile_canned_ctrl *k = canned(p, 0x20800999, NULL);
+    assert_non_null(k);
+    assert_int_equal(k->size, 2);
+    k = canned(p, 0x13a, NULL);
+    assert_non_null(k);
+    assert_int_equal(k->out[0], 2);
+    k = canned(p, 0x2080014b, "OBD");
+    assert_non_null(k);
+    assert_int_equal(k->out[3], 9);
+    k = canned(p, 0x2080014b, "ECC");
+    assert_non_null(k);
+    assert_memory_equal(k->out, canned(base, 0x2080014b, "ECC")->out, 5);
+    assert_non_null(canned(p, 0x1f0, NULL));
+    profile_free(p);
+    profile_free(base);
+}
+
+/* A derived row answering every input of a control replaces all the base's rows of that control. */
+static void derived_canned_row_without_input_replaces_every_base_row_of_its_control(void **state)
+{
+    (void)state;
+    char err[256];
+    struct profile *base = profile_load("h200-2b42", err, sizeof err);
+    assert_non_null(base);
+    uint32_t rows = 0;
+    for (uint32_t i = 0; i < base->canned_count; i++)
+        rows += base->canned[i].cmd == 0x2080014b;
+    assert_true(rows >= 2);
+    struct profile *p = load_text("base: h200-2b42\nname: derived\ncanned:\n"
+                                  "  - cmd: 0x2080014b\n    source: every input\n    size: 5\n    out: 00\n",
+                                  err, sizeof err);
+    assert_non_null(p);
+    assert_int_equal(p->canned_count, base->canned_count - rows + 1);
+    assert_non_null(canned(p, 0x2080014b, NULL));
+    assert_null(canned(p, 0x2080014b, "ECC"));
+    profile_free(p);
+    profile_free(base);
+}
+
 /* A profile file as deep as the parser fuzzer's crashes, and a FIFO or directory as the profile. */
 static void hostile_profiles_are_refused_without_crashing(void **state)
 {
@@ -431,6 +522,8 @@ int main(void)
         cmocka_unit_test(every_profile_states_its_provenance),
         cmocka_unit_test(yaml_syntax_error_is_refused),
         cmocka_unit_test(both_duration_spellings_give_one_value),
+        cmocka_unit_test(derived_canned_rows_add_to_and_override_the_base),
+        cmocka_unit_test(derived_canned_row_without_input_replaces_every_base_row_of_its_control),
         cmocka_unit_test(hostile_profiles_are_refused_without_crashing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # `nvemu replay` on what users hand it: an empty file, a file that is not a trace, a directory and an
-# unknown profile are input errors (exit 2) with one line on stderr and nothing on stdout; a trace recorded
-# on another board replays with mismatches (exit 1) and a hint naming the profile it matches, while the
-# right profile replays it cleanly without a hint.
+# unknown profile are input errors (exit 2) with one line on stderr and nothing on stdout; a trace of another
+# board of the same kind replays with its per-board answers classed as board identity (exit 0, no hint); a
+# trace of another kind of GPU replays with mismatches (exit 1) and a hint naming the profile it matches,
+# while the right profile replays a trace cleanly without a hint.
 # usage: cli_messages.sh NVEMU FIXTURES_HW_DIR WORKDIR
 set -u
 nvemu=$1 hw=$2 work=$3
@@ -31,9 +32,15 @@ grep -q 'h200-dev' "$work/err" || fail "the unknown profile message lists no bui
 
 "$nvemu" replay "$hw/trace-streams.log" >"$work/out" 2>"$work/err"
 rc=$?
-[ "$rc" -eq 1 ] || fail "another board's trace on the default profile: exit $rc, expected 1"
-grep -q 'hint: with --profile h200-dev ' "$work/err" || fail "no hint naming --profile h200-dev: $(cat "$work/err")"
+[ "$rc" -eq 0 ] || fail "another H200 board's trace on the default profile: exit $rc, expected 0"
+grep -q 'board identity (floorsweeping: SM order)' "$work/out" "$work/err" ||
+    fail "the other board's SM order is not board identity: $(cat "$work/out" "$work/err")"
+! grep -q 'hint' "$work/err" || fail "a hint on a replay without mismatches: $(cat "$work/err")"
+"$nvemu" replay "$hw/../h100-580.159.04/trace-streams.log.gz" >"$work/out" 2>"$work/err"
+rc=$?
+[ "$rc" -eq 1 ] || fail "an H100's trace on the default profile: exit $rc, expected 1"
+grep -q 'hint: with --profile h100 ' "$work/err" || fail "no hint naming --profile h100: $(cat "$work/err")"
 "$nvemu" replay --profile h200-dev "$hw/trace-streams.log" >"$work/out" 2>"$work/err" || fail "the right profile"
 ! grep -q 'hint' "$work/err" || fail "a hint on a clean replay: $(cat "$work/err")"
 ! grep -qi 'owner' "$work/out" "$work/err" || fail "internal wording in the output"
-echo "replay: input errors are one message with exit 2; the other board's trace names --profile h200-dev"
+echo "replay: input errors are one message with exit 2; another H200 board is board identity; an H100's trace names --profile h100"

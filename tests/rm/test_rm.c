@@ -412,6 +412,28 @@ static void control_copy_out_only_on_ok(void **state)
     assert_int_equal(tctrl(e, e->ctl, hc, hva, 0x503C0102u, reg, sizeof(reg)), NV_ERR_NOT_SUPPORTED);
 }
 
+/* REGISTER_VA_SPACE answers 0xFE00 every time: a second object, and a second VA space on one object, as recorded. */
+static void third_party_p2p_every_registration_answers_the_first_token(void **state)
+{
+    struct tenv *e = *state;
+    uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
+    NV_VASPACE_ALLOCATION_PARAMETERS va;
+    memset(&va, 0, sizeof(va));
+    uint32_t hva[2] = {0x711, 0x712};
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(talloc(e, e->ctl, hc, HDEV, &hva[i], FERMI_VASPACE_A, &va), NV_OK);
+    for (uint32_t obj = 0x720; obj < 0x722; obj++) {
+        uint32_t hp = obj;
+        NV503C_ALLOC_PARAMETERS pp = {0};
+        assert_int_equal(talloc(e, e->ctl, hc, HSUB, &hp, NV50_THIRD_PARTY_P2P, &pp), NV_OK);
+        for (int i = 0; i < 2; i++) {
+            uint32_t reg[4] = {hva[i], 0, 0xAAAAAAAAu, 0xAAAAAAAAu};
+            assert_int_equal(tctrl(e, e->ctl, hc, hp, 0x503C0102u, reg, sizeof(reg)), NV_OK);
+            assert_int_equal(reg[2], 0xFE00u);
+        }
+    }
+}
+
 /* ---- OS escapes ---- */
 
 static void card_info_answers_the_profiles_pci_ids(void **state)
@@ -776,6 +798,7 @@ int main(void)
         T(another_fds_client_is_invalid_client),
         T(register_fd_refuses_non_ctl_self_and_short_calls),
         T(close_ctl_keeps_clients_while_registered), T(control_generic_checks), T(control_copy_out_only_on_ok),
+        T(third_party_p2p_every_registration_answers_the_first_token),
         T(card_info_answers_the_profiles_pci_ids),
         T(version_check_accepts_the_release_and_refuses_another_copying_it_back),
         T(sys_params_and_numa_info_answer_as_the_driver_does),

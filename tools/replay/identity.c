@@ -17,6 +17,9 @@ static const struct {
     {NV2080_CTRL_CMD_GPU_GET_FERMI_TPC_INFO, "floorsweeping: TPC mask"},
     {NV2080_CTRL_CMD_GPU_GET_FERMI_ZCULL_INFO, "floorsweeping: ZCULL mask"},
     {NV2080_CTRL_CMD_GR_GET_TPC_MASK, "floorsweeping: TPC mask"},
+    /* each SM's GPC, TPC and SM numbers: which TPCs a board lost to floorsweeping shifts them (the held-out
+     * board of programs3-heldout, whose TPC masks differ from h200-2b42's, numbers one SM's TPC 5 where it is 6) */
+    {NV2080_CTRL_CMD_GR_GET_GLOBAL_SM_ORDER, "floorsweeping: SM order"},
     {NV2080_CTRL_CMD_GRMGR_GET_GR_FS_INFO, "floorsweeping: GR partition masks"},
     {NV2080_CTRL_CMD_FB_GET_FS_INFO, "floorsweeping: FBP and LTC masks"},
     {NV2080_CTRL_CMD_ECC_GET_CLIENT_EXPOSED_COUNTERS, "ECC counters"},

@@ -1,0 +1,143 @@
+/*
+ * NVLink and the P2P capabilities between GPUs, from the profile's `nvlink:` section: NV2080
+ * NVLINK_GET_NVLINK_CAPS (each GPU's global caps, versions, links) and NV0000 SYSTEM_GET_P2P_CAPS_V2 (what a set
+ * of GPUs can do to each other, and the peer ids their buses use). open-gpu-kernel-modules 580.x:
+ * ctrl2080nvlink.h and ctrl0000system.h for the layouts, rmapi/client_resource.c (CliGetSystemP2pCaps,
+ * cliresCtrlCmdSystemGetP2pCapsV2_IMPL: two equal ids are one GPU, "loopback") for the semantics. Values as
+ * fixtures/hw/h200-580.159.04/programs2 recorded them: the two-H200 machine answered the caps with links
+ * present on both GPUs (trace-nccl-p1/p2, trace-smi-topo-2gpu), the one-H200 machine with zeros (trace-jax).
+ *
+ * A peer id exists once the buses of two GPUs are mapped to each other: on these machines the UVM driver does
+ * that when one VA space registers both NVLink GPUs (its peer objects are kernel-internal, not in a trace);
+ * before that the ids answer INVALID_PEER (trace-nccl-p0 and trace-smi-topo-2gpu, which register no GPU with
+ * UVM, versus -p1/-p2 after their second UVM_REGISTER_GPU). Deviation: the mapping is kept for the emulator's
+ * life (the driver drops it with the last peer object).
+ */
+#include <string.h>
+
+#include "abi/nv_ctrl_monitoring.h"
+#include "base/log.h"
+#include "profile/profile.h"
+#include "rm/gpu.h"
+#include "rm/rm_internal.h"
+
+#define MAX_ATTACHED_GPUS 32u
+#define CAPS_INDEX_TABLE_SIZE 9u
+#define INVALID_PEER 0xFFFFFFFFu
+
+typedef struct {
+    uint32_t lenMasks;
+    uint32_t pad;
+    uint64_t masks[1];
+} nvlink_link_mask;
+
+typedef struct {
+    uint32_t capsTbl;
+    uint8_t lowestNvlinkVersion, highestNvlinkVersion, lowestNciVersion, highestNciVersion;
+    uint32_t discoveredLinkMask, enabledLinkMask;
+    nvlink_link_mask discoveredLinks, enabledLinks;
+} nvlink_caps_params;
+_Static_assert(sizeof(nvlink_caps_params) == NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS_SIZE, "NVLINK_CAPS");
+_Static_assert(offsetof(nvlink_caps_params, discoveredLinks) == 16, "NVLINK_CAPS.discoveredLinks");
+_Static_assert(offsetof(nvlink_caps_params, enabledLinks) == 32, "NVLINK_CAPS.enabledLinks");
+
+typedef struct {
+    uint32_t gpuIds[MAX_ATTACHED_GPUS];
+    uint32_t gpuCount;
+    uint32_t p2pCaps, p2pOptimalReadCEs, p2pOptimalWriteCEs;
+    uint8_t p2pCapsStatus[CAPS_INDEX_TABLE_SIZE];
+    uint32_t busPeerIds[MAX_ATTACHED_GPUS * MAX_ATTACHED_GPUS];
+    uint32_t busEgmPeerIds[MAX_ATTACHED_GPUS * MAX_ATTACHED_GPUS];
+} p2p_caps_v2_params;
+_Static_assert(sizeof(p2p_caps_v2_params) == NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2_PARAMS_SIZE, "P2P_CAPS_V2");
+_Static_assert(offsetof(p2p_caps_v2_params, busPeerIds) == 156, "P2P_CAPS_V2.busPeerIds");
+
+/* NV0000_CTRL_P2P_CAPS_INDEX_* and NV0000_CTRL_SYSTEM_GET_P2P_CAPS_* bits */
+enum { IDX_READ, IDX_WRITE, IDX_NVLINK, IDX_ATOMICS };
+#define P2P_WRITES (1u << 0)
+#define P2P_READS (1u << 1)
+#define P2P_NVLINK (1u << 3)
+#define P2P_ATOMICS (1u << 4)
+#define STATUS_OK 0u
+#define STATUS_NOT_SUPPORTED 5u
+#define NVLINK_CAPS_P2P_ATOMICS 0x08u   /* NV2080_CTRL_NVLINK_CAPS_P2P_ATOMICS, byte 0 */
+
+RM_CTRL_HANDLER(ctrl_nvlink_caps, nvlink_caps_params)
+{
+    const struct profile_nvlink *n = &c->gpu->profile->nvlink;
+    memset(p, 0, sizeof *p);
+    if (!n->links)
+        return NV_OK;
+    p->capsTbl = n->caps;
+    p->lowestNvlinkVersion = p->highestNvlinkVersion = (uint8_t)n->version;
+    p->lowestNciVersion = p->highestNciVersion = (uint8_t)n->nci_version;
+    p->discoveredLinkMask = p->enabledLinkMask = (uint32_t)n->links;
+    p->discoveredLinks.lenMasks = p->enabledLinks.lenMasks = 1;
+    p->discoveredLinks.masks[0] = p->enabledLinks.masks[0] = n->links;
+    return NV_OK;
+}
+
+/* The peer id local's bus gives peer: the rank of peer among local's mapped peers (lowest free id first). */
+static uint32_t peer_id(const struct rm_server *rs, const struct gpu *local, const struct gpu *peer)
+{
+    uint32_t mapped = rs->nvlink_peers;
+    if (local == peer || !(mapped & (1u << local->index)) || !(mapped & (1u << peer->index)))
+        return INVALID_PEER;
+    uint32_t below = mapped & ((1u << peer->index) - 1u) & ~(1u << local->index);
+    return (uint32_t)__builtin_popcount(below);
+}
+
+RM_CTRL_HANDLER(ctrl_p2p_caps_v2, p2p_caps_v2_params)
+{
+    if (!p->gpuCount || p->gpuCount > MAX_ATTACHED_GPUS)
+        return NV_ERR_INVALID_ARGUMENT;
+    /* two equal ids ask about one GPU's path to itself */
+    uint32_t count = p->gpuCount == 2 && p->gpuIds[0] == p->gpuIds[1] ? 1 : p->gpuCount;
+    struct gpu *g[MAX_ATTACHED_GPUS];
+    for (uint32_t i = 0; i < count; i++)
+        if (!(g[i] = rm_gpu_by_id(c->rs, p->gpuIds[i])))
+            return NV_ERR_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < count; i++)
+        if (!g[i]->profile->nvlink.links) {
+            LOG_WARN("rm", "control 0x%08x: P2P caps of a GPU without NVLink are not modelled", c->cmd);
+            return NV_ERR_NOT_SUPPORTED;
+        }
+    const struct profile_nvlink *n = &g[0]->profile->nvlink;
+    p->p2pCaps = P2P_WRITES | P2P_READS | P2P_NVLINK | ((n->caps & NVLINK_CAPS_P2P_ATOMICS) ? P2P_ATOMICS : 0);
+    /* the optimal CEs are answered for one or two GPUs only */
+    p->p2pOptimalReadCEs = count <= 2 ? n->p2p_read_ces : 0;
+    p->p2pOptimalWriteCEs = count <= 2 ? n->p2p_write_ces : 0;
+    memset(p->p2pCapsStatus, STATUS_NOT_SUPPORTED, sizeof p->p2pCapsStatus);
+    p->p2pCapsStatus[IDX_READ] = p->p2pCapsStatus[IDX_WRITE] = p->p2pCapsStatus[IDX_NVLINK] = STATUS_OK;
+    if (p->p2pCaps & P2P_ATOMICS)
+        p->p2pCapsStatus[IDX_ATOMICS] = STATUS_OK;
+    for (uint32_t i = 0; i < count; i++)
+        for (uint32_t j = 0; j < count; j++) {
+            p->busPeerIds[i * count + j] = peer_id(c->rs, g[i], g[j]);
+            /* no GPU here has extended GPU memory (EGM) */
+            p->busEgmPeerIds[i * count + j] = INVALID_PEER;
+        }
+    return NV_OK;
+}
+
+void rm_nvlink_uvm_register_gpu(struct rm_server *rs, nvemu_opener *uvm, const uint8_t uuid[16])
+{
+    for (uint32_t i = 0; i < rm_gpu_count(rs); i++) {
+        struct gpu *g = rm_gpu(rs, i);
+        if (memcmp(g->uuid, uuid, 16) || !g->profile->nvlink.links)
+            continue;
+        uvm->uvm_nvlink_gpus |= 1u << i;
+        break;
+    }
+    if (__builtin_popcount(uvm->uvm_nvlink_gpus) >= 2)
+        rs->nvlink_peers |= uvm->uvm_nvlink_gpus;
+}
+
+/* NON_PRIVILEGED (g_subdevice_nvoc.c, g_client_resource_nvoc.c, 580.x). */
+const struct rm_ctrl_row rm_ctrl_rows_nvlink[] = {
+    RM_CTRL(NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS, nvlink_caps_params, RM_FAM_SUBDEVICE, RM_PRIV_USER,
+            ctrl_nvlink_caps),
+    RM_CTRL(NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2, p2p_caps_v2_params, RM_FAM_CLIENT, RM_PRIV_USER,
+            ctrl_p2p_caps_v2),
+    {.name = NULL},
+};

@@ -1,0 +1,218 @@
+/*
+ * NVLINK_GET_NVLINK_CAPS and SYSTEM_GET_P2P_CAPS_V2 (emu/rm/ctrl_nvlink.c): the two-H200 profile h200-x2 answers
+ * each GPU's links from its `nvlink:` section and P2P over NVLink between its GPUs (ids 0x6, 0x7), with peer ids
+ * once one UVM VA space registered both GPUs; a profile without NVLink answers the caps with zeros.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "abi/nv_ctrl_monitoring.h"
+#include "abi/nv_uvm.h"
+#include "rm_test_util.h"
+
+#define INVALID_PEER 0xFFFFFFFFu
+
+/* byte offsets of SYSTEM_GET_P2P_CAPS_V2 (ctrl0000system.h, 580.x) */
+#define V2_COUNT 128
+#define V2_CAPS 132
+#define V2_READ_CES 136
+#define V2_WRITE_CES 140
+#define V2_STATUS 144
+#define V2_PEER_IDS 156
+#define V2_EGM_PEER_IDS 4252
+
+static const uint8_t uuid0[16] = {0x2b, 0xbf, 0x7a, 0xb8, 0x11, 0x4a, 0x9d, 0x2e,
+                                  0x98, 0xfc, 0xb7, 0xca, 0x73, 0x86, 0x53, 0x0f};
+static const uint8_t uuid1[16] = {0x58, 0x0e, 0x5c, 0xcc, 0x60, 0x15, 0xa2, 0xff,
+                                  0x11, 0x35, 0x23, 0xc6, 0x85, 0xf3, 0xb0, 0x7d};
+
+static uint32_t up(struct tenv *e, const char *profile)
+{
+    nvemu_config cfg;
+    nvemu_config_init(&cfg);
+    cfg.profile = profile;
+    char err[256];
+    e->emu = nvemu_create(&cfg, err, sizeof err);
+    assert_non_null(e->emu);
+    e->t = nvemu_fdtable_create(e->emu, false);
+    tenv_identity(&e->who, 100, 1000, 0);
+    e->ctl = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
+    assert_true(e->ctl >= 0);
+    uint32_t hc = 0;
+    assert_int_equal(talloc(e, e->ctl, 0, 0, &hc, NV01_ROOT_CLIENT, NULL), NV_OK);
+    return hc;
+}
+
+static uint32_t u32_at(const uint8_t *b, size_t off)
+{
+    uint32_t v;
+    memcpy(&v, b + off, sizeof v);
+    return v;
+}
+
+static uint64_t u64_at(const uint8_t *b, size_t off)
+{
+    uint64_t v;
+    memcpy(&v, b + off, sizeof v);
+    return v;
+}
+
+/* The subdevice of GPU dev under client hc (device handle 0x100 + dev, subdevice 0x200 + dev). */
+static uint32_t subdevice(struct tenv *e, uint32_t hc, uint32_t dev)
+{
+    assert_true(nvemu_fdtable_open(e->t, dev ? "/dev/nvidia1" : "/dev/nvidia0", &e->who) >= 0);
+    NV0080_ALLOC_PARAMETERS dp;
+    memset(&dp, 0, sizeof dp);
+    dp.deviceId = dev;
+    uint32_t hdev = 0x100 + dev, hsub = 0x200 + dev;
+    assert_int_equal(talloc(e, e->ctl, hc, hc, &hdev, NV01_DEVICE_0, &dp), NV_OK);
+    NV2080_ALLOC_PARAMETERS sp = {0};
+    assert_int_equal(talloc(e, e->ctl, hc, hdev, &hsub, NV20_SUBDEVICE_0, &sp), NV_OK);
+    return hsub;
+}
+
+static NV_STATUS p2p_caps(struct tenv *e, uint32_t hc, uint8_t *b, uint32_t a, uint32_t bid, uint32_t count)
+{
+    memset(b, 0xAB, NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2_PARAMS_SIZE);
+    memcpy(b, &a, 4);
+    memcpy(b + 4, &bid, 4);
+    memcpy(b + V2_COUNT, &count, 4);
+    return tctrl(e, e->ctl, hc, hc, NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2, b,
+                 NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2_PARAMS_SIZE);
+}
+
+static void uvm_register(struct tenv *e, int uvm, const uint8_t *uuid)
+{
+    uvm_register_gpu_params rp = {.rmCtrlFd = -1, .rmStatus = 0xFFFFFFFFu};
+    memcpy(rp.gpu.bytes, uuid, 16);
+    assert_int_equal(nvemu_fdtable_ioctl(e->t, uvm, UVM_IOCTL_REGISTER_GPU, &rp), 0);
+    assert_int_equal(rp.rmStatus, NV_OK);
+}
+
+/* Both GPUs: caps table 0x13df, NVLink 4.0, 18 links in the old and the new mask fields. */
+static void nvlink_caps_answer_the_profiles_links_on_each_gpu(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    for (uint32_t dev = 0; dev < 2; dev++) {
+        uint8_t b[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS_SIZE];
+        memset(b, 0xAB, sizeof b);
+        assert_int_equal(tctrl(&e, e.ctl, hc, subdevice(&e, hc, dev), NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS, b,
+                               sizeof b),
+                         NV_OK);
+        assert_int_equal(u32_at(b, 0), 0x13df);
+        assert_int_equal(u32_at(b, 4), 0x07070707);
+        assert_int_equal(u32_at(b, 8), 0x3ffff);
+        assert_int_equal(u32_at(b, 12), 0x3ffff);
+        assert_int_equal(u32_at(b, 16), 1);
+        assert_int_equal(u32_at(b, 20), 0);
+        assert_int_equal(u64_at(b, 24), 0x3ffff);
+        assert_int_equal(u32_at(b, 32), 1);
+        assert_int_equal(u64_at(b, 40), 0x3ffff);
+    }
+    tenv_fini(&e);
+}
+
+/* The one-H200 board (no `nvlink:`) answers NV_OK and zeros, as the one-GPU JAX recording shows. */
+static void nvlink_caps_are_zero_on_a_gpu_without_nvlink(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-2b42");
+    uint8_t b[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS_SIZE], zero[sizeof b] = {0};
+    memset(b, 0xAB, sizeof b);
+    assert_int_equal(
+        tctrl(&e, e.ctl, hc, subdevice(&e, hc, 0), NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS, b, sizeof b), NV_OK);
+    assert_memory_equal(b, zero, sizeof b);
+    tenv_fini(&e);
+}
+
+/* Caps, CEs and statuses of the pair; its peer ids are INVALID_PEER until one VA space registers both GPUs. */
+static void p2p_caps_v2_peer_ids_appear_once_uvm_registers_both_gpus(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    static uint8_t b[NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2_PARAMS_SIZE];
+    assert_int_equal(p2p_caps(&e, hc, b, 0x6, 0x7, 2), NV_OK);
+    assert_int_equal(u32_at(b, V2_CAPS), 0x1b);
+    assert_int_equal(u32_at(b, V2_READ_CES), 0x10);
+    assert_int_equal(u32_at(b, V2_WRITE_CES), 0x10);
+    static const uint8_t status[9] = {0, 0, 0, 0, 5, 5, 5, 5, 5};
+    assert_memory_equal(b + V2_STATUS, status, sizeof status);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(u32_at(b, V2_PEER_IDS + 4 * i), INVALID_PEER);
+        assert_int_equal(u32_at(b, V2_EGM_PEER_IDS + 4 * i), INVALID_PEER);
+    }
+    assert_int_equal(u32_at(b, V2_PEER_IDS + 16), 0xABABABABu);
+
+    int uvm = nvemu_fdtable_open(e.t, "/dev/nvidia-uvm", &e.who);
+    uvm_initialize_params init = {.rmStatus = 0xFFFFFFFFu};
+    assert_int_equal(nvemu_fdtable_ioctl(e.t, uvm, UVM_IOCTL_INITIALIZE, &init), 0);
+    uvm_register(&e, uvm, uuid0);
+    assert_int_equal(p2p_caps(&e, hc, b, 0x6, 0x7, 2), NV_OK);
+    assert_int_equal(u32_at(b, V2_PEER_IDS + 4), INVALID_PEER);
+    uvm_register(&e, uvm, uuid1);
+    assert_int_equal(p2p_caps(&e, hc, b, 0x7, 0x6, 2), NV_OK);
+    assert_int_equal(u32_at(b, V2_PEER_IDS), INVALID_PEER);
+    assert_int_equal(u32_at(b, V2_PEER_IDS + 4), 0);
+    assert_int_equal(u32_at(b, V2_PEER_IDS + 8), 0);
+    assert_int_equal(u32_at(b, V2_PEER_IDS + 12), INVALID_PEER);
+    tenv_fini(&e);
+}
+
+/* Two equal ids are one GPU (loopback): one peer-id entry written, loopback not supported over these links. */
+static void p2p_caps_v2_two_equal_ids_ask_about_one_gpu(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    static uint8_t b[NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2_PARAMS_SIZE];
+    assert_int_equal(p2p_caps(&e, hc, b, 0x7, 0x7, 2), NV_OK);
+    assert_int_equal(u32_at(b, V2_CAPS), 0x1b);
+    assert_int_equal(b[V2_STATUS + 5], 5);
+    assert_int_equal(u32_at(b, V2_PEER_IDS), INVALID_PEER);
+    assert_int_equal(u32_at(b, V2_PEER_IDS + 4), 0xABABABABu);
+    tenv_fini(&e);
+}
+
+/* gpuCount 0 or above 32, or an id no GPU has: NV_ERR_INVALID_ARGUMENT. */
+static void p2p_caps_v2_refuses_bad_count_and_unknown_id(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    static uint8_t b[NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2_PARAMS_SIZE];
+    assert_int_equal(p2p_caps(&e, hc, b, 0x6, 0x7, 0), NV_ERR_INVALID_ARGUMENT);
+    assert_int_equal(p2p_caps(&e, hc, b, 0x6, 0x7, 33), NV_ERR_INVALID_ARGUMENT);
+    assert_int_equal(p2p_caps(&e, hc, b, 0x6, 0x99, 2), NV_ERR_INVALID_ARGUMENT);
+    tenv_fini(&e);
+}
+
+/* No recording says what a GPU without NVLink answers: the unmodelled status, not an invented answer. */
+static void p2p_caps_v2_without_nvlink_is_not_modelled(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-2b42");
+    static uint8_t b[NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2_PARAMS_SIZE];
+    assert_int_equal(p2p_caps(&e, hc, b, 0x6, 0x6, 1), NV_ERR_NOT_SUPPORTED);
+    tenv_fini(&e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(nvlink_caps_answer_the_profiles_links_on_each_gpu),
+        cmocka_unit_test(nvlink_caps_are_zero_on_a_gpu_without_nvlink),
+        cmocka_unit_test(p2p_caps_v2_peer_ids_appear_once_uvm_registers_both_gpus),
+        cmocka_unit_test(p2p_caps_v2_two_equal_ids_ask_about_one_gpu),
+        cmocka_unit_test(p2p_caps_v2_refuses_bad_count_and_unknown_id),
+        cmocka_unit_test(p2p_caps_v2_without_nvlink_is_not_modelled),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

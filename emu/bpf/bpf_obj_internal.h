@@ -126,9 +126,6 @@ int bpf_obj_btf_load(struct bpf_obj *obj);
 /* bpf_obj_btf.c: .BTF.ext line info onto program sections; a missing or malformed one leaves none (0). */
 int bpf_obj_btf_lines(struct bpf_obj *obj);
 
-/* bpf_obj_btf.c: true when type id is a char array (a process name, a string setting). */
-bool bpf_obj_btf_is_char_array(const struct btf *btf, uint32_t id);
-
 /* bpf_obj_elf.c: the "license" section into obj->license (at most 63 bytes); always 0. */
 int bpf_obj_elf_license(struct bpf_obj *obj);
 
@@ -143,6 +140,11 @@ int bpf_obj_struct_ops_bind(struct bpf_obj *obj);
 
 /* bpf_obj_reloc.c: every program that runs linked: subprograms appended, relocations applied, lines, use. */
 int bpf_obj_reloc_programs(struct bpf_obj *obj);
+
+/* ---- used by the phases and the settings pass ---- */
+
+/* bpf_obj_btf.c: true when type id is a char array (a process name, a string setting). */
+bool bpf_obj_btf_is_char_array(const struct btf *btf, uint32_t id);
 
 /* ---- a pass over one linked program ---- */
 

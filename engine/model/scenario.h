@@ -109,6 +109,9 @@ struct sc_task {
     size_t trace_count;
     uint64_t start_ns;              /* first arrival not before this */
     uint64_t preprocess_ns;         /* CPU time between arrival and the first launch */
+    double cpu_spread;              /* 0, or each request's preprocess and launch gaps times a factor drawn
+                                       from a log-normal of median 1 and this log-space standard deviation:
+                                       a process's CPU time varies from request to request */
     struct sc_kernel kernels[SC_MAX_KERNELS];
     uint32_t kernel_count;
     uint32_t streams;               /* channels the task submits on (max stream index + 1) */

@@ -522,7 +522,7 @@ static int load_kernel(struct yctx *c, const struct ynode *n, void *elem)
     return ywalk(c, n, &kernel_table, k);
 }
 
-enum { RQ_PREPROCESS, RQ_KERNELS, RQ_FROM_TRACE, RQ_ITERATION, RQ_CPU_SCALE };
+enum { RQ_PREPROCESS, RQ_KERNELS, RQ_FROM_TRACE, RQ_ITERATION, RQ_CPU_SCALE, RQ_CPU_SPREAD };
 
 /* A request from a profiler trace: the kernels (and the CPU time before the first launch) of one step. */
 static int request_from_trace(struct yctx *c, const struct ynode *const *got, struct sc_task *t)
@@ -551,6 +551,20 @@ static int request_from_trace(struct yctx *c, const struct ynode *const *got, st
     }
     if (got[RQ_PREPROCESS])
         t->preprocess_ns = preprocess;
+    return 0;
+}
+
+/*
+ * The log-space standard deviation of each request's CPU factor. Above 1 the factor's p99 would be ten times
+ * its median: no longer one program's request-to-request variation.
+ */
+static int request_cpu_spread(struct yctx *c, const struct ynode *n, void *base)
+{
+    struct sc_task *t = base;
+    if (yread_double(c, n, "request.cpu_spread", &t->cpu_spread))
+        return -1;
+    if (!(t->cpu_spread >= 0 && t->cpu_spread <= 1))
+        return yfail(c, n, "request.cpu_spread must be at least 0 and at most 1 (a log-normal's sigma)");
     return 0;
 }
 
@@ -594,6 +608,7 @@ static const struct yfield request_fields[] = {
     [RQ_FROM_TRACE] = YFIELD("from_trace", YF_CUSTOM, 0, .custom = request_string),
     [RQ_ITERATION] = YFIELD("iteration", YF_CUSTOM, 0, .custom = request_string),
     [RQ_CPU_SCALE] = YFIELD("cpu_scale", YF_CUSTOM, 0, .custom = request_number),
+    [RQ_CPU_SPREAD] = YFIELD("cpu_spread", YF_CUSTOM, 0, .custom = request_cpu_spread),
     YFIELD_END,
 };
 static const struct ytable request_table = {"request", "request", request_fields, request_check};

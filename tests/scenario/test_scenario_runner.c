@@ -16,7 +16,9 @@
  *    with named arguments;
  *  - a kernel's launch_gap holds its launch back that long after the one
  *    before (a launch-bound request lasts its gaps), and costs nothing
- *    while the kernels launched before still occupy the GPU.
+ *    while the kernels launched before still occupy the GPU;
+ *  - cpu_spread draws each request's CPU time around the written one (same
+ *    median, wider p99), from the seed, without moving arrivals.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -588,11 +590,90 @@ static void test_launch_gaps_under_queued_kernels_cost_nothing(void **state)
     assert_true(fabs(paced - back_to_back - 50e3) < 5e3);
 }
 
+/*
+ * An LC task alone (%s arrivals, 100/s, seed %s): a launch-bound request of 500 us preprocess and ten 10 us
+ * kernels 100 us apart, its CPU time spread by cpu_spread %s (no host jitter: the spread is all there is).
+ */
+static const char spread_text[] =
+    "name: cpu-spread\n"
+    "duration: 2s\n"
+    "seed: %s\n"
+    "gpu: {timing: {host_jitter: 0us}}\n"
+    "tasks:\n"
+    "  - {name: lc, class: LC, arrival: {type: %s, rate: 100},\n"
+    "     request: {preprocess: 500us, kernels: [{duration: 10us, repeat: 10, launch_gap: 100us}],\n"
+    "               cpu_spread: %s}}\n";
+
+static void spread_run(const char *arrival, const char *seed, const char *spread, struct sc_results *res,
+                       struct trace *tr)
+{
+    char text[sizeof(spread_text) + 64];
+    snprintf(text, sizeof(text), spread_text, seed, arrival, spread);
+    struct scenario *sc;
+    assert_int_equal(run_text(text, res, tr, &sc), 0);
+    scenario_free(sc);
+}
+
+/*
+ * cpu_spread draws each request's CPU factor from a log-normal of median 1: the median latency stays, the p99
+ * moves up about exp(2.33 sigma) on a request that is all CPU; without it every request takes the same time.
+ */
+static void test_cpu_spread_widens_latency_around_the_same_median(void **state)
+{
+    (void)state;
+    struct sc_results flat, spread;
+    struct trace tf, ts;
+    spread_run("periodic", "1", "0", &flat, &tf);
+    spread_run("periodic", "1", "0.2", &spread, &ts);
+    const struct sc_task_result *a = &flat.tasks[0], *b = &spread.tasks[0];
+    print_message("cpu_spread 0: p50 %.1f p99 %.1f us; 0.2: p50 %.1f p99 %.1f us\n", a->p50_ns / 1e3,
+                  a->p99_ns / 1e3, b->p50_ns / 1e3, b->p99_ns / 1e3);
+    assert_true(a->completed > 150 && a->completed == b->completed);
+    assert_true(a->p99_ns == a->p50_ns);
+    assert_true(fabs(b->p50_ns / a->p50_ns - 1) < 0.05);
+    /* about 1.5 ms of CPU: exp(2.33 * 0.2) = 1.59 at the p99 */
+    assert_true(b->p99_ns / b->p50_ns > 1.35 && b->p99_ns / b->p50_ns < 1.8);
+    jitter_free(&flat, &spread, &tf, &ts);
+}
+
+/*
+ * The draws are the seed's: the same seed gives the same trace, another seed (periodic arrivals, no other
+ * draw) other latencies; Poisson arrivals are the same with or without the spread.
+ */
+static void test_cpu_spread_is_the_seeds_and_leaves_arrivals(void **state)
+{
+    (void)state;
+    static uint64_t ta[512], tb[512];
+    struct sc_results one, again, other, flat;
+    struct trace t1, t2, t3, t4;
+    spread_run("periodic", "1", "0.2", &one, &t1);
+    spread_run("periodic", "1", "0.2", &again, &t2);
+    spread_run("periodic", "2", "0.2", &other, &t3);
+    assert_int_equal(one.digest, again.digest);
+    assert_int_equal(one.tasks[0].completed, again.tasks[0].completed);
+    assert_memory_equal(one.tasks[0].lat_ns, again.tasks[0].lat_ns, one.tasks[0].completed * sizeof(uint64_t));
+    assert_true(one.digest != other.digest);
+    assert_true(one.tasks[0].p99_ns != other.tasks[0].p99_ns);
+    jitter_free(&one, &again, &t1, &t2);
+    sc_results_free(&other);
+    free(t3.r);
+    spread_run("poisson", "1", "0.2", &one, &t1);
+    spread_run("poisson", "1", "0", &flat, &t4);
+    size_t na = arrivals(&t1, ta, 512), nb = arrivals(&t4, tb, 512);
+    assert_true(na > 150);
+    assert_int_equal(na, nb);
+    assert_memory_equal(ta, tb, na * sizeof(*ta));
+    assert_true(one.tasks[0].p99_ns != flat.tasks[0].p99_ns);
+    jitter_free(&one, &flat, &t1, &t4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_launch_gaps_pace_a_launch_bound_request),
         cmocka_unit_test(test_launch_gaps_under_queued_kernels_cost_nothing),
+        cmocka_unit_test(test_cpu_spread_widens_latency_around_the_same_median),
+        cmocka_unit_test(test_cpu_spread_is_the_seeds_and_leaves_arrivals),
         cmocka_unit_test(test_scheduler_waits_out_call_cost),
         cmocka_unit_test(test_busy_retry_storm_retries_every_100us_and_delays_lc),
         cmocka_unit_test(test_gpu_lost_ends_every_request_exactly_once),

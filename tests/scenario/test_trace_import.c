@@ -194,6 +194,38 @@ static void test_cpu_scale_scales_preprocess_and_launch_gaps_only(void **state)
     scenario_free(s);
 }
 
+/* cpu_spread is kept as written, on an imported step as on written kernels; the step's times are unchanged. */
+static void test_cpu_spread_is_loaded_for_any_request(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    struct scenario *s = load(YHEAD "    request: {from_trace: " STEP_JSON ", cpu_spread: 0.25}\n", err, sizeof(err));
+    if (!s)
+        fail_msg("%s", err);
+    assert_true(s->tasks[0].cpu_spread == 0.25);
+    assert_int_equal(s->tasks[0].preprocess_ns, 40000);
+    assert_int_equal(s->tasks[0].kernels[2].launch_gap_ns, 390000);
+    scenario_free(s);
+    s = load(YHEAD "    request: {kernels: [{duration: 1ms, launch_gap: 10us}], cpu_spread: 0.1}\n", err, sizeof(err));
+    if (!s)
+        fail_msg("%s", err);
+    assert_true(s->tasks[0].cpu_spread == 0.1);
+    scenario_free(s);
+}
+
+static void test_cpu_spread_outside_0_to_1_is_refused(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"-0.1", "1.5", "nan", "wide"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char yaml[512], err[512] = "";
+        snprintf(yaml, sizeof(yaml), YHEAD "    request: {kernels: [{duration: 1ms}], cpu_spread: %s}\n", bad[i]);
+        assert_null(load(yaml, err, sizeof(err)));
+        assert_non_null(strstr(err, "trace_import_test.yaml:7:"));
+        assert_non_null(strstr(err, "cpu_spread"));
+    }
+}
+
 static void request_from_trace_with_other_keys_is_refused(void **state)
 {
     (void)state;
@@ -225,6 +257,8 @@ int main(void)
         cmocka_unit_test(test_unreadable_files_refused),
         cmocka_unit_test(request_from_trace_loads_the_steps_kernels),
         cmocka_unit_test(test_cpu_scale_scales_preprocess_and_launch_gaps_only),
+        cmocka_unit_test(test_cpu_spread_is_loaded_for_any_request),
+        cmocka_unit_test(test_cpu_spread_outside_0_to_1_is_refused),
         cmocka_unit_test(request_from_trace_with_other_keys_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

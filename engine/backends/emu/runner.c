@@ -61,6 +61,9 @@ struct inst {
     uint32_t next_kernel, next_repeat; /* the request's next launch */
     uint32_t submitted;        /* launches of the request so far */
     bool gap_waited;           /* the next launch's launch_gap has passed */
+    double cpu_factor;         /* the request's CPU time over the task's written one (request.cpu_spread) */
+    uint64_t cpu_rng;          /* its draws: a stream of the instance's own, so arrivals, the host's jitter and
+                                  the other instances draw the same numbers with or without it */
     const struct sc_plan_inst *plan; /* its open-loop arrivals */
     size_t plan_next;          /* index of the next one to place */
     sim_event_id pending_arrival, pending_submit, pending_done;
@@ -252,6 +255,21 @@ static uint64_t completion_delay(struct run *R)
     return d > 0 ? (uint64_t)d : 0;
 }
 
+/* A CPU time of the task's, as the current request spends it. */
+static uint64_t cpu_time(const struct inst *in, uint64_t ns)
+{
+    return in->t->cpu_spread > 0 ? (uint64_t)llround((double)ns * in->cpu_factor) : ns;
+}
+
+/* exp(sigma * z), z standard normal (Box-Muller from two uniforms in (0, 1)): median 1, log-space sd sigma. */
+static double draw_cpu_factor(struct inst *in)
+{
+    double u1 = ((double)(sim_splitmix64(&in->cpu_rng) >> 11) + 0.5) * 0x1.0p-53;
+    double u2 = ((double)(sim_splitmix64(&in->cpu_rng) >> 11) + 0.5) * 0x1.0p-53;
+    double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+    return exp(in->t->cpu_spread * z);
+}
+
 static void kernel_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
 {
     (void)kernel_id;
@@ -295,7 +313,7 @@ static void submit_fn(struct sim *s, void *arg, uint64_t data)
         const struct sc_kernel *kd = &t->kernels[in->next_kernel];
         if (kd->launch_gap_ns && !in->gap_waited) {
             in->gap_waited = true;
-            in->pending_submit = sim_at(s, sim_now(s) + kd->launch_gap_ns, submit_fn, in, 0);
+            in->pending_submit = sim_at(s, sim_now(s) + cpu_time(in, kd->launch_gap_ns), submit_fn, in, 0);
             /* the scheduler hears of an LC request at its first launch */
             if (before == 0 && in->submitted > 0 && t->cls == SC_LC)
                 run_sched_lc_submitted(&R->sched, in->id);
@@ -341,8 +359,11 @@ static void start_next(struct inst *in)
     in->busy = true;
     in->next_kernel = in->next_repeat = in->submitted = 0;
     in->gap_waited = false;
+    if (in->t->cpu_spread > 0)
+        in->cpu_factor = draw_cpu_factor(in);
     struct sim *s = in->R->sim;
-    in->pending_submit = sim_at(s, sim_now(s) + in->t->preprocess_ns + in->R->launch_ns, submit_fn, in, 0);
+    in->pending_submit = sim_at(s, sim_now(s) + cpu_time(in, in->t->preprocess_ns) + in->R->launch_ns, submit_fn,
+                                in, 0);
 }
 
 /* ---- faults ---- */
@@ -552,6 +573,19 @@ static void mark_in_flight(void *arg)
     }
 }
 
+/*
+ * The seed of a replica's CPU draws: from the task's name, not its place, so that its run alone (a reduced
+ * copy) and every scenario it is in give the same replica the same requests' CPU times.
+ */
+static uint64_t cpu_stream(uint64_t seed, const char *name, uint32_t replica)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *p = name; *p; p++)
+        h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
+    uint64_t st = seed ^ 0xbb67ae8584caa73bull ^ h ^ ((uint64_t)replica << 48);
+    return sim_splitmix64(&st);
+}
+
 /* One run of scenario sc (a baseline run passes a reduced copy). */
 static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_run_opts *o, bool outer,
                     struct sc_results *out, char *err, size_t errlen)
@@ -618,6 +652,7 @@ static int run_once(const struct scenario *sc, uint64_t seed, const struct sc_ru
             in->task = t;
             in->replica = r;
             in->t = &sc->tasks[t];
+            in->cpu_rng = cpu_stream(seed, in->t->name, r);
             if (in->t->process) {
                 in->external = true;
                 continue;

@@ -117,6 +117,12 @@ static int collect_shapes(struct calib *c, const struct scenario *s, char *err, 
                      s->tasks[t].name, s->tasks[t].kernel_count, HW_MAX_KERNELS);
             return -1;
         }
+        /* its task processes wait out the written gaps; a drawn CPU time per request is the model's */
+        if (s->tasks[t].cpu_spread > 0) {
+            snprintf(err, errlen, "task '%s' has request.cpu_spread; the hardware backend draws no CPU time",
+                     s->tasks[t].name);
+            return -1;
+        }
     }
     for (uint32_t t = 0; t < s->task_count; t++)
         for (uint32_t k = 0; k < s->tasks[t].kernel_count; k++) {

@@ -76,13 +76,17 @@ size_t rusd_page(struct gpu *g, void *buf, size_t len)
     uint8_t page[4096] = {0};
     const struct profile_sensors *s = &p->sensors;
     uint64_t mask = g->rusd.poll_mask;
+    /* Each section is zeroed before it is filled: padding copied into the page would reach the client as
+     * whatever the stack held, and the page must be the same bytes for the same run. */
     if (s->graphics_max_mhz && mask) {
         refresh(g, s);
         const struct rusd_state *r = &g->rusd;
         uint64_t ts = stamp(r->last_ns);
         if (mask & NV00DE_RUSD_POLL_CLOCK) {
             uint32_t gr = r->util_pct ? s->graphics_max_mhz : s->graphics_idle_mhz;
-            nv_rusd_clocks c = {.lastModifiedTimestamp = ts};
+            nv_rusd_clocks c;
+            memset(&c, 0, sizeof c);
+            c.lastModifiedTimestamp = ts;
             c.targetClkMHz[NV_RUSD_CLK_GRAPHICS] = gr;
             c.targetClkMHz[NV_RUSD_CLK_SM] = gr;
             c.targetClkMHz[NV_RUSD_CLK_MEMORY] = s->memory_mhz;
@@ -90,25 +94,36 @@ size_t rusd_page(struct gpu *g, void *buf, size_t len)
             put(page, lay.clocks, &c, sizeof c);
         }
         if (mask & NV00DE_RUSD_POLL_PERF) {
-            nv_rusd_utilization u = {.lastModifiedTimestamp = ts, .gpuPercentBusy = r->util_pct};
+            nv_rusd_utilization u;
+            memset(&u, 0, sizeof u);
+            u.lastModifiedTimestamp = ts;
+            u.gpuPercentBusy = r->util_pct;
             for (int i = 0; i < 4; i++)
                 u.engUtil[i].samplingPeriodUs = (uint32_t)(r->period_ns / 1000);
             put(page, lay.utilization, &u, sizeof u);
-            nv_rusd_pstate ps = {.lastModifiedTimestamp = ts, .currentPstate = 0};
+            nv_rusd_pstate ps;
+            memset(&ps, 0, sizeof ps);
+            ps.lastModifiedTimestamp = ts;
             put(page, lay.pstate, &ps, sizeof ps);
         }
         if (mask & NV00DE_RUSD_POLL_POWER) {
             nv_rusd_power_limits l = {ts, s->power_limit_mw, s->power_limit_mw};
             put(page, lay.power_limit, &l, sizeof l);
-            nv_rusd_power avg = {.lastModifiedTimestamp = ts, .gpu = (uint32_t)r->avg_power_mw};
-            nv_rusd_power inst = {.lastModifiedTimestamp = ts,
-                                  .gpu = (uint32_t)between(s->power_idle_mw, s->power_busy_mw, r->util_pct)};
+            nv_rusd_power avg, inst;
+            memset(&avg, 0, sizeof avg);
+            memset(&inst, 0, sizeof inst);
+            avg.lastModifiedTimestamp = inst.lastModifiedTimestamp = ts;
+            avg.gpu = (uint32_t)r->avg_power_mw;
+            inst.gpu = (uint32_t)between(s->power_idle_mw, s->power_busy_mw, r->util_pct);
             put(page, lay.avg_power, &avg, sizeof avg);
             put(page, lay.inst_power, &inst, sizeof inst);
         }
         if (mask & NV00DE_RUSD_POLL_THERMAL) {
             /* NvTemp: 24.8 fixed point */
-            nv_rusd_temperature t = {ts, (int32_t)(r->gpu_temp_mc * 256 / 1000)};
+            nv_rusd_temperature t;
+            memset(&t, 0, sizeof t); /* its 4 tail bytes of padding go to the client too */
+            t.lastModifiedTimestamp = ts;
+            t.temperature = (int32_t)(r->gpu_temp_mc * 256 / 1000);
             put(page, lay.temperatures + NV_RUSD_TEMP_GPU * sizeof t, &t, sizeof t);
             t.temperature = (int32_t)(r->mem_temp_mc * 256 / 1000);
             put(page, lay.temperatures + NV_RUSD_TEMP_MEMORY * sizeof t, &t, sizeof t);

@@ -30,19 +30,25 @@ static inline void tenv_identity(nvemu_identity *who, int32_t pid, uint32_t uid,
     strcpy(who->comm, "rmtest");
 }
 
-static inline int tenv_init(struct tenv *e, bool gpreempt_compat)
+/* An emulator made from cfg, its fd table and one open nvidiactl as pid 100, uid 1000: 0, or -1 when it fails. */
+static inline int tenv_init_with(struct tenv *e, const nvemu_config *cfg)
 {
-    nvemu_config cfg;
-    nvemu_config_init(&cfg);
-    cfg.gpreempt_compat = gpreempt_compat;
     char err[256];
-    e->emu = nvemu_create(&cfg, err, sizeof(err));
+    e->emu = nvemu_create(cfg, err, sizeof(err));
     if (!e->emu)
         return -1;
     e->t = nvemu_fdtable_create(e->emu, false);
     tenv_identity(&e->who, 100, 1000, 0);
     e->ctl = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
     return e->ctl >= 0 ? 0 : -1;
+}
+
+static inline int tenv_init(struct tenv *e, bool gpreempt_compat)
+{
+    nvemu_config cfg;
+    nvemu_config_init(&cfg);
+    cfg.gpreempt_compat = gpreempt_compat;
+    return tenv_init_with(e, &cfg);
 }
 
 static inline void tenv_fini(struct tenv *e)

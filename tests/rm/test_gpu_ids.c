@@ -18,13 +18,7 @@ static uint32_t up(struct tenv *e)
     nvemu_config cfg;
     nvemu_config_init(&cfg);
     cfg.profile = "h200-x2";
-    char err[256];
-    e->emu = nvemu_create(&cfg, err, sizeof err);
-    assert_non_null(e->emu);
-    e->t = nvemu_fdtable_create(e->emu, false);
-    tenv_identity(&e->who, 100, 1000, 0);
-    e->ctl = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
-    assert_true(e->ctl >= 0);
+    assert_int_equal(tenv_init_with(e, &cfg), 0);
     uint32_t hc = 0;
     assert_int_equal(talloc(e, e->ctl, 0, 0, &hc, NV01_ROOT_CLIENT, NULL), NV_OK);
     return hc;

@@ -29,13 +29,7 @@ static uint32_t env_up(struct tenv *e, const char *driver)
     nvemu_config cfg;
     nvemu_config_init(&cfg);
     cfg.driver = driver;
-    char err[256];
-    e->emu = nvemu_create(&cfg, err, sizeof(err));
-    assert_non_null(e->emu);
-    e->t = nvemu_fdtable_create(e->emu, false);
-    tenv_identity(&e->who, 100, 1000, 0);
-    e->ctl = nvemu_fdtable_open(e->t, "/dev/nvidiactl", &e->who);
-    assert_true(e->ctl >= 0);
+    assert_int_equal(tenv_init_with(e, &cfg), 0);
     uint32_t hc = tbase(e, e->ctl, HDEV, HSUB);
     assert_int_not_equal(hc, 0);
     return hc;

@@ -821,6 +821,25 @@ uint32_t fifo_kernel_occupancy(const struct profile *p, const struct fifo_kernel
     return k->blocks_per_sm;
 }
 
+/*
+ * What a kernel costs the engine beyond its waves (fifo.h): its launch is processed while a kernel of its group
+ * queued before it runs, or it starts the group's work from idle (the H200's short-kernels and validation alone
+ * runs). Called before the kernel is queued.
+ */
+static uint64_t kernel_gap(const struct profile *p, const struct fifo_tsg *t, uint64_t waves)
+{
+    const struct profile_timing *tm = &p->timing;
+    uint64_t hidden = tm->kernel_gap_overlap_ns;
+    if (tm->overlap_wave_ns)
+        hidden = waves - 1 >= hidden / tm->overlap_wave_ns ? 0 : hidden - (waves - 1) * tm->overlap_wave_ns;
+    if (!hidden)
+        return tm->kernel_gap_ns;
+    for (uint32_t i = 0; i < t->n_chans; i++)
+        if (t->chans[i]->pending)
+            return hidden < tm->kernel_gap_ns ? tm->kernel_gap_ns - hidden : 0;
+    return tm->kernel_gap_ns;
+}
+
 NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo_done_fn fn, void *ctx,
                       uint64_t *kernel_id)
 {
@@ -845,8 +864,7 @@ NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo
         k->total_ns = kd->total_ns;
         k->wave_ns = kd->total_ns / waves ? kd->total_ns / waves : 1;
     }
-    /* what a kernel costs the engine beyond its waves (H200: validation alone runs, fifo.h) */
-    k->total_ns += f->p->timing.kernel_gap_ns;
+    k->total_ns += kernel_gap(f->p, t, waves);
     k->shared_kb = (uint32_t)(resident * smem_b / 1024u);
     k->thread_bytes = kd->threads ? smem_b / kd->threads : smem_b / 1024u;
     k->remaining_ns = k->total_ns;

@@ -44,8 +44,18 @@
  *   request's last kernel still wait for the expiry after it started).
  * - A kernel of B blocks runs in ceil(B / (sm_count x R)) waves, R its resident
  *   blocks per SM (fifo_kernel_occupancy: 1 for the default shape), its
- *   duration spread over them, plus profile->timing.kernel_gap_ns (what each
- *   launch costs the engine).
+ *   duration spread over them, plus what the kernel boundary costs the
+ *   engine: profile->timing.kernel_gap_ns, less what a kernel submitted
+ *   while another kernel of its group is queued or running (back to back:
+ *   its launch is processed while that one runs) hides behind it:
+ *   timing.kernel_gap_overlap_ns, overlap_wave_ns less per wave after its
+ *   first, never below none. A kernel that starts its group's work from
+ *   idle pays all of kernel_gap_ns. H200 short-kernels k-ts2048-*-g0:
+ *   back-to-back one-wave kernels of 10-100 us cost ~2 us each beyond their
+ *   blocks; validation alone runs: 8-wave kernels back to back ~6 us, and
+ *   an LC request's one 80 us kernel on an idle group 21 us beyond the
+ *   kernel with the host's launch and completion (6 + 15). One cost for
+ *   every kernel fits either the short kernels or the LC alone, not both.
  *   Preemption completes at the boundary of the running channel's compute
  *   preemption mode: WFI = end of the running kernel + wfi_overhead_ns;
  *   CTA = end of the running wave + cta_overhead_ns; CILP = now +

@@ -139,6 +139,10 @@ struct profile_timing {
     uint64_t wake_per_ms_ns;
     uint64_t wake_max_ns;
     uint64_t kernel_gap_ns;        /* engine time each kernel costs beyond its blocks (launch processing, drain) */
+    /* a kernel submitted while another kernel of its group is queued or running hides up to kernel_gap_overlap_ns
+     * of kernel_gap_ns behind it, overlap_wave_ns less per wave after its first (emu/fifo/fifo.h; 0: none) */
+    uint64_t kernel_gap_overlap_ns;
+    uint64_t overlap_wave_ns;
     /* host side, applied by the scenario runner (not by RM or the engines) */
     uint64_t launch_ns;            /* a process's launch call to its kernel being queued on the channel */
     uint64_t completion_ns;        /* a kernel's completion to the process seeing it */

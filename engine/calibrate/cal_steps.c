@@ -34,9 +34,6 @@ const struct cal_step cal_steps[] = {
      .metrics = {M("x-switch-smem0", "be", CAL_RPS)}},
     {.key = "save_per_kb_us", .ns = false, .lo = 0, .hi = 2, .what = "the save's growth per KiB of shared memory per block",
      .metrics = {M("x-switch-smem128", "be", CAL_RPS), M("x-switch-smem200", "be", CAL_RPS)}},
-    /* one-warp and two-warp blocks with 200 KiB: their own threads restore the shared memory */
-    {.key = "restore_per_thread_kb_us", .ns = false, .lo = 0, .hi = 80, .what = "switch-in restore per KiB per thread beyond the free bytes",
-     .metrics = {M("s-ts200-t32-smem200-bps1", "be", CAL_RPS), M("s-ts200-t64-smem200-bps1", "be", CAL_RPS)}},
     /* LC next to BE requests of short kernels under native 2048 us slices: the LC group is saved idle */
     {.key = "idle_save_us", .ns = false, .lo = 0, .hi = 300, .what = "saving a group that ran out of work when another takes the engine",
      .metrics = {M("v01-native-1be-lcS-periodic500", "lc", CAL_P50_VS_ALONE),
@@ -51,6 +48,10 @@ const struct cal_step cal_steps[] = {
       M("m-native-2be-lc8x510-periodic20", "lc", CAL_P50_VS_ALONE),
       M("m-native-2be-lc8x520-periodic20", "lc", CAL_P50_VS_ALONE),
       M("m-native-2be-lc8x530-periodic20", "lc", CAL_P50_VS_ALONE)}},
+    /* one-warp and two-warp blocks with 200 KiB: their own threads restore the shared memory; after the tick, which
+     * sets how much of each 200 us slice their work gets */
+    {.key = "restore_per_thread_kb_us", .ns = false, .lo = 0, .hi = 80, .what = "switch-in restore per KiB per thread beyond the free bytes",
+     .metrics = {M("s-ts200-t32-smem200-bps1", "be", CAL_RPS), M("s-ts200-t64-smem200-bps1", "be", CAL_RPS)}},
     {.key = NULL},
 };
 

@@ -85,7 +85,7 @@ static int cmd_list(int argc, char **argv)
 
 static void show_us(const char *name, uint64_t ns)
 {
-    printf("  %-20s %.3f us\n", name, (double)ns / 1000.0);
+    printf("  %-22s %.3f us\n", name, (double)ns / 1000.0);
 }
 
 static int cmd_show(int argc, char **argv)
@@ -122,7 +122,19 @@ static int cmd_show(int argc, char **argv)
     show_us("cilp_save", t->cilp_save_ns);
     show_us("preempt_timeout", t->preempt_timeout_ns);
     show_us("idle_save", t->idle_save_ns);
+    show_us("save_per_kb", t->save_ns_per_kb);
+    show_us("restore_per_kb", t->restore_ns_per_kb);
+    show_us("restore_per_thread_kb", t->restore_ns_per_thread_kb);
+    show_us("restore_per_sm_kb", t->restore_ns_per_sm_kb);
+    printf("  %-22s %u bytes\n", "restore_thread_free", t->restore_thread_free_bytes);
+    printf("  %-22s %llu ns\n", "timeslice_tick", (unsigned long long)(t->timeslice_tick_ns ? t->timeslice_tick_ns : 1000));
+    printf("  %-22s %s\n", "yield_skips_late", t->yield_skips_late_work ? "yes" : "no");
+    show_us("wake_after", t->wake_after_ns);
+    show_us("wake_per_ms", t->wake_per_ms_ns);
+    show_us("wake_max", t->wake_max_ns);
     show_us("kernel_gap", t->kernel_gap_ns);
+    show_us("kernel_gap_overlap", t->kernel_gap_overlap_ns);
+    show_us("overlap_wave", t->overlap_wave_ns);
     show_us("launch", t->launch_ns);
     show_us("completion", t->completion_ns);
     show_us("host_jitter", t->host_jitter_ns);

@@ -274,33 +274,35 @@ RM_CTRL_HANDLER(ctrl_bus_info_v2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS)
                       p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
 }
 
-/* The legacy BUS_GET_INFO: the same indices and table as BUS_GET_INFO_V2, the list behind busInfoList. */
-RM_CTRL_HANDLER(ctrl_bus_info, NV2080_CTRL_BUS_GET_INFO_PARAMS)
+/*
+ * A legacy list control, which the driver converts to its _V2 form (rmapi_deprecated_control.c): the n pairs
+ * behind the caller's pointer are read, answered from the profile's table of v2_cmd, and written back.
+ */
+static NV_STATUS legacy_table_list(struct rm_call *c, uint32_t v2_cmd, const char *what, uint32_t n, uint64_t ptr,
+                                   uint32_t max)
 {
-    if (p->busInfoListSize == 0 || p->busInfoListSize > NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE || !p->busInfoList)
-        return NV_ERR_INVALID_ARGUMENT;
     nv_ctrl_info_pair list[NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE];
-    uint32_t n = p->busInfoListSize;
-    NV_STATUS st = user_read(c, p->busInfoList, list, n * sizeof list[0]);
+    _Static_assert(NV2080_CTRL_BIOS_INFO_MAX_SIZE <= NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE, "every legacy list fits");
+    if (n == 0 || n > max || !ptr)
+        return NV_ERR_INVALID_ARGUMENT;
+    NV_STATUS st = user_read(c, ptr, list, n * sizeof list[0]);
     if (st == NV_OK)
-        st = table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO", &n, list, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
-    return st == NV_OK ? user_write(c, p->busInfoList, list, n * sizeof list[0]) : st;
+        st = table_list(c, v2_cmd, what, &n, list, max);
+    return st == NV_OK ? user_write(c, ptr, list, n * sizeof list[0]) : st;
 }
 
-/*
- * The legacy BIOS_GET_INFO, which the driver converts to BIOS_GET_INFO_V2 (rmapi_deprecated_control.c): the
- * list behind biosInfoList answered from the profile's BIOS_GET_INFO_V2 table (VBIOS revision, OEM revision).
- */
+/* The legacy BUS_GET_INFO: the same indices and table as BUS_GET_INFO_V2. */
+RM_CTRL_HANDLER(ctrl_bus_info, NV2080_CTRL_BUS_GET_INFO_PARAMS)
+{
+    return legacy_table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO", p->busInfoListSize, p->busInfoList,
+                             NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
+}
+
+/* The legacy BIOS_GET_INFO: answered from the profile's BIOS_GET_INFO_V2 table (VBIOS revision, OEM revision). */
 RM_CTRL_HANDLER(ctrl_bios_info, NV2080_CTRL_BIOS_GET_INFO_PARAMS)
 {
-    if (p->biosInfoListSize == 0 || p->biosInfoListSize > NV2080_CTRL_BIOS_INFO_MAX_SIZE || !p->biosInfoList)
-        return NV_ERR_INVALID_ARGUMENT;
-    nv_ctrl_info_pair list[NV2080_CTRL_BIOS_INFO_MAX_SIZE];
-    uint32_t n = p->biosInfoListSize;
-    NV_STATUS st = user_read(c, p->biosInfoList, list, n * sizeof list[0]);
-    if (st == NV_OK)
-        st = table_list(c, NV2080_CTRL_CMD_BIOS_GET_INFO_V2, "BIOS_GET_INFO", &n, list, NV2080_CTRL_BIOS_INFO_MAX_SIZE);
-    return st == NV_OK ? user_write(c, p->biosInfoList, list, n * sizeof list[0]) : st;
+    return legacy_table_list(c, NV2080_CTRL_CMD_BIOS_GET_INFO_V2, "BIOS_GET_INFO", p->biosInfoListSize,
+                             p->biosInfoList, NV2080_CTRL_BIOS_INFO_MAX_SIZE);
 }
 
 RM_CTRL_HANDLER(ctrl_name_string, NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS)

@@ -131,6 +131,25 @@ static int64_t jump_target(const struct bpf_insn *i, uint32_t pc)
     return (int64_t)pc + i->off + 1;
 }
 
+int vm_insn_successors(const struct bpf_prog *p, uint32_t pc, uint32_t succ[2])
+{
+    const struct bpf_insn *i = &p->insns[pc];
+    uint32_t next = pc + (BPF_CLASS(i->code) == BPF_LD ? 2 : 1);
+    int n = 0;
+    if (i->code == (BPF_JMP | BPF_EXIT))
+        return 0;
+    if (is_jump(i->code)) {
+        int64_t t = jump_target(i, pc);
+        if (t >= 0 && t < p->n)
+            succ[n++] = (uint32_t)t;
+        if (BPF_OP(i->code) == BPF_JA)
+            return n;
+    }
+    if (next < p->n)
+        succ[n++] = next;
+    return n;
+}
+
 static int check_ld_imm64(struct checker *c, uint32_t pc, const struct bpf_insn *i)
 {
     const struct bpf_prog *p = c->prog;
@@ -271,17 +290,7 @@ static int check_ctx_stores(struct checker *c)
             else if (i->code == (BPF_JMP | BPF_CALL))
                 m &= (uint16_t)~0x3fu;
             uint32_t succ[2];
-            int ns = 0;
-            uint32_t next = pc + (cls == BPF_LD ? 2 : 1);
-            if (i->code == (BPF_JMP | BPF_EXIT)) {
-                ns = 0;
-            } else if (is_jump(i->code)) {
-                succ[ns++] = (uint32_t)jump_target(i, pc);
-                if (BPF_OP(i->code) != BPF_JA && next < p->n)
-                    succ[ns++] = next;
-            } else if (next < p->n) {
-                succ[ns++] = next;
-            }
+            int ns = vm_insn_successors(p, pc, succ);
             for (int s = 0; s < ns; s++) {
                 uint16_t nm = seen[succ[s]] ? (uint16_t)(in[succ[s]] & m) : m;
                 if (!seen[succ[s]] || nm != in[succ[s]]) {
@@ -317,19 +326,10 @@ static int check_reachable(struct checker *c)
         }
     while (top) {
         uint32_t pc = stack[--top];
-        const struct bpf_insn *i = &p->insns[pc];
         uint32_t succ[2];
-        int ns = 0;
-        uint32_t next = pc + (BPF_CLASS(i->code) == BPF_LD ? 2 : 1);
-        if (is_jump(i->code)) {
-            succ[ns++] = (uint32_t)jump_target(i, pc);
-            if (BPF_OP(i->code) != BPF_JA)
-                succ[ns++] = next;
-        } else if (i->code != (BPF_JMP | BPF_EXIT)) {
-            succ[ns++] = next;
-        }
+        int ns = vm_insn_successors(p, pc, succ);
         for (int s = 0; s < ns; s++)
-            if (succ[s] < p->n && !seen[succ[s]]) {
+            if (!seen[succ[s]]) {
                 seen[succ[s]] = 1;
                 stack[top++] = succ[s];
             }
@@ -407,19 +407,7 @@ int bpf_vm_ctx_reach(const struct bpf_prog *p, uint32_t *reach, uint32_t *insn)
             for (int a = 0; a <= 5; a++)
                 r[a] = (struct creg){C_NONE, 0};
         uint32_t succ[2];
-        int ns = 0;
-        uint32_t next = pc + (cls == BPF_LD ? 2 : 1);
-        if (i->code == (BPF_JMP | BPF_EXIT)) {
-            ns = 0;
-        } else if (is_jump(i->code)) {
-            int64_t t = jump_target(i, pc);
-            if (t >= 0 && t < p->n)
-                succ[ns++] = (uint32_t)t;
-            if (BPF_OP(i->code) != BPF_JA && next < p->n)
-                succ[ns++] = next;
-        } else if (next < p->n) {
-            succ[ns++] = next;
-        }
+        int ns = vm_insn_successors(p, pc, succ);
         for (int s = 0; s < ns; s++) {
             bool changed = false;
             for (int k = 0; k < BPF_NREGS; k++) {

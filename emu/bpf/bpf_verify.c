@@ -693,27 +693,6 @@ static bool writes_reg(const struct bpf_insn *i, unsigned reg)
            (i->imm == BPF_CMPXCHG ? reg == 0 : i->src_reg == reg);
 }
 
-/* The control-flow successors of pc within its function (a call returns to the next instruction). */
-static int successors(const struct bpf_prog *p, uint32_t pc, uint32_t succ[2])
-{
-    const struct bpf_insn *i = &p->insns[pc];
-    uint8_t cls = BPF_CLASS(i->code), op = BPF_OP(i->code);
-    uint32_t next = pc + (cls == BPF_LD ? 2 : 1);
-    int n = 0;
-    if (i->code == (BPF_JMP | BPF_EXIT))
-        return 0;
-    if ((cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL) {
-        int64_t t = i->code == (BPF_JMP32 | BPF_JA) ? (int64_t)pc + i->imm + 1 : (int64_t)pc + i->off + 1;
-        if (t >= 0 && t < p->n)
-            succ[n++] = (uint32_t)t;
-        if (op == BPF_JA)
-            return n;
-    }
-    if (next < p->n)
-        succ[n++] = next;
-    return n;
-}
-
 /*
  * A counter of the loop: every write to reg in it adds or subtracts a non-zero constant, copies a counter
  * (clang tests a zero-extended copy of a 32-bit counter), or shifts or masks it by a constant.
@@ -771,7 +750,7 @@ static void loop_body(const struct verifier *v, uint32_t u, uint32_t h, uint8_t 
             uint32_t sc[2];
             if (body[q] || v->wide2[q] || !v->seen[q])
                 continue;
-            int ns = successors(p, q, sc);
+            int ns = vm_insn_successors(p, q, sc);
             for (int k = 0; k < ns; k++)
                 if (sc[k] == x) {
                     body[q] = 1;
@@ -826,7 +805,7 @@ static bool entry_known(const struct verifier *v, const uint8_t *body, const uin
         uint32_t sc[2];
         if (body[q] || v->wide2[q] || !v->seen[q])
             continue;
-        int ns = successors(p, q, sc);
+        int ns = vm_insn_successors(p, q, sc);
         bool pred = false;
         for (int k = 0; k < ns; k++)
             pred |= sc[k] == h;
@@ -862,7 +841,7 @@ static bool loop_bounded(const struct verifier *v, const uint8_t *body, const ui
             xo == BPF_JA)
             continue;
         uint32_t xs[2];
-        int xn = successors(p, k, xs);
+        int xn = vm_insn_successors(p, k, xs);
         bool exits = false;
         for (int q = 0; q < xn; q++)
             exits |= !body[xs[q]];
@@ -897,7 +876,7 @@ static int check_loops(struct verifier *v)
     }
     for (uint32_t pc = 0; pc < n; pc++) {
         uint32_t sc[2];
-        int ns = v->wide2[pc] ? 0 : successors(v->prog, pc, sc);
+        int ns = v->wide2[pc] ? 0 : vm_insn_successors(v->prog, pc, sc);
         for (int k = 0; k < ns; k++)
             if (sc[k] != pc + 1 && !(sc[k] == pc + 2 && BPF_CLASS(v->prog->insns[pc].code) == BPF_LD))
                 target[sc[k]] = 1;
@@ -910,7 +889,7 @@ static int check_loops(struct verifier *v)
         color[v->entries[f]] = 1;
         while (top && !rc) {
             uint32_t u = stack[top - 1], sc[2];
-            int ns = successors(v->prog, u, sc);
+            int ns = vm_insn_successors(v->prog, u, sc);
             if (edge[u] >= ns) {
                 color[u] = 2;
                 top--;

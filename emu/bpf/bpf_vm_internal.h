@@ -75,6 +75,10 @@ int vm_fault(struct vm *vm, enum bpf_fault_kind kind, const char *fmt, ...) __at
 /* Fills prog, insn and where (source line from the program's line table) of a fault. */
 void vm_locate(const struct bpf_prog *prog, uint32_t insn, struct bpf_fault *f);
 
+/* The control-flow successors of pc (at most two, each inside the program; a call returns to the next
+ * instruction, an exit has none): what every pass over a program's control flow walks. */
+int vm_insn_successors(const struct bpf_prog *p, uint32_t pc, uint32_t succ[2]);
+
 /* A load-time refusal of insn: *why (may be NULL) becomes a BPF_FAULT_CHECK there with the formatted reason.
  * Returns -1. */
 int vm_refuse(const struct bpf_prog *prog, struct bpf_fault *why, uint32_t insn, const char *fmt, va_list ap);

@@ -115,7 +115,7 @@ static void escape_rows_match_the_descriptors(void **state)
     (void)state;
     const struct esc_row *const t[] = {esc_rows_os, esc_rows_rm};
     unsigned rows = 0;
-    for (size_t i = 0; i < 2; i++)
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         for (const struct esc_row *r = t[i]; r->name; r++, rows++) {
             /* a row that takes several sizes (0) has a descriptor per layout, or one of size 0 */
             const struct nv_escape_desc *d = NULL;
@@ -193,7 +193,7 @@ static void gpfifo_schedule_takes_two_bytes_on_550_only(void **state)
         uint32_t ok_size, bad_size;
     } rows[] = {{"550", sizeof(NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS_R550), sizeof(NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS)},
                 {"580", sizeof(NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS), sizeof(NVA06F_CTRL_GPFIFO_SCHEDULE_PARAMS_R550)}};
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct tenv e;
         uint32_t hc = env_up(&e, rows[i].driver);
         NV_VASPACE_ALLOCATION_PARAMETERS va = {0};
@@ -215,7 +215,7 @@ static void vaspace_params_are_48_bytes_before_580(void **state)
         const char *driver;
         NV_STATUS want;
     } rows[] = {{"550", NV_OK}, {"575", NV_OK}, {"580", NV_ERR_INVALID_ADDRESS}};
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct tenv e;
         uint32_t hc = env_up(&e, rows[i].driver);
         struct guarded g;
@@ -235,7 +235,7 @@ static void channel_params_are_360_bytes_on_550(void **state)
         const char *driver;
         NV_STATUS want;
     } rows[] = {{"550", NV_OK}, {"575", NV_ERR_INVALID_ADDRESS}};
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct tenv e;
         uint32_t hc = env_up(&e, rows[i].driver);
         NV_VASPACE_ALLOCATION_PARAMETERS va = {0};
@@ -264,7 +264,7 @@ static void map_memory_dma_layout_follows_the_release(void **state)
         uint32_t size, status_at;
         int bad_rc;
     } rows[] = {{"550", 56, 48, -EINVAL}, {"575", 56, 48, -EINVAL}, {"580", 64, 56, -EINVAL}};
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct tenv e;
         env_up(&e, rows[i].driver);
         unsigned char b[64] = {0};
@@ -303,7 +303,7 @@ static void get_context_id_is_unknown_on_550(void **state)
 {
     (void)state;
     const char *drivers[] = {"550", "575"};
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof drivers / sizeof drivers[0]; i++) {
         struct tenv e;
         uint32_t hc = env_up(&e, drivers[i]);
         NV_VASPACE_ALLOCATION_PARAMETERS va = {0};
@@ -329,7 +329,7 @@ static void preemption_bind_is_104_bytes_on_550(void **state)
         const char *driver;
         uint32_t good, bad;
     } rows[] = {{"550", 104, 112}, {"580", 112, 104}};
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct tenv e;
         uint32_t hc = env_up(&e, rows[i].driver);
         NV_VASPACE_ALLOCATION_PARAMETERS va = {0};
@@ -393,7 +393,7 @@ static void version_string_is_the_release(void **state)
     const struct {
         const char *driver, *want;
     } rows[] = {{"550", "550.120"}, {"575", "575.57.08"}, {"550.127.05", "550.127.05"}, {NULL, "580.159.04"}};
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct tenv e;
         env_up(&e, rows[i].driver);
         nv_ioctl_rm_api_version_t v;
@@ -432,7 +432,7 @@ static void volta_compute_needs_the_proprietary_module(void **state)
         const char *module;
         NV_STATUS want;
     } rows[] = {{"build.kernel_module=proprietary", NV_OK}, {"build.kernel_module=open", NV_ERR_INVALID_CLASS}};
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         nvemu_config cfg;
         nvemu_config_init(&cfg);
         cfg.profile = "v100";

@@ -160,6 +160,23 @@ NV_ASSERT_OFF(NV2080_CTRL_BUS_GET_INFO_PARAMS, busInfoList, 8);
 #define NV2080_CTRL_CMD_UNPUBLISHED_9019_PARAMS_SIZE                 10800u
 #define NV2080_CTRL_CMD_UNPUBLISHED_9064                             0x20809064u
 #define NV2080_CTRL_CMD_UNPUBLISHED_9064_PARAMS_SIZE                 520u
+/*
+ * 0x20809040, category 0x90 (NV2080_CTRL_CLK_LEGACY_NON_PRIVILEGED, ctrl2080base.h), index 0x40: in no header
+ * of the open driver 550.x, 575.57.08 or 580.x (ctrl2080clk.h there defines no command). The layout as
+ * observed: `nvidia-smi -q -d PERFORMANCE,CLOCK` on an H200 (580.159.04,
+ * fixtures/hw/h200-580.159.04/programs3-heldout/trace-smi-q-perf-clock.log.gz lines 83 and 85) sent a block of
+ * 4,808 bytes holding 3 in its first word and zeros after it, twice; the driver answered NV_OK both times and
+ * left every byte as sent.
+ */
+#define NV2080_CTRL_CMD_UNPUBLISHED_9040                             0x20809040u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9040_PARAMS_SIZE                 4808u
+#define NV2080_CTRL_UNPUBLISHED_9040_REQUEST_OBSERVED                3u
+typedef struct NV2080_CTRL_UNPUBLISHED_9040_PARAMS {
+    uint32_t request;
+    uint8_t rest[NV2080_CTRL_CMD_UNPUBLISHED_9040_PARAMS_SIZE - 4];
+} NV2080_CTRL_UNPUBLISHED_9040_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_UNPUBLISHED_9040_PARAMS, NV2080_CTRL_CMD_UNPUBLISHED_9040_PARAMS_SIZE, 4);
+NV_ASSERT_OFF(NV2080_CTRL_UNPUBLISHED_9040_PARAMS, rest, 4);
 #define NV2080_CTRL_CMD_UNPUBLISHED_A026                             0x2080A026u
 #define NV2080_CTRL_CMD_UNPUBLISHED_A026_PARAMS_SIZE                 532u
 /*

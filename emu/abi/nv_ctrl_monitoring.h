@@ -64,6 +64,48 @@ NV_ASSERT_LAYOUT(NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS, 8, 8);
 /* ctrl2080/ctrl2080gpu.h */
 #define NV2080_CTRL_CMD_GPU_GET_PIDS                                 0x2080018Du
 #define NV2080_CTRL_CMD_GPU_GET_PIDS_PARAMS_SIZE                     3812u
+#define NV2080_CTRL_GPU_GET_PIDS_MAX_COUNT                           950u
+#define NV2080_CTRL_GPU_GET_PIDS_ID_TYPE_CLASS                       0u
+#define NV2080_CTRL_GPU_GET_PIDS_ID_TYPE_VGPU_GUEST                  1u
+typedef struct NV2080_CTRL_GPU_GET_PIDS_PARAMS {
+    uint32_t idType;
+    uint32_t id;
+    uint32_t pidTblCount;
+    uint32_t pidTbl[NV2080_CTRL_GPU_GET_PIDS_MAX_COUNT];
+} NV2080_CTRL_GPU_GET_PIDS_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_GPU_GET_PIDS_PARAMS, NV2080_CTRL_CMD_GPU_GET_PIDS_PARAMS_SIZE, 4);
+NV_ASSERT_OFF(NV2080_CTRL_GPU_GET_PIDS_PARAMS, pidTblCount, 8);
+NV_ASSERT_OFF(NV2080_CTRL_GPU_GET_PIDS_PARAMS, pidTbl, 12);
+#define NV2080_CTRL_CMD_GPU_GET_PID_INFO                             0x2080018Eu
+#define NV2080_CTRL_CMD_GPU_GET_PID_INFO_PARAMS_SIZE                 14408u
+#define NV2080_CTRL_GPU_GET_PID_INFO_MAX_COUNT                       200u
+#define NV2080_CTRL_GPU_PID_INFO_INDEX_VIDEO_MEMORY_USAGE            0u
+#define NV2080_CTRL_GPU_PID_INFO_PARTITIONID_INVALID                 0xFFFFFFFFu  /* no MIG instance */
+typedef struct NV2080_CTRL_GPU_PID_INFO_VIDEO_MEMORY_USAGE_DATA {
+    NvU64A memPrivate;
+    NvU64A memSharedOwned;
+    NvU64A memSharedDuped;
+    NvU64A protectedMemPrivate;
+    NvU64A protectedMemSharedOwned;
+    NvU64A protectedMemSharedDuped;
+} NV2080_CTRL_GPU_PID_INFO_VIDEO_MEMORY_USAGE_DATA;
+typedef struct NV2080_CTRL_GPU_PID_INFO {
+    uint32_t pid;
+    uint32_t index;
+    uint32_t result;
+    NV2080_CTRL_GPU_PID_INFO_VIDEO_MEMORY_USAGE_DATA vidMemUsage;  /* the union's one member */
+    uint32_t computeInstanceId;                                    /* smcSubscription */
+    uint32_t gpuInstanceId;
+} NV2080_CTRL_GPU_PID_INFO;
+NV_ASSERT_LAYOUT(NV2080_CTRL_GPU_PID_INFO, 72, 8);
+NV_ASSERT_OFF(NV2080_CTRL_GPU_PID_INFO, vidMemUsage, 16);
+NV_ASSERT_OFF(NV2080_CTRL_GPU_PID_INFO, computeInstanceId, 64);
+typedef struct NV2080_CTRL_GPU_GET_PID_INFO_PARAMS {
+    uint32_t pidInfoListCount;
+    NV2080_CTRL_GPU_PID_INFO pidInfoList[NV2080_CTRL_GPU_GET_PID_INFO_MAX_COUNT];
+} NV2080_CTRL_GPU_GET_PID_INFO_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_GPU_GET_PID_INFO_PARAMS, NV2080_CTRL_CMD_GPU_GET_PID_INFO_PARAMS_SIZE, 8);
+NV_ASSERT_OFF(NV2080_CTRL_GPU_GET_PID_INFO_PARAMS, pidInfoList, 8);
 #define NV2080_CTRL_CMD_GPU_GET_CHIP_DETAILS                         0x208001A4u
 #define NV2080_CTRL_CMD_GPU_GET_CHIP_DETAILS_PARAMS_SIZE             16u
 #define NV2080_CTRL_CMD_GPU_GET_RECOVERY_ACTION                      0x208001B2u

@@ -268,18 +268,45 @@ RM_CTRL_HANDLER(ctrl_fb_info_v2, NV2080_CTRL_FB_GET_INFO_V2_PARAMS)
                       NV2080_CTRL_FB_INFO_MAX_LIST_SIZE);
 }
 
+/*
+ * The bus info indices of the GPU's PCI location answer each GPU's own (kbusGetInfo: gpuGetDomain, gpuGetBus,
+ * gpuGetDevice of the GPU asked), not GPU 0's from the profile's table (the two-H200 machine answered slots 6
+ * and 7: fixtures/hw/h200-580.159.04/programs2/trace-nccl-p1.log.gz lines 49 and 127).
+ */
+#define BUS_INFO_INDEX_BUS_NUMBER 0x0Fu
+#define BUS_INFO_INDEX_DEVICE_NUMBER 0x10u
+#define BUS_INFO_INDEX_DOMAIN_NUMBER 0x2Cu
+static NV_STATUS bus_table_list(struct rm_call *c, uint32_t cmd, const char *what, uint32_t *list_size,
+                                nv_ctrl_info_pair *list, uint32_t max)
+{
+    NV_STATUS st = table_list(c, cmd, what, list_size, list, max);
+    for (uint32_t i = 0; st == NV_OK && c->gpu && i < *list_size; i++) {
+        if (list[i].index == BUS_INFO_INDEX_BUS_NUMBER)
+            list[i].data = c->gpu->pci_bus;
+        else if (list[i].index == BUS_INFO_INDEX_DEVICE_NUMBER)
+            list[i].data = c->gpu->pci_slot;
+        else if (list[i].index == BUS_INFO_INDEX_DOMAIN_NUMBER)
+            list[i].data = c->gpu->profile->pci_domain;
+    }
+    return st;
+}
+
 RM_CTRL_HANDLER(ctrl_bus_info_v2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS)
 {
-    return table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO_V2", &p->busInfoListSize,
-                      p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
+    return bus_table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO_V2", &p->busInfoListSize,
+                          p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
 }
+
+/* How a list control answers its pairs from the profile's table of cmd (table_list, bus_table_list). */
+typedef NV_STATUS (*table_list_fn)(struct rm_call *c, uint32_t cmd, const char *what, uint32_t *list_size,
+                                   nv_ctrl_info_pair *list, uint32_t max);
 
 /*
  * A legacy list control, which the driver converts to its _V2 form (rmapi_deprecated_control.c): the n pairs
- * behind the caller's pointer are read, answered from the profile's table of v2_cmd, and written back.
+ * behind the caller's pointer are read, answered as the _V2 control v2_cmd answers them (answer), and written back.
  */
-static NV_STATUS legacy_table_list(struct rm_call *c, uint32_t v2_cmd, const char *what, uint32_t n, uint64_t ptr,
-                                   uint32_t max)
+static NV_STATUS legacy_table_list(struct rm_call *c, table_list_fn answer, uint32_t v2_cmd, const char *what,
+                                   uint32_t n, uint64_t ptr, uint32_t max)
 {
     nv_ctrl_info_pair list[NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE];
     _Static_assert(NV2080_CTRL_BIOS_INFO_MAX_SIZE <= NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE, "every legacy list fits");
@@ -287,21 +314,21 @@ static NV_STATUS legacy_table_list(struct rm_call *c, uint32_t v2_cmd, const cha
         return NV_ERR_INVALID_ARGUMENT;
     NV_STATUS st = user_read(c, ptr, list, n * sizeof list[0]);
     if (st == NV_OK)
-        st = table_list(c, v2_cmd, what, &n, list, max);
+        st = answer(c, v2_cmd, what, &n, list, max);
     return st == NV_OK ? user_write(c, ptr, list, n * sizeof list[0]) : st;
 }
 
 /* The legacy BUS_GET_INFO: the same indices and table as BUS_GET_INFO_V2. */
 RM_CTRL_HANDLER(ctrl_bus_info, NV2080_CTRL_BUS_GET_INFO_PARAMS)
 {
-    return legacy_table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO", p->busInfoListSize, p->busInfoList,
-                             NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
+    return legacy_table_list(c, bus_table_list, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO", p->busInfoListSize,
+                             p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
 }
 
 /* The legacy BIOS_GET_INFO: answered from the profile's BIOS_GET_INFO_V2 table (VBIOS revision, OEM revision). */
 RM_CTRL_HANDLER(ctrl_bios_info, NV2080_CTRL_BIOS_GET_INFO_PARAMS)
 {
-    return legacy_table_list(c, NV2080_CTRL_CMD_BIOS_GET_INFO_V2, "BIOS_GET_INFO", p->biosInfoListSize,
+    return legacy_table_list(c, table_list, NV2080_CTRL_CMD_BIOS_GET_INFO_V2, "BIOS_GET_INFO", p->biosInfoListSize,
                              p->biosInfoList, NV2080_CTRL_BIOS_INFO_MAX_SIZE);
 }
 
@@ -463,7 +490,6 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     /* NV0000 client */
     RM_CTRL(NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS, CLI, NP,
             ctrl_build_version),
-    RM_CTRL_RECORDED(NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, CLI, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_SYSTEM_GET_FEATURES, CLI, rm_ctrl_canned),
     RM_CTRL(NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS, CLI, NP, ctrl_attached_ids),
     RM_CTRL(NV0000_CTRL_CMD_GPU_GET_ID_INFO, NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, CLI, NP, ctrl_id_info,
@@ -471,7 +497,6 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     RM_CTRL(NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, CLI, NP, ctrl_id_info_v2),
     RM_CTRL(NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS, CLI, NP, ctrl_probed_ids),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_GET_MEMOP_ENABLE, CLI, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS, CLI, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_SYNC_GPU_BOOST_GROUP_INFO, CLI, rm_ctrl_canned),
     RM_CTRL(NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE, NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS, CLI, NP,
             ctrl_addr_space_type),

@@ -6,6 +6,8 @@
  * cliresCtrlCmdSystemGetP2pCapsV2_IMPL: two equal ids are one GPU, "loopback") for the semantics. Values as
  * fixtures/hw/h200-580.159.04/programs2 recorded them: the two-H200 machine answered the caps with links
  * present on both GPUs (trace-nccl-p1/p2, trace-smi-topo-2gpu), the one-H200 machine with zeros (trace-jax).
+ * SYSTEM_GET_P2P_CAPS_MATRIX (cliresCtrlCmdSystemGetP2pCapsMatrix_IMPL) asks the same of every pair of two
+ * groups of GPUs, both directions.
  *
  * A peer id exists once the buses of two GPUs are mapped to each other: on these machines the UVM driver does
  * that when one VA space registers both NVLink GPUs (its peer objects are kernel-internal, not in a trace);
@@ -62,6 +64,19 @@ enum { IDX_READ, IDX_WRITE, IDX_NVLINK, IDX_ATOMICS };
 #define STATUS_NOT_SUPPORTED 5u
 #define NVLINK_CAPS_P2P_ATOMICS 0x08u   /* NV2080_CTRL_NVLINK_CAPS_P2P_ATOMICS, byte 0 */
 
+#define MAX_P2P_GROUP_GPUS 8u
+typedef uint32_t p2p_caps_matrix_row[MAX_P2P_GROUP_GPUS];
+typedef struct {
+    uint32_t grpACount, grpBCount;
+    uint32_t gpuIdGrpA[MAX_P2P_GROUP_GPUS], gpuIdGrpB[MAX_P2P_GROUP_GPUS];
+    p2p_caps_matrix_row p2pCaps[MAX_P2P_GROUP_GPUS];
+    p2p_caps_matrix_row a2bOptimalReadCes[MAX_P2P_GROUP_GPUS], a2bOptimalWriteCes[MAX_P2P_GROUP_GPUS];
+    p2p_caps_matrix_row b2aOptimalReadCes[MAX_P2P_GROUP_GPUS], b2aOptimalWriteCes[MAX_P2P_GROUP_GPUS];
+} p2p_caps_matrix_params;
+_Static_assert(sizeof(p2p_caps_matrix_params) == NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS_SIZE,
+               "P2P_CAPS_MATRIX");
+_Static_assert(offsetof(p2p_caps_matrix_params, p2pCaps) == 72, "P2P_CAPS_MATRIX.p2pCaps");
+
 RM_CTRL_HANDLER(ctrl_nvlink_caps, nvlink_caps_params)
 {
     const struct profile_nvlink *n = &c->gpu->profile->nvlink;
@@ -87,6 +102,33 @@ static uint32_t peer_id(const struct rm_server *rs, const struct gpu *local, con
     return (uint32_t)__builtin_popcount(below);
 }
 
+/*
+ * CliGetSystemP2pCaps' caps and optimal CEs for count GPUs g (all with NVLink: g[0]'s links answer). A set of
+ * one GPU without NVLink answers no caps (the one-H200 machine's matrix, fixtures/hw/h200-580.159.04/programs
+ * trace-streams line 99); more than one such GPU is not modelled: NV_ERR_NOT_SUPPORTED with a log line.
+ */
+static NV_STATUS system_p2p_caps(struct rm_call *c, struct gpu *const *g, uint32_t count, uint32_t *caps,
+                                 uint32_t *read_ces, uint32_t *write_ces)
+{
+    uint32_t without = 0;
+    for (uint32_t i = 0; i < count; i++)
+        without += !g[i]->profile->nvlink.links;
+    if (without == 1 && count == 1) {
+        *caps = *read_ces = *write_ces = 0;
+        return NV_OK;
+    }
+    if (without) {
+        LOG_WARN("rm", "control 0x%08x: P2P caps of a GPU without NVLink are not modelled", c->cmd);
+        return NV_ERR_NOT_SUPPORTED;
+    }
+    const struct profile_nvlink *n = &g[0]->profile->nvlink;
+    *caps = P2P_WRITES | P2P_READS | P2P_NVLINK | ((n->caps & NVLINK_CAPS_P2P_ATOMICS) ? P2P_ATOMICS : 0);
+    /* the optimal CEs are answered for one or two GPUs only */
+    *read_ces = count <= 2 ? n->p2p_read_ces : 0;
+    *write_ces = count <= 2 ? n->p2p_write_ces : 0;
+    return NV_OK;
+}
+
 RM_CTRL_HANDLER(ctrl_p2p_caps_v2, p2p_caps_v2_params)
 {
     if (!p->gpuCount || p->gpuCount > MAX_ATTACHED_GPUS)
@@ -102,11 +144,9 @@ RM_CTRL_HANDLER(ctrl_p2p_caps_v2, p2p_caps_v2_params)
             LOG_WARN("rm", "control 0x%08x: P2P caps of a GPU without NVLink are not modelled", c->cmd);
             return NV_ERR_NOT_SUPPORTED;
         }
-    const struct profile_nvlink *n = &g[0]->profile->nvlink;
-    p->p2pCaps = P2P_WRITES | P2P_READS | P2P_NVLINK | ((n->caps & NVLINK_CAPS_P2P_ATOMICS) ? P2P_ATOMICS : 0);
-    /* the optimal CEs are answered for one or two GPUs only */
-    p->p2pOptimalReadCEs = count <= 2 ? n->p2p_read_ces : 0;
-    p->p2pOptimalWriteCEs = count <= 2 ? n->p2p_write_ces : 0;
+    NV_STATUS st = system_p2p_caps(c, g, count, &p->p2pCaps, &p->p2pOptimalReadCEs, &p->p2pOptimalWriteCEs);
+    if (st != NV_OK)
+        return st;
     memset(p->p2pCapsStatus, STATUS_NOT_SUPPORTED, sizeof p->p2pCapsStatus);
     p->p2pCapsStatus[IDX_READ] = p->p2pCapsStatus[IDX_WRITE] = p->p2pCapsStatus[IDX_NVLINK] = STATUS_OK;
     if (p->p2pCaps & P2P_ATOMICS)
@@ -116,6 +156,45 @@ RM_CTRL_HANDLER(ctrl_p2p_caps_v2, p2p_caps_v2_params)
             p->busPeerIds[i * count + j] = peer_id(c->rs, g[i], g[j]);
             /* no GPU here has extended GPU memory (EGM) */
             p->busEgmPeerIds[i * count + j] = INVALID_PEER;
+        }
+    return NV_OK;
+}
+
+/*
+ * Each pair (A[i], B[j]) answers its caps and A-to-B CEs, and B-to-A CEs unless it is one GPU against itself in
+ * the reflexive case (grpBCount 0: B is A, and the lower triangle is mirrored into the upper one).
+ */
+RM_CTRL_HANDLER(ctrl_p2p_caps_matrix, p2p_caps_matrix_params)
+{
+    if (!p->grpACount || p->grpACount > MAX_P2P_GROUP_GPUS || p->grpBCount > MAX_P2P_GROUP_GPUS)
+        return NV_ERR_INVALID_ARGUMENT;
+    if (!rm_gpu_by_id(c->rs, p->gpuIdGrpA[0]))
+        return NV_ERR_INVALID_ARGUMENT;
+    bool reflexive = p->grpBCount == 0;
+    const uint32_t *grp_b = reflexive ? p->gpuIdGrpA : p->gpuIdGrpB;
+    for (uint32_t a = 0; a < p->grpACount; a++)
+        for (uint32_t b = 0; reflexive ? b <= a : b < p->grpBCount; b++) {
+            struct gpu *ab[2] = {rm_gpu_by_id(c->rs, p->gpuIdGrpA[a]), rm_gpu_by_id(c->rs, grp_b[b])};
+            if (!ab[0] || !ab[1])
+                return NV_ERR_INVALID_ARGUMENT;
+            uint32_t count = ab[0] == ab[1] ? 1 : 2, caps;
+            NV_STATUS st = system_p2p_caps(c, ab, count, &p->p2pCaps[a][b], &p->a2bOptimalReadCes[a][b],
+                                           &p->a2bOptimalWriteCes[a][b]);
+            if (st != NV_OK)
+                return st;
+            if (reflexive && a == b)
+                continue;
+            struct gpu *ba[2] = {ab[1], ab[0]};
+            if ((st = system_p2p_caps(c, ba, count, &caps, &p->b2aOptimalReadCes[a][b], &p->b2aOptimalWriteCes[a][b])) !=
+                NV_OK)
+                return st;
+            if (reflexive) {
+                p->p2pCaps[b][a] = p->p2pCaps[a][b];
+                p->a2bOptimalReadCes[b][a] = p->b2aOptimalReadCes[a][b];
+                p->a2bOptimalWriteCes[b][a] = p->b2aOptimalWriteCes[a][b];
+                p->b2aOptimalReadCes[b][a] = p->a2bOptimalReadCes[a][b];
+                p->b2aOptimalWriteCes[b][a] = p->a2bOptimalWriteCes[a][b];
+            }
         }
     return NV_OK;
 }
@@ -139,5 +218,7 @@ const struct rm_ctrl_row rm_ctrl_rows_nvlink[] = {
             ctrl_nvlink_caps),
     RM_CTRL(NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2, p2p_caps_v2_params, RM_FAM_CLIENT, RM_PRIV_USER,
             ctrl_p2p_caps_v2),
+    RM_CTRL(NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, p2p_caps_matrix_params, RM_FAM_CLIENT, RM_PRIV_USER,
+            ctrl_p2p_caps_matrix),
     {.name = NULL},
 };

@@ -78,12 +78,60 @@ static void drain_state_is_disabled_per_gpu_and_unknown_id_not_found(void **stat
     tenv_fini(&e);
 }
 
+/* Every GPU is an active device of its own (no MIG): its id, instance ids invalid. */
+static void active_device_ids_list_each_gpu(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e);
+    static uint32_t p[NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS_PARAMS_SIZE / 4];
+    memset(p, 0xAB, sizeof p);
+    assert_int_equal(tctrl(&e, e.ctl, hc, hc, NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS, p, sizeof p), NV_OK);
+    assert_int_equal(p[0], 2);
+    const uint32_t want[] = {0x6, NV0000_CTRL_GPU_INVALID_ID, NV0000_CTRL_GPU_INVALID_ID,
+                             0x7, NV0000_CTRL_GPU_INVALID_ID, NV0000_CTRL_GPU_INVALID_ID, 0};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_int_equal(p[1 + i], want[i]);
+    tenv_fini(&e);
+}
+
+/* BUS_GET_INFO_V2's bus, device and domain numbers are the GPU asked's own PCI location: slot 7 for GPU 1. */
+static void bus_info_answers_each_gpus_pci_location(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e);
+    for (uint32_t dev = 0; dev < 2; dev++) {
+        assert_true(nvemu_fdtable_open(e.t, dev ? "/dev/nvidia1" : "/dev/nvidia0", &e.who) >= 0);
+        NV0080_ALLOC_PARAMETERS dp;
+        memset(&dp, 0, sizeof dp);
+        dp.deviceId = dev;
+        uint32_t hdev = 0x100 + dev, hsub = 0x200 + dev;
+        assert_int_equal(talloc(&e, e.ctl, hc, hc, &hdev, NV01_DEVICE_0, &dp), NV_OK);
+        NV2080_ALLOC_PARAMETERS sp = {0};
+        assert_int_equal(talloc(&e, e.ctl, hc, hdev, &hsub, NV20_SUBDEVICE_0, &sp), NV_OK);
+        NV2080_CTRL_BUS_GET_INFO_V2_PARAMS b;
+        memset(&b, 0, sizeof b);
+        b.busInfoListSize = 3;
+        b.busInfoList[0].index = 0x0F; /* BUS_NUMBER */
+        b.busInfoList[1].index = 0x10; /* DEVICE_NUMBER */
+        b.busInfoList[2].index = 0x2C; /* DOMAIN_NUMBER */
+        assert_int_equal(tctrl(&e, e.ctl, hc, hsub, NV2080_CTRL_CMD_BUS_GET_INFO_V2, &b, sizeof b), NV_OK);
+        assert_int_equal(b.busInfoList[0].data, 0);
+        assert_int_equal(b.busInfoList[1].data, 6 + dev);
+        assert_int_equal(b.busInfoList[2].data, 0);
+    }
+    tenv_fini(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(attach_ids_accept_each_gpu_and_refuse_unknown_id),
         cmocka_unit_test(async_attach_id_accepts_each_gpu_and_refuses_unknown_id),
         cmocka_unit_test(drain_state_is_disabled_per_gpu_and_unknown_id_not_found),
+        cmocka_unit_test(active_device_ids_list_each_gpu),
+        cmocka_unit_test(bus_info_answers_each_gpus_pci_location),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,6 +198,69 @@ static void p2p_caps_v2_without_nvlink_is_not_modelled(void **state)
     tenv_fini(&e);
 }
 
+/* SYSTEM_GET_P2P_CAPS_MATRIX params: counts, the two id groups, then five 8 x 8 matrices of u32. */
+#define M_CAPS 72u
+#define M_A2B_READ (M_CAPS + 256u)
+#define M_B2A_READ (M_CAPS + 3u * 256u)
+#define M_AT(m, a, b) ((m) + (a) * 32u + (b) * 4u)
+
+static NV_STATUS matrix(struct tenv *e, uint32_t hc, uint8_t *b, uint32_t na, const uint32_t *a, uint32_t nb,
+                        const uint32_t *ids_b)
+{
+    memset(b, 0, NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS_SIZE);
+    memcpy(b, &na, 4);
+    memcpy(b + 4, &nb, 4);
+    memcpy(b + 8, a, na * 4);
+    if (nb)
+        memcpy(b + 40, ids_b, nb * 4);
+    return tctrl(e, e->ctl, hc, hc, NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, b,
+                 NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS_SIZE);
+}
+
+/*
+ * Both GPUs against themselves (group B empty): every pair has the NVLink caps and A-to-B CEs; B-to-A CEs are
+ * answered off the diagonal only (a GPU against itself needs no second query), mirrored.
+ */
+static void p2p_caps_matrix_answers_every_pair_both_directions(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    static uint8_t b[NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS_SIZE];
+    const uint32_t ids[] = {0x6, 0x7};
+    assert_int_equal(matrix(&e, hc, b, 2, ids, 0, NULL), NV_OK);
+    for (uint32_t i = 0; i < 2; i++)
+        for (uint32_t j = 0; j < 2; j++) {
+            assert_int_equal(u32_at(b, M_AT(M_CAPS, i, j)), 0x1b);
+            assert_int_equal(u32_at(b, M_AT(M_A2B_READ, i, j)), 0x10);
+            assert_int_equal(u32_at(b, M_AT(M_B2A_READ, i, j)), i == j ? 0 : 0x10);
+        }
+    assert_int_equal(u32_at(b, M_AT(M_CAPS, 2, 2)), 0);
+    const uint32_t one[] = {0x7}, other[] = {0x6};
+    assert_int_equal(matrix(&e, hc, b, 1, one, 1, other), NV_OK);
+    assert_int_equal(u32_at(b, M_AT(M_B2A_READ, 0, 0)), 0x10);
+    const uint32_t bad[] = {0x99}, nine[9] = {0x6, 0x7};
+    assert_int_equal(matrix(&e, hc, b, 0, ids, 0, NULL), NV_ERR_INVALID_ARGUMENT);
+    assert_int_equal(matrix(&e, hc, b, 9, nine, 0, NULL), NV_ERR_INVALID_ARGUMENT);
+    assert_int_equal(matrix(&e, hc, b, 1, bad, 0, NULL), NV_ERR_INVALID_ARGUMENT);
+    assert_int_equal(matrix(&e, hc, b, 1, ids, 1, bad), NV_ERR_INVALID_ARGUMENT);
+    tenv_fini(&e);
+}
+
+/* One GPU without NVLink against itself has no P2P caps (the one-H200 machine's answer). */
+static void p2p_caps_matrix_of_one_gpu_without_nvlink_is_empty(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-2b42");
+    static uint8_t b[NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS_SIZE];
+    const uint32_t ids[] = {0x6};
+    assert_int_equal(matrix(&e, hc, b, 1, ids, 0, NULL), NV_OK);
+    assert_int_equal(u32_at(b, M_AT(M_CAPS, 0, 0)), 0);
+    assert_int_equal(u32_at(b, M_AT(M_A2B_READ, 0, 0)), 0);
+    tenv_fini(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +270,8 @@ int main(void)
         cmocka_unit_test(p2p_caps_v2_two_equal_ids_ask_about_one_gpu),
         cmocka_unit_test(p2p_caps_v2_refuses_bad_count_and_unknown_id),
         cmocka_unit_test(p2p_caps_v2_without_nvlink_is_not_modelled),
+        cmocka_unit_test(p2p_caps_matrix_answers_every_pair_both_directions),
+        cmocka_unit_test(p2p_caps_matrix_of_one_gpu_without_nvlink_is_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

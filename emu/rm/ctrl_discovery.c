@@ -301,6 +301,39 @@ RM_CTRL_HANDLER(ctrl_bus_info_v2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS)
 typedef NV_STATUS (*table_list_fn)(struct rm_call *c, uint32_t cmd, const char *what, uint32_t *list_size,
                                    nv_ctrl_info_pair *list, uint32_t max);
 
+#define PCI_BAR_INFO_MAX_COUNT 8u
+typedef struct {
+    uint32_t pciBarCount;
+    struct {
+        uint32_t flags, barSize;
+        NvU64A barSizeBytes, barOffset;
+    } pciBarInfo[PCI_BAR_INFO_MAX_COUNT];
+} bus_pci_bar_info_params;
+_Static_assert(sizeof(bus_pci_bar_info_params) == NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO_PARAMS_SIZE, "PCI_BAR_INFO");
+_Static_assert(offsetof(bus_pci_bar_info_params, pciBarInfo[1].barOffset) == 48, "PCI_BAR_INFO.barOffset");
+
+/*
+ * BUS_GET_PCI_BAR_INFO (ctrl2080bus.h): the profile's recorded answer, which lists GPU 0's BARs; on another GPU
+ * each BAR at one of GPU 0's addresses is at that GPU's (pci.next_gpus), as the two-H200 machine answered
+ * (fixtures/hw/h200-580.159.04/programs2/trace-nccl-p1.log.gz lines 50 and 128: same sizes, own addresses).
+ */
+RM_CTRL_HANDLER(ctrl_pci_bar_info, bus_pci_bar_info_params)
+{
+    NV_STATUS st = rm_ctrl_canned(c, p);
+    if (st != NV_OK || !c->gpu || c->gpu->index == 0)
+        return st;
+    const struct profile *pr = c->gpu->profile;
+    const uint64_t gpu0[] = {pr->bar0_address, pr->fb_address, pr->bar2_address};
+    const uint64_t own[] = {c->gpu->bar0_address, c->gpu->fb_address, c->gpu->bar2_address};
+    for (uint32_t i = 0; i < p->pciBarCount && i < PCI_BAR_INFO_MAX_COUNT; i++)
+        for (size_t k = 0; k < sizeof gpu0 / sizeof gpu0[0]; k++)
+            if (gpu0[k] && p->pciBarInfo[i].barSizeBytes && p->pciBarInfo[i].barOffset == gpu0[k]) {
+                p->pciBarInfo[i].barOffset = own[k];
+                break;
+            }
+    return NV_OK;
+}
+
 /*
  * A legacy list control, which the driver converts to its _V2 form (rmapi_deprecated_control.c): the n pairs
  * behind the caller's pointer are read, answered as the _V2 control v2_cmd answers them (answer), and written back.
@@ -536,7 +569,8 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
             .volatile_out = fb_info_volatile),
     RM_CTRL(NV2080_CTRL_CMD_MC_GET_ARCH_INFO, NV2080_CTRL_MC_GET_ARCH_INFO_PARAMS, SUB, NP, ctrl_arch_info),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_PCI_INFO, NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS, SUB, NP, ctrl_pci_info),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO, SUB, rm_ctrl_canned),
+    RM_CTRL(NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO, bus_pci_bar_info_params, SUB, NP, ctrl_pci_bar_info,
+            .flags = RM_CTRL_CANNED),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO_V2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS, SUB, NP, ctrl_bus_info_v2),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO, NV2080_CTRL_BUS_GET_INFO_PARAMS, SUB, NP, ctrl_bus_info),
     RM_CTRL(NV2080_CTRL_CMD_BIOS_GET_INFO, NV2080_CTRL_BIOS_GET_INFO_PARAMS, SUB, NP, ctrl_bios_info),

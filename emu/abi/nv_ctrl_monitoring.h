@@ -339,6 +339,11 @@ NV_ASSERT_OFF(NV2080_CTRL_UNPUBLISHED_A026_PARAMS, clks[0].freqKHz_out, 28);
 #define NV2080_CTRL_CMD_CE_GET_ALL_CAPS_PARAMS_SIZE                  136u
 #define NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS                     0x20803002u
 #define NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE         13344u
+/* its linkInfo[] (NV2080_CTRL_NVLINK_MAX_ARR_SIZE entries of NV2080_CTRL_NVLINK_LINK_STATUS_INFO, ctrl2080nvlink.h) */
+#define NVLINK_MAX_LINKS                                             64u
+#define NVLINK_STATUS_LINKS_OFF                                      32u
+#define NVLINK_LINK_STATUS_SIZE                                      208u
+#define NVLINK_LINK_STATUS_STATE_OFF                                 8u   /* linkState, then rx/tx sublink status */
 #define NV2080_CTRL_CMD_GSP_GET_FEATURES                             0x20803601u
 #define NV2080_CTRL_CMD_GSP_GET_FEATURES_PARAMS_SIZE                 72u
 #define NV2080_CTRL_CMD_GRMGR_GET_GR_FS_INFO                         0x20803801u

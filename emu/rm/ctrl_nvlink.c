@@ -7,7 +7,8 @@
  * fixtures/hw/h200-580.159.04/programs2 recorded them: the two-H200 machine answered the caps with links
  * present on both GPUs (trace-nccl-p1/p2, trace-smi-topo-2gpu), the one-H200 machine with zeros (trace-jax).
  * SYSTEM_GET_P2P_CAPS_MATRIX (cliresCtrlCmdSystemGetP2pCapsMatrix_IMPL) asks the same of every pair of two
- * groups of GPUs, both directions.
+ * groups of GPUs, both directions. NVLINK_GET_NVLINK_STATUS answers each link's state, clocks, and the devices at
+ * both ends from the profile's recorded answer (GPU 0's), each GPU naming itself as the local device.
  *
  * A peer id exists once the buses of two GPUs are mapped to each other: on these machines the UVM driver does
  * that when one VA space registers both NVLink GPUs (its peer objects are kernel-internal, not in a trace);
@@ -77,6 +78,45 @@ _Static_assert(sizeof(p2p_caps_matrix_params) == NV0000_CTRL_CMD_SYSTEM_GET_P2P_
                "P2P_CAPS_MATRIX");
 _Static_assert(offsetof(p2p_caps_matrix_params, p2pCaps) == 72, "P2P_CAPS_MATRIX.p2pCaps");
 
+/* NV2080_CTRL_NVLINK_DEVICE_INFO: one end of a link. */
+typedef struct {
+    uint32_t deviceIdFlags, domain;
+    uint16_t bus, device, function, pad;
+    uint32_t pciDeviceId;
+    NvU64A deviceType;
+    uint8_t deviceUUID[16];
+    uint32_t fabricRecoveryStatusMask;
+} nvlink_device_info;
+_Static_assert(sizeof(nvlink_device_info) == 56, "NVLINK_DEVICE_INFO");
+_Static_assert(offsetof(nvlink_device_info, deviceType) == 24, "NVLINK_DEVICE_INFO.deviceType");
+
+/* NV2080_CTRL_NVLINK_LINK_STATUS_INFO, the fields the emulator reads or writes named; the rest as recorded. */
+typedef struct {
+    uint32_t capsTbl;
+    uint8_t phy[4];
+    uint32_t linkState;
+    uint8_t rxSublinkStatus, txSublinkStatus, bLaneReversal, versions[5];
+    uint8_t clocks[36];
+    uint8_t connected, loopProperty, remoteDeviceLinkNumber, localDeviceLinkNumber;
+    NvU64A remoteLinkSid, localLinkSid;
+    uint32_t laneRxdetStatusMask, l1Threshold[3];
+    nvlink_device_info remoteDeviceInfo, localDeviceInfo;
+} nvlink_link_status;
+_Static_assert(sizeof(nvlink_link_status) == NVLINK_LINK_STATUS_SIZE, "NVLINK_LINK_STATUS_INFO");
+_Static_assert(offsetof(nvlink_link_status, linkState) == NVLINK_LINK_STATUS_STATE_OFF, "LINK_STATUS.linkState");
+_Static_assert(offsetof(nvlink_link_status, connected) == 56, "LINK_STATUS.connected");
+_Static_assert(offsetof(nvlink_link_status, localLinkSid) == 72, "LINK_STATUS.localLinkSid");
+_Static_assert(offsetof(nvlink_link_status, localDeviceInfo) == 152, "LINK_STATUS.localDeviceInfo");
+
+typedef struct {
+    uint32_t enabledLinkMask, pad;
+    nvlink_link_mask enabledLinks;
+    uint8_t bSublinkStateInst, bNvleModeEnabled, pad2[6];
+    nvlink_link_status linkInfo[NVLINK_MAX_LINKS];
+} nvlink_status_params;
+_Static_assert(sizeof(nvlink_status_params) == NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE, "NVLINK_STATUS");
+_Static_assert(offsetof(nvlink_status_params, linkInfo) == NVLINK_STATUS_LINKS_OFF, "NVLINK_STATUS.linkInfo");
+
 RM_CTRL_HANDLER(ctrl_nvlink_caps, nvlink_caps_params)
 {
     const struct profile_nvlink *n = &c->gpu->profile->nvlink;
@@ -91,6 +131,47 @@ RM_CTRL_HANDLER(ctrl_nvlink_caps, nvlink_caps_params)
     p->discoveredLinks.masks[0] = p->enabledLinks.masks[0] = n->links;
     return NV_OK;
 }
+
+/*
+ * The profile's recorded answer (a board without NVLink recorded zeros), with what the call names from its own
+ * side: the caller's two request flags come back as sent (the H200 echoed bSublinkStateInst), and each link
+ * present names this GPU's PCI location as its local end (the two-H200 machine: slots 6 and 7,
+ * fixtures/hw/h200-580.159.04/programs2/trace-nccl-p1.log.gz lines 184 and 186). A GPU's lane reversal and link
+ * SIDs are its board's wiring, answered as the recording's GPU (replay classes them as board identity); the
+ * link power states are values of the moment (volatile).
+ */
+RM_CTRL_HANDLER(ctrl_nvlink_status, nvlink_status_params)
+{
+    uint8_t inst = p->bSublinkStateInst, nvle = p->bNvleModeEnabled;
+    NV_STATUS st = rm_ctrl_canned(c, p);
+    if (st != NV_OK)
+        return st;
+    p->bSublinkStateInst = inst;
+    p->bNvleModeEnabled = nvle;
+    for (uint32_t k = 0; c->gpu && k < NVLINK_MAX_LINKS; k++) {
+        nvlink_device_info *l = &p->linkInfo[k].localDeviceInfo;
+        if (!l->deviceIdFlags)
+            continue;
+        l->domain = c->gpu->profile->pci_domain;
+        l->bus = (uint16_t)c->gpu->pci_bus;
+        l->device = (uint16_t)c->gpu->pci_slot;
+        l->function = (uint16_t)c->gpu->profile->pci_function;
+    }
+    return NV_OK;
+}
+
+#define LINK_VOLATILE(k)                                                                                        \
+    {.off = NVLINK_STATUS_LINKS_OFF + (k) * NVLINK_LINK_STATUS_SIZE + NVLINK_LINK_STATUS_STATE_OFF, .len = 6, \
+     .why = "link and sublink power states of the moment"}
+#define LINKS_VOLATILE8(k)                                                                                      \
+    LINK_VOLATILE(k), LINK_VOLATILE(k + 1), LINK_VOLATILE(k + 2), LINK_VOLATILE(k + 3), LINK_VOLATILE(k + 4),  \
+        LINK_VOLATILE(k + 5), LINK_VOLATILE(k + 6), LINK_VOLATILE(k + 7)
+static const struct rm_ctrl_volatile link_states_volatile[] = {
+    LINKS_VOLATILE8(0),  LINKS_VOLATILE8(8),  LINKS_VOLATILE8(16), LINKS_VOLATILE8(24),
+    LINKS_VOLATILE8(32), LINKS_VOLATILE8(40), LINKS_VOLATILE8(48), LINKS_VOLATILE8(56),
+    {.why = NULL},
+};
+_Static_assert(sizeof link_states_volatile / sizeof link_states_volatile[0] == NVLINK_MAX_LINKS + 1, "every link");
 
 /* The peer id local's bus gives peer: the rank of peer among local's mapped peers (lowest free id first). */
 static uint32_t peer_id(const struct rm_server *rs, const struct gpu *local, const struct gpu *peer)
@@ -216,6 +297,8 @@ void rm_nvlink_uvm_register_gpu(struct rm_server *rs, nvemu_opener *uvm, const u
 const struct rm_ctrl_row rm_ctrl_rows_nvlink[] = {
     RM_CTRL(NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS, nvlink_caps_params, RM_FAM_SUBDEVICE, RM_PRIV_USER,
             ctrl_nvlink_caps),
+    RM_CTRL(NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, nvlink_status_params, RM_FAM_SUBDEVICE, RM_PRIV_USER,
+            ctrl_nvlink_status, .flags = RM_CTRL_CANNED, .volatile_out = link_states_volatile),
     RM_CTRL(NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2, p2p_caps_v2_params, RM_FAM_CLIENT, RM_PRIV_USER,
             ctrl_p2p_caps_v2),
     RM_CTRL(NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, p2p_caps_matrix_params, RM_FAM_CLIENT, RM_PRIV_USER,

@@ -261,6 +261,49 @@ static void p2p_caps_matrix_of_one_gpu_without_nvlink_is_empty(void **state)
     tenv_fini(&e);
 }
 
+/*
+ * NVLINK_GET_NVLINK_STATUS: every link present names the asked GPU's own PCI slot as its local end (GPU 1: slot 7)
+ * and the request flags come back as sent; the remote end and the link fields are the recording's.
+ */
+static void nvlink_status_names_each_gpu_as_the_local_end(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    static uint8_t b[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE];
+    const uint32_t local_device = 152 + 10, remote_type = 96 + 24;
+    for (uint32_t dev = 0; dev < 2; dev++) {
+        uint32_t hsub = subdevice(&e, hc, dev);
+        memset(b, 0, sizeof b);
+        b[24] = 1; /* bSublinkStateInst */
+        assert_int_equal(tctrl(&e, e.ctl, hc, hsub, NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, b, sizeof b), NV_OK);
+        assert_int_equal(u32_at(b, 0), 0x3ffff);
+        assert_int_equal(b[24], 1);
+        for (uint32_t k = 0; k < 18; k++) {
+            const uint32_t link = NVLINK_STATUS_LINKS_OFF + k * NVLINK_LINK_STATUS_SIZE;
+            assert_int_equal(b[link + local_device], 6 + dev);
+            assert_int_equal(u64_at(b, link + remote_type), 3);
+        }
+        assert_int_equal(u32_at(b, NVLINK_STATUS_LINKS_OFF + 18 * NVLINK_LINK_STATUS_SIZE), 0);
+    }
+    tenv_fini(&e);
+}
+
+/* A board without NVLink answers no links. */
+static void nvlink_status_is_empty_without_nvlink(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-2b42");
+    static uint8_t b[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE];
+    memset(b, 0, sizeof b);
+    uint32_t hsub = subdevice(&e, hc, 0);
+    assert_int_equal(tctrl(&e, e.ctl, hc, hsub, NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, b, sizeof b), NV_OK);
+    for (size_t i = 0; i < sizeof b; i++)
+        assert_int_equal(b[i], 0);
+    tenv_fini(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +315,8 @@ int main(void)
         cmocka_unit_test(p2p_caps_v2_without_nvlink_is_not_modelled),
         cmocka_unit_test(p2p_caps_matrix_answers_every_pair_both_directions),
         cmocka_unit_test(p2p_caps_matrix_of_one_gpu_without_nvlink_is_empty),
+        cmocka_unit_test(nvlink_status_names_each_gpu_as_the_local_end),
+        cmocka_unit_test(nvlink_status_is_empty_without_nvlink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

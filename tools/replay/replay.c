@@ -737,8 +737,8 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     if (!bad && tc->nr == NR_CONTROL && params && tc->pout.present && rd32(arg + 28) == 0 && tc->pout.len == plen)
         bad = !relative_ctrl_fields(r, tc, owner, rd32(arg + 8), params);
     if (!bad && tc->nr == NR_CONTROL && params && tc->pout.present && rd32(arg + 28) == 0) {
-        struct replay_volatile v[16];
-        uint32_t nv = replay_volatile_ctrl(rd32(arg + 8), tc->pout.data, tc->pout.len, v, 16);
+        struct replay_volatile v[REPLAY_MAX_CTRL_VOLATILE];
+        uint32_t nv = replay_volatile_ctrl(rd32(arg + 8), tc->pout.data, tc->pout.len, v, REPLAY_MAX_CTRL_VOLATILE);
         long off = tc->pout.len == plen ? compare_block(r, params, tc->pout.data, plen, v, nv, emb, nemb) : 0;
         if (off >= 0) {
             char what[64];

@@ -2,12 +2,13 @@
  * NV0000 controls that take GPU ids and only validate them against the probed GPUs, answering each GPU
  * for itself (on a machine of several GPUs the second one's id comes back, not the first's): GPU_ATTACH_IDS,
  * GPU_ASYNC_ATTACH_ID (attaching is the user library's work; RM checks the ids) and GPU_QUERY_DRAIN_STATE (no
- * GPU is draining here); GPU_GET_ACTIVE_DEVICE_IDS lists every probed GPU (gpu_mgr.c,
- * gpumgrCacheGetActiveDeviceIds: a GPU not in MIG mode is one device, its instance ids NV0000_CTRL_GPU_INVALID_ID). open-gpu-kernel-modules 580.x, src/nvidia/src/kernel/rmapi/client_resource.c
+ * GPU is draining here); GPU_GET_ACTIVE_DEVICE_IDS lists every probed GPU, a GPU not in MIG mode one device with
+ * instance ids NV0000_CTRL_GPU_INVALID_ID. open-gpu-kernel-modules 580.x, src/nvidia/src/kernel/rmapi/client_resource.c
  * (cliresCtrlCmdGpuAttachIds_IMPL, cliresCtrlCmdGpuAsyncAttachId_IMPL, _cliresValidateGpuIdAgainstProbed,
- * cliresCtrlCmdGpuQueryGpuDrainState_IMPL) and gpu_mgr/gpu_mgr.c (gpumgrQueryGpuDrainState). Layouts:
- * ctrl0000gpu.h; the sizes are the ones fixtures/hw/h200-580.159.04/programs2 recorded (132, 4, 12), where
- * every call echoed its ids with NV_OK (trace-nccl-p0/p1/p2, trace-smi-topo-2gpu).
+ * cliresCtrlCmdGpuQueryGpuDrainState_IMPL) and gpu_mgr/gpu_mgr.c (gpumgrQueryGpuDrainState,
+ * gpumgrCacheGetActiveDeviceIds). Layouts: ctrl0000gpu.h; the sizes are the ones
+ * fixtures/hw/h200-580.159.04/programs2 recorded (132, 4, 12, 3076), where every call echoed its ids with NV_OK
+ * (trace-nccl-p0/p1/p2, trace-smi-topo-2gpu).
  */
 #include <string.h>
 

@@ -266,8 +266,8 @@ RM_CTRL_HANDLER(ctrl_p2p_caps_matrix, p2p_caps_matrix_params)
             if (reflexive && a == b)
                 continue;
             struct gpu *ba[2] = {ab[1], ab[0]};
-            if ((st = system_p2p_caps(c, ba, count, &caps, &p->b2aOptimalReadCes[a][b], &p->b2aOptimalWriteCes[a][b])) !=
-                NV_OK)
+            st = system_p2p_caps(c, ba, count, &caps, &p->b2aOptimalReadCes[a][b], &p->b2aOptimalWriteCes[a][b]);
+            if (st != NV_OK)
                 return st;
             if (reflexive) {
                 p->p2pCaps[b][a] = p->p2pCaps[a][b];

@@ -894,7 +894,6 @@ struct proc {
 
 enum step { STEP_LINE, STEP_SENT, STEP_END, STEP_WAIT };
 
-/* Replays the process's next line, unless it must wait for another process (force: issue it anyway). */
 /*
  * A process replays under the pid it had when recorded, so that answers naming processes (GPU_GET_PIDS,
  * GPU_GET_PID_INFO) name the ones the driver named: the thread id of its first call, which is the pid because
@@ -913,6 +912,7 @@ static void take_recorded_pid(struct replay *r, int32_t tid)
     r->who.tid = tid;
 }
 
+/* Replays the process's next line, unless it must wait for another process (force: issue it anyway). */
 static enum step proc_step(struct proc *pr, bool force)
 {
     struct replay *r = pr->r;

@@ -29,6 +29,7 @@
 /* device tree */
 #define NV01_DEVICE_0                   0x00000080u
 #define NV20_SUBDEVICE_0                0x00002080u
+#define MPS_COMPUTE                     0x0000900Eu  /* cl900e.h: a client of the MPS server */
 #define NV2081_BINAPI                   0x00002081u
 #define GF100_SUBDEVICE_MASTER          0x000090E6u
 #define FERMI_VASPACE_A                 0x000090F1u

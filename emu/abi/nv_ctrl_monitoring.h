@@ -64,6 +64,48 @@ NV_ASSERT_LAYOUT(NV00DE_CTRL_REQUEST_DATA_POLL_PARAMS, 8, 8);
 /* ctrl2080/ctrl2080gpu.h */
 #define NV2080_CTRL_CMD_GPU_GET_PIDS                                 0x2080018Du
 #define NV2080_CTRL_CMD_GPU_GET_PIDS_PARAMS_SIZE                     3812u
+#define NV2080_CTRL_GPU_GET_PIDS_MAX_COUNT                           950u
+#define NV2080_CTRL_GPU_GET_PIDS_ID_TYPE_CLASS                       0u
+#define NV2080_CTRL_GPU_GET_PIDS_ID_TYPE_VGPU_GUEST                  1u
+typedef struct NV2080_CTRL_GPU_GET_PIDS_PARAMS {
+    uint32_t idType;
+    uint32_t id;
+    uint32_t pidTblCount;
+    uint32_t pidTbl[NV2080_CTRL_GPU_GET_PIDS_MAX_COUNT];
+} NV2080_CTRL_GPU_GET_PIDS_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_GPU_GET_PIDS_PARAMS, NV2080_CTRL_CMD_GPU_GET_PIDS_PARAMS_SIZE, 4);
+NV_ASSERT_OFF(NV2080_CTRL_GPU_GET_PIDS_PARAMS, pidTblCount, 8);
+NV_ASSERT_OFF(NV2080_CTRL_GPU_GET_PIDS_PARAMS, pidTbl, 12);
+#define NV2080_CTRL_CMD_GPU_GET_PID_INFO                             0x2080018Eu
+#define NV2080_CTRL_CMD_GPU_GET_PID_INFO_PARAMS_SIZE                 14408u
+#define NV2080_CTRL_GPU_GET_PID_INFO_MAX_COUNT                       200u
+#define NV2080_CTRL_GPU_PID_INFO_INDEX_VIDEO_MEMORY_USAGE            0u
+#define NV2080_CTRL_GPU_PID_INFO_PARTITIONID_INVALID                 0xFFFFFFFFu  /* no MIG instance */
+typedef struct NV2080_CTRL_GPU_PID_INFO_VIDEO_MEMORY_USAGE_DATA {
+    NvU64A memPrivate;
+    NvU64A memSharedOwned;
+    NvU64A memSharedDuped;
+    NvU64A protectedMemPrivate;
+    NvU64A protectedMemSharedOwned;
+    NvU64A protectedMemSharedDuped;
+} NV2080_CTRL_GPU_PID_INFO_VIDEO_MEMORY_USAGE_DATA;
+typedef struct NV2080_CTRL_GPU_PID_INFO {
+    uint32_t pid;
+    uint32_t index;
+    uint32_t result;
+    NV2080_CTRL_GPU_PID_INFO_VIDEO_MEMORY_USAGE_DATA vidMemUsage;  /* the union's one member */
+    uint32_t computeInstanceId;                                    /* smcSubscription */
+    uint32_t gpuInstanceId;
+} NV2080_CTRL_GPU_PID_INFO;
+NV_ASSERT_LAYOUT(NV2080_CTRL_GPU_PID_INFO, 72, 8);
+NV_ASSERT_OFF(NV2080_CTRL_GPU_PID_INFO, vidMemUsage, 16);
+NV_ASSERT_OFF(NV2080_CTRL_GPU_PID_INFO, computeInstanceId, 64);
+typedef struct NV2080_CTRL_GPU_GET_PID_INFO_PARAMS {
+    uint32_t pidInfoListCount;
+    NV2080_CTRL_GPU_PID_INFO pidInfoList[NV2080_CTRL_GPU_GET_PID_INFO_MAX_COUNT];
+} NV2080_CTRL_GPU_GET_PID_INFO_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_GPU_GET_PID_INFO_PARAMS, NV2080_CTRL_CMD_GPU_GET_PID_INFO_PARAMS_SIZE, 8);
+NV_ASSERT_OFF(NV2080_CTRL_GPU_GET_PID_INFO_PARAMS, pidInfoList, 8);
 #define NV2080_CTRL_CMD_GPU_GET_CHIP_DETAILS                         0x208001A4u
 #define NV2080_CTRL_CMD_GPU_GET_CHIP_DETAILS_PARAMS_SIZE             16u
 #define NV2080_CTRL_CMD_GPU_GET_RECOVERY_ACTION                      0x208001B2u
@@ -160,6 +202,23 @@ NV_ASSERT_OFF(NV2080_CTRL_BUS_GET_INFO_PARAMS, busInfoList, 8);
 #define NV2080_CTRL_CMD_UNPUBLISHED_9019_PARAMS_SIZE                 10800u
 #define NV2080_CTRL_CMD_UNPUBLISHED_9064                             0x20809064u
 #define NV2080_CTRL_CMD_UNPUBLISHED_9064_PARAMS_SIZE                 520u
+/*
+ * 0x20809040, category 0x90 (NV2080_CTRL_CLK_LEGACY_NON_PRIVILEGED, ctrl2080base.h), index 0x40: in no header
+ * of the open driver 550.x, 575.57.08 or 580.x (ctrl2080clk.h there defines no command). The layout as
+ * observed: `nvidia-smi -q -d PERFORMANCE,CLOCK` on an H200 (580.159.04,
+ * fixtures/hw/h200-580.159.04/programs3-heldout/trace-smi-q-perf-clock.log.gz lines 83 and 85) sent a block of
+ * 4,808 bytes holding 3 in its first word and zeros after it, twice; the driver answered NV_OK both times and
+ * left every byte as sent.
+ */
+#define NV2080_CTRL_CMD_UNPUBLISHED_9040                             0x20809040u
+#define NV2080_CTRL_CMD_UNPUBLISHED_9040_PARAMS_SIZE                 4808u
+#define NV2080_CTRL_UNPUBLISHED_9040_REQUEST_OBSERVED                3u
+typedef struct NV2080_CTRL_UNPUBLISHED_9040_PARAMS {
+    uint32_t request;
+    uint8_t rest[NV2080_CTRL_CMD_UNPUBLISHED_9040_PARAMS_SIZE - 4];
+} NV2080_CTRL_UNPUBLISHED_9040_PARAMS;
+NV_ASSERT_LAYOUT(NV2080_CTRL_UNPUBLISHED_9040_PARAMS, NV2080_CTRL_CMD_UNPUBLISHED_9040_PARAMS_SIZE, 4);
+NV_ASSERT_OFF(NV2080_CTRL_UNPUBLISHED_9040_PARAMS, rest, 4);
 #define NV2080_CTRL_CMD_UNPUBLISHED_A026                             0x2080A026u
 #define NV2080_CTRL_CMD_UNPUBLISHED_A026_PARAMS_SIZE                 532u
 /*
@@ -280,6 +339,11 @@ NV_ASSERT_OFF(NV2080_CTRL_UNPUBLISHED_A026_PARAMS, clks[0].freqKHz_out, 28);
 #define NV2080_CTRL_CMD_CE_GET_ALL_CAPS_PARAMS_SIZE                  136u
 #define NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS                     0x20803002u
 #define NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE         13344u
+/* its linkInfo[] (NV2080_CTRL_NVLINK_MAX_ARR_SIZE entries of NV2080_CTRL_NVLINK_LINK_STATUS_INFO, ctrl2080nvlink.h) */
+#define NVLINK_MAX_LINKS                                             64u
+#define NVLINK_STATUS_LINKS_OFF                                      32u
+#define NVLINK_LINK_STATUS_SIZE                                      208u
+#define NVLINK_LINK_STATUS_STATE_OFF                                 8u   /* linkState, then rx/tx sublink status */
 #define NV2080_CTRL_CMD_GSP_GET_FEATURES                             0x20803601u
 #define NV2080_CTRL_CMD_GSP_GET_FEATURES_PARAMS_SIZE                 72u
 #define NV2080_CTRL_CMD_GRMGR_GET_GR_FS_INFO                         0x20803801u

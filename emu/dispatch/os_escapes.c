@@ -33,9 +33,9 @@ ESC_HANDLER(card_info, void)
         e.pci_info.device_id = prof->pci_device_id;
         e.gpu_id = g->gpu_id;
         e.interrupt_line = prof->interrupt_line;
-        e.reg_address = prof->bar0_address;
+        e.reg_address = g->bar0_address;
         e.reg_size = prof->bar0_size;
-        e.fb_address = prof->fb_address;
+        e.fb_address = g->fb_address;
         e.fb_size = prof->fb_size;
         e.minor_number = g->index;
         memcpy((unsigned char *)p + i * sizeof(e), &e, sizeof(e));

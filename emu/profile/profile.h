@@ -149,6 +149,11 @@ struct profile_timing {
     uint64_t host_jitter_ns;       /* scale of the logistic spread around completion_ns (0: none) */
 };
 
+/* The PCI BAR addresses of one GPU: BAR0 (registers), BAR1 (the framebuffer aperture) and BAR2. */
+struct profile_gpu_bars {
+    uint64_t bar0_address, fb_address, bar2_address;
+};
+
 struct profile {
     char name[32];                 /* "h200" */
     char chip[32];                 /* "GH100" */
@@ -166,6 +171,10 @@ struct profile {
     uint16_t pci_vendor_id, pci_device_id;
     uint32_t pci_subsystem_id;
     uint64_t bar0_address, bar0_size, fb_address, fb_size;
+    uint64_t bar2_address;         /* GPU 0's BAR2 (0: not given) */
+    /* BAR addresses of GPUs 1..gpu_count-1 in order (`pci.next_gpus`); a GPU past the list answers GPU 0's */
+    uint32_t next_gpu_bars_count;
+    struct profile_gpu_bars next_gpu_bars[31];
     uint16_t interrupt_line;
     uint8_t uuid[16];
     /* UUIDs of GPUs 1..gpu_count-1 in order (`uuids:`); a GPU past the list answers GPU 0's */

@@ -334,6 +334,15 @@ static int parse_next_gpu(struct yctx *c, const struct ynode *n, void *base)
     return yfail(c, n, "next_gpu must be bus or slot, not '%s'", n->scalar);
 }
 
+static const struct yfield gpu_bars_fields[] = {
+    YFIELD("bar0_address", YF_U64, offsetof(struct profile_gpu_bars, bar0_address), .max = UINT64_MAX,
+           .required = true),
+    YFIELD("fb_address", YF_U64, offsetof(struct profile_gpu_bars, fb_address), .max = UINT64_MAX, .required = true),
+    YFIELD("bar2_address", YF_U64, offsetof(struct profile_gpu_bars, bar2_address), .max = UINT64_MAX),
+    YFIELD_END,
+};
+static const struct ytable gpu_bars_table = {"pci.next_gpus", "a GPU's BARs", gpu_bars_fields, NULL};
+
 static const struct yfield pci_fields[] = {
     YFIELD("domain", YF_U32, P(pci_domain), .max = 0xFFFF, .required = true),
     YFIELD("bus", YF_U32, P(pci_bus), .max = 0xFF, .required = true),
@@ -350,6 +359,9 @@ static const struct yfield pci_fields[] = {
     YFIELD("fb_size", YF_U64, P(fb_size), .min = 1, .max = UINT64_MAX, .required = true),
     YFIELD("interrupt_line", YF_U16, P(interrupt_line), .max = 0xFFFF, .required = true),
     YFIELD("next_gpu", YF_CUSTOM, 0, .custom = parse_next_gpu),
+    YFIELD("bar2_address", YF_U64, P(bar2_address), .max = UINT64_MAX),
+    YFIELD("next_gpus", YF_SEQ, P(next_gpu_bars), .size = sizeof(struct profile_gpu_bars),
+           .count_off = P(next_gpu_bars_count), .max_items = 31, .sub = &gpu_bars_table),
     YFIELD_END,
 };
 

@@ -93,12 +93,16 @@ static NV_STATUS rusd_construct(struct rm_call *c, struct rm_object *obj, void *
     return sysmem_construct(c, obj, params);
 }
 
-/* CPU mappings of video memory go through BAR1, write-combined. */
+/*
+ * CPU mappings of video memory go through BAR1, write-combined. Its length is the size asked (the driver's
+ * pMemory->Length; every recorded alloc was answered with the size it asked).
+ */
 static NV_STATUS vidmem_construct(struct rm_call *c, struct rm_object *obj, void *params)
 {
     (void)c;
-    (void)params;
+    const NV_MEMORY_ALLOCATION_PARAMS *p = params;
     obj->map_flags = NVOS33_FLAGS_CACHING_TYPE_WRITECOMBINED | NVOS33_FLAGS_MAPPING_BAR;
+    obj->length = p->size;
     return NV_OK;
 }
 

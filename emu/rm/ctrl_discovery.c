@@ -268,18 +268,78 @@ RM_CTRL_HANDLER(ctrl_fb_info_v2, NV2080_CTRL_FB_GET_INFO_V2_PARAMS)
                       NV2080_CTRL_FB_INFO_MAX_LIST_SIZE);
 }
 
+/*
+ * The bus info indices of the GPU's PCI location answer each GPU's own (kbusGetInfo: gpuGetDomain, gpuGetBus,
+ * gpuGetDevice of the GPU asked), not GPU 0's from the profile's table (the two-H200 machine answered slots 6
+ * and 7: fixtures/hw/h200-580.159.04/programs2/trace-nccl-p1.log.gz lines 49 and 127).
+ */
+#define BUS_INFO_INDEX_BUS_NUMBER 0x0Fu
+#define BUS_INFO_INDEX_DEVICE_NUMBER 0x10u
+#define BUS_INFO_INDEX_DOMAIN_NUMBER 0x2Cu
+static NV_STATUS bus_table_list(struct rm_call *c, uint32_t cmd, const char *what, uint32_t *list_size,
+                                nv_ctrl_info_pair *list, uint32_t max)
+{
+    NV_STATUS st = table_list(c, cmd, what, list_size, list, max);
+    for (uint32_t i = 0; st == NV_OK && c->gpu && i < *list_size; i++) {
+        if (list[i].index == BUS_INFO_INDEX_BUS_NUMBER)
+            list[i].data = c->gpu->pci_bus;
+        else if (list[i].index == BUS_INFO_INDEX_DEVICE_NUMBER)
+            list[i].data = c->gpu->pci_slot;
+        else if (list[i].index == BUS_INFO_INDEX_DOMAIN_NUMBER)
+            list[i].data = c->gpu->profile->pci_domain;
+    }
+    return st;
+}
+
 RM_CTRL_HANDLER(ctrl_bus_info_v2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS)
 {
-    return table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO_V2", &p->busInfoListSize,
-                      p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
+    return bus_table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO_V2", &p->busInfoListSize,
+                          p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
+}
+
+/* How a list control answers its pairs from the profile's table of cmd (table_list, bus_table_list). */
+typedef NV_STATUS (*table_list_fn)(struct rm_call *c, uint32_t cmd, const char *what, uint32_t *list_size,
+                                   nv_ctrl_info_pair *list, uint32_t max);
+
+#define PCI_BAR_INFO_MAX_COUNT 8u
+typedef struct {
+    uint32_t pciBarCount;
+    struct {
+        uint32_t flags, barSize;
+        NvU64A barSizeBytes, barOffset;
+    } pciBarInfo[PCI_BAR_INFO_MAX_COUNT];
+} bus_pci_bar_info_params;
+_Static_assert(sizeof(bus_pci_bar_info_params) == NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO_PARAMS_SIZE, "PCI_BAR_INFO");
+_Static_assert(offsetof(bus_pci_bar_info_params, pciBarInfo[1].barOffset) == 48, "PCI_BAR_INFO.barOffset");
+
+/*
+ * BUS_GET_PCI_BAR_INFO (ctrl2080bus.h): the profile's recorded answer, which lists GPU 0's BARs; on another GPU
+ * each BAR at one of GPU 0's addresses is at that GPU's (pci.next_gpus), as the two-H200 machine answered
+ * (fixtures/hw/h200-580.159.04/programs2/trace-nccl-p1.log.gz lines 50 and 128: same sizes, own addresses).
+ */
+RM_CTRL_HANDLER(ctrl_pci_bar_info, bus_pci_bar_info_params)
+{
+    NV_STATUS st = rm_ctrl_canned(c, p);
+    if (st != NV_OK || !c->gpu || c->gpu->index == 0)
+        return st;
+    const struct profile *pr = c->gpu->profile;
+    const uint64_t gpu0[] = {pr->bar0_address, pr->fb_address, pr->bar2_address};
+    const uint64_t own[] = {c->gpu->bar0_address, c->gpu->fb_address, c->gpu->bar2_address};
+    for (uint32_t i = 0; i < p->pciBarCount && i < PCI_BAR_INFO_MAX_COUNT; i++)
+        for (size_t k = 0; k < sizeof gpu0 / sizeof gpu0[0]; k++)
+            if (gpu0[k] && p->pciBarInfo[i].barSizeBytes && p->pciBarInfo[i].barOffset == gpu0[k]) {
+                p->pciBarInfo[i].barOffset = own[k];
+                break;
+            }
+    return NV_OK;
 }
 
 /*
  * A legacy list control, which the driver converts to its _V2 form (rmapi_deprecated_control.c): the n pairs
- * behind the caller's pointer are read, answered from the profile's table of v2_cmd, and written back.
+ * behind the caller's pointer are read, answered as the _V2 control v2_cmd answers them (answer), and written back.
  */
-static NV_STATUS legacy_table_list(struct rm_call *c, uint32_t v2_cmd, const char *what, uint32_t n, uint64_t ptr,
-                                   uint32_t max)
+static NV_STATUS legacy_table_list(struct rm_call *c, table_list_fn answer, uint32_t v2_cmd, const char *what,
+                                   uint32_t n, uint64_t ptr, uint32_t max)
 {
     nv_ctrl_info_pair list[NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE];
     _Static_assert(NV2080_CTRL_BIOS_INFO_MAX_SIZE <= NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE, "every legacy list fits");
@@ -287,21 +347,21 @@ static NV_STATUS legacy_table_list(struct rm_call *c, uint32_t v2_cmd, const cha
         return NV_ERR_INVALID_ARGUMENT;
     NV_STATUS st = user_read(c, ptr, list, n * sizeof list[0]);
     if (st == NV_OK)
-        st = table_list(c, v2_cmd, what, &n, list, max);
+        st = answer(c, v2_cmd, what, &n, list, max);
     return st == NV_OK ? user_write(c, ptr, list, n * sizeof list[0]) : st;
 }
 
 /* The legacy BUS_GET_INFO: the same indices and table as BUS_GET_INFO_V2. */
 RM_CTRL_HANDLER(ctrl_bus_info, NV2080_CTRL_BUS_GET_INFO_PARAMS)
 {
-    return legacy_table_list(c, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO", p->busInfoListSize, p->busInfoList,
-                             NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
+    return legacy_table_list(c, bus_table_list, NV2080_CTRL_CMD_BUS_GET_INFO_V2, "BUS_GET_INFO", p->busInfoListSize,
+                             p->busInfoList, NV2080_CTRL_BUS_INFO_MAX_LIST_SIZE);
 }
 
 /* The legacy BIOS_GET_INFO: answered from the profile's BIOS_GET_INFO_V2 table (VBIOS revision, OEM revision). */
 RM_CTRL_HANDLER(ctrl_bios_info, NV2080_CTRL_BIOS_GET_INFO_PARAMS)
 {
-    return legacy_table_list(c, NV2080_CTRL_CMD_BIOS_GET_INFO_V2, "BIOS_GET_INFO", p->biosInfoListSize,
+    return legacy_table_list(c, table_list, NV2080_CTRL_CMD_BIOS_GET_INFO_V2, "BIOS_GET_INFO", p->biosInfoListSize,
                              p->biosInfoList, NV2080_CTRL_BIOS_INFO_MAX_SIZE);
 }
 
@@ -463,7 +523,6 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     /* NV0000 client */
     RM_CTRL(NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS, CLI, NP,
             ctrl_build_version),
-    RM_CTRL_RECORDED(NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, CLI, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_SYSTEM_GET_FEATURES, CLI, rm_ctrl_canned),
     RM_CTRL(NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS, CLI, NP, ctrl_attached_ids),
     RM_CTRL(NV0000_CTRL_CMD_GPU_GET_ID_INFO, NV0000_CTRL_GPU_GET_ID_INFO_PARAMS, CLI, NP, ctrl_id_info,
@@ -471,7 +530,6 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     RM_CTRL(NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS, CLI, NP, ctrl_id_info_v2),
     RM_CTRL(NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, NV0000_CTRL_GPU_GET_PROBED_IDS_PARAMS, CLI, NP, ctrl_probed_ids),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_GET_MEMOP_ENABLE, CLI, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV0000_CTRL_CMD_GPU_GET_ACTIVE_DEVICE_IDS, CLI, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV0000_CTRL_CMD_SYNC_GPU_BOOST_GROUP_INFO, CLI, rm_ctrl_canned),
     RM_CTRL(NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE, NV0000_CTRL_CLIENT_GET_ADDR_SPACE_TYPE_PARAMS, CLI, NP,
             ctrl_addr_space_type),
@@ -511,7 +569,8 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
             .volatile_out = fb_info_volatile),
     RM_CTRL(NV2080_CTRL_CMD_MC_GET_ARCH_INFO, NV2080_CTRL_MC_GET_ARCH_INFO_PARAMS, SUB, NP, ctrl_arch_info),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_PCI_INFO, NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS, SUB, NP, ctrl_pci_info),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO, SUB, rm_ctrl_canned),
+    RM_CTRL(NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO, bus_pci_bar_info_params, SUB, NP, ctrl_pci_bar_info,
+            .flags = RM_CTRL_CANNED),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO_V2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS, SUB, NP, ctrl_bus_info_v2),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO, NV2080_CTRL_BUS_GET_INFO_PARAMS, SUB, NP, ctrl_bus_info),
     RM_CTRL(NV2080_CTRL_CMD_BIOS_GET_INFO, NV2080_CTRL_BIOS_GET_INFO_PARAMS, SUB, NP, ctrl_bios_info),
@@ -521,7 +580,6 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     RM_CTRL_BYTES(NV2080_CTRL_CMD_UNPUBLISHED_220C, 0, SUB, NP, ctrl_no_params),
     RM_CTRL_BYTES(NV2080_CTRL_CMD_UNPUBLISHED_2210, 0, SUB, NP, ctrl_no_params),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_CE_GET_ALL_CAPS, SUB, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, SUB, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GSP_GET_FEATURES, SUB, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GRMGR_GET_GR_FS_INFO, SUB, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_8159, SUB, rm_ctrl_canned),

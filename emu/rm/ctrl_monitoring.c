@@ -102,6 +102,22 @@ RM_CTRL_HANDLER(perf_a026, NV2080_CTRL_UNPUBLISHED_A026_PARAMS)
     return NV_OK;
 }
 
+/*
+ * Unpublished CLK control 0x20809040 (layout as observed: emu/abi/nv_ctrl_monitoring.h). For the one request
+ * recorded (3, from `nvidia-smi -q -d PERFORMANCE,CLOCK`) the driver answered NV_OK and wrote nothing, so the
+ * answer needs no board data. Another request's answer is unknown: NV_ERR_NOT_SUPPORTED with a log line.
+ */
+RM_CTRL_HANDLER(clk_9040, NV2080_CTRL_UNPUBLISHED_9040_PARAMS)
+{
+    (void)c;
+    if (p->request != NV2080_CTRL_UNPUBLISHED_9040_REQUEST_OBSERVED) {
+        LOG_WARN("rm", "control 0x%08x: request %u is not modelled (only %u was recorded)",
+                 NV2080_CTRL_CMD_UNPUBLISHED_9040, p->request, NV2080_CTRL_UNPUBLISHED_9040_REQUEST_OBSERVED);
+        return NV_ERR_NOT_SUPPORTED;
+    }
+    return NV_OK;
+}
+
 /* Rows: RM_CTRL_RECORDED, size from the symbol's _PARAMS_SIZE companion (emu/abi/nv_ctrl_monitoring.h). The
  * no-parameter row above is flagged recorded too because its status is recorded data. */
 
@@ -168,7 +184,6 @@ const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_GET_INFOROM_IMAGE_VERSION, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_016D, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_017B, RM_FAM_SUBDEVICE, rm_ctrl_canned),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_GET_PIDS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_GET_CHIP_DETAILS, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_GPU_GET_RECOVERY_ACTION, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_TIMER_GET_GPU_CPU_TIME_CORRELATION_INFO, RM_FAM_SUBDEVICE, rm_ctrl_canned,
@@ -195,6 +210,8 @@ const struct rm_ctrl_row rm_ctrl_rows_monitoring[] = {
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_9004, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_9009, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_9019, RM_FAM_SUBDEVICE, rm_ctrl_canned),
+    RM_CTRL(NV2080_CTRL_CMD_UNPUBLISHED_9040, NV2080_CTRL_UNPUBLISHED_9040_PARAMS, RM_FAM_SUBDEVICE, RM_PRIV_USER,
+            clk_9040),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_UNPUBLISHED_9064, RM_FAM_SUBDEVICE, rm_ctrl_canned),
     RM_CTRL(NV2080_CTRL_CMD_UNPUBLISHED_A026, NV2080_CTRL_UNPUBLISHED_A026_PARAMS, RM_FAM_SUBDEVICE, RM_PRIV_USER,
             perf_a026, .flags = RM_CTRL_CANNED),

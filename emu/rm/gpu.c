@@ -18,6 +18,11 @@ int gpu_init(struct gpu *g, const struct profile *p, uint32_t index, struct sim 
     g->pci_bus = p->pci_gpus_by_slot ? p->pci_bus : p->pci_bus + index;
     g->pci_slot = p->pci_gpus_by_slot ? p->pci_slot + index : p->pci_slot;
     g->uuid = index && index <= p->extra_uuid_count ? p->extra_uuids[index - 1] : p->uuid;
+    const struct profile_gpu_bars *bars =
+        index && index <= p->next_gpu_bars_count ? &p->next_gpu_bars[index - 1] : NULL;
+    g->bar0_address = bars ? bars->bar0_address : p->bar0_address;
+    g->fb_address = bars ? bars->fb_address : p->fb_address;
+    g->bar2_address = bars ? bars->bar2_address : p->bar2_address;
     g->gpu_id = ((p->pci_domain & 0xFFFFu) << 16) | ((g->pci_bus & 0xFFu) << 8) | (g->pci_slot & 0xFFu);
     g->fifo = fifo_create(p, index, s, h);
     if (!g->fifo) {

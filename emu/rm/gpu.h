@@ -26,6 +26,7 @@ struct gpu {
     uint32_t pci_bus;                /* profile->pci_bus + index, or profile->pci_bus (pci_gpus_by_slot) */
     uint32_t pci_slot;               /* profile->pci_slot, or profile->pci_slot + index (pci_gpus_by_slot) */
     const uint8_t *uuid;             /* the profile's UUID of this GPU (16 bytes) */
+    uint64_t bar0_address, fb_address, bar2_address;  /* its PCI BARs: GPU 0's, or the profile's pci.next_gpus */
     const struct profile *profile;
     struct fifo *fifo;
     uint64_t *class_map;             /* bit per 16-bit class id of the profile's class list */

@@ -205,6 +205,7 @@ extern const struct rm_ctrl_row rm_ctrl_rows_fifo[];
 extern const struct rm_ctrl_row rm_ctrl_rows_monitoring[];
 extern const struct rm_ctrl_row rm_ctrl_rows_export[];   /* emu/rm/ctrl_export.c (OS_UNIX object export/import) */
 extern const struct rm_ctrl_row rm_ctrl_rows_nvlink[];   /* emu/rm/ctrl_nvlink.c (NVLink caps, P2P caps between GPUs) */
+extern const struct rm_ctrl_row rm_ctrl_rows_pids[];     /* emu/rm/ctrl_pids.c (processes on a GPU, their memory) */
 extern const struct rm_ctrl_row rm_ctrl_rows_gpu_ids[];  /* emu/rm/ctrl_gpu_ids.c (GPU-id checks: attach, drain) */
 
 /*

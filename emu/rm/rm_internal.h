@@ -42,6 +42,7 @@ struct rm_object {
     bool free_later;                        /* queued by rm_free_later */
     bool lost;                              /* invalidated as a dependant: handle kept, NV_ERR_RESOURCE_LOST */
     uint32_t attr;                          /* class datum the core keeps (subDeviceId) */
+    uint64_t length;                        /* video memory: the bytes allocated (GPU_GET_PID_INFO counts them) */
 };
 
 struct rm_client {

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "abi/nv_ctrl_monitoring.h"
+#include "identity.h"
 #include "replay.h"
 #include "trace.h"
 
@@ -358,6 +360,26 @@ static void test_error_messages_never_end_in_success(void **state)
     free_lines(v);
 }
 
+/*
+ * NVLINK_STATUS answers that differ in links' lane reversal or local SID (and link power states) are board
+ * wiring; a difference anywhere else (here a link's capsTbl) is not.
+ */
+static void nvlink_status_wiring_is_board_identity_and_nothing_else(void **state)
+{
+    (void)state;
+    static uint8_t got[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE], want[sizeof got];
+    const uint32_t link3 = NVLINK_STATUS_LINKS_OFF + 3 * NVLINK_LINK_STATUS_SIZE;
+    want[link3 + 14] = 1;         /* lane reversal */
+    want[link3 + 72 + 5] = 0x9A;  /* local link SID */
+    want[link3 + 8] = 3;          /* link state: volatile */
+    assert_non_null(replay_board_identity_entries(NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, got, want, sizeof got));
+    want[link3] = 0xCA;           /* capsTbl */
+    assert_null(replay_board_identity_entries(NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, got, want, sizeof got));
+    memset(want, 0, sizeof want);
+    want[link3 + 8] = 3;          /* power state alone is not identity (it is skipped as volatile) */
+    assert_null(replay_board_identity_entries(NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, got, want, sizeof got));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -374,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_truncated_and_nul_lines_are_errors),
         cmocka_unit_test(test_error_messages_never_end_in_success),
         cmocka_unit_test(test_fifo_is_refused_not_waited_on),
+        cmocka_unit_test(nvlink_status_wiring_is_board_identity_and_nothing_else),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,6 +150,27 @@ static void perf_a026_answers_fields_and_keeps_the_rest(void **state)
     tenv_fini(&e);
 }
 
+/*
+ * CLK 0x20809040: for the request `nvidia-smi -q -d PERFORMANCE,CLOCK` sends (3) the driver answered NV_OK and
+ * wrote nothing; any other request is not modelled.
+ */
+static void clk_9040_answers_the_recorded_request_and_writes_nothing(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = env_up(&e, "h200");
+    static NV2080_CTRL_UNPUBLISHED_9040_PARAMS p, sent;
+    memset(&p, 0x5A, sizeof p);
+    p.request = NV2080_CTRL_UNPUBLISHED_9040_REQUEST_OBSERVED;
+    sent = p;
+    assert_int_equal(tctrl(&e, e.ctl, hc, HSUB, NV2080_CTRL_CMD_UNPUBLISHED_9040, &p, sizeof p), NV_OK);
+    assert_memory_equal(&p, &sent, sizeof p);
+    p.request = 1;
+    assert_int_equal(tctrl(&e, e.ctl, hc, HSUB, NV2080_CTRL_CMD_UNPUBLISHED_9040, &p, sizeof p),
+                     NV_ERR_NOT_SUPPORTED);
+    tenv_fini(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -158,6 +179,7 @@ int main(void)
         cmocka_unit_test(legacy_bios_info_answers_the_vbios_version),
         cmocka_unit_test(rc_watchdog_is_initialised_and_disabled_on_gsp),
         cmocka_unit_test(perf_a026_answers_fields_and_keeps_the_rest),
+        cmocka_unit_test(clk_9040_answers_the_recorded_request_and_writes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,6 +198,112 @@ static void p2p_caps_v2_without_nvlink_is_not_modelled(void **state)
     tenv_fini(&e);
 }
 
+/* SYSTEM_GET_P2P_CAPS_MATRIX params: counts, the two id groups, then five 8 x 8 matrices of u32. */
+#define M_CAPS 72u
+#define M_A2B_READ (M_CAPS + 256u)
+#define M_B2A_READ (M_CAPS + 3u * 256u)
+#define M_AT(m, a, b) ((m) + (a) * 32u + (b) * 4u)
+
+static NV_STATUS matrix(struct tenv *e, uint32_t hc, uint8_t *b, uint32_t na, const uint32_t *a, uint32_t nb,
+                        const uint32_t *ids_b)
+{
+    memset(b, 0, NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS_SIZE);
+    memcpy(b, &na, 4);
+    memcpy(b + 4, &nb, 4);
+    memcpy(b + 8, a, na * 4);
+    if (nb)
+        memcpy(b + 40, ids_b, nb * 4);
+    return tctrl(e, e->ctl, hc, hc, NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX, b,
+                 NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS_SIZE);
+}
+
+/*
+ * Both GPUs against themselves (group B empty): every pair has the NVLink caps and A-to-B CEs; B-to-A CEs are
+ * answered off the diagonal only (a GPU against itself needs no second query), mirrored.
+ */
+static void p2p_caps_matrix_answers_every_pair_both_directions(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    static uint8_t b[NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS_SIZE];
+    const uint32_t ids[] = {0x6, 0x7};
+    assert_int_equal(matrix(&e, hc, b, 2, ids, 0, NULL), NV_OK);
+    for (uint32_t i = 0; i < 2; i++)
+        for (uint32_t j = 0; j < 2; j++) {
+            assert_int_equal(u32_at(b, M_AT(M_CAPS, i, j)), 0x1b);
+            assert_int_equal(u32_at(b, M_AT(M_A2B_READ, i, j)), 0x10);
+            assert_int_equal(u32_at(b, M_AT(M_B2A_READ, i, j)), i == j ? 0 : 0x10);
+        }
+    assert_int_equal(u32_at(b, M_AT(M_CAPS, 2, 2)), 0);
+    const uint32_t one[] = {0x7}, other[] = {0x6};
+    assert_int_equal(matrix(&e, hc, b, 1, one, 1, other), NV_OK);
+    assert_int_equal(u32_at(b, M_AT(M_B2A_READ, 0, 0)), 0x10);
+    const uint32_t bad[] = {0x99}, nine[9] = {0x6, 0x7};
+    assert_int_equal(matrix(&e, hc, b, 0, ids, 0, NULL), NV_ERR_INVALID_ARGUMENT);
+    assert_int_equal(matrix(&e, hc, b, 9, nine, 0, NULL), NV_ERR_INVALID_ARGUMENT);
+    assert_int_equal(matrix(&e, hc, b, 1, bad, 0, NULL), NV_ERR_INVALID_ARGUMENT);
+    assert_int_equal(matrix(&e, hc, b, 1, ids, 1, bad), NV_ERR_INVALID_ARGUMENT);
+    tenv_fini(&e);
+}
+
+/* One GPU without NVLink against itself has no P2P caps (the one-H200 machine's answer). */
+static void p2p_caps_matrix_of_one_gpu_without_nvlink_is_empty(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-2b42");
+    static uint8_t b[NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS_SIZE];
+    const uint32_t ids[] = {0x6};
+    assert_int_equal(matrix(&e, hc, b, 1, ids, 0, NULL), NV_OK);
+    assert_int_equal(u32_at(b, M_AT(M_CAPS, 0, 0)), 0);
+    assert_int_equal(u32_at(b, M_AT(M_A2B_READ, 0, 0)), 0);
+    tenv_fini(&e);
+}
+
+/*
+ * NVLINK_GET_NVLINK_STATUS: every link present names the asked GPU's own PCI slot as its local end (GPU 1: slot 7)
+ * and the request flags come back as sent; the remote end and the link fields are the recording's.
+ */
+static void nvlink_status_names_each_gpu_as_the_local_end(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    static uint8_t b[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE];
+    const uint32_t local_device = 152 + 10, remote_type = 96 + 24;
+    for (uint32_t dev = 0; dev < 2; dev++) {
+        uint32_t hsub = subdevice(&e, hc, dev);
+        memset(b, 0, sizeof b);
+        b[24] = 1; /* bSublinkStateInst */
+        assert_int_equal(tctrl(&e, e.ctl, hc, hsub, NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, b, sizeof b), NV_OK);
+        assert_int_equal(u32_at(b, 0), 0x3ffff);
+        assert_int_equal(b[24], 1);
+        for (uint32_t k = 0; k < 18; k++) {
+            const uint32_t link = NVLINK_STATUS_LINKS_OFF + k * NVLINK_LINK_STATUS_SIZE;
+            assert_int_equal(b[link + local_device], 6 + dev);
+            assert_int_equal(u64_at(b, link + remote_type), 3);
+        }
+        assert_int_equal(u32_at(b, NVLINK_STATUS_LINKS_OFF + 18 * NVLINK_LINK_STATUS_SIZE), 0);
+    }
+    tenv_fini(&e);
+}
+
+/* A board without NVLink answers no links. */
+static void nvlink_status_is_empty_without_nvlink(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-2b42");
+    static uint8_t b[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE];
+    memset(b, 0, sizeof b);
+    uint32_t hsub = subdevice(&e, hc, 0);
+    assert_int_equal(tctrl(&e, e.ctl, hc, hsub, NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, b, sizeof b), NV_OK);
+    for (size_t i = 0; i < sizeof b; i++)
+        assert_int_equal(b[i], 0);
+    tenv_fini(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +313,10 @@ int main(void)
         cmocka_unit_test(p2p_caps_v2_two_equal_ids_ask_about_one_gpu),
         cmocka_unit_test(p2p_caps_v2_refuses_bad_count_and_unknown_id),
         cmocka_unit_test(p2p_caps_v2_without_nvlink_is_not_modelled),
+        cmocka_unit_test(p2p_caps_matrix_answers_every_pair_both_directions),
+        cmocka_unit_test(p2p_caps_matrix_of_one_gpu_without_nvlink_is_empty),
+        cmocka_unit_test(nvlink_status_names_each_gpu_as_the_local_end),
+        cmocka_unit_test(nvlink_status_is_empty_without_nvlink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

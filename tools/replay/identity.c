@@ -55,8 +55,34 @@ bool replay_board_info_index(uint32_t cmd, uint32_t index)
     return false;
 }
 
+/*
+ * NVLINK_GET_NVLINK_STATUS: a link's lane reversal and its local SID are the board's wiring (the two GPUs of the
+ * two-H200 machine differ there on every link and nowhere else but their PCI slot: programs2 trace-nccl-p1 lines
+ * 184 and 186). Differences only there, and in the link power states (volatile), are board identity.
+ */
+#define LINK_LANE_REVERSAL 14u
+#define LINK_LOCAL_SID 72u
+static const char *nvlink_wiring(const uint8_t *got, const uint8_t *want, uint32_t len)
+{
+    bool any = false;
+    for (uint32_t i = NVLINK_STATUS_LINKS_OFF; i < len; i++) {
+        if (got[i] == want[i])
+            continue;
+        uint32_t r = (i - NVLINK_STATUS_LINKS_OFF) % NVLINK_LINK_STATUS_SIZE;
+        bool wiring = r == LINK_LANE_REVERSAL || (r >= LINK_LOCAL_SID && r < LINK_LOCAL_SID + 8);
+        if (!wiring && !(r >= NVLINK_LINK_STATUS_STATE_OFF && r < NVLINK_LINK_STATUS_STATE_OFF + 6))
+            return NULL;
+        any |= wiring;
+    }
+    return any && !memcmp(got, want, NVLINK_STATUS_LINKS_OFF < len ? NVLINK_STATUS_LINKS_OFF : len)
+               ? "NVLink wiring: lane reversal and link SIDs"
+               : NULL;
+}
+
 const char *replay_board_identity_entries(uint32_t cmd, const uint8_t *got, const uint8_t *want, uint32_t len)
 {
+    if (cmd == NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS)
+        return nvlink_wiring(got, want, len);
     if (cmd != NV2080_CTRL_CMD_GPU_GET_INFO_V2 || len < offsetof(NV2080_CTRL_GPU_GET_INFO_V2_PARAMS, gpuInfoList))
         return NULL;
     const size_t first = offsetof(NV2080_CTRL_GPU_GET_INFO_V2_PARAMS, gpuInfoList);

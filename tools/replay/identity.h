@@ -16,9 +16,9 @@ const char *replay_board_identity(uint32_t cmd);
 bool replay_board_info_index(uint32_t cmd, uint32_t index);
 
 /*
- * For a list control that mixes per-board and common entries (GPU_GET_INFO_V2's {index, data} pairs): what
- * per-board value it answers when every entry in which got and want (len bytes of params) differ is a per-board
- * index, else NULL.
+ * For a control that mixes per-board and common values (GPU_GET_INFO_V2's {index, data} pairs, NVLINK_STATUS's
+ * per-link wiring): what per-board value it answers when every byte in which got and want (len bytes of params)
+ * differ is a per-board one (or volatile), else NULL.
  */
 const char *replay_board_identity_entries(uint32_t cmd, const uint8_t *got, const uint8_t *want, uint32_t len);
 

@@ -82,6 +82,7 @@ struct replay {
     bool fd_attached[1024];       /* ATTACH_GPUS_TO_FD succeeded on it since it was opened */
     bool fd_received[1024];       /* holds an export file another process sent (bind_import) */
     bool sent;                    /* the last call sent a file: the others run before this one goes on */
+    bool pid_taken;               /* who.pid is settled (take_recorded_pid) */
     struct pairmap handles;       /* recorded -> emulated auto/generated handles */
     struct pairmap addrs;         /* recorded -> emulated mapping addresses */
     bool rel_set[REPLAY_RELATIVE_COUNTERS];  /* base of each relative counter (volatile.h) */
@@ -402,6 +403,7 @@ struct replay_group {
     } sent[GROUP_MAX_SENT];
     uint32_t nsent;
     uint32_t nprocs;
+    struct replay *members;  /* the processes, nprocs of them */
 };
 
 #define CMD_EXPORT_OBJECT_TO_FD    0x3d05u   /* fd @16 */
@@ -735,8 +737,8 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     if (!bad && tc->nr == NR_CONTROL && params && tc->pout.present && rd32(arg + 28) == 0 && tc->pout.len == plen)
         bad = !relative_ctrl_fields(r, tc, owner, rd32(arg + 8), params);
     if (!bad && tc->nr == NR_CONTROL && params && tc->pout.present && rd32(arg + 28) == 0) {
-        struct replay_volatile v[16];
-        uint32_t nv = replay_volatile_ctrl(rd32(arg + 8), tc->pout.data, tc->pout.len, v, 16);
+        struct replay_volatile v[REPLAY_MAX_CTRL_VOLATILE];
+        uint32_t nv = replay_volatile_ctrl(rd32(arg + 8), tc->pout.data, tc->pout.len, v, REPLAY_MAX_CTRL_VOLATILE);
         long off = tc->pout.len == plen ? compare_block(r, params, tc->pout.data, plen, v, nv, emb, nemb) : 0;
         if (off >= 0) {
             char what[64];
@@ -892,6 +894,24 @@ struct proc {
 
 enum step { STEP_LINE, STEP_SENT, STEP_END, STEP_WAIT };
 
+/*
+ * A process replays under the pid it had when recorded, so that answers naming processes (GPU_GET_PIDS,
+ * GPU_GET_PID_INFO) name the ones the driver named: the thread id of its first call, which is the pid because
+ * programs open the driver from their main thread. A pid another process of this replay already has, or none,
+ * keeps the pid the replay gave it.
+ */
+static void take_recorded_pid(struct replay *r, int32_t tid)
+{
+    r->pid_taken = true;
+    if (tid <= 0)
+        return;
+    for (uint32_t i = 0; i < r->group->nprocs; i++)
+        if (&r->group->members[i] != r && r->group->members[i].who.pid == tid)
+            return;
+    r->who.pid = tid;
+    r->who.tid = tid;
+}
+
 /* Replays the process's next line, unless it must wait for another process (force: issue it anyway). */
 static enum step proc_step(struct proc *pr, bool force)
 {
@@ -932,6 +952,8 @@ static enum step proc_step(struct proc *pr, bool force)
     struct trace_call *tc = &pr->tc;
     if (!force && waits_for_file(r, tc))
         return STEP_WAIT;
+    if (!r->pid_taken)
+        take_recorded_pid(r, tc->tid);
     pr->pending = false;
     if (!strcmp(tc->path, "/dev/nvidia-uvm")) {
         if (ensure_fd(r, tc) == 0) {
@@ -1018,7 +1040,7 @@ int replay_files(const char *const *paths, uint32_t n, const struct replay_opts 
     struct proc *procs = calloc(n, sizeof *procs);
     struct replay *rs = calloc(n, sizeof *rs);
     char (*labels)[80] = calloc(n, sizeof *labels);
-    struct replay_group group = {.nprocs = n};
+    struct replay_group group = {.nprocs = n, .members = rs};
     struct replay_other_client *other = NULL;
     nvemu *emu = procs && rs && labels ? nvemu_create(&cfg, err, sizeof err) : NULL;
     int rc = -1;

@@ -9,6 +9,9 @@
 
 #include "abi/nv_abi_desc.h"
 
+/* The most volatile ranges one control declares (NVLINK_GET_NVLINK_STATUS: one per link of 64, and room). */
+#define REPLAY_MAX_CTRL_VOLATILE 80u
+
 /* A byte range [off, off+len) of a block that differs legitimately between the recording and replay. */
 struct replay_volatile {
     uint32_t off, len;

@@ -5,15 +5,18 @@ programs' profiler traces (request.from_trace).
   pytorch_lcbe.py NVEMU FIXTURE_DIR WORKDIR            check: the README's model column comes out again
   pytorch_lcbe.py NVEMU FIXTURE_DIR WORKDIR --write    (re)write the table in FIXTURE_DIR/README.md
 
-FIXTURE_DIR holds raw/ (what the device run brought back: CONFIG.lc.json, CONFIG.beN.json, infer.json.gz,
-train.json.gz) and README.md, whose table sits between the <!-- table --> and <!-- /table --> lines. Each
-configuration becomes a scenario: the LC task's request is one inference step (periodic arrivals at the
-recorded rate), each BE task's one training step (closed loop), under the recorded policy. Three model
-columns: the traces as recorded; with cpu_scale (each program's step time measured alone without the
-profiler over its profiled step's CPU time: the profiler's own CPU cost taken out); and with cpu_scale and
-the LC's cpu_spread (the log-space standard deviation of the LC's latencies alone: its CPU time's variation
-from request to request). Every parameter comes from the two runs alone (lc-alone, be-alone); the
-configurations with both programs are held out.
+FIXTURE_DIR holds raw/ (the first device run: CONFIG.lc.json, CONFIG.beN.json, infer.json.gz, train.json.gz),
+raw-r2a/ and raw-r2b/ (repeats on other boards: CONFIG.rK.*, torch_lcbe.sh with NVEMU_LCBE_CONFIGS) and README.md,
+whose table sits between the <!-- table --> and <!-- /table --> lines. A configuration's hardware value is the
+mean of its runs (each run shown beside it). Each configuration becomes a scenario: the LC task's request is one
+inference step (periodic arrivals at the recorded rate), each BE task's one training step (closed loop), under the
+recorded policy. Three model columns: the traces as recorded; with cpu_scale (each program's step time measured
+alone without the profiler, the mean of its runs alone, over its profiled step's CPU time: the profiler's own CPU
+cost taken out); and with cpu_scale and the LC's cpu_spread (the log-space standard deviation of the LC's
+latencies alone, every run's pooled: its CPU time's variation from request to request). Every parameter comes
+from the runs alone (lc-alone, be-alone); the configurations with both programs are held out. A BE that the
+hardware livelocked (0 steps/s: GPreempt's 1 us slices with two BE groups) has no ratio; its row is within when
+the model's BE is below 2% of its own BE alone too.
 """
 import gzip
 import json
@@ -38,25 +41,65 @@ CONFIGS = [
 ]
 
 
-def load_hw(raw, name, nbe):
-    """LC p50/p99 (us) and mean BE steps/s of a recorded configuration, or None when it was not recorded."""
-    out = {}
-    lc = os.path.join(raw, name + ".lc.json")
-    if os.path.exists(lc):
-        d = json.load(open(lc))
-        out["lc_p50"], out["lc_p99"], out["rate"] = d["p50_us"], d["p99_us"], d["rate"]
-    bes = [os.path.join(raw, "%s.be%d.json" % (name, i + 1)) for i in range(nbe)]
-    if nbe:
-        if not all(os.path.exists(b) for b in bes):
-            return None
-        out["be_steps"] = sum(json.load(open(b))["steps_per_s"] for b in bes) / nbe
-    return out if out else None
+# the recordings: raw/ (first call, files CONFIG.*) and the repeats raw-r2a/, raw-r2b/ (CONFIG.rK.*, torch_lcbe.sh
+# with NVEMU_LCBE_CONFIGS); each run of a configuration is one entry, the hardware value of a row is their mean
+RAW_SETS = ("raw", "raw-r2a", "raw-r2b")
+LIVELOCK = 0.02  # a BE task below 2% of its throughput alone is livelocked (the runner's warning, scenarios/README.md)
 
 
-def lc_spread(raw):
-    """The log-normal sigma of the LC's latency alone (maximum likelihood: the sd of the logs). The training
-    run alone records only its steps/s, not each step's time, so the BE gets no spread."""
-    lat = json.load(open(os.path.join(raw, "lc-alone.lc.json")))["latencies_us"]
+def be_steps(raw, stem, i, secs):
+    """Steps/s of BE process i in the window; None when unknown. A BE killed for not returning (GPreempt's
+    1 us slices with two BE groups livelock) counts the steps its .steps file shows in the window, and 0 when
+    it never got past its warm-up (no .steps file)."""
+    js = os.path.join(raw, "%s.be%d.json" % (stem, i))
+    if os.path.exists(js):
+        return json.load(open(js))["steps_per_s"]
+    if not os.path.exists(os.path.join(raw, stem + ".killed")):
+        return None
+    steps = js + ".steps"
+    if not os.path.exists(steps):
+        return 0.0
+    start = float(open(os.path.join(raw, stem + ".window")).read())
+    return sum(1 for l in open(steps) if start <= float(l.split()[0]) <= start + secs) / secs
+
+
+def load_runs(fix, name, nbe):
+    """Every recorded run of a configuration: [(set/stem, {lc_p50, lc_p99, rate, latencies, be_steps})]."""
+    runs = []
+    for rs in RAW_SETS:
+        raw = os.path.join(fix, rs)
+        if not os.path.isdir(raw):
+            continue
+        stems = sorted({f[:-len(".lc.json")] for f in os.listdir(raw) if f.endswith(".lc.json")} |
+                       {f[:-len(".be1.json")] for f in os.listdir(raw) if f.endswith(".be1.json")} |
+                       {f[:-len(".killed")] for f in os.listdir(raw) if f.endswith(".killed")})
+        for stem in stems:
+            if stem != name and not re.fullmatch(re.escape(name) + r"\.r[0-9]+", stem):
+                continue
+            out = {}
+            lc = os.path.join(raw, stem + ".lc.json")
+            if os.path.exists(lc):
+                d = json.load(open(lc))
+                out.update(lc_p50=d["p50_us"], lc_p99=d["p99_us"], rate=d["rate"], latencies=d["latencies_us"])
+            if nbe:
+                bes = [be_steps(raw, stem, i + 1, 8.0) for i in range(nbe)]
+                if all(b is not None for b in bes):
+                    out["be_steps"] = sum(bes) / nbe
+            if out:
+                runs.append(("%s/%s" % (rs, stem), out))
+    return runs
+
+
+def mean_of(runs, key):
+    vals = [r[key] for _, r in runs if key in r]
+    return (sum(vals) / len(vals), vals) if vals else (None, [])
+
+
+def lc_spread(runs):
+    """The log-normal sigma of the LC's latency alone (maximum likelihood: the sd of the logs), over the
+    latencies of every lc-alone run pooled. The training runs alone record no per-step times before raw-r2b,
+    so the BE gets no spread."""
+    lat = [v for _, r in runs for v in r["latencies"]]
     logs = [math.log(v) for v in lat]
     mean = sum(logs) / len(logs)
     return math.sqrt(sum((v - mean) ** 2 for v in logs) / len(logs))
@@ -126,38 +169,69 @@ def main():
     for t in ("infer", "train"):
         with gzip.open(os.path.join(raw, t + ".json.gz")) as src, open(os.path.join(work, t + ".json"), "wb") as dst:
             dst.write(src.read())
-    lc_alone, be_alone = load_hw(raw, "lc-alone", 0), load_hw(raw, "be-alone", 1)
-    # unprofiled step time alone over the profiled step's CPU time
-    scale = (lc_alone["lc_p50"] / step_cpu_us(os.path.join(work, "infer.json")),
-             1e6 / be_alone["be_steps"] / step_cpu_us(os.path.join(work, "train.json")))
-    spread = lc_spread(raw)
+    lc_runs, be_runs = load_runs(fix, "lc-alone", 0), load_runs(fix, "be-alone", 1)
+    lc_p50_alone, _ = mean_of(lc_runs, "lc_p50")
+    be_alone, _ = mean_of(be_runs, "be_steps")
+    rate = lc_runs[0][1]["rate"]
+    # unprofiled step time alone (mean of the runs alone) over the profiled step's CPU time
+    scale = (lc_p50_alone / step_cpu_us(os.path.join(work, "infer.json")),
+             1e6 / be_alone / step_cpu_us(os.path.join(work, "train.json")))
+    spread = lc_spread(lc_runs)
     rows = []
+    model_be_alone = {}
     for name, policy, nlc, nbe in CONFIGS:
-        hw = load_hw(raw, name, nbe)
-        if hw is None:
+        runs = lc_runs if name == "lc-alone" else be_runs if name == "be-alone" else load_runs(fix, name, nbe)
+        if not runs:
             continue
-        rate = lc_alone["rate"]
         asis = run_model(nvemu, work, name, scenario(name, policy, nlc, nbe, rate, None))
         cal = run_model(nvemu, work, name + "-scaled", scenario(name, policy, nlc, nbe, rate, scale))
         spr = run_model(nvemu, work, name + "-spread", scenario(name, policy, nlc, nbe, rate, scale, spread))
+        if name == "be-alone":
+            model_be_alone = {"asis": asis["be_steps"], "cal": cal["be_steps"], "spr": spr["be_steps"]}
         for key, label in (("lc_p50", "LC p50 (us)"), ("lc_p99", "LC p99 (us)"), ("be_steps", "BE steps/s")):
-            if key in hw:
-                rows.append((name, label, FITTED.get((name, label), "held out"), hw[key], asis[key], cal[key],
-                             spr[key]))
-    lines = ["cpu_scale: inference %.4f, training %.4f (%s); cpu_spread (LC): %.4f" % (scale[0], scale[1], STEP,
-                                                                                      spread), "",
-             "| configuration | metric | fitted on | hardware | model, trace as recorded | ratio | model, cpu_scale "
-             "| ratio | model, cpu_scale + cpu_spread | ratio |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for name, label, fit, h, a, c, p in rows:
-        lines.append("| %s | %s | %s | %s | %s | %.2f | %s | %.2f | %s | %.2f |" % (
-            name, label, fit, fmt(h), fmt(a), a / h, fmt(c), c / h, fmt(p), p / h))
+            h, vals = mean_of(runs, key)
+            if h is not None:
+                rows.append((name, label, FITTED.get((name, label), "held out"), h, asis[key], cal[key],
+                             spr[key], vals))
+    # a row whose hardware BE is livelocked (0 steps/s) has no ratio: it is within when the model's BE is
+    # livelocked too (below LIVELOCK of the model's own BE alone)
+    def ratio(r, col):
+        if r[3] > 0:
+            return r[col] / r[3]
+        return None
+
+    def within(r, col):
+        if r[3] > 0:
+            return abs(r[col] / r[3] - 1) <= 0.15
+        return r[col] < LIVELOCK * model_be_alone[("asis", "cal", "spr")[col - 4]]
+
+    def rfmt(r, col):
+        q = ratio(r, col)
+        return "%.2f" % q if q is not None else ("livelock" if within(r, col) else "not livelocked")
+
+    lines = ["cpu_scale: inference %.4f, training %.4f (%s); cpu_spread (LC): %.4f. Fitted on the runs alone: LC p50 "
+             "%s us (mean of %d runs), BE %s steps/s (mean of %d runs), the LC's %d latencies alone pooled." % (
+                 scale[0], scale[1], STEP, spread, fmt(lc_p50_alone), len(lc_runs), fmt(be_alone), len(be_runs),
+                 sum(len(r["latencies"]) for _, r in lc_runs)), "",
+             "| configuration | metric | fitted on | hardware (mean) | runs | model, trace as recorded | ratio "
+             "| model, cpu_scale | ratio | model, cpu_scale + cpu_spread | ratio |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        name, label, fit, h, a, c, p, vals = r
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, label, fit, fmt(h), " / ".join(fmt(v) for v in vals), fmt(a), rfmt(r, 4), fmt(c), rfmt(r, 5),
+            fmt(p), rfmt(r, 6)))
+    lines.append("")
+    reps = ["%s %s %+.1f%%" % (r[0], r[1], 100 * (r[7][1] / r[7][0] - 1)) for r in rows if len(r[7]) > 1]
+    lines.append("The hardware's own spread, second run over first (another board; runs in the order of RAW_SETS): "
+                 + "; ".join(reps) + ".")
     lines.append("")
     for col, what in ((5, "cpu_scale"), (6, "cpu_scale + cpu_spread")):
-        within = [r for r in rows if abs(r[col] / r[3] - 1) <= 0.15]
+        ok = [r for r in rows if within(r, col)]
         held = [r for r in rows if r[2] == "held out"]
-        lines.append("Model with %s within 15%% of the hardware: %d of %d metrics (held out: %d of %d)." % (
-            what, len(within), len(rows), sum(1 for r in within if r[2] == "held out"), len(held)))
+        lines.append("Model with %s within 15%% of the hardware (livelock rows: both livelocked): %d of %d metrics "
+                     "(held out: %d of %d)." % (what, len(ok), len(rows), sum(1 for r in ok if r[2] == "held out"),
+                                                 len(held)))
     table = "\n".join(lines)
     print(table)
     readme = os.path.join(fix, "README.md")

@@ -7,7 +7,7 @@
 # measured window. LC: request i arrives at start + i/RATE; its latency runs from that arrival to the end of
 # its torch.cuda.synchronize() (queueing behind a late request included, as the scenario model counts it).
 # BE: steps completed inside [start, start + SECONDS]; it goes on training past the window until
-# SYNC_DIR/stop appears, so the LC requests meet it for the whole window.
+# SYNC_DIR/stop appears, so the LC requests meet it for the whole window; step_us: each of those steps' time.
 import json
 import os
 import sys
@@ -84,17 +84,22 @@ def run_be(seconds, sync, out):
         train()
     start = wait_start(sync)
     end, stop = start + seconds, os.path.join(sync, "stop")
-    done, total = 0, 0
+    done, total, steps = 0, 0, []
+    prog = open(out + ".steps", "w")  # each step's end and time as it completes: a BE that never returns still shows
     while True:
+        t0 = time.time()
         train()
         total += 1
         t = time.time()
+        prog.write("%.6f %.1f\n" % (t, (t - t0) * 1e6))
+        prog.flush()
         if start <= t <= end:
             done += 1
+            steps.append(round((t - t0) * 1e6, 1))
         if t > end and (os.path.exists(stop) or t > end + 120):
             break
     res = {"role": "BE", "seconds": seconds, "steps_in_window": done, "steps_per_s": done / seconds,
-           "steps_total": total}
+           "steps_total": total, "step_us": steps}
     with open(out, "w") as f:
         json.dump(res, f)
     print("BE %d steps in %g s: %.1f steps/s" % (done, seconds, res["steps_per_s"]))

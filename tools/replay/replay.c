@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,6 +27,7 @@
 #include "abi/nv_abi_desc.h"
 #include "abi/nv_alloc.h"
 #include "abi/nv_classes.h"
+#include "abi/nv_ctrl_discovery.h"
 #include "abi/nv_escape.h"
 #include "base/log.h"
 #include "front/inproc.h"
@@ -402,7 +404,53 @@ struct replay_group {
     } sent[GROUP_MAX_SENT];
     uint32_t nsent;
     uint32_t nprocs;
+    struct uuid_pair {
+        uint8_t rec[16], emu[16];
+    } uuids[32];         /* a GPU UUID of the recorded machine -> the emulated GPU that answered in its place */
+    uint32_t nuuids;
 };
+
+/*
+ * GPU_GET_GID_INFO in binary form: the emulated GPU that answered it is the one the recorded UUID names from now
+ * on (the answers themselves differ as board identity when the trace came from other boards).
+ */
+static void learn_uuid(struct replay *r, const struct trace_call *tc, uint32_t cmd, const uint8_t *params,
+                       uint32_t plen)
+{
+    const size_t data = offsetof(NV2080_CTRL_GPU_GET_GID_INFO_PARAMS, data);
+    struct replay_group *g = r->group;
+    if (!g || cmd != NV2080_CTRL_CMD_GPU_GET_GID_INFO || plen < data + 16 || !tc->pout.present ||
+        tc->pout.len != plen ||
+        (rd32(params + offsetof(NV2080_CTRL_GPU_GET_GID_INFO_PARAMS, flags)) &
+         NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_MASK) != NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_BINARY ||
+        rd32(params + offsetof(NV2080_CTRL_GPU_GET_GID_INFO_PARAMS, length)) != 16 ||
+        rd32(tc->pout.data + offsetof(NV2080_CTRL_GPU_GET_GID_INFO_PARAMS, length)) != 16)
+        return;
+    for (uint32_t i = 0; i < g->nuuids; i++)
+        if (!memcmp(g->uuids[i].rec, tc->pout.data + data, 16))
+            return;
+    if (g->nuuids < sizeof g->uuids / sizeof g->uuids[0]) {
+        memcpy(g->uuids[g->nuuids].rec, tc->pout.data + data, 16);
+        memcpy(g->uuids[g->nuuids].emu, params + data, 16);
+        g->nuuids++;
+    }
+}
+
+/*
+ * The UVM driver's inputs name GPUs by UUID (REGISTER_GPU, REGISTER_GPU_VASPACE, external mappings' per-GPU
+ * attributes, peer access): in a block (len bytes) every UUID of the recorded machine becomes the emulated GPU's.
+ */
+static void map_uuids(const struct replay *r, uint8_t *b, uint32_t len)
+{
+    const struct replay_group *g = r->group;
+    for (uint32_t off = 0; g && g->nuuids && off + 16 <= len; off++)
+        for (uint32_t i = 0; i < g->nuuids; i++)
+            if (!memcmp(b + off, g->uuids[i].rec, 16)) {
+                memcpy(b + off, g->uuids[i].emu, 16);
+                off += 15;
+                break;
+            }
+}
 
 #define CMD_EXPORT_OBJECT_TO_FD    0x3d05u   /* fd @16 */
 #define CMD_IMPORT_OBJECT_FROM_FD  0x3d06u   /* fd @0 */
@@ -761,8 +809,10 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
         r->fd_registered[tc->fd] = true;
     if (tc->nr == NV_ESC_ATTACH_GPUS_TO_FD && rc == 0)
         r->fd_attached[tc->fd] = true;
-    if (tc->nr == NR_CONTROL && params && so != ~0u && rd32(arg + so) == NV_OK)
+    if (tc->nr == NR_CONTROL && params && so != ~0u && rd32(arg + so) == NV_OK) {
         export_import_done(r, rd32(arg + 8), params, plen);
+        learn_uuid(r, tc, rd32(arg + 8), params, plen);
+    }
     if (tc->nr == NR_ALLOC && rc == 0 && nv_class_is(hclass, NV_CK_ROOT) &&
         r->nclients < sizeof r->clients / sizeof r->clients[0])
         r->clients[r->nclients++] = rd32(tc->out.data + 8);
@@ -848,8 +898,16 @@ static void uvm_issue(struct replay *r, const struct trace_call *tc, struct buff
     if (rc != tc->ret || (tc->err && err != tc->err))
         mismatch(r, tc, "emu/dispatch", "UVM request 0x%x: syscall returned %d (errno %d), recorded %d (errno %d)",
                  tc->req, rc, err, tc->ret, tc->err);
-    else if (want && (off = compare_block(r, block, want, len, NULL, 0, NULL, 0)) >= 0)
-        report_diff(r, tc, "emu/dispatch", "UVM parameters", block, want, len, off);
+    else if (want) {
+        uint8_t *w = malloc(len ? len : 1);
+        if (!w)
+            return;
+        memcpy(w, want, len);
+        map_uuids(r, w, len);
+        if ((off = compare_block(r, block, w, len, NULL, 0, NULL, 0)) >= 0)
+            report_diff(r, tc, "emu/dispatch", "UVM parameters", block, w, len, off);
+        free(w);
+    }
 }
 
 /*
@@ -922,6 +980,7 @@ static void replay_uvm(struct replay *r, const struct trace_call *tc)
     if (len) {
         memcpy(p, in, len);
         map_handles(r, p, len);
+        map_uuids(r, p, len);
     }
     uvm_issue(r, tc, &bufs, p, want, len);
     buf_free(&bufs);

@@ -11,6 +11,7 @@
 #include "abi/nv_alloc.h"
 #include "abi/nv_alloc_fifo.h"
 #include "abi/nv_classes.h"
+#include "abi/nv_ctrl_core.h"
 #include "abi/nv_ctrl_discovery.h"
 #include "abi/nv_ctrl_fifo.h"
 #include "abi/nv_ctrl_monitoring.h"
@@ -326,6 +327,8 @@ const struct nv_ctrl_embedded nv_ctrl_embedded_ptrs[] = {
         sizeof(nv_ctrl_info_pair), "BUS_GET_INFO.busInfoList[busInfoListSize]"),
     EMB(NV2080_CTRL_CMD_BIOS_GET_INFO, NV2080_CTRL_BIOS_GET_INFO_PARAMS, biosInfoList, biosInfoListSize,
         sizeof(nv_ctrl_info_pair), "BIOS_GET_INFO.biosInfoList[biosInfoListSize]"),
+    EMB(NV0041_CTRL_CMD_GET_SURFACE_INFO, NV0041_CTRL_GET_SURFACE_INFO_PARAMS, surfaceInfoList, surfaceInfoListSize,
+        sizeof(NV0041_CTRL_SURFACE_INFO), "GET_SURFACE_INFO.surfaceInfoList[surfaceInfoListSize]"),
     {.what = NULL},
 };
 

@@ -166,8 +166,9 @@ struct nv_ctrl_embedded {
     const char *what;
 };
 
-/* Terminated by what NULL; rows of one command are adjacent. */
+/* Terminated by what NULL; rows of one command are adjacent, at most NV_CTRL_MAX_EMBEDDED of them. */
 extern const struct nv_ctrl_embedded nv_ctrl_embedded_ptrs[];
+#define NV_CTRL_MAX_EMBEDDED 3u
 
 /*
  * The rows of control cmd in nv_ctrl_embedded_ptrs: *first set to the first

@@ -31,6 +31,38 @@
 #define NV2080_CTRL_CMD_UNPUBLISHED_220C                                         0x2080220Cu
 #define NV2080_CTRL_CMD_UNPUBLISHED_2210                                         0x20802210u
 
+/*
+ * ctrl/ctrl0041.h (the memory classes' interface, NV01_MEMORY_*): GET_SURFACE_INFO answers a caller's list of
+ * {index, data} entries (NVXXXX_CTRL_XXX_INFO) behind the surfaceInfoList pointer. PHYS_SIZE is in units of
+ * PHYS_SIZE_SCALE_FACTOR bytes; ADDR_SPACE_TYPE answers NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_*.
+ */
+#define NV0041_CTRL_CMD_GET_SURFACE_INFO                                         0x00410110u
+#define NV0041_CTRL_SURFACE_INFO_INDEX_ATTRS                                     1u
+#define NV0041_CTRL_SURFACE_INFO_INDEX_PHYS_SIZE_LO                              2u
+#define NV0041_CTRL_SURFACE_INFO_INDEX_PHYS_SIZE_HI                              3u
+#define NV0041_CTRL_SURFACE_INFO_INDEX_COMPR_COVERAGE                            5u
+#define NV0041_CTRL_SURFACE_INFO_INDEX_PHYS_SIZE                                 7u
+#define NV0041_CTRL_SURFACE_INFO_INDEX_PHYS_ATTR                                 8u
+#define NV0041_CTRL_SURFACE_INFO_INDEX_ADDR_SPACE_TYPE                           9u
+#define NV0041_CTRL_SURFACE_INFO_PHYS_SIZE_SCALE_FACTOR                          0x1000u
+#define NV0041_CTRL_SURFACE_INFO_ATTRS_COMPR                                     0x2u
+#define NV0041_CTRL_SURFACE_INFO_ATTRS_ZCULL                                     0x4u
+
+typedef struct NV0041_CTRL_SURFACE_INFO {
+    uint32_t index;
+    uint32_t data;              /* out */
+} NV0041_CTRL_SURFACE_INFO;
+NV_ASSERT_LAYOUT(NV0041_CTRL_SURFACE_INFO, 8, 4);
+NV_ASSERT_OFF(NV0041_CTRL_SURFACE_INFO, data, 4);
+
+typedef struct NV0041_CTRL_GET_SURFACE_INFO_PARAMS {
+    uint32_t surfaceInfoListSize;
+    uint32_t pad;
+    uint64_t surfaceInfoList;   /* user pointer to NV0041_CTRL_SURFACE_INFO[surfaceInfoListSize] */
+} NV0041_CTRL_GET_SURFACE_INFO_PARAMS;
+NV_ASSERT_LAYOUT(NV0041_CTRL_GET_SURFACE_INFO_PARAMS, 16, 8);
+NV_ASSERT_OFF(NV0041_CTRL_GET_SURFACE_INFO_PARAMS, surfaceInfoList, 8);
+
 /* ctrl/ctrl503c.h (NV50_THIRD_PARTY_P2P) */
 #define NV503C_CTRL_CMD_REGISTER_VA_SPACE                                        0x503C0102u
 #define NV503C_CTRL_CMD_REGISTER_VIDMEM                                          0x503C0104u

@@ -106,6 +106,15 @@ bool profile_use_driver(struct profile *p, const char *driver, char *err, size_t
     const char *version = strchr(driver, '.') ? driver : nv_release_info(rel)->version;
     char old[sizeof p->driver_version];
     snprintf(old, sizeof old, "%s", p->driver_version);
+    /* a build string that names another release's build without its version (580.159.04 answers
+     * "rel/gpu_drv/r580/...") is not this release's: its version stands in */
+    if (strcmp(old, version) != 0) {
+        char *strs[] = {p->build_version, p->build_title};
+        for (size_t i = 0; i < 2; i++)
+            if (!strstr(strs[i], old))
+                snprintf(strs[i], sizeof p->build_version, "%s", old);
+        _Static_assert(sizeof p->build_version == sizeof p->build_title, "build strings of one size");
+    }
     replace_all(p->build_version, sizeof p->build_version, old, version);
     replace_all(p->build_title, sizeof p->build_title, old, version);
     snprintf(p->driver_version, sizeof p->driver_version, "%s", version);

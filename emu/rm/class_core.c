@@ -9,6 +9,7 @@
 
 #include "abi/nv_alloc.h"
 #include "abi/nv_classes.h"
+#include "abi/nv_ctrl_discovery.h"
 #include "base/log.h"
 #include "fifo/fifo.h"
 #include "rm/rm_internal.h"
@@ -93,17 +94,19 @@ static NV_STATUS rusd_construct(struct rm_call *c, struct rm_object *obj, void *
     return sysmem_construct(c, obj, params);
 }
 
-/*
- * CPU mappings of video memory go through BAR1, write-combined. Its length is the size asked (the driver's
- * pMemory->Length; every recorded alloc was answered with the size it asked).
- */
+/* System memory allocated from NV_MEMORY_ALLOCATION_PARAMS: its descriptor is kept (GET_SURFACE_INFO). */
+static NV_STATUS sysmem_alloc_construct(struct rm_call *c, struct rm_object *obj, void *params)
+{
+    sysmem_construct(c, obj, params);
+    return rm_memory_track(obj, params, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM);
+}
+
+/* CPU mappings of video memory go through BAR1, write-combined; its descriptor is kept (GET_SURFACE_INFO). */
 static NV_STATUS vidmem_construct(struct rm_call *c, struct rm_object *obj, void *params)
 {
     (void)c;
-    const NV_MEMORY_ALLOCATION_PARAMS *p = params;
     obj->map_flags = NVOS33_FLAGS_CACHING_TYPE_WRITECOMBINED | NVOS33_FLAGS_MAPPING_BAR;
-    obj->length = p->size;
-    return NV_OK;
+    return rm_memory_track(obj, params, NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_VIDMEM);
 }
 
 /* Usermode region: the BAR1 variant (bBar1Mapping) maps uncached, the BAR0 one with default caching. */
@@ -261,12 +264,12 @@ const struct rm_class_row rm_class_rows_core[] = {
     RM_CLASS_NO_PARAMS(KERNEL_GRAPHICS_CONTEXT, .parents = RM_FAM_TSG | RM_FAM_CHANNEL, .family = RM_FAM_OTHER,
      .internal_only = true, .modelled = true, .free_priority = P),
 
-    /* memory: handles only, no backing store (accepted without behaviour) */
+    /* memory: handles and what GET_SURFACE_INFO reports, no backing store */
     RM_CLASS(NV01_MEMORY_SYSTEM, NV_MEMORY_ALLOCATION_PARAMS, .params = RM_PARAMS_REQUIRED, .parents = RM_FAM_DEVICE,
-     .family = RM_FAM_MEMORY, .free_priority = P, .construct = sysmem_construct),
+     .family = RM_FAM_MEMORY, .free_priority = P, .construct = sysmem_alloc_construct, .destruct = rm_memory_untrack),
     RM_CLASS(NV01_MEMORY_LOCAL_USER, NV_MEMORY_ALLOCATION_PARAMS, .params = RM_PARAMS_REQUIRED,
      .parents = RM_FAM_DEVICE | RM_FAM_SUBDEVICE, .family = RM_FAM_MEMORY, .free_priority = P,
-     .construct = vidmem_construct),
+     .construct = vidmem_construct, .destruct = rm_memory_untrack),
     RM_CLASS(NV01_MEMORY_VIRTUAL, NV_MEMORY_VIRTUAL_ALLOCATION_PARAMS, .params = RM_PARAMS_REQUIRED,
      .parents = RM_FAM_DEVICE, .family = RM_FAM_MEMORY, .free_priority = P),
     RM_CLASS(NV50_MEMORY_VIRTUAL, NV_MEMORY_ALLOCATION_PARAMS, .params = RM_PARAMS_REQUIRED, .parents = RM_FAM_DEVICE,

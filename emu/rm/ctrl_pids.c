@@ -119,11 +119,11 @@ static void count_memory(const struct rm_object *o, NV2080_CTRL_GPU_PID_INFO_VID
     for (uint32_t i = 0; i < src->ndependants; i++)
         dups += src->dependants[i]->dup_src == src && !src->dependants[i]->lost;
     if (dups == 1)
-        d->memPrivate += src->length;
+        d->memPrivate += rm_memory_size(src);
     else if (!o->dup_src)
-        d->memSharedOwned += src->length;
+        d->memSharedOwned += rm_memory_size(src);
     else
-        d->memSharedDuped += src->length;
+        d->memSharedDuped += rm_memory_size(src);
 }
 
 /* gpuFindClientInfoWithPidIterator: the video memory pid's clients hold under their devices on the GPU. */

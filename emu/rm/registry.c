@@ -68,6 +68,7 @@ const struct rm_ctrl_table rm_ctrl_tables[] = {
     {"rm_ctrl_rows_gpu_ids", "emu/rm", rm_ctrl_rows_gpu_ids},
     {"rm_ctrl_rows_nvlink", "emu/rm", rm_ctrl_rows_nvlink},
     {"rm_ctrl_rows_pids", "emu/rm", rm_ctrl_rows_pids},
+    {"rm_ctrl_rows_memory", "emu/rm", rm_ctrl_rows_memory},
     {NULL, NULL, NULL},
 };
 

@@ -207,6 +207,7 @@ extern const struct rm_ctrl_row rm_ctrl_rows_export[];   /* emu/rm/ctrl_export.c
 extern const struct rm_ctrl_row rm_ctrl_rows_nvlink[];   /* emu/rm/ctrl_nvlink.c (NVLink caps, P2P caps between GPUs) */
 extern const struct rm_ctrl_row rm_ctrl_rows_pids[];     /* emu/rm/ctrl_pids.c (processes on a GPU, their memory) */
 extern const struct rm_ctrl_row rm_ctrl_rows_gpu_ids[];  /* emu/rm/ctrl_gpu_ids.c (GPU-id checks: attach, drain) */
+extern const struct rm_ctrl_row rm_ctrl_rows_memory[];   /* emu/rm/ctrl_memory.c (NV0041: GET_SURFACE_INFO) */
 
 /*
  * Every class table, one entry each, ending with an entry whose rows are NULL: the registry indexes them,

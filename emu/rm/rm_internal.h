@@ -42,7 +42,6 @@ struct rm_object {
     bool free_later;                        /* queued by rm_free_later */
     bool lost;                              /* invalidated as a dependant: handle kept, NV_ERR_RESOURCE_LOST */
     uint32_t attr;                          /* class datum the core keeps (subDeviceId) */
-    uint64_t length;                        /* video memory: the bytes allocated (GPU_GET_PID_INFO counts them) */
 };
 
 struct rm_client {
@@ -155,6 +154,15 @@ NV_STATUS rm_dup_into(struct rm_call *c, struct rm_client *dst, uint32_t hparent
 /* Next unused generated handle of a client, 0 when the range is exhausted. */
 uint32_t rm_client_generate_handle(struct rm_client *cl);
 bool rm_object_is_ancestor(const struct rm_object *anc, const struct rm_object *o);
+/*
+ * A memory object allocated from NV_MEMORY_ALLOCATION_PARAMS (params as answered) keeps its size, attr and
+ * address space (NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_*) for NV0041 GET_SURFACE_INFO (ctrl_memory.c);
+ * rm_memory_untrack is its class rows' destructor.
+ */
+NV_STATUS rm_memory_track(struct rm_object *obj, const void *params, uint32_t addr_space);
+void rm_memory_untrack(struct rm_call *c, struct rm_object *obj);
+/* The bytes a tracked memory object was allocated with (GPU_GET_PID_INFO counts them); 0 for any other object. */
+uint64_t rm_memory_size(const struct rm_object *obj);
 /*
  * The object after x in a preorder walk of top's subtree (children in
  * creation order), or NULL after the last; x == top starts the walk below top.

@@ -380,6 +380,132 @@ static void nvlink_status_wiring_is_board_identity_and_nothing_else(void **state
     assert_null(replay_board_identity_entries(NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, got, want, sizeof got));
 }
 
+/* Writes the fixture's lines idx[0..n) (0-based), each with " t=T" from t[] when t is not NULL, to a temp file. */
+static void write_trace(char *path, char **v, const int *idx, const unsigned *t, int n)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    for (int i = 0; i < n; i++) {
+        const char *l = v[idx[i]];
+        if (t)
+            fprintf(f, "%.*s t=%u\n", (int)strcspn(l, "\n"), l, t[i]);
+        else
+            fputs(l, f);
+    }
+    fclose(f);
+}
+
+/*
+ * Two processes: A holds a device on GPU 0 from t=6 until it frees its client at t=20; B asks GET_ID_INFO at t=10,
+ * recorded with the GPU in use. With times the calls interleave as they ran (0 mismatches); the same traces
+ * without times replay in start order, A whole first, and B sees the GPU free.
+ */
+static void processes_with_times_replay_in_the_order_their_calls_were_issued(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(PREFIX_LINES);
+    /* A's last line frees its client (line 5 freed the first client; here the second, 0xc1d00019) */
+    replace(&v[4], "in=1800d0c11800d0c11800d0c1", "in=1900d0c11900d0c11900d0c1");
+    replace(&v[4], "out=1800d0c11800d0c11800d0c1", "out=1900d0c11900d0c11900d0c1");
+    /* B's GET_ID_INFO on its own client (the first one, 0xc1d00018), recorded while A held GPU 0 */
+    for (int k = 0; k < 2; k++)
+        replace(&v[20], "1900d0c11900d0c1", "1800d0c11800d0c1");
+    replace(&v[20], "pout=0600000000000000", "pout=0600000001000000");
+    const int a[] = {0, 1, 7, 24, 25, 27, 4}, b[] = {0, 1, 2, 20};
+    const unsigned ta[] = {1, 2, 3, 4, 5, 6, 20}, tb[] = {7, 8, 9, 10};
+    char pa[] = "/tmp/nvemu-replay-a-XXXXXX", pb[] = "/tmp/nvemu-replay-b-XXXXXX";
+    const struct replay_opts o = {.profile = "h200"};
+    struct replay_result res;
+    char *text = NULL;
+    size_t tl = 0;
+    for (int timed = 1; timed >= 0; timed--) {
+        write_trace(pa, v, a, timed ? ta : NULL, 7);
+        write_trace(pb, v, b, timed ? tb : NULL, 4);
+        const char *paths[] = {pa, pb};
+        FILE *rep = open_memstream(&text, &tl);
+        assert_int_equal(replay_files(paths, 2, &o, rep, &res), 0);
+        fclose(rep);
+        if (timed && res.mismatches)
+            fail_msg("timed replay: unexpected mismatches:\n%s", text);
+        if (!timed)
+            assert_non_null(strstr(text, "line 4: control 0x00000205 params differ at byte 4: got 0000000000000000, "
+                                         "recorded 0100000000000000"));
+        assert_int_equal(res.mismatches, timed ? 0 : 1);
+        free(text);
+        text = NULL;
+        unlink(pa);
+        unlink(pb);
+        strcpy(pa, "/tmp/nvemu-replay-a-XXXXXX");
+        strcpy(pb, "/tmp/nvemu-replay-b-XXXXXX");
+    }
+    free_lines(v);
+}
+
+static void to_hex(char *out, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+/*
+ * A GET_SURFACE_INFO whose list was recorded (ein/eout): the emulator gets the recorded indices and its answers
+ * are compared with eout, so a recorded answer that differs is a mismatch naming the list.
+ */
+static void recorded_embedded_list_is_handed_in_and_its_answer_compared(void **state)
+{
+    (void)state;
+    char **v = fixture_lines(PREFIX_LINES);
+    struct {
+        uint32_t hRoot, hParent, hNew, hClass;
+        uint64_t pAllocParms, pRights;
+        uint32_t paramsSize, flags, status, pad;
+    } a = {0xc1d00019u, 0x5c000002u, 0x5c000040u, 0x40, 0x7f0000001000ull, 0, 0, 0, 0, 0};
+    uint8_t ap[128] = {0};
+    uint64_t size = 0x600000;
+    memcpy(ap + 64, &size, 8);
+    struct {
+        uint32_t hClient, hObject, cmd, flags;
+        uint64_t params;
+        uint32_t paramsSize, status;
+    } c = {0xc1d00019u, 0x5c000040u, 0x410110, 0, 0x7f0000002000ull, 16, 0};
+    struct {
+        uint32_t n, pad;
+        uint64_t list;
+    } sp = {2, 0, 0x7f0000003000ull};
+    const uint32_t ein[4] = {2, 0, 9, 0};
+    char ha[97], hap[257], hc[65], hsp[33], hein[33];
+    to_hex(ha, &a, 48);
+    to_hex(hap, ap, 128);
+    to_hex(hc, &c, 32);
+    to_hex(hsp, &sp, 16);
+    to_hex(hein, ein, 16);
+    for (int wrong = 0; wrong <= 1; wrong++) {
+        /* the driver's answer: PHYS_SIZE_LO 0x600000, ADDR_SPACE_TYPE VIDMEM (2); or a size it did not give */
+        const char *eout = wrong ? "0200000000007000" "0900000002000000" : "0200000000006000" "0900000002000000";
+        char alloc[1024], ctrl[1024];
+        snprintf(alloc, sizeof alloc,
+                 "IOCTL tid=1 fd=8 path=/dev/nvidiactl req=0xc030462b nr=0x2b size=48 ret=0 in=%s out=%s aparams=%s\n",
+                 ha, ha, hap);
+        snprintf(ctrl, sizeof ctrl,
+                 "IOCTL tid=1 fd=8 path=/dev/nvidiactl req=0xc020462a nr=0x2a size=32 ret=0 CTRL cmd=0x410110 in=%s "
+                 "out=%s pin=%s pout=%s ein=%s eout=%s\n", hc, hc, hsp, hsp, hein, eout);
+        char *lines[] = {v[0], v[1], v[7], v[24], v[25], v[27], alloc, ctrl, NULL};
+        struct replay_result res;
+        char *rep = replay_lines(lines, &res);
+        if (!wrong && res.mismatches)
+            fail_msg("unexpected mismatches:\n%s", rep);
+        if (wrong && !strstr(rep, "line 8: control 0x00410110 GET_SURFACE_INFO.surfaceInfoList[surfaceInfoListSize] "
+                                  "differ at byte 6: got 0000600009000000, recorded 0000700009000000"))
+            fail_msg("report:\n%s", rep);
+        assert_int_equal(res.mismatches, wrong ? 1 : 0);
+        assert_int_equal(res.calls, 8);
+        free(rep);
+    }
+    free_lines(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +523,8 @@ int main(void)
         cmocka_unit_test(test_error_messages_never_end_in_success),
         cmocka_unit_test(test_fifo_is_refused_not_waited_on),
         cmocka_unit_test(nvlink_status_wiring_is_board_identity_and_nothing_else),
+        cmocka_unit_test(processes_with_times_replay_in_the_order_their_calls_were_issued),
+        cmocka_unit_test(recorded_embedded_list_is_handed_in_and_its_answer_compared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@ fail() { echo "record_live: $*"; cat "$dir/t.log"; exit 1; }
 "$NVEMU" run --profile h200 -- "$NVEMU" record -o "$dir/t.log" -- "$PROBE" live >"$dir/out" 2>"$dir/err" ||
     fail "run failed: $(cat "$dir/err")"
 [ "$(cat "$dir/out")" = "0/0 0/0 0/0" ] || fail "probe statuses: $(cat "$dir/out")"
-grep -q '^IOCTL tid=[0-9]* fd=[0-9]* path=/dev/nvidiactl req=0xc030462b nr=0x2b size=48 ret=0 us=[0-9.]* ALLOC64 hRoot=0x0 hParent=0x0 hNew=0xc1d[0-9a-f]* class=0x41 ' "$dir/t.log" ||
+grep -q '^IOCTL tid=[0-9]* fd=[0-9]* path=/dev/nvidiactl req=0xc030462b nr=0x2b size=48 ret=0 us=[0-9.]* t=[0-9]* ALLOC64 hRoot=0x0 hParent=0x0 hNew=0xc1d[0-9a-f]* class=0x41 ' "$dir/t.log" ||
     fail "client ALLOC64 line"
 grep -q ' CTRL hClient=0xc1d[0-9a-f]* hObject=0xc1d[0-9a-f]* cmd=0x201 flags=0x0 psize=128 status=0x0 in=.* pout=' "$dir/t.log" ||
     fail "CTRL line"

@@ -2,11 +2,15 @@
  * libnvemu-record.so: an LD_PRELOAD interposer around ioctl(2) that writes every ioctl on a
  * /dev/nvidia* node in the shared trace line format (fixtures/replay/README.md):
  *
- *   IOCTL tid=T fd=N path=DEV req=0xREQ nr=0xNR size=BYTES ret=RET us=US <decoded> in=HEX out=HEX
- *         [pin=HEX pout=HEX] [aparams=HEX]
+ *   IOCTL tid=T fd=N path=DEV req=0xREQ nr=0xNR size=BYTES ret=RET us=US t=NS <decoded> in=HEX out=HEX
+ *         [pin=HEX pout=HEX [ein=HEX eout=HEX]] [aparams=HEX]
  *
  * RET is ioctl(2)'s result; when it is -1 the line also carries errno=E right after ret (the
- * reference recording has no failing call, so this is the one addition). The output file is
+ * reference recording has no failing call, so this is the one addition). t is CLOCK_MONOTONIC in ns
+ * when the call was issued: one clock for every process of the machine, so `nvemu replay A B ...`
+ * can interleave the processes of one program as they ran. ein/eout are the lists behind the
+ * pointers inside a control's params (the embedded-pointer table of emu/abi/nv_abi_desc.h, the one
+ * replay uses), before and after the call. The output file is
  * $NVEMU_RECORD_FILE (appended; lines of concurrent processes never interleave; "%p" in it is
  * replaced by the process id, so each process of a multi-process program gets its own trace), else stderr.
  * Only fds whose path starts with $NVEMU_RECORD_MATCH (default "/dev/nvidia") are recorded.
@@ -37,6 +41,7 @@
 
 #define TOP_CAP 4096u           /* in/out: whole argument block up to this many bytes */
 #define PARAMS_CAP (1u << 20)   /* pin/pout: whole paramsSize up to the driver's own 1 MiB cap */
+#define LIST_CAP (1u << 20)     /* ein/eout: one embedded list, up to the driver's 1 MiB param-copy cap */
 
 static int out_fd = -1;
 static pid_t out_pid;
@@ -123,7 +128,47 @@ static uint64_t u64_at(const uint8_t *p, size_t off)
     return v;
 }
 
-/* The UVM layout row of cmd, or -1. */
+/*
+ * The lists behind control cmd's embedded pointers (pointer and element count from params, the
+ * params before the call: the driver copies that many elements in and out), concatenated in table
+ * order into a malloc'd buffer; a NULL pointer or a count of 0 adds nothing. NULL when the control has
+ * none, or a list is over LIST_CAP or cannot be read whole (then the line carries no list at all).
+ */
+static uint8_t *embedded_lists(uint32_t cmd, const uint8_t *params, uint32_t psize, size_t *len)
+{
+    const struct nv_ctrl_embedded *e;
+    uint32_t n = nv_ctrl_embedded(cmd, &e);
+    uint64_t total = 0;
+    *len = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (e[i].ptr_off + 8 > psize || e[i].count_off + 4 > psize)
+            return NULL;
+        uint64_t bytes = (uint64_t)u32_at(params, e[i].count_off) * e[i].elem;
+        if (!u64_at(params, e[i].ptr_off))
+            continue;
+        if (bytes > LIST_CAP)
+            return NULL;
+        total += bytes;
+    }
+    uint8_t *buf = total ? malloc(total) : NULL;
+    if (!buf)
+        return NULL;
+    size_t at = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t ptr = u64_at(params, e[i].ptr_off);
+        size_t bytes = (size_t)u32_at(params, e[i].count_off) * e[i].elem;
+        if (!ptr || !bytes)
+            continue;
+        if (safe_read(ptr, buf + at, bytes) != bytes) {
+            free(buf);
+            return NULL;
+        }
+        at += bytes;
+    }
+    *len = at;
+    return buf;
+}
+
 /* The layout of UVM request cmd, or NULL when it has no parameter block the table knows. */
 static const struct nv_uvm_desc *uvm_layout(uint32_t cmd)
 {
@@ -210,15 +255,18 @@ int ioctl(int fd, unsigned long req, ...)
     size_t nin = safe_read((uint64_t)(uintptr_t)arg, in, top);
 
     /* Control params before the call (the driver reads them; we keep a copy for pin). */
-    uint8_t *pin = NULL;
+    uint8_t *pin = NULL, *ein = NULL;
     uint64_t pptr = 0;
-    uint32_t psize = 0;
-    size_t npin = 0;
+    uint32_t psize = 0, cmd = 0;
+    size_t npin = 0, nein = 0;
     if (nr == NV_ESC_RM_CONTROL && size == sizeof(NVOS54_PARAMETERS) && nin == size) {
         pptr = u64_at(in, offsetof(NVOS54_PARAMETERS, params));
         psize = u32_at(in, offsetof(NVOS54_PARAMETERS, paramsSize));
+        cmd = u32_at(in, offsetof(NVOS54_PARAMETERS, cmd));
         if (pptr && psize && psize <= PARAMS_CAP && (pin = malloc(psize)))
             npin = safe_read(pptr, pin, psize);
+        if (npin == psize && npin)
+            ein = embedded_lists(cmd, pin, psize, &nein);
     }
     bool uvm = strcmp(path, "/dev/nvidia-uvm") == 0;
     const struct nv_uvm_desc *urow = uvm ? uvm_layout((uint32_t)req) : NULL;
@@ -245,7 +293,8 @@ int ioctl(int fd, unsigned long req, ...)
         nr, size, r);
     if (r < 0)
         put(&l, " errno=%d", saved);
-    put(&l, " us=%.1f", us);
+    uint64_t t_ns = (uint64_t)t0.tv_sec * 1000000000ull + (uint64_t)t0.tv_nsec;
+    put(&l, " us=%.1f t=%llu", us, (unsigned long long)t_ns);
     if (nout == size && size > 0 && !uvm)
         decode(&l, nr, size, out);
     if (uvm && !urow)
@@ -266,6 +315,14 @@ int ioctl(int fd, unsigned long req, ...)
         if (npout)
             put_hex(&l, "pout", pout, npout);
         free(pout);
+        /* the lists after the call: the same pointers and counts, which the driver restores in the params */
+        size_t neout = 0;
+        uint8_t *eout = ein ? embedded_lists(cmd, pin, psize, &neout) : NULL;
+        if (eout && neout == nein) {
+            put_hex(&l, "ein", ein, nein);
+            put_hex(&l, "eout", eout, neout);
+        }
+        free(eout);
     }
     if (nr == NV_ESC_RM_ALLOC && (size == sizeof(NVOS64_PARAMETERS) || size == sizeof(NVOS21_PARAMETERS)) &&
         nout == size) {
@@ -289,6 +346,7 @@ int ioctl(int fd, unsigned long req, ...)
     }
     free(l.buf);
 done:
+    free(ein);
     free(pin);
     errno = saved;
     return (int)r;

@@ -52,7 +52,13 @@ int main(int argc, char **argv)
     int r3 = ioctl(fd, 0xC0104629ul, &f);
     c.params = 0x1000; /* a bad pointer must be recorded as absent, not crash the program */
     int r4 = ioctl(fd, 0xC020462Aul, &c);
+    /* NV0041 GET_SURFACE_INFO: the list behind surfaceInfoList is recorded as ein/eout */
+    uint32_t list[6] = {2, 0, 3, 0, 9, 0};
+    struct { uint32_t n, pad; uint64_t list; } si = {3, 0, (uint64_t)(uintptr_t)list};
+    struct { uint32_t hClient, hObject, cmd, flags; uint64_t params; uint32_t paramsSize, status; } s =
+        {0xc1d00001u, 0x5c000020u, 0x00410110u, 0, (uint64_t)(uintptr_t)&si, sizeof si, 0};
+    int r5 = ioctl(fd, 0xC020462Aul, &s);
     close(fd);
-    printf("%d %d %d %d\n", r1, r2, r3, r4);
+    printf("%d %d %d %d %d\n", r1, r2, r3, r4, r5);
     return 0;
 }

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,6 +27,7 @@
 #include "abi/nv_abi_desc.h"
 #include "abi/nv_alloc.h"
 #include "abi/nv_classes.h"
+#include "abi/nv_ctrl_discovery.h"
 #include "abi/nv_escape.h"
 #include "base/log.h"
 #include "front/inproc.h"
@@ -404,7 +406,53 @@ struct replay_group {
     uint32_t nsent;
     uint32_t nprocs;
     struct replay *members;  /* the processes, nprocs of them */
+    struct uuid_pair {
+        uint8_t rec[16], emu[16];
+    } uuids[32];         /* a GPU UUID of the recorded machine -> the emulated GPU that answered in its place */
+    uint32_t nuuids;
 };
+
+/*
+ * GPU_GET_GID_INFO in binary form: the emulated GPU that answered it is the one the recorded UUID names from now
+ * on (the answers themselves differ as board identity when the trace came from other boards).
+ */
+static void learn_uuid(struct replay *r, const struct trace_call *tc, uint32_t cmd, const uint8_t *params,
+                       uint32_t plen)
+{
+    const size_t data = offsetof(NV2080_CTRL_GPU_GET_GID_INFO_PARAMS, data);
+    struct replay_group *g = r->group;
+    if (!g || cmd != NV2080_CTRL_CMD_GPU_GET_GID_INFO || plen < data + 16 || !tc->pout.present ||
+        tc->pout.len != plen ||
+        (rd32(params + offsetof(NV2080_CTRL_GPU_GET_GID_INFO_PARAMS, flags)) &
+         NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_MASK) != NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_BINARY ||
+        rd32(params + offsetof(NV2080_CTRL_GPU_GET_GID_INFO_PARAMS, length)) != 16 ||
+        rd32(tc->pout.data + offsetof(NV2080_CTRL_GPU_GET_GID_INFO_PARAMS, length)) != 16)
+        return;
+    for (uint32_t i = 0; i < g->nuuids; i++)
+        if (!memcmp(g->uuids[i].rec, tc->pout.data + data, 16))
+            return;
+    if (g->nuuids < sizeof g->uuids / sizeof g->uuids[0]) {
+        memcpy(g->uuids[g->nuuids].rec, tc->pout.data + data, 16);
+        memcpy(g->uuids[g->nuuids].emu, params + data, 16);
+        g->nuuids++;
+    }
+}
+
+/*
+ * The UVM driver's inputs name GPUs by UUID (REGISTER_GPU, REGISTER_GPU_VASPACE, external mappings' per-GPU
+ * attributes, peer access): in a block (len bytes) every UUID of the recorded machine becomes the emulated GPU's.
+ */
+static void map_uuids(const struct replay *r, uint8_t *b, uint32_t len)
+{
+    const struct replay_group *g = r->group;
+    for (uint32_t off = 0; g && g->nuuids && off + 16 <= len; off++)
+        for (uint32_t i = 0; i < g->nuuids; i++)
+            if (!memcmp(b + off, g->uuids[i].rec, 16)) {
+                memcpy(b + off, g->uuids[i].emu, 16);
+                off += 15;
+                break;
+            }
+}
 
 #define CMD_EXPORT_OBJECT_TO_FD    0x3d05u   /* fd @16 */
 #define CMD_IMPORT_OBJECT_FROM_FD  0x3d06u   /* fd @0 */
@@ -587,6 +635,65 @@ static uint32_t status_offset(uint32_t nr, uint32_t size)
     return d && d->status_at != NV_ESC_NO_STATUS ? d->status_at : ~0u;
 }
 
+/* A list the replay handed behind an embedded pointer, and where its recorded bytes sit in ein/eout. */
+struct list_buf {
+    const struct nv_ctrl_embedded *row;
+    uint8_t *data;
+    uint32_t len, at;
+};
+
+/*
+ * Points each embedded pointer of a control's params (rows e[0..ne)) at a fresh buffer of the replay, sized from
+ * its count. A trace that recorded the lists (ein, recorders since programs4-nccl) fills them with what the
+ * program passed; an older one hands them zeroed. ein holds the lists of the rows whose pointer was not NULL, in
+ * row order, each count x elem bytes: one that does not add up to that is not used. Returns the lists handed.
+ */
+static uint32_t embedded_lists(struct replay *r, const struct trace_call *tc, struct buffers *bufs, uint8_t *params,
+                               uint32_t plen, const struct nv_ctrl_embedded *e, uint32_t ne, struct list_buf *out)
+{
+    uint32_t n = 0, total = 0;
+    for (uint32_t i = 0; i < ne && n < NV_CTRL_MAX_EMBEDDED; i++) {
+        if (e[i].ptr_off + 8 > plen || e[i].count_off + 4 > plen || !rd64(params + e[i].ptr_off))
+            continue;
+        uint64_t bytes = (uint64_t)rd32(params + e[i].count_off) * e[i].elem;
+        /* The driver refuses lists above 1 MiB before touching them: keep the recorded pointer. */
+        if (bytes == 0 || bytes > (1u << 20))
+            continue;
+        uint8_t *list = buf_new(bufs, (uint32_t)bytes);
+        if (!list)
+            continue;
+        wr64(params + e[i].ptr_off, (uint64_t)(uintptr_t)list);
+        out[n++] = (struct list_buf){&e[i], list, (uint32_t)bytes, total};
+        total += (uint32_t)bytes;
+    }
+    bool recorded = tc->ein.present && tc->ein.len == total;
+    for (uint32_t i = 0; recorded && i < n; i++) {
+        memcpy(out[i].data, tc->ein.data + out[i].at, out[i].len);
+        map_handles(r, out[i].data, out[i].len);
+    }
+    return n;
+}
+
+/* Compares each list the emulator answered with the recorded eout (when it holds them all). */
+static void compare_lists(struct replay *r, const struct trace_call *tc, const char *owner, uint32_t cmd,
+                          const struct list_buf *l, uint32_t n)
+{
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += l[i].len;
+    if (tc->eout.len != total || tc->ein.len != total)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        long off = compare_block(r, l[i].data, tc->eout.data + l[i].at, l[i].len, NULL, 0, NULL, 0);
+        if (off >= 0) {
+            char what[128];
+            snprintf(what, sizeof what, "control 0x%08x %s", cmd, l[i].row->what);
+            report_diff(r, tc, owner, what, l[i].data, tc->eout.data + l[i].at, l[i].len, off);
+            return;
+        }
+    }
+}
+
 static void replay_call(struct replay *r, const struct trace_call *tc)
 {
     r->cur_id = 0;
@@ -610,7 +717,8 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
     uint8_t *params = NULL;       /* control params or alloc params we handed in */
     uint32_t plen = 0;
     const struct nv_ctrl_embedded *emb = NULL;
-    uint32_t nemb = 0;
+    uint32_t nemb = 0, nlists = 0;
+    struct list_buf lists[NV_CTRL_MAX_EMBEDDED];
     bool auto_handle = false;
     uint32_t hclass = 0;
 
@@ -649,16 +757,7 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
             memcpy(params, tc->pin.data, plen);
             map_handles(r, params, plen);
             nemb = replay_embedded_ptrs(cmd, &emb);
-            for (uint32_t i = 0; i < nemb; i++) {
-                if (emb[i].ptr_off + 8 > plen || emb[i].count_off + 4 > plen || !rd64(params + emb[i].ptr_off))
-                    continue;
-                uint64_t bytes = (uint64_t)rd32(params + emb[i].count_off) * emb[i].elem;
-                /* The driver refuses lists above 1 MiB before touching them: keep the recorded pointer. */
-                if (bytes == 0 || bytes > (1u << 20))
-                    continue;
-                void *list = buf_new(&bufs, (uint32_t)bytes);
-                wr64(params + emb[i].ptr_off, (uint64_t)(uintptr_t)list);
-            }
+            nlists = embedded_lists(r, tc, &bufs, params, plen, emb, nemb, lists);
             wr64(arg + 16, (uint64_t)(uintptr_t)params);
         }
     } else if (tc->nr == NR_FREE && size == 16) {
@@ -712,8 +811,10 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
         r->fd_registered[tc->fd] = true;
     if (tc->nr == NV_ESC_ATTACH_GPUS_TO_FD && rc == 0)
         r->fd_attached[tc->fd] = true;
-    if (tc->nr == NR_CONTROL && params && so != ~0u && rd32(arg + so) == NV_OK)
+    if (tc->nr == NR_CONTROL && params && so != ~0u && rd32(arg + so) == NV_OK) {
         export_import_done(r, rd32(arg + 8), params, plen);
+        learn_uuid(r, tc, rd32(arg + 8), params, plen);
+    }
     if (tc->nr == NR_ALLOC && rc == 0 && nv_class_is(hclass, NV_CK_ROOT) &&
         r->nclients < sizeof r->clients / sizeof r->clients[0])
         r->clients[r->nclients++] = rd32(tc->out.data + 8);
@@ -744,8 +845,11 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
             char what[64];
             snprintf(what, sizeof what, "control 0x%08x params", rd32(arg + 8));
             report_diff(r, tc, owner, what, params, tc->pout.data, tc->pout.len < plen ? tc->pout.len : plen, off);
+            bad = true;
         }
     }
+    if (!bad && nlists && tc->eout.present && rd32(arg + 28) == 0)
+        compare_lists(r, tc, owner, rd32(arg + 8), lists, nlists);
     if (!bad && tc->nr == NR_ALLOC && params && tc->aparams.present && rc == 0) {
         const struct replay_relative *rel;
         uint32_t nrel = replay_relative_alloc(hclass, &rel);
@@ -796,8 +900,16 @@ static void uvm_issue(struct replay *r, const struct trace_call *tc, struct buff
     if (rc != tc->ret || (tc->err && err != tc->err))
         mismatch(r, tc, "emu/dispatch", "UVM request 0x%x: syscall returned %d (errno %d), recorded %d (errno %d)",
                  tc->req, rc, err, tc->ret, tc->err);
-    else if (want && (off = compare_block(r, block, want, len, NULL, 0, NULL, 0)) >= 0)
-        report_diff(r, tc, "emu/dispatch", "UVM parameters", block, want, len, off);
+    else if (want) {
+        uint8_t *w = malloc(len ? len : 1);
+        if (!w)
+            return;
+        memcpy(w, want, len);
+        map_uuids(r, w, len);
+        if ((off = compare_block(r, block, w, len, NULL, 0, NULL, 0)) >= 0)
+            report_diff(r, tc, "emu/dispatch", "UVM parameters", block, w, len, off);
+        free(w);
+    }
 }
 
 /*
@@ -870,6 +982,7 @@ static void replay_uvm(struct replay *r, const struct trace_call *tc)
     if (len) {
         memcpy(p, in, len);
         map_handles(r, p, len);
+        map_uuids(r, p, len);
     }
     uvm_issue(r, tc, &bufs, p, want, len);
     buf_free(&bufs);
@@ -890,6 +1003,7 @@ struct proc {
     bool cut, done, opened;
     struct trace_call tc;
     bool pending;        /* tc is parsed and waits for another process's file */
+    uint64_t t_ns;       /* when its pending call was issued (t=), or its last timed call's */
 };
 
 enum step { STEP_LINE, STEP_SENT, STEP_END, STEP_WAIT };
@@ -912,6 +1026,50 @@ static void take_recorded_pid(struct replay *r, int32_t tid)
     r->who.tid = tid;
 }
 
+/*
+ * Reads the process's next line: an IOCTL line becomes its pending call (false at the end of the trace);
+ * a comment, a line that does not parse (reported) or one with a NUL byte (reported) is consumed.
+ */
+static bool proc_read(struct proc *pr)
+{
+    struct replay *r = pr->r;
+    size_t n = trace_read_line(pr->f, &pr->line, &pr->cap, &pr->total, &pr->why);
+    if (n == 0) {
+        pr->done = true;
+        return false;
+    }
+    pr->lineno++;
+    char perr[160];
+    /* the recorder ends every line with a newline: a last line without one was cut short */
+    pr->cut = pr->line[n - 1] != '\n';
+    int rc = memchr(pr->line, 0, n) ? -2 : trace_parse_line(pr->line, pr->lineno, &pr->tc, perr, sizeof perr);
+    pr->ioctl_lines += rc == 0;
+    if (rc == -2) {
+        fprintf(r->report, "%s:%d: NUL byte in the line (not a text trace) [emu/profile]\n", pr->path, pr->lineno);
+        r->res->mismatches++;
+    } else if (rc < 0) {
+        fprintf(r->report, "%sline %d: parse error: %s [emu/profile]\n", r->label, pr->lineno, perr);
+        r->res->mismatches++;
+    }
+    if (rc != 0) {
+        trace_call_free(&pr->tc);
+        return true;
+    }
+    pr->pending = true;
+    /* a line without a time (older recorders) keeps its place after the process's previous call */
+    if (pr->tc.has_t)
+        pr->t_ns = pr->tc.t_ns;
+    return true;
+}
+
+/* Reads until the process has a pending call; false at the end of its trace. */
+static bool proc_peek(struct proc *pr)
+{
+    while (!pr->done && !pr->pending)
+        proc_read(pr);
+    return pr->pending;
+}
+
 /* Replays the process's next line, unless it must wait for another process (force: issue it anyway). */
 static enum step proc_step(struct proc *pr, bool force)
 {
@@ -921,33 +1079,10 @@ static enum step proc_step(struct proc *pr, bool force)
     if (pr->done)
         return STEP_END;
     if (!pr->pending) {
-        size_t n = trace_read_line(pr->f, &pr->line, &pr->cap, &pr->total, &pr->why);
-        if (n == 0) {
-            pr->done = true;
+        if (!proc_read(pr))
             return STEP_END;
-        }
-        pr->lineno++;
-        char perr[160];
-        /* the recorder ends every line with a newline: a last line without one was cut short */
-        pr->cut = pr->line[n - 1] != '\n';
-        int rc = memchr(pr->line, 0, n) ? -2 : trace_parse_line(pr->line, pr->lineno, &pr->tc, perr, sizeof perr);
-        pr->ioctl_lines += rc == 0;
-        if (rc == -2) {
-            fprintf(report, "%s:%d: NUL byte in the line (not a text trace) [emu/profile]\n", pr->path, pr->lineno);
-            res->mismatches++;
+        if (!pr->pending)
             return STEP_LINE;
-        }
-        if (rc < 0) {
-            fprintf(report, "%sline %d: parse error: %s [emu/profile]\n", r->label, pr->lineno, perr);
-            res->mismatches++;
-            trace_call_free(&pr->tc);
-            return STEP_LINE;
-        }
-        if (rc != 0) {
-            trace_call_free(&pr->tc);
-            return STEP_LINE;
-        }
-        pr->pending = true;
     }
     struct trace_call *tc = &pr->tc;
     if (!force && waits_for_file(r, tc))
@@ -1021,6 +1156,42 @@ static void proc_finish(struct proc *pr)
     free(r->seen);
 }
 
+/* Whether every trace's first call carries its time (t=): then the processes are replayed in time order. */
+static bool all_timed(struct proc *procs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (proc_peek(&procs[i]) && !procs[i].tc.has_t)
+            return false;
+    return true;
+}
+
+/*
+ * Traces with times: the calls of all processes in the order they were issued on the machine (one monotonic
+ * clock; ties go to the process given first), each process's own calls in its order. A call that must wait for
+ * a file another process has not sent yet lets the later calls of the others go first; when every process left
+ * waits, the earliest goes on without it.
+ */
+static void replay_timed(struct proc *procs, uint32_t n)
+{
+    for (;;) {
+        int best = -1, first_waiting = -1;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!proc_peek(&procs[i]))
+                continue;
+            bool waits = waits_for_file(procs[i].r, &procs[i].tc);
+            if (waits && (first_waiting < 0 || procs[i].t_ns < procs[first_waiting].t_ns))
+                first_waiting = (int)i;
+            if (!waits && (best < 0 || procs[i].t_ns < procs[best].t_ns))
+                best = (int)i;
+        }
+        if (best < 0)
+            best = first_waiting;
+        if (best < 0)
+            return;
+        proc_step(&procs[best], true);
+    }
+}
+
 /* Replay processes after the first get pids no Linux process has (above PID_MAX_LIMIT and other_client.c's). */
 #define REPLAY_PROC_PID_BASE 4194400
 
@@ -1088,10 +1259,15 @@ int replay_files(const char *const *paths, uint32_t n, const struct replay_opts 
         r->res = res;
         r->verbose = opts->verbose;
     }
+    if (n > 1 && all_timed(procs, n)) {
+        replay_timed(procs, n);
+        rc = 0;
+        goto out;
+    }
     /*
-     * Each process runs, in the order given (start order), until its next call waits for a file
-     * another process sends, or it has just sent one: then the others run, so that the receiver
-     * imports before the sender goes on to free what it exported. When every process left waits
+     * Traces without times: each process runs, in the order given (start order), until its next call
+     * waits for a file another process sends, or it has just sent one: then the others run, so that the
+     * receiver imports before the sender goes on to free what it exported. When every process left waits
      * (a file that was never sent), the first of them goes on without it.
      */
     for (;;) {

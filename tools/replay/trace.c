@@ -123,12 +123,18 @@ int trace_parse_line(const char *s, int lineno, struct trace_call *tc, char *err
         } else if (KEY("errno")) {
             bad = parse_num(v, vl, 0, 4095, &x);
             tc->err = (int32_t)x;
+        } else if (KEY("t")) {
+            bad = parse_num(v, vl, 0, INT64_MAX, &x);
+            tc->t_ns = (uint64_t)x;
+            tc->has_t = true;
         } else if (KEY("cmd")) {
             bad = parse_num(v, vl, 0, UINT32_MAX, &x);
             tc->cmd = (uint32_t)x;
-        } else if (KEY("in") || KEY("out") || KEY("pin") || KEY("pout") || KEY("aparams")) {
+        } else if (KEY("in") || KEY("out") || KEY("pin") || KEY("pout") || KEY("aparams") || KEY("ein") ||
+                   KEY("eout")) {
             struct trace_bytes *b = KEY("in") ? &tc->in : KEY("out") ? &tc->out : KEY("pin") ? &tc->pin
-                                    : KEY("pout") ? &tc->pout : &tc->aparams;
+                                    : KEY("pout") ? &tc->pout : KEY("ein") ? &tc->ein : KEY("eout") ? &tc->eout
+                                    : &tc->aparams;
             if (b->present) {
                 snprintf(err, errlen, "field '%.*s' given twice", (int)kl, tok);
                 return -1;
@@ -174,6 +180,8 @@ void trace_call_free(struct trace_call *tc)
     free(tc->pin.data);
     free(tc->pout.data);
     free(tc->aparams.data);
+    free(tc->ein.data);
+    free(tc->eout.data);
     memset(tc, 0, sizeof *tc);
 }
 

@@ -1,10 +1,12 @@
 /*
  * One line of a recorded ioctl trace (format: fixtures/replay/README.md,
  * copied in fixtures/replay/README.md):
- *   IOCTL tid=T fd=N path=DEV req=0xREQ nr=0xNR size=BYTES ret=RET us=US <decoded> in=HEX out=HEX
- *         [pin=HEX pout=HEX] [aparams=HEX]
+ *   IOCTL tid=T fd=N path=DEV req=0xREQ nr=0xNR size=BYTES ret=RET us=US [t=NS] <decoded> in=HEX out=HEX
+ *         [pin=HEX pout=HEX [ein=HEX eout=HEX]] [aparams=HEX]
  * The decoded part (ALLOC64/ALLOC/CTRL/FREE key=value pairs) is informative; replay works from the
- * raw bytes and reads only `cmd` from it for reporting.
+ * raw bytes and reads only `cmd` from it for reporting. `t` (CLOCK_MONOTONIC ns at the call) and the
+ * embedded lists ein/eout are written by recorders since fixtures/hw/h200-580.159.04/programs4-nccl;
+ * older traces lack them.
  */
 #ifndef NVEMU_REPLAY_TRACE_H
 #define NVEMU_REPLAY_TRACE_H
@@ -32,7 +34,10 @@ struct trace_call {
     int32_t err;           /* errno=N when the recording has it, else 0 */
     char kind[16];         /* "ALLOC64", "ALLOC", "CTRL", "FREE" or "" */
     uint32_t cmd;          /* CTRL: control command (from the decoded part) */
+    bool has_t;
+    uint64_t t_ns;         /* t=: when the call was issued, one clock for all processes of the machine */
     struct trace_bytes in, out, pin, pout, aparams;
+    struct trace_bytes ein, eout;  /* the lists behind a control's embedded pointers, before/after the call */
 };
 
 /*

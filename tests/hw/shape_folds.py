@@ -53,7 +53,7 @@ elif SUITE == 'validation':
 elif SUITE == 'short':
     REC = ROOT + '/fixtures/hw/h200-580.159.04/short-kernels'
     SC = ROOT + '/scenarios/validation-short'
-    GRID = [('kernel_gap_overlap_us', [0, 1, 2, 3, 3.5, 4, 4.15, 4.3, 4.45, 4.6, 5, 5.5, 6])]
+    GRID = [('kernel_gap_overlap_us', [0, 2, 3, 4, 4.15, 4.3, 4.45, 5, 6])]
     DERIVED = {'overlap_wave_us': lambda prm: math.ceil(prm[0] / 7 * 100) / 100}
     fitted = lambda n: n.startswith('k-ts2048-') and n.endswith('-g0')  # as the profile's value was fitted
     regime = lambda n: ('LC next to launch-bound BE' if n.startswith('l-') else

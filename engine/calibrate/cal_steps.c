@@ -48,6 +48,13 @@ const struct cal_step cal_steps[] = {
       M("m-native-2be-lc8x510-periodic20", "lc", CAL_P50_VS_ALONE),
       M("m-native-2be-lc8x520-periodic20", "lc", CAL_P50_VS_ALONE),
       M("m-native-2be-lc8x530-periodic20", "lc", CAL_P50_VS_ALONE)}},
+    /* two BE groups of back-to-back one-wave 10 us kernels under 2048 us slices: most of each kernel's cost is what
+     * the boundary costs, of which a kernel queued behind another of its group hides part; after the switch costs
+     * and the tick, which set the slices' share. The per-wave decrease follows: none hidden from the eighth wave,
+     * where the BE alone kernels that kernel_gap_us is fitted on keep all of it */
+    {.key = "kernel_gap_overlap_us", .ns = false, .lo = 0, .hi = 12, .what = "the part of kernel_gap_us a kernel queued behind another of its group hides",
+     .metrics = {M("k-ts2048-d10-b132-g0", "be", CAL_RPS), M("k-ts2048-d10-b16-g0", "be", CAL_RPS)},
+     .tie_key = "overlap_wave_us", .tie_scale = 1.0 / 7},
     /* one-warp and two-warp blocks with 200 KiB: their own threads restore the shared memory; after the tick, which
      * sets how much of each 200 us slice their work gets */
     {.key = "restore_per_thread_kb_us", .ns = false, .lo = 0, .hi = 80, .what = "switch-in restore per KiB per thread beyond the free bytes",
@@ -65,7 +72,8 @@ const char *const cal_validation[] = {
 
 const char *const cal_hw_experiments[] = {
     "v01-native-1be-lcS-periodic500", "x-slice-bekernel5ms", "x-switch-smem0", "x-switch-smem128", "x-switch-smem200",
-    "s-ts200-t32-smem200-bps1", "s-ts200-t64-smem200-bps1", "v14-native-1be-lcS-periodic200-wfi",
+    "s-ts200-t32-smem200-bps1", "s-ts200-t64-smem200-bps1", "k-ts2048-d10-b132-g0",
+    "k-ts2048-d10-b16-g0", "v14-native-1be-lcS-periodic200-wfi",
     "m-native-2be-lc8x500-periodic20", "m-native-2be-lc8x510-periodic20", "m-native-2be-lc8x520-periodic20",
     "m-native-2be-lc8x530-periodic20",
     "v07-gpreempt-1be-lcS-periodic1000", "v08-lcbe200-2be-lcM-poisson100", "v10-lcbe200-2be-lcM-periodic100-smem200",

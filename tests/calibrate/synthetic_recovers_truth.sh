@@ -18,6 +18,8 @@ timing:
   cilp_save_us: 120
   save_per_kb_us: 0.6
   restore_per_thread_kb_us: 45
+  kernel_gap_overlap_us: 3
+  overlap_wave_us: 0.429
   idle_save_us: 80
   wfi_overhead_us: 180
   timeslice_tick: 1050ns
@@ -26,7 +28,7 @@ YAML
 for n in v01-native-1be-lcS-periodic500 v14-native-1be-lcS-periodic200-wfi v15-native-1be-lcS-periodic200-cilp \
          x-slice-bekernel5ms x-switch-smem0 x-switch-smem128 x-switch-smem200 s-ts200-t32-smem200-bps1 \
          s-ts200-t64-smem200-bps1 m-native-2be-lc8x500-periodic20 m-native-2be-lc8x510-periodic20 \
-         m-native-2be-lc8x520-periodic20 m-native-2be-lc8x530-periodic20; do
+         m-native-2be-lc8x520-periodic20 m-native-2be-lc8x530-periodic20 k-ts2048-d10-b132-g0 k-ts2048-d10-b16-g0; do
   "$nvemu" scenario run "$out/scen/$n.yaml" --profile "$out/truth.yaml" --quiet --out "$out/rec/$n" > /dev/null 2>&1
   [ $? -le 1 ] || { echo "$n: the truth run failed"; exit 1; }
 done
@@ -47,6 +49,7 @@ wake_per_ms_us 2.5 0.03
 cilp_save_us 120 0.03
 save_per_kb_us 0.6 0.03
 restore_per_thread_kb_us 45 0.03
+kernel_gap_overlap_us 3 0.03
 idle_save_us 80 0.03
 wfi_overhead_us 180 0.03
 timeslice_tick 1050 0.01

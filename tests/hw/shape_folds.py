@@ -12,13 +12,29 @@ With restore_per_sm_kb fixed at 0ns the grid is the per-thread restore it replac
 shape_folds.py NVEMU WORKDIR validation: the same over the H200 validation suite (fixtures/hw/h200-580.159.04/
 validation), regimes by policy (native, lcbe200, gpreempt, lcboost, interleave, x-slice, x-switch), refitting the
 two switch costs fitted to it by hand (cilp_save_us, idle_save_us).
+
+shape_folds.py NVEMU WORKDIR short: the same over the short-kernel recordings (fixtures/hw/h200-580.159.04/
+short-kernels), regimes by slice and launch pattern (back to back g0 or launch-bound, 200 or 2048 us; l-* the LC),
+refitting the kernel-boundary overlap (kernel_gap_overlap_us; overlap_wave_us follows as a seventh of it, so that
+from eight waves a kernel pays the whole kernel_gap_us, as the suite's 8-wave kernels do) on the training part's
+back-to-back 2048 us scenarios (k-ts2048-*-g0, where the profile's value comes from; on all its scenarios when the
+fold holds every one of those out).
+
+--floors K10 K25 R10 R25 (after the suite): exits 1 when the pooled held-out metrics of the 5 folds have fewer than
+K10 percent within 10% or K25 percent within 25%, or those of leave-one-regime-out fewer than R10 or R25.
 """
-import glob, itertools, json, math, os, random, re, shutil, statistics, subprocess, sys
+import glob, itertools, json, math, os, random, re, shutil, statistics, subprocess, sys, threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NV = sys.argv[1]
+FLOORS = None
+if '--floors' in sys.argv:
+    i = sys.argv.index('--floors')
+    FLOORS = [float(v) for v in sys.argv[i + 1:i + 5]]
+    del sys.argv[i:i + 5]
 WORK = sys.argv[2] if len(sys.argv) > 2 else '/tmp/nvemu-shape-folds'
 SUITE = sys.argv[3] if len(sys.argv) > 3 else 'shapes'
+DERIVED = {}  # key: its value from the grid point's, for keys tied to a fitted one
 if SUITE == 'shapes':
     REC = ROOT + '/fixtures/hw/h200-580.159.04/shapes'
     SC = ROOT + '/scenarios/validation-shapes'
@@ -34,8 +50,16 @@ elif SUITE == 'validation':
     GRID = [('cilp_save_us', [145, 155, 165, 175, 185]), ('idle_save_us', [80, 100, 120, 140, 160])]
     fitted = lambda n: True
     regime = lambda n: n.split('-')[1] if n.startswith('v') else '-'.join(n.split('-')[:2])
+elif SUITE == 'short':
+    REC = ROOT + '/fixtures/hw/h200-580.159.04/short-kernels'
+    SC = ROOT + '/scenarios/validation-short'
+    GRID = [('kernel_gap_overlap_us', [0, 2, 3, 4, 4.15, 4.3, 4.45, 5, 6])]
+    DERIVED = {'overlap_wave_us': lambda prm: math.ceil(prm[0] / 7 * 100) / 100}
+    fitted = lambda n: n.startswith('k-ts2048-') and n.endswith('-g0')  # as the profile's value was fitted
+    regime = lambda n: ('LC next to launch-bound BE' if n.startswith('l-') else
+                        n.split('-')[1] + (' back to back' if n.endswith('-g0') else ' launch-bound'))
 else:
-    sys.exit(f'unknown suite {SUITE}: shapes or validation')
+    sys.exit(f'unknown suite {SUITE}: shapes, validation or short')
 BASE = open(ROOT + '/emu/profiles/h200.yaml').read()
 
 
@@ -59,21 +83,29 @@ for n in names:
     HW[n] = {k: statistics.median([m[k] for m in reps]) for k in reps[0]}
     SEED[n] = json.load(open(files[0]))['seed']
 cache = {}
+written, written_lock = set(), threading.Lock()
 
 
 def emu(n, prm):
     if (n, prm) not in cache:
         tag = '-'.join(map(str, prm))
         pf = f'{WORK}/h200-{tag}.yaml'
-        if not os.path.exists(pf):
-            s = BASE
-            for (key, _), v in zip(GRID, prm):
-                s, hits = re.subn(rf'^( *{key}:) *\S+', rf'\g<1> {v}', s, flags=re.M)
-                assert hits == 1, key
-            open(pf, 'w').write(s)
+        with written_lock:  # written once per run: a file left by an earlier run may hold another base profile
+            if pf not in written:
+                written.add(pf)
+                s = BASE
+                for (key, _), v in zip(GRID, prm):
+                    s, hits = re.subn(rf'^( *{key}:) *\S+', rf'\g<1> {v}', s, flags=re.M)
+                    assert hits == 1, key
+                for key, f in DERIVED.items():
+                    s, hits = re.subn(rf'^( *{key}:) *\S+', rf'\g<1> {f(prm)}', s, flags=re.M)
+                    assert hits == 1, key
+                open(pf, 'w').write(s)
         out = f'{WORK}/{n}-{tag}'
-        subprocess.run([NV, 'scenario', 'run', f'{SC}/{n}.yaml', '--quiet', '--profile', pf, '--seed', str(SEED[n]),
-                        '--out', out], capture_output=True)
+        rc = subprocess.run([NV, 'scenario', 'run', f'{SC}/{n}.yaml', '--quiet', '--profile', pf, '--seed',
+                             str(SEED[n]), '--out', out], capture_output=True)
+        if rc.returncode > 1:  # 1: an expectation failed, the metrics stand; above: no run (a policy not found)
+            sys.exit(f'{n}: the emulator could not run it (exit {rc.returncode}): {rc.stderr.decode().strip()}')
         cache[(n, prm)] = metrics(out + '/results.json')
         shutil.rmtree(out)  # a grid is thousands of runs: keep their metrics, not their reports
     return cache[(n, prm)]
@@ -107,7 +139,7 @@ def prefetch(ns):
 
 
 def fit(train):
-    ss = [n for n in train if fitted(n)]
+    ss = [n for n in train if fitted(n)] or train  # a fold holding out every fitted scenario fits on the rest
     return min(itertools.product(*(vals for _, vals in GRID)), key=lambda p: loss(ss, p))
 
 
@@ -138,3 +170,13 @@ print('held-out metrics beyond 10% (5-fold): scenario metric measured predicted 
 for n, k, m, p in pooled_te:
     if abs(ratio(p, m) - 1) > 0.10 + 1e-9:
         print(f'  {n} {k} {m:.4g} {p:.4g} {ratio(p, m):.3f}')
+if FLOORS:
+    bad = []
+    for what, rs, floors in (('5-fold', pooled_te, FLOORS[:2]), ('leave-one-regime-out', regime_te, FLOORS[2:])):
+        off = [abs(ratio(p, m) - 1) for _, _, m, p in rs]
+        for lim, floor in zip((0.10, 0.25), floors):
+            pct = 100 * sum(o <= lim + 1e-9 for o in off) / len(off)
+            if pct + 1e-9 < floor:
+                bad.append(f'{what} held out: {pct:.1f}% within {lim:.0%}, floor {floor:g}%')
+    print('\n'.join(bad) if bad else 'held-out floors met (5 folds %g%% / %g%%, regimes %g%% / %g%%)' % tuple(FLOORS))
+    sys.exit(1 if bad else 0)

@@ -226,9 +226,11 @@ int nvemu_cmd_replay(int argc, char **argv)
         free(text);
         return 2;
     }
-    printf("replay: %u calls, %u mismatches (%u UVM ioctls replayed, %u recorded without parameter blocks skipped, "
+    printf("replay: %u calls, %u mismatches (%u UVM ioctls replayed, %u recorded without parameter blocks skipped: "
+           "%u UVM, %u RM allocs and calls on their objects, %u controls without their embedded lists; "
            "%u VA-space registrations inferred)\n",
-           res.calls, res.mismatches, res.uvm_calls, res.skipped_uvm, res.uvm_inferred);
+           res.calls, res.mismatches, res.uvm_calls, res.skipped_uvm + res.skipped_rm + res.skipped_lists,
+           res.skipped_uvm, res.skipped_rm, res.skipped_lists, res.uvm_inferred);
     if (res.board_identity)
         printf("board identity: %u calls answered with another board's values (UUID, serial, floorsweeping, ECC, PCI "
                "location): the trace came from another board of the same kind; 'nvemu profile from-trace' derives "

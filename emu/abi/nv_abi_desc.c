@@ -123,6 +123,7 @@ const struct nv_class_desc nv_class_descs[] = {
     CLS(NV2081_BINAPI, NV_CK_OTHER, NV_ARCH_NONE, 0),
     CLS(GF100_SUBDEVICE_MASTER, NV_CK_OTHER, NV_ARCH_FERMI, 0),
     CLS(RM_USER_SHARED_DATA, NV_CK_OTHER, NV_ARCH_NONE, sizeof(NV00DE_ALLOC_PARAMETERS)),
+    CLS(NV50_P2P, NV_CK_OTHER, NV_ARCH_NONE, sizeof(NV503B_ALLOC_PARAMETERS)),
     CLS(NV50_THIRD_PARTY_P2P, NV_CK_OTHER, NV_ARCH_NONE, sizeof(NV503C_ALLOC_PARAMETERS)),
     CLS(GT200_DEBUGGER, NV_CK_OTHER, NV_ARCH_NONE, sizeof(NV83DE_ALLOC_PARAMETERS)),
     CLS(NV_CONFIDENTIAL_COMPUTE, NV_CK_OTHER, NV_ARCH_HOPPER, sizeof(NV_CONFIDENTIAL_COMPUTE_ALLOC_PARAMS)),
@@ -305,30 +306,30 @@ const struct nv_uvm_desc *nv_uvm_desc(uint32_t cmd)
 
 /* ---------------- controls ---------------- */
 
-#define EMB(cmd_, type, ptr_field, count_field, elem_, what_) \
-    {(cmd_), offsetof(type, ptr_field), offsetof(type, count_field), (elem_), (what_)}
+#define EMB(cmd_, type, ptr_field, count_field, elem_, what_, read_) \
+    {(cmd_), offsetof(type, ptr_field), offsetof(type, count_field), (elem_), (what_), (read_)}
 
 const struct nv_ctrl_embedded nv_ctrl_embedded_ptrs[] = {
     EMB(NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS,
-        pDriverVersionBuffer, sizeOfStrings, 1, "SYSTEM_GET_BUILD_VERSION.pDriverVersionBuffer[sizeOfStrings]"),
+        pDriverVersionBuffer, sizeOfStrings, 1, "SYSTEM_GET_BUILD_VERSION.pDriverVersionBuffer[sizeOfStrings]", false),
     EMB(NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS, pVersionBuffer,
-        sizeOfStrings, 1, "SYSTEM_GET_BUILD_VERSION.pVersionBuffer[sizeOfStrings]"),
+        sizeOfStrings, 1, "SYSTEM_GET_BUILD_VERSION.pVersionBuffer[sizeOfStrings]", false),
     EMB(NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS, pTitleBuffer,
-        sizeOfStrings, 1, "SYSTEM_GET_BUILD_VERSION.pTitleBuffer[sizeOfStrings]"),
+        sizeOfStrings, 1, "SYSTEM_GET_BUILD_VERSION.pTitleBuffer[sizeOfStrings]", false),
     EMB(NV0080_CTRL_CMD_GPU_GET_CLASSLIST, NV0080_CTRL_GPU_GET_CLASSLIST_PARAMS, classList, numClasses,
-        sizeof(uint32_t), "GPU_GET_CLASSLIST.classList[numClasses]"),
+        sizeof(uint32_t), "GPU_GET_CLASSLIST.classList[numClasses]", false),
     EMB(NV0080_CTRL_CMD_FIFO_GET_CHANNELLIST, NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS, pChannelHandleList,
-        numChannels, sizeof(uint32_t), "FIFO_GET_CHANNELLIST.pChannelHandleList[numChannels]"),
+        numChannels, sizeof(uint32_t), "FIFO_GET_CHANNELLIST.pChannelHandleList[numChannels]", true),
     EMB(NV0080_CTRL_CMD_FIFO_GET_CHANNELLIST, NV0080_CTRL_FIFO_GET_CHANNELLIST_PARAMS, pChannelList, numChannels,
-        sizeof(uint32_t), "FIFO_GET_CHANNELLIST.pChannelList[numChannels]"),
+        sizeof(uint32_t), "FIFO_GET_CHANNELLIST.pChannelList[numChannels]", false),
     EMB(NV2080_CTRL_CMD_GR_GET_INFO, NV2080_CTRL_GR_GET_INFO_PARAMS, grInfoList, grInfoListSize,
-        sizeof(nv_ctrl_info_pair), "GR_GET_INFO.grInfoList[grInfoListSize]"),
+        sizeof(nv_ctrl_info_pair), "GR_GET_INFO.grInfoList[grInfoListSize]", true),
     EMB(NV2080_CTRL_CMD_BUS_GET_INFO, NV2080_CTRL_BUS_GET_INFO_PARAMS, busInfoList, busInfoListSize,
-        sizeof(nv_ctrl_info_pair), "BUS_GET_INFO.busInfoList[busInfoListSize]"),
+        sizeof(nv_ctrl_info_pair), "BUS_GET_INFO.busInfoList[busInfoListSize]", true),
     EMB(NV2080_CTRL_CMD_BIOS_GET_INFO, NV2080_CTRL_BIOS_GET_INFO_PARAMS, biosInfoList, biosInfoListSize,
-        sizeof(nv_ctrl_info_pair), "BIOS_GET_INFO.biosInfoList[biosInfoListSize]"),
+        sizeof(nv_ctrl_info_pair), "BIOS_GET_INFO.biosInfoList[biosInfoListSize]", true),
     EMB(NV0041_CTRL_CMD_GET_SURFACE_INFO, NV0041_CTRL_GET_SURFACE_INFO_PARAMS, surfaceInfoList, surfaceInfoListSize,
-        sizeof(NV0041_CTRL_SURFACE_INFO), "GET_SURFACE_INFO.surfaceInfoList[surfaceInfoListSize]"),
+        sizeof(NV0041_CTRL_SURFACE_INFO), "GET_SURFACE_INFO.surfaceInfoList[surfaceInfoListSize]", true),
     {.what = NULL},
 };
 

@@ -164,6 +164,7 @@ struct nv_ctrl_embedded {
     uint32_t count_off;
     uint32_t elem;
     const char *what;
+    bool read;          /* the driver reads the entries (indices, handles), not only writes them */
 };
 
 /* Terminated by what NULL; rows of one command are adjacent, at most NV_CTRL_MAX_EMBEDDED of them. */

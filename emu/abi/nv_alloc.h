@@ -205,6 +205,39 @@ typedef struct NVB0B5_ALLOCATION_PARAMETERS {
 } NVB0B5_ALLOCATION_PARAMETERS;
 NV_ASSERT_LAYOUT(NVB0B5_ALLOCATION_PARAMETERS, 8, 4);
 
+/*
+ * NV50_P2P (class/cl503b.h, 580.x): a P2P mapping between two subdevices of one client, the client its parent.
+ * A peer id mask of 0 lets RM choose; the two BAR1 P2P DMA infos are outputs (NV_U64_MAX / 0 unless privileged
+ * BAR1 P2P).
+ */
+typedef struct NV503B_BAR1_P2P_DMA_INFO {
+    uint64_t dma_address;
+    uint64_t dma_size;
+} NV503B_BAR1_P2P_DMA_INFO;
+NV_ASSERT_LAYOUT(NV503B_BAR1_P2P_DMA_INFO, 16, 8);
+typedef struct NV503B_ALLOC_PARAMETERS {
+    NvHandle hSubDevice;
+    NvHandle hPeerSubDevice;
+    uint32_t subDevicePeerIdMask;
+    uint32_t peerSubDevicePeerIdMask;
+    uint64_t mailboxBar1Addr;
+    uint32_t mailboxTotalSize;
+    uint32_t flags;                 /* NV503B_FLAGS_P2P_TYPE (bit 0): GPA 0, SPA 1 */
+    uint32_t subDeviceEgmPeerIdMask;
+    uint32_t peerSubDeviceEgmPeerIdMask;
+    NV503B_BAR1_P2P_DMA_INFO l2pBar1P2PDmaInfo;
+    NV503B_BAR1_P2P_DMA_INFO p2lBar1P2PDmaInfo;
+} NV503B_ALLOC_PARAMETERS;
+NV_ASSERT_LAYOUT(NV503B_ALLOC_PARAMETERS, 72, 8);
+NV_ASSERT_OFF(NV503B_ALLOC_PARAMETERS, hPeerSubDevice, 4);
+NV_ASSERT_OFF(NV503B_ALLOC_PARAMETERS, peerSubDevicePeerIdMask, 12);
+NV_ASSERT_OFF(NV503B_ALLOC_PARAMETERS, mailboxBar1Addr, 16);
+NV_ASSERT_OFF(NV503B_ALLOC_PARAMETERS, flags, 28);
+NV_ASSERT_OFF(NV503B_ALLOC_PARAMETERS, peerSubDeviceEgmPeerIdMask, 36);
+NV_ASSERT_OFF(NV503B_ALLOC_PARAMETERS, l2pBar1P2PDmaInfo, 40);
+NV_ASSERT_OFF(NV503B_ALLOC_PARAMETERS, p2lBar1P2PDmaInfo, 56);
+#define NV503B_FLAGS_P2P_TYPE_SPA 0x1u
+
 /* Classes accepted without behaviour; not in docs/driver-sources.md. */
 typedef struct NV503C_ALLOC_PARAMETERS { uint32_t flags; } NV503C_ALLOC_PARAMETERS;
 NV_ASSERT_LAYOUT(NV503C_ALLOC_PARAMETERS, 4, 4);

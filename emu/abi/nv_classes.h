@@ -35,6 +35,7 @@
 #define FERMI_VASPACE_A                 0x000090F1u
 #define KERNEL_GRAPHICS_CONTEXT         0x00000090u
 #define RM_USER_SHARED_DATA             0x000000DEu
+#define NV50_P2P                        0x0000503Bu  /* cl503b.h: a P2P mapping between two subdevices */
 #define NV50_THIRD_PARTY_P2P            0x0000503Cu
 #define GT200_DEBUGGER                  0x000083DEu
 #define NV_CONFIDENTIAL_COMPUTE         0x0000CB33u

@@ -9,6 +9,9 @@
 #ifndef NVEMU_ABI_NV_CTRL_MONITORING_H
 #define NVEMU_ABI_NV_CTRL_MONITORING_H
 
+#include <stdint.h>
+
+#include "abi/nv_abi_assert.h"
 #include "abi/nv_escape.h"
 
 /* ctrl0000/ctrl0000gpu.h */
@@ -317,6 +320,28 @@ NV_ASSERT_OFF(NV2080_CTRL_UNPUBLISHED_A026_PARAMS, clks[0].freqKHz_out, 28);
 #define NV2080_CTRL_CMD_GPU_GET_COMPUTE_POLICY_CONFIG_PARAMS_SIZE    260u
 #define NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO                    0x208001A3u
 #define NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS_SIZE        56u
+/*
+ * Its layout (ctrl2080gpu.h, NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS): what the fabric manager told the
+ * GPU. The cluster UUID, partition id and clique id are assigned by the machine's fabric, not by the GPU model.
+ */
+typedef struct {
+    uint8_t state;                  /* NV2080_CTRL_GPU_FABRIC_PROBE_STATE_*: 3 COMPLETE */
+    uint32_t status;
+    uint8_t clusterUuid[16];
+    uint16_t fabricPartitionId;
+    uint64_t fabricCaps;
+    uint32_t fabricCliqueId;
+    uint32_t fabricHealthMask;
+    uint8_t fabricHealthSummary;
+} nv2080_fabric_probe_info_params;
+NV_ASSERT_LAYOUT(nv2080_fabric_probe_info_params, NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO_PARAMS_SIZE, 8);
+NV_ASSERT_OFF(nv2080_fabric_probe_info_params, status, 4);
+NV_ASSERT_OFF(nv2080_fabric_probe_info_params, clusterUuid, 8);
+NV_ASSERT_OFF(nv2080_fabric_probe_info_params, fabricPartitionId, 24);
+NV_ASSERT_OFF(nv2080_fabric_probe_info_params, fabricCaps, 32);
+NV_ASSERT_OFF(nv2080_fabric_probe_info_params, fabricCliqueId, 40);
+NV_ASSERT_OFF(nv2080_fabric_probe_info_params, fabricHealthMask, 44);
+NV_ASSERT_OFF(nv2080_fabric_probe_info_params, fabricHealthSummary, 48);
 #define NV2080_CTRL_CMD_GR_GET_GLOBAL_SM_ORDER                       0x2080121Bu
 #define NV2080_CTRL_CMD_GR_GET_GLOBAL_SM_ORDER_PARAMS_SIZE           9240u
 #define NV2080_CTRL_CMD_GR_GET_CAPS_V2                               0x20801227u
@@ -331,6 +356,19 @@ NV_ASSERT_OFF(NV2080_CTRL_UNPUBLISHED_A026_PARAMS, clks[0].freqKHz_out, 28);
 #define NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO_PARAMS_SIZE             200u
 #define NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS           0x2080182Au
 #define NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS_PARAMS_SIZE 112u
+/* ctrl2080bus.h: capType and dbdf are inputs (dbdf names the peer of CAPTYPE_P2P), then 13 {bSupported, attributes}. */
+typedef struct {
+    uint32_t capType;               /* NV2080_CTRL_CMD_BUS_PCIE_ATOMICS_CAPTYPE_*: SYSMEM 0, GPU 1, P2P 2 */
+    uint32_t dbdf;                  /* domain 31:16, bus 15:8, device 7:3, function 2:0 */
+    struct {
+        uint8_t bSupported;
+        uint32_t attributes;
+    } atomicOp[13];
+} nv2080_pcie_supported_gpu_atomics_params;
+NV_ASSERT_LAYOUT(nv2080_pcie_supported_gpu_atomics_params,
+                 NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS_PARAMS_SIZE, 4);
+NV_ASSERT_OFF(nv2080_pcie_supported_gpu_atomics_params, atomicOp, 8);
+#define NV2080_CTRL_CMD_BUS_PCIE_ATOMICS_CAPTYPE_P2P                 2u
 #define NV2080_CTRL_CMD_BUS_GET_C2C_INFO                             0x2080182Bu
 #define NV2080_CTRL_CMD_BUS_GET_C2C_INFO_PARAMS_SIZE                 28u
 #define NV2080_CTRL_CMD_PERF_BOOST                                   0x2080200Au

@@ -316,6 +316,8 @@ const struct rm_class_row rm_class_rows_core[] = {
      .free_priority = P),
     RM_CLASS(RM_USER_SHARED_DATA, NV00DE_ALLOC_PARAMETERS, .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_SUBDEVICE,
      .family = RM_FAM_OTHER, .free_priority = P, .construct = rusd_construct),
+    RM_CLASS(NV50_P2P, NV503B_ALLOC_PARAMETERS, .params = RM_PARAMS_REQUIRED, .parents = RM_FAM_CLIENT,
+     .family = RM_FAM_OTHER, .modelled = true, .free_priority = P, .construct = rm_p2p_construct),
     RM_CLASS(NV50_THIRD_PARTY_P2P, NV503C_ALLOC_PARAMETERS, .params = RM_PARAMS_OPTIONAL, .parents = RM_FAM_SUBDEVICE,
      .family = RM_FAM_OTHER, .free_priority = P),
     RM_CLASS(GT200_DEBUGGER, NV83DE_ALLOC_PARAMETERS, .params = RM_PARAMS_REQUIRED, .parents = RM_FAM_DEVICE,

@@ -313,6 +313,29 @@ _Static_assert(sizeof(bus_pci_bar_info_params) == NV2080_CTRL_CMD_BUS_GET_PCI_BA
 _Static_assert(offsetof(bus_pci_bar_info_params, pciBarInfo[1].barOffset) == 48, "PCI_BAR_INFO.barOffset");
 
 /*
+ * BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS (ctrl2080bus.h): capType asks about atomics to system memory (SYSMEM), of
+ * the GPU alone (GPU) or to the peer GPU at PCI address dbdf (P2P). The open driver forwards the control to GSP
+ * (subdeviceCtrlCmdBusGetPcieSupportedGpuAtomics, 580.x: only the VF variant has a body), so no public source says
+ * how it answers. Recorded: every SYSMEM call on every board answered NV_OK with the profile's table; every P2P
+ * call (each NCCL rank's third call, naming the other H200, fixtures/hw/h200-580.159.04/programs2 and
+ * programs4-nccl trace-nccl-p1/p2 line 183, two machines) answered NV_ERR_NOT_SUPPORTED: those GPUs reach each
+ * other over NVLink, not PCIe. No GPU here has a PCIe peer, so P2P answers that; the rest the recorded table.
+ */
+RM_CTRL_HANDLER(ctrl_pcie_atomics, nv2080_pcie_supported_gpu_atomics_params)
+{
+    if (p->capType == NV2080_CTRL_CMD_BUS_PCIE_ATOMICS_CAPTYPE_P2P) {
+        LOG_INFO("rm", "BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS: P2P atomics to peer 0x%x: no PCIe peer, not supported",
+                 p->dbdf);
+        return NV_ERR_NOT_SUPPORTED;
+    }
+    uint32_t cap = p->capType, dbdf = p->dbdf;
+    NV_STATUS st = rm_ctrl_canned(c, p);
+    p->capType = cap;
+    p->dbdf = dbdf;
+    return st;
+}
+
+/*
  * BUS_GET_PCI_BAR_INFO (ctrl2080bus.h): the profile's recorded answer, which lists GPU 0's BARs; on another GPU
  * each BAR at one of GPU 0's addresses is at that GPU's (pci.next_gpus), as the two-H200 machine answered
  * (fixtures/hw/h200-580.159.04/programs2/trace-nccl-p1.log.gz lines 50 and 128: same sizes, own addresses).
@@ -574,7 +597,8 @@ const struct rm_ctrl_row rm_ctrl_rows_discovery[] = {
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO_V2, NV2080_CTRL_BUS_GET_INFO_V2_PARAMS, SUB, NP, ctrl_bus_info_v2),
     RM_CTRL(NV2080_CTRL_CMD_BUS_GET_INFO, NV2080_CTRL_BUS_GET_INFO_PARAMS, SUB, NP, ctrl_bus_info),
     RM_CTRL(NV2080_CTRL_CMD_BIOS_GET_INFO, NV2080_CTRL_BIOS_GET_INFO_PARAMS, SUB, NP, ctrl_bios_info),
-    RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS, SUB, rm_ctrl_canned),
+    RM_CTRL(NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS, nv2080_pcie_supported_gpu_atomics_params, SUB, NP,
+            ctrl_pcie_atomics, .flags = RM_CTRL_CANNED),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_BUS_GET_C2C_INFO, SUB, rm_ctrl_canned),
     RM_CTRL_RECORDED(NV2080_CTRL_CMD_PERF_BOOST, SUB, rm_ctrl_canned),
     RM_CTRL_BYTES(NV2080_CTRL_CMD_UNPUBLISHED_220C, 0, SUB, NP, ctrl_no_params),

@@ -18,6 +18,7 @@
  */
 #include <string.h>
 
+#include "abi/nv_alloc.h"
 #include "abi/nv_ctrl_monitoring.h"
 #include "base/log.h"
 #include "profile/profile.h"
@@ -278,6 +279,55 @@ RM_CTRL_HANDLER(ctrl_p2p_caps_matrix, p2p_caps_matrix_params)
             }
         }
     return NV_OK;
+}
+
+/* A subdevice of the caller's client, or NULL (subdeviceGetByHandle). */
+static struct rm_object *client_subdevice(struct rm_call *c, uint32_t h)
+{
+    struct rm_object *o = rm_client_find(c->client, h);
+    return o && !o->lost && o->family == RM_FAM_SUBDEVICE && o->gpu ? o : NULL;
+}
+
+static bool at_most_one_bit(uint32_t m)
+{
+    return (m & (m - 1u)) == 0;
+}
+
+/*
+ * NV50_P2P (p2p_api.c, p2papiConstruct_IMPL, 580.x): both subdevices must be the client's (else
+ * INVALID_ARGUMENT); a peer id mask that is not 0 names one id, and a loopback (one subdevice twice) asks the
+ * same ids both ways (else INVALID_ARGUMENT); the GPUs' SYSTEM_GET_P2P_CAPS_V2 must name a connection that reads
+ * or writes (else NOT_SUPPORTED: here a GPU without NVLink). SPA-only mappings need ATS, which no profile has.
+ * The BAR1 P2P DMA infos answer "none" (NV_U64_MAX, 0): BAR1 P2P is not the connection here. The object
+ * depends on both subdevices (freed with either).
+ */
+NV_STATUS rm_p2p_construct(struct rm_call *c, struct rm_object *obj, void *params)
+{
+    NV503B_ALLOC_PARAMETERS *p = params;
+    struct rm_object *sub = client_subdevice(c, p->hSubDevice), *peer = client_subdevice(c, p->hPeerSubDevice);
+    if (!sub || !peer)
+        return NV_ERR_INVALID_ARGUMENT;
+    if (!at_most_one_bit(p->subDevicePeerIdMask) || !at_most_one_bit(p->peerSubDevicePeerIdMask) ||
+        !at_most_one_bit(p->subDeviceEgmPeerIdMask) || !at_most_one_bit(p->peerSubDeviceEgmPeerIdMask))
+        return NV_ERR_INVALID_ARGUMENT;
+    if (p->hSubDevice == p->hPeerSubDevice && (p->subDevicePeerIdMask != p->peerSubDevicePeerIdMask ||
+                                               p->subDeviceEgmPeerIdMask != p->peerSubDeviceEgmPeerIdMask))
+        return NV_ERR_INVALID_ARGUMENT;
+    if (p->flags & NV503B_FLAGS_P2P_TYPE_SPA)
+        return NV_ERR_INVALID_ARGUMENT;
+    struct gpu *g[2] = {sub->gpu, peer->gpu};
+    uint32_t caps = 0, read_ces, write_ces;
+    NV_STATUS st = system_p2p_caps(c, g, g[0] == g[1] ? 1 : 2, &caps, &read_ces, &write_ces);
+    if (st != NV_OK)
+        return st;
+    if (!(caps & (P2P_READS | P2P_WRITES))) {
+        LOG_INFO("rm", "NV50_P2P between GPU %u and %u: no P2P connection", g[0]->index, g[1]->index);
+        return NV_ERR_NOT_SUPPORTED;
+    }
+    p->l2pBar1P2PDmaInfo = p->p2lBar1P2PDmaInfo = (NV503B_BAR1_P2P_DMA_INFO){UINT64_MAX, 0};
+    if ((st = rm_add_dependant(sub, obj)) != NV_OK)
+        return st;
+    return peer == sub ? NV_OK : rm_add_dependant(peer, obj);
 }
 
 void rm_nvlink_uvm_register_gpu(struct rm_server *rs, nvemu_opener *uvm, const uint8_t uuid[16])

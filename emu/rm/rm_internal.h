@@ -161,6 +161,8 @@ bool rm_object_is_ancestor(const struct rm_object *anc, const struct rm_object *
  */
 NV_STATUS rm_memory_track(struct rm_object *obj, const void *params, uint32_t addr_space);
 void rm_memory_untrack(struct rm_call *c, struct rm_object *obj);
+/* NV50_P2P's constructor (ctrl_nvlink.c): a P2P mapping between two subdevices, the driver's checks. */
+NV_STATUS rm_p2p_construct(struct rm_call *c, struct rm_object *obj, void *params);
 /* The bytes a tracked memory object was allocated with (GPU_GET_PID_INFO counts them); 0 for any other object. */
 uint64_t rm_memory_size(const struct rm_object *obj);
 /*

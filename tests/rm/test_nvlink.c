@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "abi/nv_alloc.h"
+#include "abi/nv_classes.h"
 #include "abi/nv_ctrl_monitoring.h"
 #include "abi/nv_uvm.h"
 #include "rm_test_util.h"
@@ -304,6 +306,83 @@ static void nvlink_status_is_empty_without_nvlink(void **state)
     tenv_fini(&e);
 }
 
+/*
+ * NV50_P2P (p2p_api.c, 580.x) between the two GPUs of h200-x2, under the client: NV_OK with no BAR1 P2P DMA
+ * window (NV_U64_MAX, 0), freed like any object; once a subdevice it names is freed, it is invalidated (still
+ * freed by handle) and a new one naming that subdevice is refused.
+ */
+static void nv50_p2p_between_two_nvlink_gpus_is_allocated_and_freed(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    uint32_t s0 = subdevice(&e, hc, 0), s1 = subdevice(&e, hc, 1);
+    NV503B_ALLOC_PARAMETERS p = {.hSubDevice = s0, .hPeerSubDevice = s1};
+    uint32_t h = 0x5c000279;
+    assert_int_equal(talloc(&e, e.ctl, hc, hc, &h, NV50_P2P, &p), NV_OK);
+    assert_true(p.l2pBar1P2PDmaInfo.dma_address == UINT64_MAX && p.p2lBar1P2PDmaInfo.dma_address == UINT64_MAX);
+    assert_true(p.l2pBar1P2PDmaInfo.dma_size == 0 && p.p2lBar1P2PDmaInfo.dma_size == 0);
+    assert_int_equal(tfree(&e, e.ctl, hc, h), NV_OK);
+    assert_int_equal(talloc(&e, e.ctl, hc, hc, &h, NV50_P2P, &p), NV_OK);
+    assert_int_equal(tfree(&e, e.ctl, hc, s1), NV_OK);
+    assert_int_equal(tfree(&e, e.ctl, hc, h), NV_OK);
+    uint32_t h2 = 0x5c00027a;
+    assert_int_equal(talloc(&e, e.ctl, hc, hc, &h2, NV50_P2P, &p), NV_ERR_INVALID_ARGUMENT);
+    tenv_fini(&e);
+}
+
+/* A handle that is not one of the client's subdevices (a device, nothing), or a peer id mask of two ids. */
+static void nv50_p2p_naming_no_subdevice_or_two_peer_ids_is_invalid_argument(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    uint32_t s0 = subdevice(&e, hc, 0), s1 = subdevice(&e, hc, 1);
+    uint32_t h = 0x5c000001;
+    NV503B_ALLOC_PARAMETERS p = {.hSubDevice = s0, .hPeerSubDevice = 0x101};
+    assert_int_equal(talloc(&e, e.ctl, hc, hc, &h, NV50_P2P, &p), NV_ERR_INVALID_ARGUMENT);
+    p.hPeerSubDevice = 0x5c00dead;
+    assert_int_equal(talloc(&e, e.ctl, hc, hc, &h, NV50_P2P, &p), NV_ERR_INVALID_ARGUMENT);
+    p = (NV503B_ALLOC_PARAMETERS){.hSubDevice = s0, .hPeerSubDevice = s1, .subDevicePeerIdMask = 0x3};
+    assert_int_equal(talloc(&e, e.ctl, hc, hc, &h, NV50_P2P, &p), NV_ERR_INVALID_ARGUMENT);
+    p = (NV503B_ALLOC_PARAMETERS){.hSubDevice = s0, .hPeerSubDevice = s0, .subDevicePeerIdMask = 0x1,
+                                  .peerSubDevicePeerIdMask = 0x2};
+    assert_int_equal(talloc(&e, e.ctl, hc, hc, &h, NV50_P2P, &p), NV_ERR_INVALID_ARGUMENT);
+    tenv_fini(&e);
+}
+
+/* One H200 without NVLink: its P2P caps name no connection, so a loopback mapping is NOT_SUPPORTED. */
+static void nv50_p2p_without_a_p2p_connection_is_not_supported(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-2b42");
+    uint32_t s0 = subdevice(&e, hc, 0), h = 0x5c000001;
+    NV503B_ALLOC_PARAMETERS p = {.hSubDevice = s0, .hPeerSubDevice = s0};
+    assert_int_equal(talloc(&e, e.ctl, hc, hc, &h, NV50_P2P, &p), NV_ERR_NOT_SUPPORTED);
+    tenv_fini(&e);
+}
+
+/*
+ * BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS: atomics to system memory answer the profile's table, atomics to a peer
+ * GPU (capType P2P, dbdf 00:07.0) NOT_SUPPORTED, as both two-H200 machines answered.
+ */
+static void pcie_atomics_to_a_peer_gpu_are_not_supported(void **state)
+{
+    (void)state;
+    struct tenv e;
+    uint32_t hc = up(&e, "h200-x2");
+    uint32_t s0 = subdevice(&e, hc, 0);
+    nv2080_pcie_supported_gpu_atomics_params p = {0};
+    assert_int_equal(tctrl(&e, e.ctl, hc, s0, NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS, &p, sizeof p),
+                     NV_OK);
+    p = (nv2080_pcie_supported_gpu_atomics_params){.capType = NV2080_CTRL_CMD_BUS_PCIE_ATOMICS_CAPTYPE_P2P,
+                                                   .dbdf = 0x38};
+    assert_int_equal(tctrl(&e, e.ctl, hc, s0, NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS, &p, sizeof p),
+                     NV_ERR_NOT_SUPPORTED);
+    tenv_fini(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +396,10 @@ int main(void)
         cmocka_unit_test(p2p_caps_matrix_of_one_gpu_without_nvlink_is_empty),
         cmocka_unit_test(nvlink_status_names_each_gpu_as_the_local_end),
         cmocka_unit_test(nvlink_status_is_empty_without_nvlink),
+        cmocka_unit_test(nv50_p2p_between_two_nvlink_gpus_is_allocated_and_freed),
+        cmocka_unit_test(nv50_p2p_naming_no_subdevice_or_two_peer_ids_is_invalid_argument),
+        cmocka_unit_test(nv50_p2p_without_a_p2p_connection_is_not_supported),
+        cmocka_unit_test(pcie_atomics_to_a_peer_gpu_are_not_supported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "abi/nv_ctrl_discovery.h"
+#include "abi/nv_ctrl_monitoring.h"
 #include "abi/nv_escape.h"
 #include "identity.h"
 #include "trace.h"
@@ -99,7 +100,8 @@ static int take(struct derived *d, const struct trace_call *tc)
         }
         return 0;
     }
-    if (!replay_board_identity(cmd))
+    /* the fabric's partition, cluster and clique ids are per machine: the whole answer is kept */
+    if (!replay_board_identity(cmd) && cmd != NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO)
         return 0;
     if (cmd == NV2080_CTRL_CMD_GPU_GET_GID_INFO) {
         /* the binary form (16 bytes) is the UUID itself; the ASCII form repeats it */

@@ -79,10 +79,40 @@ static const char *nvlink_wiring(const uint8_t *got, const uint8_t *want, uint32
                : NULL;
 }
 
+/*
+ * GET_GPU_FABRIC_PROBE_INFO: the cluster UUID, fabric partition id and clique id are what the machine's fabric
+ * assigned (programs2's two H200s answered partition 4, programs4-nccl's 6, both probes COMPLETE with the same
+ * caps); differences only there are board identity.
+ */
+static const char *fabric_partition(const uint8_t *got, const uint8_t *want, uint32_t len)
+{
+    static const struct {
+        size_t off, len;
+    } assigned[] = {
+        {offsetof(nv2080_fabric_probe_info_params, clusterUuid), 16},
+        {offsetof(nv2080_fabric_probe_info_params, fabricPartitionId), 2},
+        {offsetof(nv2080_fabric_probe_info_params, fabricCliqueId), 4},
+    };
+    bool any = false;
+    for (uint32_t i = 0; i < len; i++) {
+        if (got[i] == want[i])
+            continue;
+        bool ok = false;
+        for (size_t k = 0; k < sizeof assigned / sizeof *assigned; k++)
+            ok |= i >= assigned[k].off && i < assigned[k].off + assigned[k].len;
+        if (!ok)
+            return NULL;
+        any = true;
+    }
+    return any ? "fabric partition: cluster UUID, partition and clique ids" : NULL;
+}
+
 const char *replay_board_identity_entries(uint32_t cmd, const uint8_t *got, const uint8_t *want, uint32_t len)
 {
     if (cmd == NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS)
         return nvlink_wiring(got, want, len);
+    if (cmd == NV2080_CTRL_CMD_GET_GPU_FABRIC_PROBE_INFO)
+        return len == sizeof(nv2080_fabric_probe_info_params) ? fabric_partition(got, want, len) : NULL;
     if (cmd != NV2080_CTRL_CMD_GPU_GET_INFO_V2 || len < offsetof(NV2080_CTRL_GPU_GET_INFO_V2_PARAMS, gpuInfoList))
         return NULL;
     const size_t first = offsetof(NV2080_CTRL_GPU_GET_INFO_V2_PARAMS, gpuInfoList);

@@ -106,6 +106,10 @@ struct replay {
         uint32_t hclient, hvaspace;  /* the emulator's handles */
     } ext_vas[16];                /* externally owned VA spaces, in allocation order (older traces' UVM) */
     uint32_t next_ext_vas, next_ext_vas_free;
+    struct unbuilt {
+        uint32_t hclient, hobject;  /* recorded handles */
+    } unbuilt[64];                /* objects whose alloc was skipped (unbuilt_alloc); a full set forgets the rest */
+    uint32_t nunbuilt;
     const struct replay_allowed *used[8];  /* allow-list entries that covered a difference */
     uint32_t nused, allowed;
     FILE *report;
@@ -694,8 +698,88 @@ static void compare_lists(struct replay *r, const struct trace_call *tc, const c
     }
 }
 
+/*
+ * An alloc recorded without its params block (the recorder knew no size for the class: the driver takes the
+ * size from its class table when paramsSize is 0, rmapiParamsCopyInit in rmapi/param_copy.c, 580.x) whose class
+ * the emulator models from required params: a zeroed block cannot stand for what the program passed (NV50_P2P's
+ * two subdevice handles), so the call is skipped, and so are later calls on the object it made.
+ */
+static bool unbuilt_alloc(const struct trace_call *tc)
+{
+    if (tc->nr != NR_ALLOC || (tc->size != 32 && tc->size != 48) || tc->aparams.present || !rd64(tc->in.data + 16))
+        return false;
+    const struct rm_class_row *row = rm_class_lookup(rd32(tc->in.data + 12));
+    return row && row->modelled && row->params == RM_PARAMS_REQUIRED && row->param_size > 0;
+}
+
+/*
+ * True when a FREE or CONTROL line names an object whose alloc was skipped; its free takes it out of the set, and
+ * so does the free of its client (the handle may then name a new object).
+ */
+static bool on_unbuilt(struct replay *r, const struct trace_call *tc)
+{
+    uint32_t hc, h;
+    if (tc->nr == NR_FREE && tc->size == 16) {
+        hc = rd32(tc->in.data);
+        h = rd32(tc->in.data + 8);
+    } else if (tc->nr == NR_CONTROL && tc->size == 32) {
+        hc = rd32(tc->in.data);
+        h = rd32(tc->in.data + 4);
+    } else {
+        return false;
+    }
+    bool on = false;
+    for (uint32_t i = 0; i < r->nunbuilt;) {
+        struct unbuilt *u = &r->unbuilt[i];
+        bool named = u->hclient == hc && u->hobject == h;
+        on |= named;
+        if (tc->nr == NR_FREE && u->hclient == hc && (named || h == hc))
+            *u = r->unbuilt[--r->nunbuilt];
+        else
+            i++;
+    }
+    return on;
+}
+
+/*
+ * A control of the embedded-pointer table whose line holds neither ein nor eout (recorders before
+ * programs4-nccl) while its params point at a list the driver reads (the indices GET_SURFACE_INFO answers):
+ * what the program asked is unknown, so the call cannot be compared. A list the driver only writes (build
+ * strings, class list) is rebuilt faithfully as a zeroed one, and its call compared as before. A recorded list
+ * that differs stays a mismatch (compare_lists).
+ */
+static bool lists_not_recorded(const struct trace_call *tc)
+{
+    if (tc->nr != NR_CONTROL || tc->size != 32 || tc->ein.present || tc->eout.present || !tc->pin.present ||
+        !rd64(tc->in.data + 16))
+        return false;
+    const struct nv_ctrl_embedded *e;
+    uint32_t ne = replay_embedded_ptrs(rd32(tc->in.data + 8), &e);
+    for (uint32_t i = 0; i < ne; i++)
+        if (e[i].read && e[i].ptr_off + 8 <= tc->pin.len && e[i].count_off + 4 <= tc->pin.len &&
+            rd64(tc->pin.data + e[i].ptr_off) && rd32(tc->pin.data + e[i].count_off))
+            return true;
+    return false;
+}
+
 static void replay_call(struct replay *r, const struct trace_call *tc)
 {
+    if (unbuilt_alloc(tc)) {
+        uint32_t so = status_offset(tc->nr, tc->size);
+        bool made = tc->ret == 0 && so != ~0u && rd32(tc->out.data + so) == NV_OK;
+        if (made && r->nunbuilt < sizeof r->unbuilt / sizeof r->unbuilt[0])
+            r->unbuilt[r->nunbuilt++] = (struct unbuilt){rd32(tc->out.data), rd32(tc->out.data + 8)};
+        r->res->skipped_rm++;
+        return;
+    }
+    if (on_unbuilt(r, tc)) {
+        r->res->skipped_rm++;
+        return;
+    }
+    if (lists_not_recorded(tc)) {
+        r->res->skipped_lists++;
+        return;
+    }
     r->cur_id = 0;
     if (tc->nr == NR_CONTROL && tc->size == 32)
         r->cur_id = rd32(tc->in.data + 8);

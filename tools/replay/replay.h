@@ -31,6 +31,9 @@ struct replay_result {
     uint32_t uvm_calls;      /* /dev/nvidia-uvm ioctls re-issued (from their parameter blocks) and compared */
     uint32_t skipped_uvm;    /* /dev/nvidia-uvm ioctls recorded without a parameter block (older traces) */
     uint32_t uvm_inferred;   /* of those: UVM_REGISTER_GPU_VASPACE issued for the VA space the trace allocated */
+    uint32_t skipped_rm;     /* RM allocs recorded without the params block their class needs, and the calls on
+                              * the objects they made: not issued */
+    uint32_t skipped_lists;  /* controls whose embedded lists were not recorded (no ein/eout): not issued */
 };
 
 /*

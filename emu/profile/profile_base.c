@@ -1,6 +1,5 @@
 #include "profile/profile_base.h"
 
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,19 +23,29 @@ static const struct ynode *row_field(const struct ynode *row, const char *key)
     return NULL;
 }
 
-/* The same hex text, whitespace and letter case aside (another spelling of the same bytes is another key). */
-static bool same_hex(const char *a, const char *b)
+/*
+ * The same input bytes: a row's `in` is zero-padded to its size when parsed, so "00" and "00*24" are one key.
+ * Text that does not decode is compared as written (the parse reports it later).
+ */
+static bool same_input(const char *a, const char *b)
 {
-    for (;;) {
-        while (isspace((unsigned char)*a))
-            a++;
-        while (isspace((unsigned char)*b))
-            b++;
-        if (!*a || !*b)
-            return !*a && !*b;
-        if (tolower((unsigned char)*a++) != tolower((unsigned char)*b++))
-            return false;
+    uint8_t *x = NULL, *y = NULL;
+    uint32_t nx = 0, ny = 0;
+    char why[96];
+    bool same;
+    if (profile_hex_decode(a, CANNED_MAX_BYTES, &x, &nx, why, sizeof why) ||
+        profile_hex_decode(b, CANNED_MAX_BYTES, &y, &ny, why, sizeof why)) {
+        same = !strcmp(a, b);
+    } else {
+        while (nx && !x[nx - 1])
+            nx--;
+        while (ny && !y[ny - 1])
+            ny--;
+        same = nx == ny && !memcmp(x, y, nx);
     }
+    free(x);
+    free(y);
+    return same;
 }
 
 /*
@@ -53,7 +62,7 @@ static bool canned_row_replaces(const struct ynode *over, const struct ynode *ba
     const struct ynode *oi = row_field(over, "in"), *bi = row_field(base, "in");
     if (!oi || !bi)
         return true;
-    return oi->kind == YNODE_SCALAR && bi->kind == YNODE_SCALAR && same_hex(oi->scalar, bi->scalar);
+    return oi->kind == YNODE_SCALAR && bi->kind == YNODE_SCALAR && same_input(oi->scalar, bi->scalar);
 }
 
 static int seq_append(struct ynode *seq, struct ynode *item)

@@ -28,17 +28,8 @@ static int hexval(char ch)
     return isdigit((unsigned char)ch) ? ch - '0' : tolower((unsigned char)ch) - 'a' + 10;
 }
 
-/*
- * Hex bytes, as whitespace-separated tokens so long blobs can be folded:
- * a token is an even number of hex digits, or "HH*N" = byte HH repeated N times.
- * Two passes: measure, then fill.
- */
-static int parse_hex(struct yctx *c, const struct ynode *n, const char *what, uint32_t maxlen, uint8_t **out,
-                     uint32_t *outlen)
+int profile_hex_decode(const char *s, uint32_t maxlen, uint8_t **out, uint32_t *outlen, char *why, size_t whylen)
 {
-    if (yexpect(c, n, YNODE_SCALAR, what))
-        return -1;
-    const char *s = n->scalar;
     uint8_t *buf = NULL;
     size_t total = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -56,37 +47,48 @@ static int parse_hex(struct yctx *c, const struct ynode *n, const char *what, ui
             if (*q == '*') {
                 char *e;
                 if (nd != 2)
-                    return free(buf), yfail(c, n, "%s: repeat token needs one byte before '*'", what);
+                    return free(buf), snprintf(why, whylen, "repeat token needs one byte before '*'"), -1;
                 unsigned long rep = strtoul(q + 1, &e, 10);
                 if (e == q + 1 || (*e && !isspace((unsigned char)*e)) || rep == 0 || rep > maxlen)
-                    return free(buf), yfail(c, n, "%s: bad repeat count in hex byte string", what);
+                    return free(buf), snprintf(why, whylen, "bad repeat count in hex byte string"), -1;
                 if (buf)
                     memset(buf + k, hexval(t[0]) << 4 | hexval(t[1]), rep);
                 k += rep;
                 q = e;
             } else {
                 if (*q && !isspace((unsigned char)*q))
-                    return free(buf), yfail(c, n, "%s: invalid character '%c' in hex byte string", what, *q);
+                    return free(buf), snprintf(why, whylen, "invalid character '%c' in hex byte string", *q), -1;
                 if (nd % 2)
-                    return free(buf), yfail(c, n, "%s: hex token with an odd number of digits", what);
+                    return free(buf), snprintf(why, whylen, "hex token with an odd number of digits"), -1;
                 for (size_t i = 0; i < nd; i += 2, k++)
                     if (buf)
                         buf[k] = (uint8_t)(hexval(t[i]) << 4 | hexval(t[i + 1]));
             }
             if (k > maxlen)
-                return free(buf), yfail(c, n, "%s: hex byte string longer than %u bytes", what, maxlen);
+                return free(buf), snprintf(why, whylen, "hex byte string longer than %u bytes", maxlen), -1;
         }
         if (pass == 0) {
             if (k == 0)
-                return yfail(c, n, "%s: empty hex byte string", what);
+                return snprintf(why, whylen, "empty hex byte string"), -1;
             total = k;
             buf = malloc(total);
             if (!buf)
-                return yfail(c, n, "out of memory");
+                return snprintf(why, whylen, "out of memory"), -1;
         }
     }
     *out = buf;
     *outlen = (uint32_t)total;
+    return 0;
+}
+
+static int parse_hex(struct yctx *c, const struct ynode *n, const char *what, uint32_t maxlen, uint8_t **out,
+                     uint32_t *outlen)
+{
+    char why[96];
+    if (yexpect(c, n, YNODE_SCALAR, what))
+        return -1;
+    if (profile_hex_decode(n->scalar, maxlen, out, outlen, why, sizeof why))
+        return yfail(c, n, "%s: %s", what, why);
     return 0;
 }
 
@@ -195,9 +197,6 @@ static int parse_info_table(struct yctx *c, const struct ynode *n, void *elem)
             return yfail(c, n, "table for cmd 0x%x listed twice", t->cmd);
     return 0;
 }
-
-/* Largest control params the driver copies (RMAPI_PARAM_COPY_MAX_PARAMS_SIZE). */
-#define CANNED_MAX_BYTES (1u << 20)
 
 /* A canned control while it is parsed: `out` may be shorter than `size` (zero tail). */
 struct canned_tmp {

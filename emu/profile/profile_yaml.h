@@ -6,6 +6,7 @@
 #define NVEMU_PROFILE_YAML_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "profile/profile.h"
 
@@ -20,6 +21,16 @@ struct profile *profile_parse_yaml(const char *file, const char *text, size_t le
 /* Same, after applying the "path=value" overrides in set[0..nset) to the document (see profile_load_set). */
 struct profile *profile_parse_yaml_set(const char *file, const char *text, size_t len, const char *const *set,
                                        int nset, char *err, size_t errlen);
+
+/* Largest control params the driver copies (RMAPI_PARAM_COPY_MAX_PARAMS_SIZE): a canned row's bound. */
+#define CANNED_MAX_BYTES (1u << 20)
+
+/*
+ * Hex bytes, as whitespace-separated tokens so long blobs can be folded: a token is an even number of hex
+ * digits, or "HH*N" = byte HH repeated N times. Returns 0 with a new buffer of at most maxlen bytes in *out,
+ * or -1 with why the text is not that.
+ */
+int profile_hex_decode(const char *s, uint32_t maxlen, uint8_t **out, uint32_t *outlen, char *why, size_t whylen);
 
 /* Larger profile files are a mistake, not a GPU. */
 #define PROFILE_FILE_MAX (4u << 20)

@@ -453,6 +453,35 @@ static void derived_canned_rows_add_to_and_override_the_base(void **state)
     profile_free(base);
 }
 
+/*
+ * A row's input is zero-padded to its size, so a derived row whose input spells out the zero tail the base's
+ * left implicit ("00*24" against "00") is the same input and replaces the base's row (as `profile from-trace`
+ * writes it); before, both stayed and the derived profile failed to load ("same input listed twice").
+ */
+static void derived_canned_row_with_its_zero_tail_written_out_replaces_the_base_row(void **state)
+{
+    (void)state;
+    char err[256];
+    struct profile *base = profile_load("h200-2b42", err, sizeof err);
+    assert_non_null(base);
+    struct profile *p = load_text("base: h200-2b42\nname: derived\ncanned:\n"
+                                  "  - cmd: 0x2080122b\n    source: GPC 0 of another board\n    in: 00*24\n"
+                                  "    size: 24\n    out: 00*20 7f010000\n",
+                                  err, sizeof err);
+    if (!p)
+        fail_msg("derived profile refused: %s", err);
+    assert_int_equal(p->canned_count, base->canned_count);
+    uint32_t gpc0 = 0;
+    for (uint32_t i = 0; i < p->canned_count; i++)
+        if (p->canned[i].cmd == 0x2080122b && p->canned[i].in[16] == 0) {
+            gpc0++;
+            assert_int_equal(p->canned[i].out[20], 0x7f);
+        }
+    assert_int_equal(gpc0, 1);
+    profile_free(p);
+    profile_free(base);
+}
+
 /* A derived row answering every input of a control replaces all the base's rows of that control. */
 static void derived_canned_row_without_input_replaces_every_base_row_of_its_control(void **state)
 {
@@ -524,6 +553,7 @@ int main(void)
         cmocka_unit_test(both_duration_spellings_give_one_value),
         cmocka_unit_test(derived_canned_rows_add_to_and_override_the_base),
         cmocka_unit_test(derived_canned_row_without_input_replaces_every_base_row_of_its_control),
+        cmocka_unit_test(derived_canned_row_with_its_zero_tail_written_out_replaces_the_base_row),
         cmocka_unit_test(hostile_profiles_are_refused_without_crashing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Records the held-out program set (programs in no earlier committed recording) with `nvemu record`, on a
 # one-GPU machine with nvcc, PyTorch, JAX, CuPy and Triton (run from the repository root):
-#   tools/record/programs/record-heldout.sh NVEMU_DIR OUTDIR [BUDGET_S]
+#   tools/record/programs/record-heldout.sh NVEMU_DIR OUTDIR [BUDGET_S [NAME...]]
 # NVEMU_DIR as for record-frameworks.sh. The two CUDA C++ programs are built with nvcc first. Programs are
 # recorded in order while the elapsed time stays under BUDGET_S (default 150); the rest are listed as skipped.
+# NAMEs limit the run to those programs.
 # OUTDIR receives heldout.tar.gz: the gzipped traces (trace-NAME.log.gz, or -pN per process, numbered in the
 # order their traces were last written, which is not always start order: a parent that waits for its child
 # ends after it),
@@ -12,6 +13,8 @@ set -u
 N=$(readlink -f "$1")
 OUT=$(readlink -f "$2")
 BUDGET=${3:-150}
+shift $(($# < 3 ? $# : 3))
+SEL=("$@")
 P=$(dirname "$(readlink -f "$0")")/heldout
 R=/tmp/nvemu-heldout/out
 B=/tmp/nvemu-heldout/bin
@@ -34,7 +37,8 @@ BUILD=$!
 cat "$R/env.txt"
 # rec NAME TIMEOUT CMD...: one program under `nvemu record`, unless the budget is spent
 rec() {
-  local name=$1 tmo=$2; shift 2
+  local name=$1 tmo=$2 s; shift 2
+  if [ ${#SEL[@]} != 0 ]; then for s in "${SEL[@]}" ''; do [ "$s" = "$name" ] && break; done; [ -z "$s" ] && return 0; fi
   if [ $((SECONDS + 5)) -ge "$BUDGET" ]; then echo "skipped (budget): $name" | tee -a "$R/skipped.txt"; return 0; fi
   [ $((SECONDS + tmo)) -gt "$BUDGET" ] && tmo=$((BUDGET - SECONDS))
   local t0=$SECONDS

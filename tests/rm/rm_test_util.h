@@ -128,4 +128,18 @@ static inline uint32_t tbase(struct tenv *e, int fd, uint32_t hdev, uint32_t hsu
     return hc;
 }
 
+/* The subdevice of GPU dev under client hc on e's nvidiactl (device handle 0x100 + dev, subdevice 0x200 + dev). */
+static inline uint32_t tsubdevice(struct tenv *e, uint32_t hc, uint32_t dev)
+{
+    assert_true(nvemu_fdtable_open(e->t, dev ? "/dev/nvidia1" : "/dev/nvidia0", &e->who) >= 0);
+    NV0080_ALLOC_PARAMETERS dp;
+    memset(&dp, 0, sizeof dp);
+    dp.deviceId = dev;
+    uint32_t hdev = 0x100 + dev, hsub = 0x200 + dev;
+    assert_int_equal(talloc(e, e->ctl, hc, hc, &hdev, NV01_DEVICE_0, &dp), NV_OK);
+    NV2080_ALLOC_PARAMETERS sp = {0};
+    assert_int_equal(talloc(e, e->ctl, hc, hdev, &hsub, NV20_SUBDEVICE_0, &sp), NV_OK);
+    return hsub;
+}
+
 #endif

@@ -95,20 +95,6 @@ static void active_device_ids_list_each_gpu(void **state)
     tenv_fini(&e);
 }
 
-/* The subdevice of GPU dev under client hc (device handle 0x100 + dev, subdevice 0x200 + dev). */
-static uint32_t subdevice(struct tenv *e, uint32_t hc, uint32_t dev)
-{
-    assert_true(nvemu_fdtable_open(e->t, dev ? "/dev/nvidia1" : "/dev/nvidia0", &e->who) >= 0);
-    NV0080_ALLOC_PARAMETERS dp;
-    memset(&dp, 0, sizeof dp);
-    dp.deviceId = dev;
-    uint32_t hdev = 0x100 + dev, hsub = 0x200 + dev;
-    assert_int_equal(talloc(e, e->ctl, hc, hc, &hdev, NV01_DEVICE_0, &dp), NV_OK);
-    NV2080_ALLOC_PARAMETERS sp = {0};
-    assert_int_equal(talloc(e, e->ctl, hc, hdev, &hsub, NV20_SUBDEVICE_0, &sp), NV_OK);
-    return hsub;
-}
-
 /* BUS_GET_INFO_V2's bus, device and domain numbers are the GPU asked's own PCI location: slot 7 for GPU 1. */
 static void bus_info_answers_each_gpus_pci_location(void **state)
 {
@@ -116,7 +102,7 @@ static void bus_info_answers_each_gpus_pci_location(void **state)
     struct tenv e;
     uint32_t hc = up(&e);
     for (uint32_t dev = 0; dev < 2; dev++) {
-        uint32_t hsub = subdevice(&e, hc, dev);
+        uint32_t hsub = tsubdevice(&e, hc, dev);
         NV2080_CTRL_BUS_GET_INFO_V2_PARAMS b;
         memset(&b, 0, sizeof b);
         b.busInfoListSize = 3;
@@ -147,7 +133,7 @@ static void each_gpu_answers_its_own_bar_addresses(void **state)
     const uint64_t bar_offset[2][3] = {{0x104002000000ull, 0x100000000000ull, 0x104000000000ull},
                                        {0x104003000000ull, 0x108000000000ull, 0x104004000000ull}};
     for (uint32_t dev = 0; dev < 2; dev++) {
-        uint32_t hsub = subdevice(&e, hc, dev);
+        uint32_t hsub = tsubdevice(&e, hc, dev);
         uint8_t b[NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO_PARAMS_SIZE];
         memset(b, 0, sizeof b);
         assert_int_equal(tctrl(&e, e.ctl, hc, hsub, NV2080_CTRL_CMD_BUS_GET_PCI_BAR_INFO, b, sizeof b), NV_OK);

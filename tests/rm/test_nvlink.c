@@ -56,20 +56,6 @@ static uint64_t u64_at(const uint8_t *b, size_t off)
     return v;
 }
 
-/* The subdevice of GPU dev under client hc (device handle 0x100 + dev, subdevice 0x200 + dev). */
-static uint32_t subdevice(struct tenv *e, uint32_t hc, uint32_t dev)
-{
-    assert_true(nvemu_fdtable_open(e->t, dev ? "/dev/nvidia1" : "/dev/nvidia0", &e->who) >= 0);
-    NV0080_ALLOC_PARAMETERS dp;
-    memset(&dp, 0, sizeof dp);
-    dp.deviceId = dev;
-    uint32_t hdev = 0x100 + dev, hsub = 0x200 + dev;
-    assert_int_equal(talloc(e, e->ctl, hc, hc, &hdev, NV01_DEVICE_0, &dp), NV_OK);
-    NV2080_ALLOC_PARAMETERS sp = {0};
-    assert_int_equal(talloc(e, e->ctl, hc, hdev, &hsub, NV20_SUBDEVICE_0, &sp), NV_OK);
-    return hsub;
-}
-
 static NV_STATUS p2p_caps(struct tenv *e, uint32_t hc, uint8_t *b, uint32_t a, uint32_t bid, uint32_t count)
 {
     memset(b, 0xAB, NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2_PARAMS_SIZE);
@@ -97,7 +83,7 @@ static void nvlink_caps_answer_the_profiles_links_on_each_gpu(void **state)
     for (uint32_t dev = 0; dev < 2; dev++) {
         uint8_t b[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS_SIZE];
         memset(b, 0xAB, sizeof b);
-        assert_int_equal(tctrl(&e, e.ctl, hc, subdevice(&e, hc, dev), NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS, b,
+        assert_int_equal(tctrl(&e, e.ctl, hc, tsubdevice(&e, hc, dev), NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS, b,
                                sizeof b),
                          NV_OK);
         assert_int_equal(u32_at(b, 0), 0x13df);
@@ -122,7 +108,7 @@ static void nvlink_caps_are_zero_on_a_gpu_without_nvlink(void **state)
     uint8_t b[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS_PARAMS_SIZE], zero[sizeof b] = {0};
     memset(b, 0xAB, sizeof b);
     assert_int_equal(
-        tctrl(&e, e.ctl, hc, subdevice(&e, hc, 0), NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS, b, sizeof b), NV_OK);
+        tctrl(&e, e.ctl, hc, tsubdevice(&e, hc, 0), NV2080_CTRL_CMD_NVLINK_GET_NVLINK_CAPS, b, sizeof b), NV_OK);
     assert_memory_equal(b, zero, sizeof b);
     tenv_fini(&e);
 }
@@ -275,7 +261,7 @@ static void nvlink_status_names_each_gpu_as_the_local_end(void **state)
     static uint8_t b[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE];
     const uint32_t local_device = 152 + 10, remote_type = 96 + 24;
     for (uint32_t dev = 0; dev < 2; dev++) {
-        uint32_t hsub = subdevice(&e, hc, dev);
+        uint32_t hsub = tsubdevice(&e, hc, dev);
         memset(b, 0, sizeof b);
         b[24] = 1; /* bSublinkStateInst */
         assert_int_equal(tctrl(&e, e.ctl, hc, hsub, NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, b, sizeof b), NV_OK);
@@ -299,7 +285,7 @@ static void nvlink_status_is_empty_without_nvlink(void **state)
     uint32_t hc = up(&e, "h200-2b42");
     static uint8_t b[NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS_SIZE];
     memset(b, 0, sizeof b);
-    uint32_t hsub = subdevice(&e, hc, 0);
+    uint32_t hsub = tsubdevice(&e, hc, 0);
     assert_int_equal(tctrl(&e, e.ctl, hc, hsub, NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS, b, sizeof b), NV_OK);
     for (size_t i = 0; i < sizeof b; i++)
         assert_int_equal(b[i], 0);
@@ -316,7 +302,7 @@ static void nv50_p2p_between_two_nvlink_gpus_is_allocated_and_freed(void **state
     (void)state;
     struct tenv e;
     uint32_t hc = up(&e, "h200-x2");
-    uint32_t s0 = subdevice(&e, hc, 0), s1 = subdevice(&e, hc, 1);
+    uint32_t s0 = tsubdevice(&e, hc, 0), s1 = tsubdevice(&e, hc, 1);
     NV503B_ALLOC_PARAMETERS p = {.hSubDevice = s0, .hPeerSubDevice = s1};
     uint32_t h = 0x5c000279;
     assert_int_equal(talloc(&e, e.ctl, hc, hc, &h, NV50_P2P, &p), NV_OK);
@@ -337,7 +323,7 @@ static void nv50_p2p_naming_no_subdevice_or_two_peer_ids_is_invalid_argument(voi
     (void)state;
     struct tenv e;
     uint32_t hc = up(&e, "h200-x2");
-    uint32_t s0 = subdevice(&e, hc, 0), s1 = subdevice(&e, hc, 1);
+    uint32_t s0 = tsubdevice(&e, hc, 0), s1 = tsubdevice(&e, hc, 1);
     uint32_t h = 0x5c000001;
     NV503B_ALLOC_PARAMETERS p = {.hSubDevice = s0, .hPeerSubDevice = 0x101};
     assert_int_equal(talloc(&e, e.ctl, hc, hc, &h, NV50_P2P, &p), NV_ERR_INVALID_ARGUMENT);
@@ -357,7 +343,7 @@ static void nv50_p2p_without_a_p2p_connection_is_not_supported(void **state)
     (void)state;
     struct tenv e;
     uint32_t hc = up(&e, "h200-2b42");
-    uint32_t s0 = subdevice(&e, hc, 0), h = 0x5c000001;
+    uint32_t s0 = tsubdevice(&e, hc, 0), h = 0x5c000001;
     NV503B_ALLOC_PARAMETERS p = {.hSubDevice = s0, .hPeerSubDevice = s0};
     assert_int_equal(talloc(&e, e.ctl, hc, hc, &h, NV50_P2P, &p), NV_ERR_NOT_SUPPORTED);
     tenv_fini(&e);
@@ -372,7 +358,7 @@ static void pcie_atomics_to_a_peer_gpu_are_not_supported(void **state)
     (void)state;
     struct tenv e;
     uint32_t hc = up(&e, "h200-x2");
-    uint32_t s0 = subdevice(&e, hc, 0);
+    uint32_t s0 = tsubdevice(&e, hc, 0);
     nv2080_pcie_supported_gpu_atomics_params p = {0};
     assert_int_equal(tctrl(&e, e.ctl, hc, s0, NV2080_CTRL_CMD_BUS_GET_PCIE_SUPPORTED_GPU_ATOMICS, &p, sizeof p),
                      NV_OK);

@@ -15,7 +15,9 @@
 
 #include <cmocka.h>
 
+#include "abi/nv_ctrl_core.h"
 #include "abi/nv_ctrl_monitoring.h"
+#include "abi/nv_escape.h"
 #include "identity.h"
 #include "replay.h"
 #include "trace.h"
@@ -479,23 +481,14 @@ static void recorded_embedded_list_is_handed_in_and_its_answer_compared(void **s
 {
     (void)state;
     char **v = fixture_lines(PREFIX_LINES);
-    struct {
-        uint32_t hRoot, hParent, hNew, hClass;
-        uint64_t pAllocParms, pRights;
-        uint32_t paramsSize, flags, status, pad;
-    } a = {0xc1d00019u, 0x5c000002u, 0x5c000040u, 0x40, 0x7f0000001000ull, 0, 0, 0, 0, 0};
+    const NVOS64_PARAMETERS a = {.hRoot = 0xc1d00019u, .hObjectParent = 0x5c000002u, .hObjectNew = 0x5c000040u,
+                                 .hClass = 0x40, .pAllocParms = 0x7f0000001000ull};
     uint8_t ap[128] = {0};
     uint64_t size = 0x600000;
     memcpy(ap + 64, &size, 8);
-    struct {
-        uint32_t hClient, hObject, cmd, flags;
-        uint64_t params;
-        uint32_t paramsSize, status;
-    } c = {0xc1d00019u, 0x5c000040u, 0x410110, 0, 0x7f0000002000ull, 16, 0};
-    struct {
-        uint32_t n, pad;
-        uint64_t list;
-    } sp = {2, 0, 0x7f0000003000ull};
+    const NVOS54_PARAMETERS c = {.hClient = 0xc1d00019u, .hObject = 0x5c000040u, .cmd = 0x410110,
+                                 .params = 0x7f0000002000ull, .paramsSize = 16};
+    const NV0041_CTRL_GET_SURFACE_INFO_PARAMS sp = {.surfaceInfoListSize = 2, .surfaceInfoList = 0x7f0000003000ull};
     const uint32_t ein[4] = {2, 0, 9, 0};
     char ha[97], hap[257], hc[65], hsp[33], hein[33];
     to_hex(ha, &a, 48);
@@ -540,11 +533,8 @@ static void alloc_recorded_without_its_params_is_skipped_with_the_calls_on_its_o
 {
     (void)state;
     char **v = fixture_lines(PREFIX_LINES);
-    struct {
-        uint32_t hRoot, hParent, hNew, hClass;
-        uint64_t pAllocParms, pRights;
-        uint32_t paramsSize, flags, status, pad;
-    } a = {0xc1d00019u, 0xc1d00019u, 0x5c000279u, 0x503b, 0x7f0000001000ull, 0, 0, 0, 0, 0};
+    const NVOS64_PARAMETERS a = {.hRoot = 0xc1d00019u, .hObjectParent = 0xc1d00019u, .hObjectNew = 0x5c000279u,
+                                 .hClass = 0x503b, .pAllocParms = 0x7f0000001000ull};
     const uint32_t f[4] = {0xc1d00019u, 0xc1d00019u, 0x5c000279u, 0};
     char ha[97], hf[33], hap[145];
     to_hex(ha, &a, 48);

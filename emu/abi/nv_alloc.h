@@ -252,4 +252,36 @@ NV_ASSERT_LAYOUT(NV_CONFIDENTIAL_COMPUTE_ALLOC_PARAMS, 4, 4);
 typedef struct NV00DE_ALLOC_PARAMETERS { NvU64A polledDataMask; } NV00DE_ALLOC_PARAMETERS;
 NV_ASSERT_LAYOUT(NV00DE_ALLOC_PARAMETERS, 8, 8);
 
+/*
+ * NV_MEMORY_FABRIC (class/cl00f8.h, 580.x): a range of the GPU's fabric linear address space (FLA), a
+ * subdevice its parent. Flexible objects start empty and get video memory attached by ATTACH_MEM; sticky ones
+ * (flags 0) map map.hVidMem at construction. ALLOC64 passes paramsSize 0: the driver takes the size from its
+ * class table.
+ */
+typedef struct NV00F8_ALLOCATION_PARAMETERS {
+    NvU64A alignment;
+    NvU64A allocSize;
+    NvU64A pageSize;                /* NV_MEMORY_FABRIC_PAGE_SIZE_*: 2 MiB, 512 MiB or 256 GiB */
+    uint32_t allocFlags;            /* NV00F8_ALLOC_FLAGS_* */
+    struct {
+        NvU64A offset;
+        NvHandle hVidMem;
+        uint32_t flags;
+    } map;
+} NV00F8_ALLOCATION_PARAMETERS;
+NV_ASSERT_LAYOUT(NV00F8_ALLOCATION_PARAMETERS, 48, 8);
+NV_ASSERT_OFF(NV00F8_ALLOCATION_PARAMETERS, pageSize, 16);
+NV_ASSERT_OFF(NV00F8_ALLOCATION_PARAMETERS, allocFlags, 24);
+NV_ASSERT_OFF(NV00F8_ALLOCATION_PARAMETERS, map.offset, 32);
+NV_ASSERT_OFF(NV00F8_ALLOCATION_PARAMETERS, map.hVidMem, 40);
+NV_ASSERT_OFF(NV00F8_ALLOCATION_PARAMETERS, map.flags, 44);
+#define NV_MEMORY_FABRIC_PAGE_SIZE_2M               0x200000ull
+#define NV_MEMORY_FABRIC_PAGE_SIZE_512M             0x20000000ull
+#define NV_MEMORY_FABRIC_PAGE_SIZE_256G             0x4000000000ull
+#define NV00F8_ALLOC_FLAGS_FLEXIBLE_FLA             0x01u
+#define NV00F8_ALLOC_FLAGS_FORCE_NONCONTIGUOUS      0x02u
+#define NV00F8_ALLOC_FLAGS_FORCE_CONTIGUOUS         0x04u
+#define NV00F8_ALLOC_FLAGS_READ_ONLY                0x08u
+#define NV00F8_ALLOC_FLAGS_FORCE_UC_LOOPBACK        0x10u
+
 #endif

@@ -25,6 +25,7 @@
 #define NV01_MEMORY_VIRTUAL             0x00000070u
 #define NV01_MEMORY_SYSTEM_OS_DESCRIPTOR 0x00000071u
 #define NV50_MEMORY_VIRTUAL             0x000050A0u
+#define NV_MEMORY_FABRIC                0x000000F8u  /* cl00f8.h: fabric (FLA) memory, NVLink-exportable */
 
 /* device tree */
 #define NV01_DEVICE_0                   0x00000080u

@@ -125,6 +125,9 @@ static NV_STATUS import_type(struct rm_object *o, uint8_t *type)
     case NV01_MEMORY_SYSTEM:
         *type = NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECT_TYPE_SYSMEM;
         return NV_OK;
+    case NV_MEMORY_FABRIC:
+        *type = NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECT_TYPE_FABRIC;
+        return NV_OK;
     default:
         return NV_ERR_INVALID_ARGUMENT;
     }

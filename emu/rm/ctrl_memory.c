@@ -65,6 +65,12 @@ void rm_memory_untrack(struct rm_call *c, struct rm_object *obj)
     rm_object_set_priv(obj, NULL);
 }
 
+uint32_t rm_memory_attr(const struct rm_object *obj)
+{
+    const struct rm_memory *m = rm_object_priv(obj);
+    return m ? m->attr : 0;
+}
+
 uint64_t rm_memory_size(const struct rm_object *obj)
 {
     const struct rm_memory *m = rm_object_priv(obj);

@@ -56,6 +56,7 @@ static void add_ctrls(const struct rm_ctrl_row *rows, const char *table)
 const struct rm_class_table rm_class_tables[] = {
     {"rm_class_rows_core", "emu/rm", rm_class_rows_core},
     {"rm_class_rows_fifo", "emu/fifo", rm_class_rows_fifo},
+    {"rm_class_rows_fabric", "emu/rm", rm_class_rows_fabric},
     {NULL, NULL, NULL},
 };
 
@@ -69,6 +70,7 @@ const struct rm_ctrl_table rm_ctrl_tables[] = {
     {"rm_ctrl_rows_nvlink", "emu/rm", rm_ctrl_rows_nvlink},
     {"rm_ctrl_rows_pids", "emu/rm", rm_ctrl_rows_pids},
     {"rm_ctrl_rows_memory", "emu/rm", rm_ctrl_rows_memory},
+    {"rm_ctrl_rows_fabric", "emu/rm", rm_ctrl_rows_fabric},
     {NULL, NULL, NULL},
 };
 

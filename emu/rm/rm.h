@@ -199,6 +199,7 @@ struct rm_ctrl_row {
 /* Row arrays, each terminated by a row with cmd/hclass 0 and name NULL. */
 extern const struct rm_class_row rm_class_rows_core[];
 extern const struct rm_class_row rm_class_rows_fifo[];
+extern const struct rm_class_row rm_class_rows_fabric[]; /* emu/rm/class_fabric.c (NV_MEMORY_FABRIC) */
 extern const struct rm_ctrl_row rm_ctrl_rows_core[];
 extern const struct rm_ctrl_row rm_ctrl_rows_discovery[];
 extern const struct rm_ctrl_row rm_ctrl_rows_fifo[];
@@ -207,6 +208,7 @@ extern const struct rm_ctrl_row rm_ctrl_rows_export[];   /* emu/rm/ctrl_export.c
 extern const struct rm_ctrl_row rm_ctrl_rows_nvlink[];   /* emu/rm/ctrl_nvlink.c (NVLink caps, P2P caps between GPUs) */
 extern const struct rm_ctrl_row rm_ctrl_rows_pids[];     /* emu/rm/ctrl_pids.c (processes on a GPU, their memory) */
 extern const struct rm_ctrl_row rm_ctrl_rows_gpu_ids[];  /* emu/rm/ctrl_gpu_ids.c (GPU-id checks: attach, drain) */
+extern const struct rm_ctrl_row rm_ctrl_rows_fabric[];   /* emu/rm/class_fabric.c (NV00F8: attach/detach memory) */
 extern const struct rm_ctrl_row rm_ctrl_rows_memory[];   /* emu/rm/ctrl_memory.c (NV0041: GET_SURFACE_INFO) */
 
 /*

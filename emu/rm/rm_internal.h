@@ -165,6 +165,8 @@ void rm_memory_untrack(struct rm_call *c, struct rm_object *obj);
 NV_STATUS rm_p2p_construct(struct rm_call *c, struct rm_object *obj, void *params);
 /* The bytes a tracked memory object was allocated with (GPU_GET_PID_INFO counts them); 0 for any other object. */
 uint64_t rm_memory_size(const struct rm_object *obj);
+/* The NVOS32 attr a tracked memory object was allocated with (page size, format ...); 0 for any other object. */
+uint32_t rm_memory_attr(const struct rm_object *obj);
 /*
  * The object after x in a preorder walk of top's subtree (children in
  * creation order), or NULL after the last; x == top starts the walk below top.

@@ -83,6 +83,10 @@ struct replay {
     bool fd_registered[1024];     /* REGISTER_FD succeeded on it since it was opened */
     bool fd_attached[1024];       /* ATTACH_GPUS_TO_FD succeeded on it since it was opened */
     bool fd_received[1024];       /* holds an export file another process sent (bind_import) */
+    struct slot_range {
+        uint32_t lo, n;
+    } fd_imported[1024][4];       /* slot ranges of that file imported so far (export_import_done) */
+    uint8_t fd_nimported[1024];
     bool sent;                    /* the last call sent a file: the others run before this one goes on */
     bool pid_taken;               /* who.pid is settled (take_recorded_pid) */
     struct pairmap handles;       /* recorded -> emulated auto/generated handles */
@@ -370,16 +374,20 @@ static int ensure_fd(struct replay *r, const struct trace_call *tc)
     char *known = r->fd_path[tc->fd];
     /*
      * The trace holds no open/close: a second REGISTER_FD on one fd number means the program closed it
-     * and opened the node again (the driver refuses to register an open file twice), so reopen it.
+     * and opened the node again (the driver refuses to register an open file twice), so reopen it; so does
+     * a call on a received export file that objects were imported from (such a file is only named in
+     * import params: the number was closed and opened again).
      */
     errno = 0;
     bool reopened = (tc->nr == NR_REGISTER_FD && r->fd_registered[tc->fd]) ||
-                    (tc->nr == NV_ESC_ATTACH_GPUS_TO_FD && r->fd_attached[tc->fd]);
+                    (tc->nr == NV_ESC_ATTACH_GPUS_TO_FD && r->fd_attached[tc->fd]) ||
+                    (r->fd_received[tc->fd] && r->fd_nimported[tc->fd]);
     if (known[0] && !strcmp(known, tc->path) && !reopened)
         return 0;
     r->fd_registered[tc->fd] = false;
     r->fd_attached[tc->fd] = false;
     r->fd_received[tc->fd] = false;
+    r->fd_nimported[tc->fd] = 0;
     if (known[0])
         nvemu_fdtable_close(r->fds, tc->fd);
     known[0] = 0;
@@ -406,6 +414,7 @@ struct replay_group {
     struct sent_file {
         int fd;          /* in transit */
         uint32_t from;   /* the sender's index */
+        int origin;      /* the sender's fd it left */
     } sent[GROUP_MAX_SENT];
     uint32_t nsent;
     uint32_t nprocs;
@@ -469,6 +478,42 @@ static bool import_side(uint32_t cmd)
     return cmd == CMD_IMPORT_OBJECT_FROM_FD || cmd == CMD_GET_EXPORT_OBJECT_INFO || cmd == CMD_IMPORT_OBJECTS_FROM_FD;
 }
 
+/*
+ * The slots an import-side call takes from its file: IMPORT_OBJECTS_FROM_FD numObjects @648 from index @650,
+ * IMPORT_OBJECT_FROM_FD slot 0, GET_EXPORT_OBJECT_INFO none.
+ */
+static struct slot_range import_slots(uint32_t cmd, const uint8_t *params, uint32_t plen)
+{
+    if (cmd == CMD_IMPORT_OBJECT_FROM_FD)
+        return (struct slot_range){0, 1};
+    if (cmd != CMD_IMPORT_OBJECTS_FROM_FD || plen < 652)
+        return (struct slot_range){0, 0};
+    return (struct slot_range){(uint32_t)params[650] | (uint32_t)params[651] << 8,
+                               (uint32_t)params[648] | (uint32_t)params[649] << 8};
+}
+
+/*
+ * A received file serves further imports of slots not imported from it yet (CUDA's shareable pools import
+ * a pool's memory and its fabric object from one file); an import of a slot taken before, an info query
+ * after imports, or any import once four ranges were taken, is about the next file sent (NCCL: one file per
+ * buffer, the fd number reused).
+ */
+static bool file_used_up(const struct replay *r, uint32_t fd, uint32_t cmd, const uint8_t *params, uint32_t plen)
+{
+    uint32_t k = r->fd_nimported[fd];
+    if (k == 0)
+        return false;
+    if (cmd == CMD_GET_EXPORT_OBJECT_INFO || k == sizeof r->fd_imported[0] / sizeof r->fd_imported[0][0])
+        return true;
+    struct slot_range want = import_slots(cmd, params, plen);
+    for (uint32_t i = 0; i < k; i++) {
+        const struct slot_range *had = &r->fd_imported[fd][i];
+        if (want.lo < had->lo + had->n && had->lo < want.lo + want.n)
+            return true;
+    }
+    return false;
+}
+
 static bool fd_in_range(const struct replay *r, uint32_t fd)
 {
     return fd < sizeof r->fd_path / sizeof r->fd_path[0];
@@ -489,8 +534,10 @@ static bool waits_for_file(const struct replay *r, const struct trace_call *tc)
     if (!r->group || r->group->nprocs < 2 || tc->nr != NR_CONTROL || tc->size != 32 || !tc->pin.present ||
         tc->pin.len < 4 || !import_side(rd32(tc->in.data + 8)))
         return false;
-    uint32_t fd = rd32(tc->pin.data);
-    return fd_in_range(r, fd) && !r->fd_received[fd] && sent_from_other(r) < 0;
+    uint32_t fd = rd32(tc->pin.data), cmd = rd32(tc->in.data + 8);
+    return fd_in_range(r, fd) &&
+           (!r->fd_received[fd] || file_used_up(r, fd, cmd, tc->pin.data, tc->pin.len)) &&
+           sent_from_other(r) < 0;
 }
 
 /* Before an import-side call: the fd it names receives the oldest file another process sent. */
@@ -500,7 +547,7 @@ static void bind_import(struct replay *r, uint32_t cmd, const uint8_t *params, u
         return;
     uint32_t fd = rd32(params);
     int i = sent_from_other(r);
-    if (!fd_in_range(r, fd) || r->fd_received[fd] || i < 0)
+    if (!fd_in_range(r, fd) || i < 0 || (r->fd_received[fd] && !file_used_up(r, fd, cmd, params, plen)))
         return;
     struct replay_group *g = r->group;
     if (nvemu_fdtable_move(g->transit, g->sent[i].fd, r->fds, (int)fd) < 0)
@@ -510,6 +557,34 @@ static void bind_import(struct replay *r, uint32_t cmd, const uint8_t *params, u
     snprintf(r->fd_path[fd], sizeof r->fd_path[0], "/dev/nvidiactl");
     r->fd_registered[fd] = r->fd_attached[fd] = false;
     r->fd_received[fd] = true;
+    r->fd_nimported[fd] = 0;
+}
+
+/*
+ * Before an export-side call: a file this process sent that no other has taken yet comes back to the fd it
+ * left (the trace holds no close: a sender that exports into it again still had it open; CUDA's pools
+ * export a pool's memory and then its fabric object into one file).
+ */
+static void recall_export(struct replay *r, uint32_t cmd, const uint8_t *params, uint32_t plen)
+{
+    struct replay_group *g = r->group;
+    uint32_t off = cmd == CMD_EXPORT_OBJECT_TO_FD ? 16 : 0;
+    if (!g || g->nprocs < 2 || (cmd != CMD_EXPORT_OBJECT_TO_FD && cmd != CMD_EXPORT_OBJECTS_TO_FD) ||
+        plen < off + 4)
+        return;
+    uint32_t fd = rd32(params + off);
+    if (!fd_in_range(r, fd) || r->fd_path[fd][0])
+        return;
+    for (uint32_t i = 0; i < g->nsent; i++) {
+        if (g->sent[i].from != r->index || g->sent[i].origin != (int)fd)
+            continue;
+        if (nvemu_fdtable_move(g->transit, g->sent[i].fd, r->fds, (int)fd) < 0)
+            return;
+        memmove(&g->sent[i], &g->sent[i + 1], (g->nsent - i - 1) * sizeof g->sent[0]);
+        g->nsent--;
+        snprintf(r->fd_path[fd], sizeof r->fd_path[0], "/dev/nvidiactl");
+        return;
+    }
 }
 
 /* EXPORT_OBJECTS_TO_FD params (numObjects @2124, objects[] @76) name at least one object. */
@@ -524,7 +599,7 @@ static bool exports_an_object(const uint8_t *params, uint32_t plen)
     return false;
 }
 
-/* After a successful export the file is sent (and the sender's fd closed); after an import, closed. */
+/* After a successful export the file is sent (and the sender's fd closed); an import notes the slots it took. */
 static void export_import_done(struct replay *r, uint32_t cmd, const uint8_t *params, uint32_t plen)
 {
     struct replay_group *g = r->group;
@@ -540,13 +615,18 @@ static void export_import_done(struct replay *r, uint32_t cmd, const uint8_t *pa
         return;
     if (import && !r->fd_received[fd])
         return;
+    if (import) {
+        if (r->fd_nimported[fd] < sizeof r->fd_imported[0] / sizeof r->fd_imported[0][0])
+            r->fd_imported[fd][r->fd_nimported[fd]++] = import_slots(cmd, params, plen);
+        return;
+    }
     /* a call that only sets the file up (CUDA's pools: every slot 0) is followed by the one that fills it */
     if (cmd == CMD_EXPORT_OBJECTS_TO_FD && !exports_an_object(params, plen))
         return;
     if (export && g->nsent < GROUP_MAX_SENT) {
         int t = nvemu_fdtable_move(r->fds, (int)fd, g->transit, -1);
         if (t >= 0) {
-            g->sent[g->nsent++] = (struct sent_file){t, r->index};
+            g->sent[g->nsent++] = (struct sent_file){t, r->index, (int)fd};
             r->sent = true;
         }
     } else {
@@ -859,8 +939,10 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
         map_handles(r, arg, 8);   /* ALLOC/FREE_OS_EVENT: hClient, hDevice */
     }
 
-    if (tc->nr == NR_CONTROL && params)
+    if (tc->nr == NR_CONTROL && params) {
+        recall_export(r, rd32(arg + 8), params, plen);
         bind_import(r, rd32(arg + 8), params, plen);
+    }
     errno = 0;
     r->current = &bufs;
     int rc = nvemu_fdtable_ioctl(r->fds, tc->fd, tc->req, arg);

@@ -236,6 +236,10 @@ int nvemu_cmd_replay(int argc, char **argv)
                "location): the trace came from another board of the same kind; 'nvemu profile from-trace' derives "
                "a profile of that board\n",
                res.board_identity);
+    if (res.order)
+        printf("order: %u answers depend on how the processes interleaved, which these traces do not record; a "
+               "recorder with t= records it\n",
+               res.order);
     fflush(stdout);
     if (mfile) {
         FILE *f = fopen(mfile, "w");

@@ -486,7 +486,7 @@ static void resolve_order(struct replay_group *g)
             others += &g->members[k] != r ? g->members[k].ids_taken : 0;
         if (replay_order_channel_id(p->rec_delta, p->own_ids, others)) {
             fprintf(r->report, "%sline %d: order (%s): class 0x%04x alloc params @%u (channel id): +%u from the first, "
-                    "recorded +%u; this process took %u ids since its first channel, the others %u in all\n",
+                    "recorded +%u; ids taken since its first channel by this process: %u, by the others in all: %u\n",
                     r->label, p->line, REPLAY_ORDER_WHY, p->hclass, p->off, p->got_delta, p->rec_delta, p->own_ids,
                     others);
             r->res->order++;

@@ -27,7 +27,10 @@ static int usage(FILE *out, int status)
                     "  Several TRACEs are the processes of one program (one trace each, as 'nvemu record'\n"
                     "  writes them): they are replayed together against one emulator, each with its own fds\n"
                     "  and pid, so that RM objects one exports through a file descriptor (OS_UNIX\n"
-                    "  EXPORT_OBJECTS_TO_FD, as NCCL does) reach the one that imports them.\n"
+                    "  EXPORT_OBJECTS_TO_FD, as NCCL does) reach the one that imports them. Traces with call\n"
+                    "  times (t=) go in the order the calls were issued; without, in the order given, and an\n"
+                    "  answer only that order decides (a channel id, another process's memory) is counted\n"
+                    "  apart as 'order', not as a mismatch.\n"
                     "  --profile         the GPU profile (default h200; built in: h200, h200-dev, h200-2b42,\n"
                     "                    h100, a100, l4, t4, v100) or a profile file.\n"
                     "  --driver          the driver release the trace was recorded on (default: the profile's\n"
@@ -236,6 +239,10 @@ int nvemu_cmd_replay(int argc, char **argv)
                "location): the trace came from another board of the same kind; 'nvemu profile from-trace' derives "
                "a profile of that board\n",
                res.board_identity);
+    if (res.order)
+        printf("order: %u answers depend on how the processes interleaved, which these traces do not record; a "
+               "recorder with t= records it\n",
+               res.order);
     fflush(stdout);
     if (mfile) {
         FILE *f = fopen(mfile, "w");

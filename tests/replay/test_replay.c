@@ -19,6 +19,7 @@
 #include "abi/nv_ctrl_monitoring.h"
 #include "abi/nv_escape.h"
 #include "identity.h"
+#include "order.h"
 #include "replay.h"
 #include "trace.h"
 
@@ -404,6 +405,66 @@ static void fabric_partition_is_board_identity_and_nothing_else(void **state)
                                               (const uint8_t *)&want, sizeof got));
 }
 
+/* The order class is for traces of several processes without times; one process, or traces with times, never. */
+static void order_class_applies_to_untimed_processes_replayed_together_only(void **state)
+{
+    (void)state;
+    assert_true(replay_order_applies(2, false));
+    assert_true(replay_order_applies(3, false));
+    assert_false(replay_order_applies(2, true));
+    assert_false(replay_order_applies(1, false));
+}
+
+/*
+ * A channel id whose gap from the process's first is at least the ids the process took itself and at most those
+ * plus every id the other processes took is one the driver's counter could have given (programs2's rank at
+ * +40 where it took 22 and the others 24); lower than its own ids, above all of them, or with no other process
+ * taking any, no interleaving gives it.
+ */
+static void channel_id_is_order_only_where_some_interleaving_gives_it(void **state)
+{
+    (void)state;
+    assert_true(replay_order_channel_id(40, 22, 24));
+    assert_true(replay_order_channel_id(22, 22, 24));
+    assert_true(replay_order_channel_id(46, 22, 24));
+    assert_false(replay_order_channel_id(47, 22, 24));
+    assert_false(replay_order_channel_id(21, 22, 24));
+    assert_false(replay_order_channel_id(3, 2, 0));
+}
+
+static bool pid_721_is_another_process(void *ctx, uint32_t pid)
+{
+    (void)ctx;
+    return pid == 721;
+}
+
+/*
+ * GET_PID_INFO: a different video memory count of another replayed process is order; the same difference for a
+ * pid no other process of the replay has, or a difference in the entry's pid or MIG ids, is not.
+ */
+static void pid_info_memory_of_another_replayed_process_is_order_and_nothing_else(void **state)
+{
+    (void)state;
+    NV2080_CTRL_GPU_GET_PID_INFO_PARAMS got = {.pidInfoListCount = 1}, want;
+    got.pidInfoList[0].pid = 721;
+    got.pidInfoList[0].index = NV2080_CTRL_GPU_PID_INFO_INDEX_VIDEO_MEMORY_USAGE;
+    want = got;
+    got.pidInfoList[0].vidMemUsage.memPrivate = 0x34a00000;
+    want.pidInfoList[0].vidMemUsage.memSharedOwned = 14u << 20;
+    const uint8_t *g = (const uint8_t *)&got, *w = (const uint8_t *)&want;
+    assert_true(replay_order_pid_info(g, w, sizeof got, pid_721_is_another_process, NULL));
+    got.pidInfoList[0].pid = want.pidInfoList[0].pid = 722;
+    assert_false(replay_order_pid_info(g, w, sizeof got, pid_721_is_another_process, NULL));
+    got.pidInfoList[0].pid = 721;
+    assert_false(replay_order_pid_info(g, w, sizeof got, pid_721_is_another_process, NULL));
+    want.pidInfoList[0].pid = 721;
+    want.pidInfoList[0].computeInstanceId = 1;
+    assert_false(replay_order_pid_info(g, w, sizeof got, pid_721_is_another_process, NULL));
+    want.pidInfoList[0].computeInstanceId = 0;
+    assert_true(replay_order_pid_info(g, w, sizeof got, pid_721_is_another_process, NULL));
+    assert_false(replay_order_pid_info(g, g, sizeof got, pid_721_is_another_process, NULL));
+}
+
 /* Writes the fixture's lines idx[0..n) (0-based), each with " t=T" from t[] when t is not NULL, to a temp file. */
 static void write_trace(char *path, char **v, const int *idx, const unsigned *t, int n)
 {
@@ -582,6 +643,9 @@ int main(void)
         cmocka_unit_test(processes_with_times_replay_in_the_order_their_calls_were_issued),
         cmocka_unit_test(recorded_embedded_list_is_handed_in_and_its_answer_compared),
         cmocka_unit_test(alloc_recorded_without_its_params_is_skipped_with_the_calls_on_its_object),
+        cmocka_unit_test(order_class_applies_to_untimed_processes_replayed_together_only),
+        cmocka_unit_test(channel_id_is_order_only_where_some_interleaving_gives_it),
+        cmocka_unit_test(pid_info_memory_of_another_replayed_process_is_order_and_nothing_else),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

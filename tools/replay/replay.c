@@ -26,14 +26,17 @@
 
 #include "abi/nv_abi_desc.h"
 #include "abi/nv_alloc.h"
+#include "abi/nv_alloc_fifo.h"
 #include "abi/nv_classes.h"
 #include "abi/nv_ctrl_discovery.h"
+#include "abi/nv_ctrl_monitoring.h"
 #include "abi/nv_escape.h"
 #include "base/log.h"
 #include "front/inproc.h"
 #include "nvemu/nvemu.h"
 #include "allowlist.h"
 #include "identity.h"
+#include "order.h"
 #include "other_client.h"
 #include "rm/rm.h"
 #include "trace.h"
@@ -92,6 +95,8 @@ struct replay {
     struct pairmap handles;       /* recorded -> emulated auto/generated handles */
     struct pairmap addrs;         /* recorded -> emulated mapping addresses */
     bool rel_set[REPLAY_RELATIVE_COUNTERS];  /* base of each relative counter (volatile.h) */
+    uint32_t ids_taken;           /* channel ids its channel and channel-group allocs took (order.h) */
+    uint32_t ids_at_first;        /* ids_taken at its first channel, the base of the channel-id counter */
     uint32_t rel_rec[REPLAY_RELATIVE_COUNTERS], rel_emu[REPLAY_RELATIVE_COUNTERS];
     struct ctrl_base {
         uint32_t cmd, off, rec, emu;
@@ -336,6 +341,9 @@ static void hexdump_word(char *buf, size_t n, const uint8_t *b, uint32_t len, lo
     buf[k] = 0;
 }
 
+static bool replay_order_in_effect(const struct replay *r);
+static bool other_process_pid(void *ctx, uint32_t pid);
+
 static void report_diff(struct replay *r, const struct trace_call *tc, const char *owner, const char *what,
                         const uint8_t *got, const uint8_t *want_rec, uint32_t len, long off)
 {
@@ -352,7 +360,15 @@ static void report_diff(struct replay *r, const struct trace_call *tc, const cha
     const char *board = cmd ? replay_board_identity(cmd) : NULL;
     if (!board && cmd)
         board = replay_board_identity_entries(cmd, got, want, len);
+    bool order = !board && cmd == NV2080_CTRL_CMD_GPU_GET_PID_INFO && replay_order_in_effect(r) &&
+                 replay_order_pid_info(got, want, len, other_process_pid, r);
     free(want);
+    if (order) {
+        fprintf(r->report, "%sline %d: order (%s): %s differ at byte %ld: got %s, recorded %s (video memory of "
+                "another process of this replay)\n", r->label, tc->line, REPLAY_ORDER_WHY, what, off, g, w);
+        r->res->order++;
+        return;
+    }
     if (board) {
         /* a per-board answer: the trace came from another board of the profile's kind */
         fprintf(r->report, "%sline %d: board identity (%s): %s differ at byte %ld: got %s, recorded %s\n", r->label, tc->line,
@@ -423,7 +439,77 @@ struct replay_group {
         uint8_t rec[16], emu[16];
     } uuids[32];         /* a GPU UUID of the recorded machine -> the emulated GPU that answered in its place */
     uint32_t nuuids;
+    bool order;          /* replay_order_applies: untimed traces of several processes */
+    struct order_pending {
+        struct replay *r;
+        int line;
+        uint32_t hclass, off, got_delta, rec_delta, own_ids, cur_id;
+        const char *owner;
+    } pending[256];      /* channel-id differences, classed once every process has run (resolve_order) */
+    uint32_t npending;
 };
+
+static bool replay_order_in_effect(const struct replay *r)
+{
+    return r->group->order;
+}
+
+/* A pid that another process of this replay runs under (take_recorded_pid). */
+static bool other_process_pid(void *ctx, uint32_t pid)
+{
+    const struct replay *r = ctx;
+    for (uint32_t i = 0; i < r->group->nprocs; i++) {
+        const struct replay *m = &r->group->members[i];
+        if (m != r && m->pid_taken && (uint32_t)m->who.pid == pid)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * A channel id that differs from the recorded one in an untimed replay of several processes waits until every
+ * process has run: only then is it known how many ids the others take (replay_order_channel_id). False (the
+ * caller reports a mismatch now) when the order class does not apply or the allow-list covers the call.
+ */
+static bool defer_channel_id(struct replay *r, const struct trace_call *tc, const char *owner, uint32_t hclass,
+                             uint32_t off, uint32_t got_delta, uint32_t rec_delta)
+{
+    struct replay_group *g = r->group;
+    struct replay_allow_ctx ax = {own_client, r};
+    if (!g->order || !nv_class_is(hclass, NV_CK_CHANNEL) || off != offsetof(NV_CHANNEL_ALLOC_PARAMS, cid) ||
+        replay_allowed_for(tc, &ax) || g->npending == sizeof g->pending / sizeof g->pending[0])
+        return false;
+    g->pending[g->npending++] = (struct order_pending){r, tc->line, hclass, off, got_delta, rec_delta,
+                                                      r->ids_taken - r->ids_at_first, r->cur_id, owner};
+    return true;
+}
+
+/* Classes each deferred channel id as order or mismatch, now that every process's ids are counted. */
+static void resolve_order(struct replay_group *g)
+{
+    for (uint32_t i = 0; i < g->npending; i++) {
+        const struct order_pending *p = &g->pending[i];
+        struct replay *r = p->r;
+        uint32_t others = 0;
+        for (uint32_t k = 0; k < g->nprocs; k++)
+            others += &g->members[k] != r ? g->members[k].ids_taken : 0;
+        if (replay_order_channel_id(p->rec_delta, p->own_ids, others)) {
+            fprintf(r->report, "%sline %d: order (%s): class 0x%04x alloc params @%u (channel id): +%u from the first, "
+                    "recorded +%u; ids taken since its first channel by this process: %u, by the others in all: %u\n",
+                    r->label, p->line, REPLAY_ORDER_WHY, p->hclass, p->off, p->got_delta, p->rec_delta, p->own_ids,
+                    others);
+            r->res->order++;
+            continue;
+        }
+        fprintf(r->report, "%sline %d: class 0x%04x alloc params @%u: +%u from the first, recorded +%u [%s]\n", r->label,
+                p->line, p->hclass, p->off, p->got_delta, p->rec_delta, p->owner);
+        r->res->mismatches++;
+        struct seen *e = p->cur_id ? seen_entry(r, p->cur_id) : NULL;
+        if (e)
+            e->inexact = true;
+    }
+    g->npending = 0;
+}
 
 /*
  * GPU_GET_GID_INFO in binary form: the emulated GPU that answered it is the one the recorded UUID names from now
@@ -972,6 +1058,9 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
                      rd32(arg + so), rd32(tc->out.data + so));
         bad = true;
     }
+    if (tc->nr == NR_ALLOC && !bad && so != ~0u && so + 4 <= size && rd32(arg + so) == NV_OK &&
+        (nv_class_is(hclass, NV_CK_CHANNEL) || nv_class_is(hclass, NV_CK_TSG)))
+        r->ids_taken++;
     /* Learn the handle the emulator chose before comparing (it is mapped, not volatile). */
     if (tc->nr == NR_REGISTER_FD && rc == 0)
         r->fd_registered[tc->fd] = true;
@@ -1027,10 +1116,12 @@ static void replay_call(struct replay *r, const struct trace_call *tc)
                 r->rel_set[k] = true;
                 r->rel_rec[k] = rec;
                 r->rel_emu[k] = got;
+                r->ids_at_first = r->ids_taken;
             }
             if (rec - r->rel_rec[k] != got - r->rel_emu[k]) {
-                mismatch(r, tc, owner, "class 0x%04x alloc params @%u: +%u from the first, recorded +%u", hclass,
-                         rel[i].off, got - r->rel_emu[k], rec - r->rel_rec[k]);
+                if (!defer_channel_id(r, tc, owner, hclass, rel[i].off, got - r->rel_emu[k], rec - r->rel_rec[k]))
+                    mismatch(r, tc, owner, "class 0x%04x alloc params @%u: +%u from the first, recorded +%u", hclass,
+                             rel[i].off, got - r->rel_emu[k], rec - r->rel_rec[k]);
                 bad = true;
             }
             /* equal relative to the base: compare the rest of the block */
@@ -1425,7 +1516,9 @@ int replay_files(const char *const *paths, uint32_t n, const struct replay_opts 
         r->res = res;
         r->verbose = opts->verbose;
     }
-    if (n > 1 && all_timed(procs, n)) {
+    bool timed = n > 1 && all_timed(procs, n);
+    group.order = replay_order_applies(n, timed);
+    if (timed) {
         replay_timed(procs, n);
         rc = 0;
         goto out;
@@ -1453,6 +1546,7 @@ int replay_files(const char *const *paths, uint32_t n, const struct replay_opts 
     }
     rc = 0;
 out:
+    resolve_order(&group);
     for (uint32_t i = 0; i < opened; i++) {
         if (!procs[i].opened)
             continue;

@@ -28,6 +28,8 @@ struct replay_result {
     uint32_t calls;          /* ioctls re-issued */
     uint32_t mismatches;     /* calls (or lines) that differed or could not be parsed */
     uint32_t board_identity; /* calls whose answer differed only in a per-board value (identity.h): not mismatches */
+    uint32_t order;          /* calls of processes replayed together without times whose answer differed only where
+                              * the processes' interleaving decides it (order.h): not mismatches */
     uint32_t uvm_calls;      /* /dev/nvidia-uvm ioctls re-issued (from their parameter blocks) and compared */
     uint32_t skipped_uvm;    /* /dev/nvidia-uvm ioctls recorded without a parameter block (older traces) */
     uint32_t uvm_inferred;   /* of those: UVM_REGISTER_GPU_VASPACE issued for the VA space the trace allocated */

@@ -124,6 +124,7 @@ static void each_gpu_answers_its_own_bar_addresses(void **state)
     struct tenv e;
     uint32_t hc = up(&e);
     nv_ioctl_card_info_t ci[32];
+    memset(ci, 0xA5, sizeof ci);
     assert_int_equal(tio(&e, e.ctl, NV_ESC_CARD_INFO, ci, sizeof ci), 0);
     assert_int_equal(ci[0].reg_address, 0x104002000000ull);
     assert_int_equal(ci[0].fb_address, 0x100000000000ull);

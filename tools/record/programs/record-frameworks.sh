@@ -24,23 +24,10 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
   python3 -c 'import jax, cupy; print("jax", jax.__version__, "cupy", cupy.__version__)'
 } > "$R/env.txt" 2>&1
 cat "$R/env.txt"
-want() { [ ${#SEL[@]} = 0 ] && return 0; local s; for s in "${SEL[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
-SEL=("$@")
-# rec NAME TIMEOUT CMD...: one program under `nvemu record`
-rec() {
-  local name=$1 tmo=$2; shift 2
-  want "$name" || return 0
-  local t0=$SECONDS
-  (cd "$P" && LD_LIBRARY_PATH=$N/lib timeout "$tmo" "$N/nvemu" record -o "$R/trace-$name-%p.log" -- env LD_LIBRARY_PATH="$LDP" "$@") > "$R/$name.txt" 2>&1
-  local rc=$? files i=0 f
-  echo "rc=$rc" >> "$R/$name.txt"
-  files=$(ls -tr "$R"/trace-$name-[0-9]*.log 2>/dev/null)
-  for f in $files; do
-    if [ "$(echo "$files" | wc -w)" = 1 ]; then mv "$f" "$R/trace-$name.log"; else mv "$f" "$R/trace-$name-p$i.log"; fi
-    i=$((i+1))
-  done
-  printf '%-14s rc=%s %3ss lines=%s\n' "$name" "$rc" $((SECONDS - t0)) "$(cat "$R"/trace-$name*.log 2>/dev/null | wc -l)"
-}
+SEL=("$@") WIDTH=14
+. "$(dirname "$(readlink -f "$0")")/record-lib.sh"
+# rec NAME TIMEOUT CMD...: one program under `nvemu record`, if asked for
+rec() { want "$1" && record "$@"; return 0; }
 rec smi 30 nvidia-smi
 rec smi-q 60 nvidia-smi -q
 rec smi-query 30 nvidia-smi --query-gpu=name,uuid,memory.used,memory.total,utilization.gpu,temperature.gpu,power.draw,clocks.sm --format=csv

@@ -14,7 +14,7 @@ N=$(readlink -f "$1")
 OUT=$(readlink -f "$2")
 BUDGET=${3:-150}
 shift $(($# < 3 ? $# : 3))
-SEL=("$@")
+SEL=("$@") WIDTH=22
 P=$(dirname "$(readlink -f "$0")")/heldout
 R=/tmp/nvemu-heldout/out
 B=/tmp/nvemu-heldout/bin
@@ -35,22 +35,14 @@ BUILD=$!
   python3 -c 'import jax, cupy; print("jax", jax.__version__, "cupy", cupy.__version__)'
 } > "$R/env.txt" 2>&1
 cat "$R/env.txt"
-# rec NAME TIMEOUT CMD...: one program under `nvemu record`, unless the budget is spent
+. "$(dirname "$(readlink -f "$0")")/record-lib.sh"
+# rec NAME TIMEOUT CMD...: one program under `nvemu record`, if asked for and the budget is not spent
 rec() {
-  local name=$1 tmo=$2 s; shift 2
-  if [ ${#SEL[@]} != 0 ]; then for s in "${SEL[@]}" ''; do [ "$s" = "$name" ] && break; done; [ -z "$s" ] && return 0; fi
+  local name=$1 tmo=$2; shift 2
+  want "$name" || return 0
   if [ $((SECONDS + 5)) -ge "$BUDGET" ]; then echo "skipped (budget): $name" | tee -a "$R/skipped.txt"; return 0; fi
   [ $((SECONDS + tmo)) -gt "$BUDGET" ] && tmo=$((BUDGET - SECONDS))
-  local t0=$SECONDS
-  (cd "$P" && LD_LIBRARY_PATH=$N/lib timeout "$tmo" "$N/nvemu" record -o "$R/trace-$name-%p.log" -- env LD_LIBRARY_PATH="$LDP" "$@") > "$R/$name.txt" 2>&1
-  local rc=$? files i=0 f
-  echo "rc=$rc" >> "$R/$name.txt"
-  files=$(ls -tr "$R"/trace-$name-[0-9]*.log 2>/dev/null)
-  for f in $files; do
-    if [ "$(echo "$files" | wc -w)" = 1 ]; then mv "$f" "$R/trace-$name.log"; else mv "$f" "$R/trace-$name-p$i.log"; fi
-    i=$((i+1))
-  done
-  printf '%-22s rc=%s %3ss lines=%s\n' "$name" "$rc" $((SECONDS - t0)) "$(cat "$R"/trace-$name*.log 2>/dev/null | wc -l)"
+  record "$name" "$tmo" "$@"
 }
 rec smi-list 20 nvidia-smi -L
 rec smi-q-perf-clock 30 nvidia-smi -q -d PERFORMANCE,CLOCK

@@ -43,6 +43,9 @@ dry=${NVEMU_LCBE_DRY:-0}
 configs=${NVEMU_LCBE_CONFIGS:-}
 dstates=${NVEMU_LCBE_STATES:-}
 budget=${NVEMU_LCBE_BUDGET_S:-0}
+for c in $configs "NVEMU_LCBE_STATES@$dstates"; do  # every list of host states checked before anything runs
+  case $c in *@*[!DSH]*) echo "${c%%@*}: host states are letters D, S, H: ${c#*@}"; exit 2 ;; esac
+done
 mkdir -p "$out"
 [ -f "$lib" ] || [ "$dry" = 1 ] || { echo "no $lib"; exit 2; }
 t0=$(date +%s)
@@ -167,8 +170,8 @@ run() {
     return
   fi
   if [ "$dry" = 1 ]; then
-    echo "$name: would run lc_us=${lc_us:-native} be_us=${be_us:-native} lc=$nlc $bemode=$nbe ${win}s at ${rate}/s" \
-      "${states:+host states $states}"
+    echo "$name: would run lc_us=${lc_us:-native} be_us=${be_us:-native} lc=$nlc $bemode=$nbe ${win}s at" \
+      "${rate}/s${states:+ host states $states}"
     return
   fi
   started=$now
@@ -273,14 +276,13 @@ config() {
 
 if [ -z "$configs" ]; then
   for c in lc-alone be-alone native-1be lcbe200-1be native-2be lcbe200-2be gpreempt-1be gpreempt-2be; do
-    config $c
+    config $c "" "$dstates"
   done
 else
   seen=" "
   for c in $configs; do
     hs=$dstates
     case $c in *@*) hs=${c#*@} c=${c%%@*} ;; esac
-    case $hs in *[!DSH]*) echo "$c: host states are letters D, S, H: $hs"; exit 2 ;; esac
     k=$(( $(printf '%s' "$seen" | tr ' ' '\n' | grep -cx "$c") + 1 ))
     seen="$seen$c "
     config "$c" "r$k" "$hs"

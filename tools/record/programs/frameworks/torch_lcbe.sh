@@ -24,13 +24,28 @@
 # A BE process that has not returned 10 s after the window's end is killed (CONFIG.killed says so); every
 # BE writes CONFIG.beN.json.steps (each step's end, time.time(), and its time in us) as it goes.
 # NVEMU_LCBE_DRY=1 prints what would run and runs nothing (no GPU, no Python).
+# Host states: a configuration named NAME@STATES (e.g. lc-alone@DSHDSH) measures one window of SECONDS per
+# letter, back to back with the same processes, the host in that letter's state during it: D as it is,
+# S the CPUs' idle held shallow (0 written to /dev/cpu_dma_latency and the file held open, which keeps
+# every cpuidle governor in its polling state; with no cpuidle driver or no such file, an idle-priority busy
+# loop on every CPU instead), H a pure-CPU busy process (no GPU) beside the programs. CONFIG.rK.states lists each
+# segment's letter, start and end (time.time()); CONFIG.rK.host holds at every segment boundary
+# /proc/interrupts, /proc/stat, every CPU's cpuidle usage/time, the processes' schedstat, context switches
+# and each thread's stat (its CPU in field 39), and the CPUs' MHz. host.txt: the host's CPUs, idle driver
+# and states, kernel, and the nvidia interrupts' affinity. NVEMU_LCBE_STATES: the letters for a name
+# without @ (default: none, one window as before). Every configuration's CONFIG.rK.probe: the host CPU's speed
+# just before its processes start and just after they end (probe below).
 set -u
 out=$1 lib=$2 rate=${3:-50} secs=${4:-8}
 here=$(dirname "$(readlink -f "$0")")
 py=${PYTHON:-python3}
 dry=${NVEMU_LCBE_DRY:-0}
 configs=${NVEMU_LCBE_CONFIGS:-}
+dstates=${NVEMU_LCBE_STATES:-}
 budget=${NVEMU_LCBE_BUDGET_S:-0}
+for c in $configs "NVEMU_LCBE_STATES@$dstates"; do  # every list of host states checked before anything runs
+  case $c in *@*[!DSH]*) echo "${c%%@*}: host states are letters D, S, H: ${c#*@}"; exit 2 ;; esac
+done
 mkdir -p "$out"
 [ -f "$lib" ] || [ "$dry" = 1 ] || { echo "no $lib"; exit 2; }
 t0=$(date +%s)
@@ -53,6 +68,30 @@ if [ "$dry" != 1 ]; then
   } >"$out/env.txt"
 fi
 
+idle_states() { ls -d /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]* 2>/dev/null; }
+if [ "$dry" != 1 ]; then
+  {
+    uname -a; cat /proc/cmdline; systemd-detect-virt 2>&1; lscpu 2>&1
+    echo "cpuidle driver: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>&1)," \
+      "governor: $(cat /sys/devices/system/cpu/cpuidle/current_governor 2>&1)"
+    for st in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
+      [ -d "$st" ] && echo "$st: $(cat "$st/name") ($(cat "$st/desc")) latency $(cat "$st/latency") us" \
+        "residency $(cat "$st/residency") us disable $(cat "$st/disable")"
+    done
+    grep -H . /sys/devices/system/cpu/cpu0/cpufreq/* 2>&1
+    grep -H . /sys/module/haltpoll/parameters/* /sys/module/cpuidle_haltpoll/parameters/* 2>/dev/null
+    grep -i -E 'nvidia|CPU' /proc/interrupts
+    for irq in $(grep -i nvidia /proc/interrupts | cut -d: -f1); do
+      echo "irq $irq: affinity $(cat /proc/irq/$irq/smp_affinity_list) effective" \
+        "$(cat /proc/irq/$irq/effective_affinity_list 2>&1)"
+    done
+    echo "irqbalance: $(pgrep -l irqbalance || echo not running)"
+    if [ -n "$(idle_states)" ] && [ -w /dev/cpu_dma_latency ]; then echo "state S: /dev/cpu_dma_latency 0"
+    else echo "state S: an idle-priority busy loop on every CPU (no cpuidle states or no /dev/cpu_dma_latency)"; fi
+    head -30 /proc/cpuinfo
+  } >"$out/host.txt" 2>&1
+fi
+
 if [ "${NVEMU_LCBE_PROFILE:-1}" != 0 ] && [ "$dry" != 1 ]; then
   for mode in infer train; do
     $py "$here/torch_profile.py" $mode "$out/$mode.json" >"$out/profile-$mode.log" 2>&1 &&
@@ -61,20 +100,82 @@ if [ "${NVEMU_LCBE_PROFILE:-1}" != 0 ] && [ "$dry" != 1 ]; then
   pack
 fi
 
+# host state STATE on/off (see the header); a state's processes: held
+held=
+host_on() {
+  case $1 in
+  S)
+    if [ -n "$(idle_states)" ] && [ -w /dev/cpu_dma_latency ]; then
+      sh -c 'exec 3>/dev/cpu_dma_latency && printf 0 >&3 && exec sleep 3600' &
+      held=$!
+    else
+      c=0
+      while [ $c -lt "$(nproc)" ]; do
+        chrt -i 0 taskset -c $c sh -c 'while :; do :; done' &
+        held="$held $!"
+        c=$((c + 1))
+      done
+    fi ;;
+  H) sh -c 'while :; do :; done' & held=$! ;;
+  esac
+}
+host_off() {
+  for p in $held; do echo "held $p: cpu $(cut -d' ' -f39 /proc/$p/stat) schedstat $(cat /proc/$p/schedstat)"; done \
+    >>"$out/$name.host" 2>&1
+  for p in $held; do kill "$p"; wait "$p" 2>/dev/null; done
+  held=
+}
+# snap LABEL: the host's counters now, appended to CONFIG.host
+snap() {
+  {
+    echo "=== $1 $(date +%s.%N) held:$held"
+    cat /proc/interrupts
+    grep -v '^intr' /proc/stat
+    grep -H . $(idle_states | sed 's,$,/usage,') $(idle_states | sed 's,$,/time,') 2>/dev/null
+    for p in $lcpid $pids $held; do
+      echo "pid $p: $(cat /proc/$p/schedstat 2>&1) $(grep ctxt /proc/$p/status 2>&1 | tr '\n' ' ')"
+      grep -H . /proc/$p/task/*/stat /proc/$p/task/*/schedstat 2>/dev/null
+    done
+    grep MHz /proc/cpuinfo
+  } >>"$out/$name.host" 2>&1
+}
+# probe: the host CPU's speed now, with no GPU process running: three times the ms one Python thread takes to
+# add up 2,000,000 integers (CONFIG.probe: a line before the configuration's processes start, one after)
+probe() {
+  $py -c 'import time
+def f():
+    t = time.perf_counter()
+    s = 0
+    for i in range(2000000):
+        s += i
+    return time.perf_counter() - t
+print("%.6f" % time.time(), " ".join("%.1f" % (f() * 1e3) for _ in range(3)))'
+}
+# sleep_until T: until time.time() is T
+sleep_until() {
+  sleep "$(awk -v t="$1" -v n="$(date +%s.%N)" 'BEGIN { d = t - n; printf "%.3f", (d > 0 ? d : 0) }')"
+}
+
 longest=${NVEMU_LCBE_FIRST_S:-60}
-# run NAME LC_US BE_US NLC NBE: LC_US/BE_US empty = libcuda's own timeslice
+# run NAME LC_US BE_US NLC NBE [BEMODE [STATES]]: LC_US/BE_US empty = libcuda's own timeslice; BEMODE be
+# (training) or gpu (torch_lcbe.py gpu); STATES the host states' letters, one window of SECONDS each
 run() {
-  name=$1 lc_us=$2 be_us=$3 nlc=$4 nbe=$5
+  name=$1 lc_us=$2 be_us=$3 nlc=$4 nbe=$5 bemode=${6:-be} states=${7:-}
+  nseg=$(printf '%s' "$states" | wc -c)
+  win=$secs
+  [ "$nseg" -gt 0 ] && win=$((secs * nseg))
   now=$(date +%s)
   if [ "$budget" -gt 0 ] && [ $((now - t0 + longest)) -gt "$budget" ]; then
     echo "$name: skipped (at $((now - t0)) s, longest configuration $longest s, budget $budget s)"
     return
   fi
   if [ "$dry" = 1 ]; then
-    echo "$name: would run lc_us=${lc_us:-native} be_us=${be_us:-native} lc=$nlc be=$nbe ${secs}s at ${rate}/s"
+    echo "$name: would run lc_us=${lc_us:-native} be_us=${be_us:-native} lc=$nlc $bemode=$nbe ${win}s at" \
+      "${rate}/s${states:+ host states $states}"
     return
   fi
   started=$now
+  probe >"$out/$name.probe"
   head -1 /proc/stat >"$out/$name.cpu"
   sync=$(mktemp -d)
   pids= lcpid= smipid=
@@ -86,18 +187,18 @@ run() {
     i=$((i + 1))
     if [ -n "$be_us" ]; then
       LD_PRELOAD=$lib NVEMU_TSG_TIMESLICE_US=$be_us NVEMU_TSG_LOG="$out/$name.tsg.log" \
-        $py "$here/torch_lcbe.py" be "$secs" "$sync" "$out/$name.be$i.json" >"$out/$name.be$i.log" 2>&1 &
+        $py "$here/torch_lcbe.py" "$bemode" "$win" "$sync" "$out/$name.be$i.json" >"$out/$name.be$i.log" 2>&1 &
     else
-      $py "$here/torch_lcbe.py" be "$secs" "$sync" "$out/$name.be$i.json" >"$out/$name.be$i.log" 2>&1 &
+      $py "$here/torch_lcbe.py" "$bemode" "$win" "$sync" "$out/$name.be$i.json" >"$out/$name.be$i.log" 2>&1 &
     fi
     pids="$pids $!"
   done
   if [ "$nlc" = 1 ]; then
     if [ -n "$lc_us" ]; then
       LD_PRELOAD=$lib NVEMU_TSG_TIMESLICE_US=$lc_us NVEMU_TSG_LOG="$out/$name.tsg.log" \
-        $py "$here/torch_lcbe.py" lc "$rate" "$secs" "$sync" "$out/$name.lc.json" >"$out/$name.lc.log" 2>&1 &
+        $py "$here/torch_lcbe.py" lc "$rate" "$win" "$sync" "$out/$name.lc.json" >"$out/$name.lc.log" 2>&1 &
     else
-      $py "$here/torch_lcbe.py" lc "$rate" "$secs" "$sync" "$out/$name.lc.json" >"$out/$name.lc.log" 2>&1 &
+      $py "$here/torch_lcbe.py" lc "$rate" "$win" "$sync" "$out/$name.lc.json" >"$out/$name.lc.log" 2>&1 &
     fi
     lcpid=$!
   fi
@@ -110,7 +211,22 @@ run() {
   $py -c 'import time; print(time.time() + 0.3)' >"$sync/go.tmp"
   cp "$sync/go.tmp" "$out/$name.window"
   mv "$sync/go.tmp" "$sync/go"
-  if [ -n "$lcpid" ]; then wait "$lcpid"; else sleep "$secs"; sleep 0.5; fi
+  if [ "$nseg" -gt 0 ]; then
+    w0=$(cat "$out/$name.window") k=0
+    while [ $k -lt "$nseg" ]; do
+      st=$(printf '%s' "$states" | cut -c$((k + 1)))
+      a=$(awk -v w="$w0" -v k=$k -v s="$secs" 'BEGIN { printf "%.6f", w + k * s }')
+      sleep_until "$a"
+      snap "$k-start-$st"
+      host_on "$st"
+      echo "$st $a $(awk -v a="$a" -v s="$secs" 'BEGIN { printf "%.6f", a + s }') $(date +%s.%N)" >>"$out/$name.states"
+      sleep_until "$(awk -v a="$a" -v s="$secs" 'BEGIN { printf "%.6f", a + s - 0.05 }')"
+      host_off
+      k=$((k + 1))
+    done
+    snap end
+  fi
+  if [ -n "$lcpid" ]; then wait "$lcpid"; elif [ "$nseg" = 0 ]; then sleep "$secs"; sleep 0.5; fi
   touch "$sync/stop"
   # a BE that does not return within 10 s of the stop (GPreempt's 1 us with two BE groups livelocks) is
   # killed; its CONFIG.beN.json.steps still lists the steps it completed
@@ -127,6 +243,7 @@ run() {
     wait "$p"
   done
   head -1 /proc/stat >>"$out/$name.cpu"
+  probe >>"$out/$name.probe"
   kill "$smipid" 2>/dev/null
   wait "$smipid" 2>/dev/null
   rm -rf "$sync"
@@ -136,32 +253,39 @@ run() {
   pack
 }
 
-# config NAME [TAG]: one of the eight configurations, its files named NAME or NAME.TAG
+# config NAME [TAG [STATES]]: one of the configurations, its files named NAME or NAME.TAG (gpreempt-gpu,
+# native-gpu: the GPU-only BE, torch_lcbe.py gpu, under GPreempt's slices or libcuda's own; lc1s-alone: the LC
+# alone with its group's 1 s timeslice set by LIBTIMESLICE, as under lcbe200 and gpreempt)
 config() {
-  stem=$1${2:+.$2}
+  stem=$1${2:+.$2} hs=${3:-}
   case $1 in
-  lc-alone) run "$stem" "" "" 1 0 ;;
-  be-alone) run "$stem" "" "" 0 1 ;;
-  native-1be) run "$stem" "" "" 1 1 ;;
-  lcbe200-1be) run "$stem" 1000000 200 1 1 ;;
-  native-2be) run "$stem" "" "" 1 2 ;;
-  lcbe200-2be) run "$stem" 1000000 200 1 2 ;;
-  gpreempt-1be) run "$stem" 1000000 1 1 1 ;;
-  gpreempt-2be) run "$stem" 1000000 1 1 2 ;;
+  lc-alone) run "$stem" "" "" 1 0 be "$hs" ;;
+  be-alone) run "$stem" "" "" 0 1 be "$hs" ;;
+  native-1be) run "$stem" "" "" 1 1 be "$hs" ;;
+  lcbe200-1be) run "$stem" 1000000 200 1 1 be "$hs" ;;
+  native-2be) run "$stem" "" "" 1 2 be "$hs" ;;
+  lcbe200-2be) run "$stem" 1000000 200 1 2 be "$hs" ;;
+  gpreempt-1be) run "$stem" 1000000 1 1 1 be "$hs" ;;
+  gpreempt-2be) run "$stem" 1000000 1 1 2 be "$hs" ;;
+  gpreempt-gpu) run "$stem" 1000000 1 1 1 gpu "$hs" ;;
+  native-gpu) run "$stem" "" "" 1 1 gpu "$hs" ;;
+  lc1s-alone) run "$stem" 1000000 "" 1 0 be "$hs" ;;
   *) echo "unknown configuration $1"; exit 2 ;;
   esac
 }
 
 if [ -z "$configs" ]; then
   for c in lc-alone be-alone native-1be lcbe200-1be native-2be lcbe200-2be gpreempt-1be gpreempt-2be; do
-    config $c
+    config $c "" "$dstates"
   done
 else
   seen=" "
   for c in $configs; do
+    hs=$dstates
+    case $c in *@*) hs=${c#*@} c=${c%%@*} ;; esac
     k=$(( $(printf '%s' "$seen" | tr ' ' '\n' | grep -cx "$c") + 1 ))
     seen="$seen$c "
-    config "$c" "r$k"
+    config "$c" "r$k" "$hs"
   done
 fi
 [ "$dry" = 1 ] || smi_state >>"$out/env.txt"

@@ -364,9 +364,15 @@ static void finish_preempt(struct fifo_runlist *rl)
         go_idle(rl);
 }
 
-/* What a CILP save of t at `now` waits for the restore of its last CILP save, still running (fifo.h). */
-static uint64_t restore_wait(const struct fifo_tsg *t, uint64_t now)
+/*
+ * What a CILP save of the running group at `now` waits for the restore of its last CILP save, still running; a
+ * slice no longer than the load ended before that restore began (fifo.h).
+ */
+static uint64_t restore_wait(const struct fifo_runlist *rl, uint64_t now)
 {
+    const struct fifo_tsg *t = rl->cur;
+    if (t->timeslice_ns <= rl->run_since - rl->slice_start)
+        return 0;
     return t->restore_end > now ? t->restore_end - now : 0;
 }
 
@@ -394,7 +400,7 @@ static uint64_t preempt_begin(struct fifo_runlist *rl, uint32_t cause)
                 more = rem;
             dt = more + tm->cta_overhead_ns;
         } else {
-            dt = tm->cilp_save_ns + restore_wait(rl->cur, now);
+            dt = tm->cilp_save_ns + restore_wait(rl, now);
             rl->cur->cilp_saved = rem != 0;
             /* a kernel interrupted mid-block leaves its shared memory to save, and to restore later */
             if (rem) {

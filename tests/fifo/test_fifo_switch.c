@@ -3,14 +3,15 @@
  * restored until timing.restore_busy after its load began, and a CILP save of it before then waits for the rest.
  * Two groups of one long one-wave kernel each, CILP, 50 us slices (the test profile: 25 us load, 30 us save):
  * A loads at 0 and is saved at 50-80, B loads at 80 and is saved at 130-160, A (saved mid-kernel) loads again at
- * 160 and its slice expires at 210. The first case fails on the model whose save cost the same after any load.
+ * 160 and its slice expires at 210. The first case fails on the model whose save cost the same after any load, the
+ * third on one that waited for the restore also after a slice that ended during the load.
  */
 #include "fifo_test_util.h"
 
 #define SLICE_US 50u
 
-/* When A's second save completes, with restore_busy `busy` ns. */
-static uint64_t second_save_of_a(uint64_t busy)
+/* When A's second save completes, with restore_busy `busy` ns and slices of `slice_us`. */
+static uint64_t second_save_of_a_with(uint64_t busy, uint32_t slice_us)
 {
     struct tenv e;
     test_profile(&e.p);
@@ -20,8 +21,8 @@ static uint64_t second_save_of_a(uint64_t busy)
     struct fifo_tsg *ta = mk_tsg(&e, 1, &a), *tb = mk_tsg(&e, 1, &b);
     assert_int_equal(fifo_channel_set_preempt_mode(a, FIFO_PREEMPT_CILP), NV_OK);
     assert_int_equal(fifo_channel_set_preempt_mode(b, FIFO_PREEMPT_CILP), NV_OK);
-    assert_int_equal(fifo_tsg_set_timeslice(ta, SLICE_US), NV_OK);
-    assert_int_equal(fifo_tsg_set_timeslice(tb, SLICE_US), NV_OK);
+    assert_int_equal(fifo_tsg_set_timeslice(ta, slice_us), NV_OK);
+    assert_int_equal(fifo_tsg_set_timeslice(tb, slice_us), NV_OK);
     submit(a, TEST_SM, 10 * MS);
     submit(b, TEST_SM, 10 * MS);
     sim_run_until(e.s, 1 * MS);
@@ -33,11 +34,18 @@ static uint64_t second_save_of_a(uint64_t busy)
     assert_non_null(first);
     assert_non_null(of_b);
     assert_non_null(second);
-    assert_int_equal(first->t, SLICE_US * US + TEST_CILP);
-    assert_int_equal(of_b->t, 2 * (SLICE_US * US + TEST_CILP));
+    /* a slice no longer than the load runs to its first expiry after the load */
+    uint64_t s = slice_us * US, load_or_slice = s > TEST_CTXSW ? s : (TEST_CTXSW / s + 1) * s;
+    assert_int_equal(first->t, load_or_slice + TEST_CILP);
+    assert_int_equal(of_b->t, 2 * (load_or_slice + TEST_CILP));
     uint64_t t = second->t;
     tenv_fini(&e);
     return t;
+}
+
+static uint64_t second_save_of_a(uint64_t busy)
+{
+    return second_save_of_a_with(busy, SLICE_US);
 }
 
 /* A loads at 160 us and is still restoring until 260 us: its save at the 210 us expiry ends 50 us later. */
@@ -57,11 +65,22 @@ static void restore_ended_before_the_expiry_costs_nothing(void **state)
     assert_int_equal(second_save_of_a(0), resumed + SLICE_US * US + TEST_CILP);
 }
 
+/*
+ * 10 us slices end during the 25 us load: each group runs to the expiry after it (30 us) and its save ends 30 us
+ * later. A, back at 120 us, is saved at 150 without waiting for the restore that restore_busy runs to 220.
+ */
+static void slice_shorter_than_the_load_does_not_wait(void **state)
+{
+    (void)state;
+    assert_int_equal(second_save_of_a_with(100 * US, 10), 3 * (30 * US + TEST_CILP));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cilp_save_soon_after_a_cilp_resume_waits_for_the_restore),
         cmocka_unit_test(restore_ended_before_the_expiry_costs_nothing),
+        cmocka_unit_test(slice_shorter_than_the_load_does_not_wait),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,6 +122,7 @@ static int cmd_show(int argc, char **argv)
     show_us("cilp_save", t->cilp_save_ns);
     show_us("preempt_timeout", t->preempt_timeout_ns);
     show_us("idle_save", t->idle_save_ns);
+    show_us("restore_busy", t->restore_busy_ns);
     show_us("save_per_kb", t->save_ns_per_kb);
     show_us("restore_per_kb", t->restore_ns_per_kb);
     show_us("restore_per_thread_kb", t->restore_ns_per_thread_kb);

@@ -62,7 +62,14 @@
  *   cilp_save_ns + save_ns_per_kb x the shared memory of the kernel's
  *   resident blocks of an SM (fifo_kernel.shared_kb x R, with what holds R
  *   below the shape's limit; H200 x-switch-smem*: 0.35 us per KiB), progress
- *   kept exactly. Work not finished stays queued. Switching such a group back
+ *   kept exactly, plus, for a group resumed from a CILP save, what is left of
+ *   its restore: its SMs' state is being restored until timing.restore_busy
+ *   after its load began, and its save waits for that; a slice no longer than
+ *   the load ends before that restore begins (H200 switch-cost: two groups
+ *   of 5 ms kernels at 50/75/100 us slices lose 23/11/7% of the throughput
+ *   the same save and load give at 150-1000 us; at 25 us none completes;
+ *   validation v18: BE groups at 1 us slices next to an LC). Work not
+ *   finished stays queued. Switching such a group back
  *   in also costs its blocks' own threads copying their shared memory back,
  *   inside the new slice: restore_ns_per_thread_kb per KiB each thread copies
  *   (a block's shared memory over its threads: each warp at its own pace) +

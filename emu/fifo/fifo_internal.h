@@ -79,6 +79,8 @@ struct fifo_tsg {
     uint64_t runnable_since;       /* when it last became runnable, or was switched out with work left */
     uint32_t saved_kb;             /* footprint of the kernel a CILP save interrupted: restored at switch-in */
     uint32_t saved_thread_bytes;   /* its shared memory per thread, restored by its own threads */
+    bool cilp_saved;               /* a CILP save interrupted its kernel: its next switch-in restores the SMs' state */
+    uint64_t restore_end;          /* until when that restore still runs after its switch-in (restore_busy) */
     struct fifo_creator who;
     void *user;
     struct fifo_tsg *prev, *next;  /* all TSGs of the fifo */

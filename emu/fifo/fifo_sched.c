@@ -192,6 +192,9 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
     rl->cur = t;
     /* the slice counts from the start of the load: the load is part of it, the save before it is not (fifo.h) */
     rl->slice_start = now_of(rl) + save + wake;
+    /* a group resumed from a CILP save restores its SMs' state until restore_busy after its load began (fifo.h) */
+    t->restore_end = t->cilp_saved ? rl->slice_start + tm->restore_busy_ns : 0;
+    t->cilp_saved = false;
     rl->last_kernel_t = UINT64_MAX;
     rl->slice_lapsed = false;
     rl->switch_abort = false;
@@ -361,6 +364,18 @@ static void finish_preempt(struct fifo_runlist *rl)
         go_idle(rl);
 }
 
+/*
+ * What a CILP save of the running group at `now` waits for the restore of its last CILP save, still running; a
+ * slice no longer than the load ended before that restore began (fifo.h).
+ */
+static uint64_t restore_wait(const struct fifo_runlist *rl, uint64_t now)
+{
+    const struct fifo_tsg *t = rl->cur;
+    if (t->timeslice_ns <= rl->run_since - rl->slice_start)
+        return 0;
+    return t->restore_end > now ? t->restore_end - now : 0;
+}
+
 /* Preempts the running TSG at its mode's boundary; returns the completion time. */
 static uint64_t preempt_begin(struct fifo_runlist *rl, uint32_t cause)
 {
@@ -385,7 +400,8 @@ static uint64_t preempt_begin(struct fifo_runlist *rl, uint32_t cause)
                 more = rem;
             dt = more + tm->cta_overhead_ns;
         } else {
-            dt = tm->cilp_save_ns;
+            dt = tm->cilp_save_ns + restore_wait(rl, now);
+            rl->cur->cilp_saved = rem != 0;
             /* a kernel interrupted mid-block leaves its shared memory to save, and to restore later */
             if (rem) {
                 dt += tm->save_ns_per_kb * k->shared_kb;

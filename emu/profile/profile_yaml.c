@@ -450,6 +450,7 @@ static const struct yfield timing_fields[] = {
     YFIELD("restore_per_kb", YF_DURATION, P(timing.restore_ns_per_kb), .max = TMAX,
            .legacy_us = "restore_per_kb_us"),
     YFIELD("idle_save", YF_DURATION, P(timing.idle_save_ns), .max = TMAX, .legacy_us = "idle_save_us"),
+    YFIELD("restore_busy", YF_DURATION, P(timing.restore_busy_ns), .max = TMAX, .legacy_us = "restore_busy_us"),
     YFIELD("sm_threads", YF_U32, P(timing.sm_threads), .max = 4096),
     YFIELD("sm_regs", YF_U32, P(timing.sm_regs), .max = 1u << 20),
     YFIELD("sm_blocks", YF_U32, P(timing.sm_blocks), .max = 64),

@@ -88,7 +88,13 @@
  *   in for the first, whose request just completed, wait two more BE slices
  *   when that BE group's request completes in turn: the engine goes back to
  *   the first BE group; arrivals during the switch, or before the first
- *   group's completion, do not; LC p99 there 11-13% low without it).
+ *   group's completion, do not; LC p99 there 11-13% low without it). Only a
+ *   group that ran at least timing.yield_skip_min_run skips late work; one
+ *   that runs out of work sooner hands on in runlist order, late work
+ *   included (H200 lc-arrivals p-ts2048: an LC next to two BE groups of
+ *   launch-bound 10 us kernels, each draining its backlog in at most ~1 ms,
+ *   takes 0.7/1.1/2.0 ms at p10/p50/p90, as in runlist order; skipping after
+ *   every yield gave 1.1/1.6/2.6. The shapes yields above come ~1.7 ms in).
  * - Timeslices last their microseconds x timing.timeslice_tick_ns (H200:
  *   1024 ns; validation-shapes m-native-2be-lc8xD: a 2048 us slice holds
  *   2089-2129 us of work).

@@ -205,14 +205,24 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
     rl->ev_switch = sim_at(rl->f->sim, rl->preempt_done_t, on_switch_done, rl, 0);
 }
 
+/*
+ * After a yield the engine goes to work it knew of when the yielding group began to run, if that group ran at
+ * least timing.yield_skip_min_run; one that ran out of work sooner hands on in runlist order (fifo.h). rl_kick
+ * runs at the yield, so now - run_since is how long the yielding group ran.
+ */
+static bool yield_skips_late(const struct fifo_runlist *rl)
+{
+    const struct profile_timing *tm = &rl->f->p->timing;
+    return tm->yield_skips_late_work && now_of(rl) - rl->run_since >= tm->yield_skip_min_run_ns;
+}
+
 static void rl_kick(struct fifo_runlist *rl)
 {
     if (rl->state != ENG_IDLE || rl->runnable == 0 || rl->f->lost)
         return;
     uint64_t wake = wake_cost(&rl->f->p->timing, rl->state_since, now_of(rl));
     struct fifo_tsg *next = rl->next;
-    /* after a yield the engine goes to work it knew of when the yielding group began to run (fifo.h) */
-    bool known_only = rl->yielded && !next && rl->f->p->timing.yield_skips_late_work;
+    bool known_only = rl->yielded && !next && yield_skips_late(rl);
     rl->next = NULL;
     rl->yielded = false;
     for (uint32_t i = 1; known_only && i <= rl->n_entries; i++) {

@@ -1,8 +1,8 @@
 /*
  * Unit tests of the pick after a yield (fifo.h, timing.yield_skips_late_work): a TSG that runs out of work gives
  * the engine to the next runnable TSG in runlist order, or, with the flag, to the next one that was already
- * runnable when the yielding TSG began to run. The flagged test fails on the model that always took the next
- * runnable TSG.
+ * runnable when the yielding TSG began to run, if it ran at least timing.yield_skip_min_run. The flagged test fails on
+ * the model that always took the next runnable TSG; the short-run test on the model that skipped after every yield.
  */
 #include "fifo_test_util.h"
 
@@ -24,11 +24,12 @@ static void run_kernel(struct fifo_channel *c, uint64_t ns, uint64_t tag, uint64
  * work, C runs 550-950. B gets 200 us more at 530, during C's load; A gets 200 us at 600, after C began to run.
  * When C runs out of work at 950, done[3] is B's completion and done[4] A's.
  */
-static void yield_after_late_work(bool skip_late, uint64_t done[5])
+static void yield_after_late_work(bool skip_late, uint64_t min_run_ns, uint64_t done[5])
 {
     struct tenv e;
     test_profile(&e.p);
     e.p.timing.yield_skips_late_work = skip_late;
+    e.p.timing.yield_skip_min_run_ns = min_run_ns;
     tenv_init_profile(&e, 1, NULL);
     struct fifo_channel *a, *b, *c;
     mk_tsg(&e, 1, &a);
@@ -51,7 +52,7 @@ static void test_yield_goes_to_next_runnable_group(void **state)
 {
     (void)state;
     uint64_t done[5] = {0};
-    yield_after_late_work(false, done);
+    yield_after_late_work(false, 0, done);
     assert_int_equal(done[4], 1175 * US);
     assert_int_equal(done[3], 1400 * US);
 }
@@ -61,9 +62,29 @@ static void test_yield_skips_work_that_came_after_the_switch_in(void **state)
 {
     (void)state;
     uint64_t done[5] = {0};
-    yield_after_late_work(true, done);
+    yield_after_late_work(true, 0, done);
     assert_int_equal(done[3], 1175 * US);
     assert_int_equal(done[4], 1400 * US);
+}
+
+/* C ran 400 us, at least yield_skip_min_run (300 us): A's late work still waits for B. */
+static void test_yield_after_the_minimum_run_skips_late_work(void **state)
+{
+    (void)state;
+    uint64_t done[5] = {0};
+    yield_after_late_work(true, 300 * US, done);
+    assert_int_equal(done[3], 1175 * US);
+    assert_int_equal(done[4], 1400 * US);
+}
+
+/* C ran 400 us, less than yield_skip_min_run (500 us): the engine goes on in runlist order, A's late work first. */
+static void test_yield_within_the_minimum_run_goes_to_next_runnable_group(void **state)
+{
+    (void)state;
+    uint64_t done[5] = {0};
+    yield_after_late_work(true, 500 * US, done);
+    assert_int_equal(done[4], 1175 * US);
+    assert_int_equal(done[3], 1400 * US);
 }
 
 int main(void)
@@ -71,6 +92,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_yield_goes_to_next_runnable_group),
         cmocka_unit_test(test_yield_skips_work_that_came_after_the_switch_in),
+        cmocka_unit_test(test_yield_after_the_minimum_run_skips_late_work),
+        cmocka_unit_test(test_yield_within_the_minimum_run_goes_to_next_runnable_group),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

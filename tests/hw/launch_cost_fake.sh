@@ -1,15 +1,17 @@
 #!/bin/sh
-# launch_cost_fake.sh LAUNCH_COST_C LAUNCH_COST_SH FAKEDRV LIBTIMESLICE OUT: the launch-cost recorder
-# (tools/record/programs/launch_cost.c and launch_cost.sh) against the stand-in libcuda.so.1 in FAKEDRV: the LC
+# launch_cost_fake.sh LAUNCH_COST_C LAUNCH_COST_SH FAKE_LIBCUDA_C LIBTIMESLICE OUT: the launch-cost recorder
+# (tools/record/programs/launch_cost.c and launch_cost.sh) against the stand-in libcuda.so.1 (FAKE_LIBCUDA_C): the LC
 # writes one line per request after its warm-up with all four variants, the busy and idle groups signal that
 # they are ready, bad arguments are refused, and the script runs every configuration once per round in an order
-# rotated by one per round.
+# rotated by one per round. Both are built here without sanitizers, as on a GPU machine (an instrumented stand-in
+# would need its runtime first in a program that loads it, and the interposer comes before it there).
 set -eu
-src=$1 script=$2 fakedrv=$3 lib=$4 out=$5
-rm -rf "$out" && mkdir -p "$out"
+src=$1 script=$2 fake=$3 lib=$4 out=$5
+rm -rf "$out" && mkdir -p "$out/fakedrv"
 bin=$out/launch_cost
 ${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -o "$bin" "$src" -ldl
-export LD_LIBRARY_PATH=$fakedrv
+${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -shared -fPIC -o "$out/fakedrv/libcuda.so.1" "$fake"
+export LD_LIBRARY_PATH=$out/fakedrv
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$bin" lc 50 0.4 0.2 8 "$out/lc.tsv"

@@ -2,8 +2,10 @@
 """The PyTorch LC/BE table: hardware (torch_lcbe.sh's recordings) next to the model run from the same
 programs' profiler traces (request.from_trace).
 
-  pytorch_lcbe.py NVEMU FIXTURE_DIR WORKDIR            check: the README's model column comes out again
-  pytorch_lcbe.py NVEMU FIXTURE_DIR WORKDIR --write    (re)write the table in FIXTURE_DIR/README.md
+  pytorch_lcbe.py NVEMU FIXTURE_DIR WORKDIR [--profile P]            check: the README's model column comes out again
+  pytorch_lcbe.py NVEMU FIXTURE_DIR WORKDIR [--profile P] --write    (re)write the table in FIXTURE_DIR/README.md
+
+--profile: the GPU profile the model runs on, the recording's board (default h200).
 
 FIXTURE_DIR holds raw/ (the first device run: CONFIG.lc.json, CONFIG.beN.json, infer.json.gz, train.json.gz),
 raw-r2a/ and raw-r2b/ (repeats on other boards: CONFIG.rK.*, torch_lcbe.sh with NVEMU_LCBE_CONFIGS) and README.md,
@@ -112,13 +114,13 @@ def step_cpu_us(trace):
     sys.exit("%s: no %s" % (trace, STEP))
 
 
-def scenario(name, policy, nlc, nbe, rate, scale, spread=None):
+def scenario(name, policy, nlc, nbe, rate, scale, spread=None, profile="h200"):
     def req(trace, s, sp=None):
         extra = ", cpu_scale: %.4f" % s if s else ""
         extra += ", cpu_spread: %.4f" % sp if sp else ""
         return "{from_trace: %s, iteration: '%s'%s}" % (trace, STEP, extra)
 
-    y = ["name: pytorch-%s" % name, "duration: 8s", "warmup: 500ms", "baseline: false", "gpu: {profile: h200}"]
+    y = ["name: pytorch-%s" % name, "duration: 8s", "warmup: 500ms", "baseline: false", "gpu: {profile: %s}" % profile]
     if policy:
         y += ["policy:", "  plugin: %s" % policy, "  args: {lc: lc, be: be}"]
     y.append("tasks:")
@@ -160,10 +162,18 @@ def fmt(v):
 
 
 def main():
-    if len(sys.argv) not in (4, 5) or (len(sys.argv) == 5 and sys.argv[4] != "--write"):
+    args = sys.argv[1:]
+    profile = "h200"
+    if "--profile" in args:
+        i = args.index("--profile")
+        if i + 1 >= len(args):
+            sys.exit(__doc__)
+        profile = args[i + 1]
+        del args[i:i + 2]
+    if len(args) not in (3, 4) or (len(args) == 4 and args[3] != "--write"):
         sys.exit(__doc__)
-    nvemu, fix, work = sys.argv[1:4]
-    write = len(sys.argv) == 5
+    nvemu, fix, work = args[:3]
+    write = len(args) == 4
     raw = os.path.join(fix, "raw")
     os.makedirs(work, exist_ok=True)
     for t in ("infer", "train"):
@@ -183,9 +193,10 @@ def main():
         runs = lc_runs if name == "lc-alone" else be_runs if name == "be-alone" else load_runs(fix, name, nbe)
         if not runs:
             continue
-        asis = run_model(nvemu, work, name, scenario(name, policy, nlc, nbe, rate, None))
-        cal = run_model(nvemu, work, name + "-scaled", scenario(name, policy, nlc, nbe, rate, scale))
-        spr = run_model(nvemu, work, name + "-spread", scenario(name, policy, nlc, nbe, rate, scale, spread))
+        asis = run_model(nvemu, work, name, scenario(name, policy, nlc, nbe, rate, None, profile=profile))
+        cal = run_model(nvemu, work, name + "-scaled", scenario(name, policy, nlc, nbe, rate, scale, profile=profile))
+        spr = run_model(nvemu, work, name + "-spread",
+                        scenario(name, policy, nlc, nbe, rate, scale, spread, profile=profile))
         if name == "be-alone":
             model_be_alone = {"asis": asis["be_steps"], "cal": cal["be_steps"], "spr": spr["be_steps"]}
         for key, label in (("lc_p50", "LC p50 (us)"), ("lc_p99", "LC p99 (us)"), ("be_steps", "BE steps/s")):
@@ -223,9 +234,10 @@ def main():
             fmt(p), rfmt(r, 6)))
     lines.append("")
     reps = ["%s %s %+.1f%%" % (r[0], r[1], 100 * (r[7][1] / r[7][0] - 1)) for r in rows if len(r[7]) > 1]
-    lines.append("The hardware's own spread, second run over first (another board; runs in the order of RAW_SETS): "
-                 + "; ".join(reps) + ".")
-    lines.append("")
+    if reps:
+        lines.append("The hardware's own spread, second run over first (another board; runs in the order of "
+                     "RAW_SETS): " + "; ".join(reps) + ".")
+        lines.append("")
     for col, what in ((5, "cpu_scale"), (6, "cpu_scale + cpu_spread")):
         ok = [r for r in rows if within(r, col)]
         held = [r for r in rows if r[2] == "held out"]

@@ -17,6 +17,8 @@ import os
 import re
 import sys
 
+import readme_block
+
 CONFIGS = ["alone", "lc1s", "gpreempt-idle", "native", "gpreempt", "lcbe200"]
 VARIANTS = ["tiny", "5 us", "tiny, 25 us gaps", "5 us, 25 us gaps"]
 
@@ -88,21 +90,7 @@ def main():
     if not mode:
         print(table)
         return
-    pat = re.compile(r"(<!-- launch-cost -->\n)(.*?)(\n?<!-- /launch-cost -->)", re.S)
-    text = open(readme).read()
-    m = pat.search(text)
-    if not m:
-        sys.exit("%s has no <!-- launch-cost --> ... <!-- /launch-cost --> block" % readme)
-    if mode == "--write":
-        with open(readme, "w") as f:
-            f.write(pat.sub(lambda m: m.group(1) + table + "\n<!-- /launch-cost -->", text))
-        return
-    if m.group(2).strip() != table.strip():
-        for a, b in zip(m.group(2).strip().splitlines(), table.strip().splitlines()):
-            if a != b:
-                print("  README: %s\n  now:    %s" % (a, b))
-        sys.exit("%s's table differs from what %s gives" % (readme, args[0]))
-    print("ok: %s's table comes out of %s again" % (readme, args[0]))
+    readme_block.sync(readme, "<!-- launch-cost -->", "<!-- /launch-cost -->", table, mode == "--write", args[0])
 
 
 if __name__ == "__main__":

@@ -29,6 +29,8 @@ import shutil
 import subprocess
 import sys
 
+import readme_block
+
 STEP = "ProfilerStep#4"  # a steady-state step (#2 and #3 still carry the profiler's start-up)
 # name, policy plugin (None: libcuda's own timeslice), LC tasks, BE tasks
 CONFIGS = [
@@ -246,23 +248,7 @@ def main():
                                                  len(held)))
     table = "\n".join(lines)
     print(table)
-    readme = os.path.join(fix, "README.md")
-    text = open(readme).read()
-    pat = re.compile(r"(<!-- table -->\n)(.*?)(\n?<!-- /table -->)", re.S)
-    if not pat.search(text):
-        sys.exit("%s has no <!-- table --> ... <!-- /table --> block" % readme)
-    if write:
-        with open(readme, "w") as f:
-            f.write(pat.sub(lambda m: m.group(1) + table + "\n<!-- /table -->", text))
-        return
-    old = pat.search(text).group(2)
-    if old.strip() != table.strip():
-        print("the model's numbers differ from %s's table (rerun with --write after a model change):" % readme)
-        for a, b in zip(old.strip().splitlines(), table.strip().splitlines()):
-            if a != b:
-                print("  README: %s\n  now:    %s" % (a, b))
-        sys.exit(1)
-    print("ok: the table's model columns come out again")
+    readme_block.sync(os.path.join(fix, "README.md"), "<!-- table -->", "<!-- /table -->", table, write, "the model")
 
 
 if __name__ == "__main__":

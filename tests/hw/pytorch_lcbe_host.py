@@ -20,6 +20,8 @@ import os
 import re
 import sys
 
+import readme_block
+
 
 def pct(xs, q):
     s = sorted(xs)
@@ -137,21 +139,8 @@ def main():
     if not mode:
         print(table)
         return
-    pat = re.compile(r"(<!-- host %s -->\n)(.*?)(\n?<!-- /host -->)" % re.escape(os.path.basename(raw)), re.S)
-    text = open(readme).read()
-    m = pat.search(text)
-    if not m:
-        sys.exit("%s has no <!-- host %s --> ... <!-- /host --> block" % (readme, os.path.basename(raw)))
-    if mode == "--write":
-        with open(readme, "w") as f:
-            f.write(pat.sub(lambda m: m.group(1) + table + "\n<!-- /host -->", text))
-        return
-    if m.group(2).strip() != table.strip():
-        for a, b in zip(m.group(2).strip().splitlines(), table.strip().splitlines()):
-            if a != b:
-                print("  README: %s\n  now:    %s" % (a, b))
-        sys.exit("%s's table of %s differs from what the recording gives" % (readme, raw))
-    print("ok: %s's table of %s comes out again" % (readme, raw))
+    readme_block.sync(readme, "<!-- host %s -->" % os.path.basename(raw), "<!-- /host -->", table,
+                      mode == "--write", raw)
 
 
 if __name__ == "__main__":

@@ -69,6 +69,8 @@ if [ "$dry" != 1 ]; then
 fi
 
 idle_states() { ls -d /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]* 2>/dev/null; }
+# state S by /dev/cpu_dma_latency (cpuidle states to hold shallow and the file to hold them with), else busy loops
+shallow_by_latency() { [ -n "$(idle_states)" ] && [ -w /dev/cpu_dma_latency ]; }
 if [ "$dry" != 1 ]; then
   {
     uname -a; cat /proc/cmdline; systemd-detect-virt 2>&1; lscpu 2>&1
@@ -86,7 +88,7 @@ if [ "$dry" != 1 ]; then
         "$(cat /proc/irq/$irq/effective_affinity_list 2>&1)"
     done
     echo "irqbalance: $(pgrep -l irqbalance || echo not running)"
-    if [ -n "$(idle_states)" ] && [ -w /dev/cpu_dma_latency ]; then echo "state S: /dev/cpu_dma_latency 0"
+    if shallow_by_latency; then echo "state S: /dev/cpu_dma_latency 0"
     else echo "state S: an idle-priority busy loop on every CPU (no cpuidle states or no /dev/cpu_dma_latency)"; fi
     head -30 /proc/cpuinfo
   } >"$out/host.txt" 2>&1
@@ -105,7 +107,7 @@ held=
 host_on() {
   case $1 in
   S)
-    if [ -n "$(idle_states)" ] && [ -w /dev/cpu_dma_latency ]; then
+    if shallow_by_latency; then
       sh -c 'exec 3>/dev/cpu_dma_latency && printf 0 >&3 && exec sleep 3600' &
       held=$!
     else

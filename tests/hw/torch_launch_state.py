@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""What a torch_launch_state recording shows (tools/record/programs/frameworks/torch_launch_state.py).
+
+  torch_launch_state.py RAW_DIR [--check|--write README]
+
+RAW_DIR holds lc.json (one record per LC request), phases.tsv (each phase's round, letter, window and /proc/stat
+cpu line at its ends) and NAME.json.steps of each BE. A request belongs to the phase its arrival falls in; the
+first SETTLE_S of a phase are left out (a BE switched off finishes its step then). Per phase and variant: the
+requests, the medians of the launches' wall and thread CPU time, of the synchronize and of the probe's CPU time,
+and the launches' median over that of phase A in the same round (the mean of the rounds' ratios, and their range).
+Then per phase: the steps/s of the BE it runs, and the share of CPU time the host took from the guest (steal).
+--write puts the tables in README between <!-- launch-state --> and <!-- /launch-state -->; --check fails when they
+no longer come out of the recording.
+"""
+import csv
+import json
+import os
+import sys
+
+import readme_block
+
+PHASES = {"A": "alone (every BE paused)", "G": "GPU-only BE, 1 us", "N": "GPU-only BE, libcuda's slice",
+          "T": "training BE, 1 us", "U": "training BE, libcuda's slice"}
+BE_OF = {"G": "g1", "N": "gn", "T": "t1", "U": "tn"}
+VARIANTS = ["fwd", "fwd-held", "ops", "ops-held", "meta"]
+SETTLE_S = 0.2
+
+
+def med(xs):
+    s = sorted(xs)
+    n = len(s)
+    return (s[n // 2] + s[(n - 1) // 2]) / 2 if n else float("nan")
+
+
+def load(raw):
+    lc = json.load(open(os.path.join(raw, "lc.json")))
+    phases = list(csv.DictReader(open(os.path.join(raw, "phases.tsv")), delimiter="\t"))
+    for p in phases:
+        p["start"], p["end"], p["round"] = float(p["start"]), float(p["end"]), int(p["round"])
+    reqs = {}
+    for q in lc["requests"]:
+        for p in phases:
+            if p["start"] + SETTLE_S <= q["arrival"] < p["end"]:
+                reqs.setdefault((p["phase"], p["round"], q["variant"]), []).append(q)
+                break
+    steps = {}
+    for letter, name in BE_OF.items():
+        path = os.path.join(raw, name + ".json.steps")
+        steps[letter] = [float(line.split()[0]) for line in open(path)] if os.path.exists(path) else []
+    return lc, phases, reqs, steps
+
+
+def steal_share(p):
+    """The steal column's share of all CPU time between the phase's two /proc/stat cpu lines."""
+    a = [int(x) for x in p["stat_start"].split()[1:]]
+    b = [int(x) for x in p["stat_end"].split()[1:]]
+    d = [y - x for x, y in zip(a, b)]
+    total = sum(d[:8])
+    return d[7] / total if total else 0.0
+
+
+def tables(raw):
+    lc, phases, reqs, steps = load(raw)
+    rounds = sorted({p["round"] for p in phases})
+    letters = [x for x in PHASES if any(p["phase"] == x for p in phases)]
+    out = ["%d rounds of %d phases, %.0f s each (first %.1f s of each left out); spin kernel %d cycles, %d adds, "
+           "probe %d iterations%s." % (len(rounds), len(letters), phases[0]["end"] - phases[0]["start"], SETTLE_S,
+                                      lc["hold_cycles"], lc["n_ops"], lc["probe_n"],
+                                      "; meta variant not run: " + lc["meta_error"] if lc.get("meta_error") else ""),
+           "",
+           "| phase | variant | requests | launches (us) | launches, CPU (us) | / phase A's, same round: mean "
+           "[range] | per launch vs A (us) | sync (us) | probe CPU (us) | probe / A's |",
+           "|---" * 10 + "|"]
+    for x in letters:
+        for v in VARIANTS:
+            pooled = [q for r in rounds for q in reqs.get((x, r, v), [])]
+            if not pooled:
+                continue
+            ratios, pratios = [], []
+            for r in rounds:
+                here, base = reqs.get((x, r, v), []), reqs.get(("A", r, v), [])
+                if here and base:
+                    ratios.append(med([q["launch_us"] for q in here]) / med([q["launch_us"] for q in base]))
+                    pratios.append(med([q["probe_cpu_us"] for q in here]) / med([q["probe_cpu_us"] for q in base]))
+            base_all = [q for r in rounds for q in reqs.get(("A", r, v), [])]
+            n_launch = lc["n_ops"] if v.startswith("ops") else 108
+            per = (med([q["launch_us"] for q in pooled]) - med([q["launch_us"] for q in base_all])) / n_launch
+            out.append("| %s | %s | %d | %.0f | %.0f | %s | %s | %.0f | %.0f | %s |" % (
+                x, v, len(pooled), med([q["launch_us"] for q in pooled]), med([q["launch_cpu_us"] for q in pooled]),
+                "%.3f [%.2f-%.2f]" % (sum(ratios) / len(ratios), min(ratios), max(ratios)) if ratios else "",
+                "%+.2f" % per if v != "meta" else "", med([q["sync_us"] for q in pooled]),
+                med([q["probe_cpu_us"] for q in pooled]),
+                "%.3f" % (sum(pratios) / len(pratios)) if pratios else ""))
+    out += ["", "| phase | what runs beside the LC | BE steps/s in its phase | steal (share of CPU time) |",
+            "|---|---|---|---|"]
+    for x in letters:
+        ps = [p for p in phases if p["phase"] == x]
+        secs = sum(p["end"] - p["start"] for p in ps)
+        n = sum(1 for t in steps.get(x, []) for p in ps if p["start"] <= t < p["end"])
+        out.append("| %s | %s | %s | %.2f%% |" % (x, PHASES[x], "%.1f" % (n / secs) if x in BE_OF else "",
+                                                  100 * sum(steal_share(p) for p in ps) / len(ps)))
+    return "\n".join(out)
+
+
+def main():
+    a = sys.argv[1:]
+    if not a or len(a) == 2 or len(a) > 3 or (len(a) == 3 and a[1] not in ("--check", "--write")):
+        sys.exit(__doc__)
+    t = tables(a[0])
+    if len(a) == 1:
+        print(t)
+        return
+    readme_block.sync(a[2], "<!-- launch-state -->", "<!-- /launch-state -->", t, a[1] == "--write", a[0])
+
+
+if __name__ == "__main__":
+    main()

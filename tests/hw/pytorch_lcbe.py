@@ -8,7 +8,8 @@ programs' profiler traces (request.from_trace).
 --profile: the GPU profile the model runs on, the recording's board (default h200).
 
 FIXTURE_DIR holds raw/ (the first device run: CONFIG.lc.json, CONFIG.beN.json, infer.json.gz, train.json.gz),
-raw-r2a/ and raw-r2b/ (repeats on other boards: CONFIG.rK.*, torch_lcbe.sh with NVEMU_LCBE_CONFIGS) and README.md,
+raw-r2a/, raw-r2b/ and raw-r4/ (repeats on other boards: CONFIG.rK.*, torch_lcbe.sh with NVEMU_LCBE_CONFIGS) and
+README.md,
 whose table sits between the <!-- table --> and <!-- /table --> lines. A configuration's hardware value is the
 mean of its runs (each run shown beside it). Each configuration becomes a scenario: the LC task's request is one
 inference step (periodic arrivals at the recorded rate), each BE task's one training step (closed loop), under the
@@ -45,9 +46,10 @@ CONFIGS = [
 ]
 
 
-# the recordings: raw/ (first call, files CONFIG.*) and the repeats raw-r2a/, raw-r2b/ (CONFIG.rK.*, torch_lcbe.sh
-# with NVEMU_LCBE_CONFIGS); each run of a configuration is one entry, the hardware value of a row is their mean
-RAW_SETS = ("raw", "raw-r2a", "raw-r2b")
+# the recordings: raw/ (first call, files CONFIG.*) and the repeats raw-r2a/, raw-r2b/, raw-r4/ (CONFIG.rK.*,
+# torch_lcbe.sh with NVEMU_LCBE_CONFIGS), each on another board; each run of a configuration is one entry, the
+# hardware value of a row is their mean
+RAW_SETS = ("raw", "raw-r2a", "raw-r2b", "raw-r4")
 LIVELOCK = 0.02  # a BE task below 2% of its throughput alone is livelocked (the runner's warning, scenarios/README.md)
 
 
@@ -235,9 +237,10 @@ def main():
             name, label, fit, fmt(h), " / ".join(fmt(v) for v in vals), fmt(a), rfmt(r, 4), fmt(c), rfmt(r, 5),
             fmt(p), rfmt(r, 6)))
     lines.append("")
-    reps = ["%s %s %+.1f%%" % (r[0], r[1], 100 * (r[7][1] / r[7][0] - 1)) for r in rows if len(r[7]) > 1]
+    reps = ["%s %s %s" % (r[0], r[1], " / ".join("%+.1f%%" % (100 * (v / r[7][0] - 1)) for v in r[7][1:]))
+            for r in rows if len(r[7]) > 1]
     if reps:
-        lines.append("The hardware's own spread, second run over first (another board; runs in the order of "
+        lines.append("The hardware's own spread, each later run over the first (other boards; runs in the order of "
                      "RAW_SETS): " + "; ".join(reps) + ".")
         lines.append("")
     for col, what in ((5, "cpu_scale"), (6, "cpu_scale + cpu_spread")):

@@ -3,8 +3,8 @@
 
   torch_launch_state.py RAW_DIR [--check|--write README]
 
-RAW_DIR holds lc.json (one record per LC request), phases.tsv (each phase's round, letter, window and /proc/stat
-cpu line at its ends) and NAME.json.steps of each BE. A request belongs to the phase its arrival falls in; the
+RAW_DIR holds lc.json[.gz] (one record per LC request), phases.tsv (each phase's round, letter, window and /proc/stat
+cpu line at its ends) and NAME.json.steps[.gz] of each BE. A request belongs to the phase its arrival falls in; the
 first SETTLE_S of a phase are left out (a BE switched off finishes its step then). Per phase and variant: the
 requests, the medians of the launches' wall and thread CPU time, of the synchronize and of the probe's CPU time,
 and the launches' median over that of phase A in the same round (the mean of the rounds' ratios, and their range).
@@ -13,6 +13,7 @@ Then per phase: the steps/s of the BE it runs, and the share of CPU time the hos
 no longer come out of the recording.
 """
 import csv
+import gzip
 import json
 import os
 import sys
@@ -32,8 +33,13 @@ def med(xs):
     return (s[n // 2] + s[(n - 1) // 2]) / 2 if n else float("nan")
 
 
+def opened(path):
+    """PATH, or PATH.gz read as text (the fixtures keep the large files gzipped)."""
+    return open(path) if os.path.exists(path) else gzip.open(path + ".gz", "rt")
+
+
 def load(raw):
-    lc = json.load(open(os.path.join(raw, "lc.json")))
+    lc = json.load(opened(os.path.join(raw, "lc.json")))
     phases = list(csv.DictReader(open(os.path.join(raw, "phases.tsv")), delimiter="\t"))
     for p in phases:
         p["start"], p["end"], p["round"] = float(p["start"]), float(p["end"]), int(p["round"])
@@ -46,8 +52,17 @@ def load(raw):
     steps = {}
     for letter, name in BE_OF.items():
         path = os.path.join(raw, name + ".json.steps")
-        steps[letter] = [float(line.split()[0]) for line in open(path)] if os.path.exists(path) else []
+        if os.path.exists(path) or os.path.exists(path + ".gz"):
+            steps[letter] = [float(line.split()[0]) for line in opened(path)]
     return lc, phases, reqs, steps
+
+
+def pearson(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx, syy = sum((x - mx) ** 2 for x in xs), sum((y - my) ** 2 for y in ys)
+    return sxy / (sxx * syy) ** 0.5 if sxx and syy else float("nan")
 
 
 def steal_share(p):
@@ -91,6 +106,21 @@ def tables(raw):
                 "%+.2f" % per if v != "meta" else "", med([q["sync_us"] for q in pooled]),
                 med([q["probe_cpu_us"] for q in pooled]),
                 "%.3f" % (sum(pratios) / len(pratios)) if pratios else ""))
+    out += ["", "Per round (fwd): the forward's launches and the probe over phase A's of the same round, and how the two "
+            "move together over the rounds (Pearson r of the ratios); phase A's own per-round medians span launches "
+            "%.0f-%.0f us, probe %.0f-%.0f us." % tuple(f(med([q[k] for q in reqs.get(("A", r, "fwd"), [])])
+                                                      for r in rounds) for k in ("launch_us", "probe_cpu_us")
+                                                    for f in (min, max)), "",
+            "| phase | launches / A's, per round | probe / A's, per round | r |", "|---|---|---|---|"]
+    for x in letters[1:]:
+        lr, pr = [], []
+        for r in rounds:
+            here, base = reqs.get((x, r, "fwd"), []), reqs.get(("A", r, "fwd"), [])
+            if here and base:
+                lr.append(med([q["launch_us"] for q in here]) / med([q["launch_us"] for q in base]))
+                pr.append(med([q["probe_cpu_us"] for q in here]) / med([q["probe_cpu_us"] for q in base]))
+        out.append("| %s | %s | %s | %.2f |" % (x, " ".join("%.2f" % v for v in lr), " ".join("%.2f" % v for v in pr),
+                                               pearson(lr, pr)))
     out += ["", "| phase | what runs beside the LC | BE steps/s in its phase | steal (share of CPU time) |",
             "|---|---|---|---|"]
     for x in letters:

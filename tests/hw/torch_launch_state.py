@@ -106,9 +106,9 @@ def tables(raw):
                 "%+.2f" % per if v != "meta" else "", med([q["sync_us"] for q in pooled]),
                 med([q["probe_cpu_us"] for q in pooled]),
                 "%.3f" % (sum(pratios) / len(pratios)) if pratios else ""))
-    out += ["", "Per round (fwd): the forward's launches and the probe over phase A's of the same round, and how the two "
-            "move together over the rounds (Pearson r of the ratios); phase A's own per-round medians span launches "
-            "%.0f-%.0f us, probe %.0f-%.0f us." % tuple(f(med([q[k] for q in reqs.get(("A", r, "fwd"), [])])
+    out += ["", "Per round (fwd): the forward's launches and the probe over phase A's of the same round, and how "
+            "the two move together over the rounds (Pearson r of the ratios); phase A's own per-round medians span "
+            "launches %.0f-%.0f us, probe %.0f-%.0f us." % tuple(f(med([q[k] for q in reqs.get(("A", r, "fwd"), [])])
                                                       for r in rounds) for k in ("launch_us", "probe_cpu_us")
                                                     for f in (min, max)), "",
             "| phase | launches / A's, per round | probe / A's, per round | r |", "|---|---|---|---|"]

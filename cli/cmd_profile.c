@@ -131,6 +131,7 @@ static int cmd_show(int argc, char **argv)
     printf("  %-22s %llu ns\n", "timeslice_tick", (unsigned long long)(t->timeslice_tick_ns ? t->timeslice_tick_ns : 1000));
     printf("  %-22s %s\n", "yield_skips_late", t->yield_skips_late_work ? "yes" : "no");
     show_us("yield_skip_min_run", t->yield_skip_min_run_ns);
+    printf("  %-22s %s\n", "expiry_skips_late", t->expiry_skips_late_work ? "yes" : "no");
     show_us("wake_after", t->wake_after_ns);
     show_us("wake_per_ms", t->wake_per_ms_ns);
     show_us("wake_max", t->wake_max_ns);

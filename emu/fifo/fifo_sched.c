@@ -431,6 +431,21 @@ static uint64_t preempt_begin(struct fifo_runlist *rl, uint32_t cause)
     return rl->preempt_done_t;
 }
 
+/*
+ * At an expiry that finds the running group on its last queued kernel, the next group is one that was runnable when
+ * that kernel began or resumed (rl->last_kernel_t), if any (fifo.h, timing.expiry_skips_late_work).
+ */
+static void expiry_pick_known(struct fifo_runlist *rl)
+{
+    if (!rl->f->p->timing.expiry_skips_late_work || rl->last_kernel_t == UINT64_MAX)
+        return;
+    for (uint32_t i = 1; i <= rl->n_entries && !rl->next; i++) {
+        struct fifo_tsg *t = rl->entries[(rl->pos + i) % rl->n_entries];
+        if (t->runnable && t != rl->cur && t->runnable_since <= rl->last_kernel_t)
+            rl->next = t;
+    }
+}
+
 static void on_slice(struct sim *s, void *arg, uint64_t data)
 {
     (void)s;
@@ -440,6 +455,7 @@ static void on_slice(struct sim *s, void *arg, uint64_t data)
     if (rl->state != ENG_RUN || others_runnable(rl) == 0)
         return;
     fifo_trace(rl->f, SIM_REC_TIMESLICE_EXPIRE, rl, rl->cur, SIM_NONE, 1, rl->cur->timeslice_ns);
+    expiry_pick_known(rl);
     /* the next group is picked at the expiry: one that becomes runnable during the save waits its turn */
     for (uint32_t i = 1; i <= rl->n_entries && !rl->next; i++) {
         struct fifo_tsg *t = rl->entries[(rl->pos + i) % rl->n_entries];

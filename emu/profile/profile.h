@@ -138,6 +138,10 @@ struct profile_timing {
     /* ... but only when it ran at least this long since its load ended: one that ran out of work sooner hands the
      * engine to the next runnable group in runlist order, late work included (0: whatever it ran) */
     uint64_t yield_skip_min_run_ns;
+    /* a slice that expires while the group runs its last queued kernel hands the engine to the next group that was
+     * already runnable when that kernel began (or resumed); work that came later waits for the next pass (false: to
+     * the next runnable group) */
+    bool expiry_skips_late_work;
     /* an engine that idled longer than wake_after_ns takes wake_per_ms_ns per ms beyond it (at most wake_max_ns) more
      * to start its next work */
     uint64_t wake_after_ns;

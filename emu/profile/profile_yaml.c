@@ -463,6 +463,7 @@ static const struct yfield timing_fields[] = {
     YFIELD("timeslice_tick", YF_DURATION, P(timing.timeslice_tick_ns), .max = TMAX),
     YFIELD("yield_skips_late_work", YF_BOOL, P(timing.yield_skips_late_work)),
     YFIELD("yield_skip_min_run", YF_DURATION, P(timing.yield_skip_min_run_ns), .max = TMAX),
+    YFIELD("expiry_skips_late_work", YF_BOOL, P(timing.expiry_skips_late_work)),
     YFIELD("wake_after", YF_DURATION, P(timing.wake_after_ns), .max = TMAX, .legacy_us = "wake_after_us"),
     YFIELD("wake_per_ms", YF_DURATION, P(timing.wake_per_ms_ns), .max = TMAX, .legacy_us = "wake_per_ms_us"),
     YFIELD("wake_max", YF_DURATION, P(timing.wake_max_ns), .max = TMAX, .legacy_us = "wake_max_us"),

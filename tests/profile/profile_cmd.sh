@@ -20,7 +20,8 @@ sed -n '2,/^$/p' "$work/list" | cut -d' ' -f1 | grep . >"$work/list.names"
 grep -q '^chip: GH100' "$work/h200.show" || fail "show h200"
 # the shape, tick and kernel-boundary keys are shown with the profile's values (h200.yaml)
 grep -q 'restore_per_sm_kb *0.200 us' "$work/h200.show" && grep -q 'timeslice_tick *1024 ns' "$work/h200.show" &&
-  grep -q 'kernel_gap_overlap *4.300 us' "$work/h200.show" && grep -q 'yield_skips_late *yes' "$work/h200.show" ||
+  grep -q 'kernel_gap_overlap *4.300 us' "$work/h200.show" && grep -q 'yield_skips_late *yes' "$work/h200.show" &&
+  grep -q 'expiry_skips_late *yes' "$work/h200.show" ||
   fail "show h200 misses a timing key"
 printf 'base: h200\nname: h200-slow\ntiming:\n  ctxsw: 60us\n' >"$work/slow.yaml"
 "$nvemu" profile check "$work/slow.yaml" | grep -q 'slow.yaml: ok (h200-slow, GH100' || fail "check of a base: h200 file"

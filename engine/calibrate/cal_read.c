@@ -22,6 +22,7 @@ struct raw {
     double v[CAL_STAT_COUNT];
     bool has[CAL_STAT_COUNT];
     unsigned long long seed;
+    int board;
 };
 
 struct raws {
@@ -172,13 +173,21 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Adds the medians of rs's rows, one measure per (experiment, task), to d. */
-static int add_medians(struct cal_data *d, const struct raws *rs, char *err, size_t errlen)
+static double median(double *v, size_t k)
 {
-    bool *done = calloc(rs->n ? rs->n : 1, sizeof *done);
-    double *vals = malloc((rs->n ? rs->n : 1) * sizeof *vals);
-    if (!done || !vals) {
-        free(done), free(vals);
+    qsort(v, k, sizeof *v, cmp_double);
+    return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+/* Adds one measure per (experiment, task) of rs's rows to d: each board's median of its repeats, then the median of
+ * the boards' values, so a board that ran a scenario more often has no more say than one that ran it once. */
+static int add_medians(struct cal_data *d, const struct raws *rs, int nboards, char *err, size_t errlen)
+{
+    size_t cap = rs->n ? rs->n : 1;
+    bool *done = calloc(cap, sizeof *done);
+    double *vals = malloc(cap * sizeof *vals), *bvals = malloc((size_t)nboards * sizeof *bvals);
+    if (!done || !vals || !bvals) {
+        free(done), free(vals), free(bvals);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -186,14 +195,14 @@ static int add_medians(struct cal_data *d, const struct raws *rs, char *err, siz
         if (done[i])
             continue;
         if (d->n == d->cap) {
-            size_t cap = d->cap ? d->cap * 2 : 64;
-            struct cal_measure *m = realloc(d->m, cap * sizeof *m);
+            size_t dcap = d->cap ? d->cap * 2 : 64;
+            struct cal_measure *m = realloc(d->m, dcap * sizeof *m);
             if (!m) {
-                free(done), free(vals);
+                free(done), free(vals), free(bvals);
                 snprintf(err, errlen, "out of memory");
                 return -1;
             }
-            d->m = m, d->cap = cap;
+            d->m = m, d->cap = dcap;
         }
         struct cal_measure *m = &d->m[d->n++];
         memset(m, 0, sizeof *m);
@@ -206,19 +215,84 @@ static int add_medians(struct cal_data *d, const struct raws *rs, char *err, siz
                 m->repeats++;
             }
         for (int s = 0; s < CAL_STAT_COUNT; s++) {
-            size_t k = 0;
-            for (size_t j = i; j < rs->n; j++)
-                if (!strcmp(rs->r[j].exp, m->exp) && !strcmp(rs->r[j].task, m->task) && rs->r[j].has[s])
-                    vals[k++] = rs->r[j].v[s];
-            if (!k)
-                continue;
-            qsort(vals, k, sizeof *vals, cmp_double);
-            m->v[s] = k % 2 ? vals[k / 2] : (vals[k / 2 - 1] + vals[k / 2]) / 2;
-            m->has[s] = true;
+            size_t nb = 0;
+            for (int b = 0; b < nboards; b++) {
+                size_t k = 0;
+                for (size_t j = i; j < rs->n; j++)
+                    if (rs->r[j].board == b && !strcmp(rs->r[j].exp, m->exp) && !strcmp(rs->r[j].task, m->task) &&
+                        rs->r[j].has[s])
+                        vals[k++] = rs->r[j].v[s];
+                if (k)
+                    bvals[nb++] = median(vals, k);
+            }
+            if (nb) {
+                m->v[s] = median(bvals, nb);
+                m->has[s] = true;
+            }
         }
     }
-    free(done), free(vals);
+    free(done), free(vals), free(bvals);
     return 0;
+}
+
+static bool is_board(const char *name)
+{
+    return !strncmp(name, "board", 5);
+}
+
+/* dir's results (read_level) and those of each subdirectory in name order (r1, r2, ...: the seed and the first
+ * env.txt come from the first), all as board `board`; at the top, a subdirectory board* is a board of its own,
+ * read the same way. The count read, or -1. */
+static int read_tree(struct raws *rs, struct cal_source *src, const char *dir, bool top, int board, int *nboards,
+                     char *err, size_t errlen)
+{
+    size_t first = rs->n;
+    int total = read_level(rs, src, dir, err, errlen);
+    for (size_t i = first; i < rs->n; i++)
+        rs->r[i].board = board;
+    DIR *dp = total < 0 ? NULL : opendir(dir);
+    if (!dp)
+        return total;
+    char **subs = NULL;
+    size_t nsub = 0;
+    struct dirent *de;
+    while ((de = readdir(dp))) {
+        char sub[4096];
+        if (de->d_name[0] == '.' || cal_experiment_find(de->d_name) || (!top && is_board(de->d_name)))
+            continue;
+        snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
+        char **g = is_dir(sub) ? realloc(subs, (nsub + 1) * sizeof *subs) : NULL;
+        if (g) {
+            subs = g;
+            subs[nsub++] = strdup(sub);
+        }
+    }
+    closedir(dp);
+    for (size_t i = 0; i + 1 < nsub; i++)
+        for (size_t j = i + 1; j < nsub; j++)
+            if (subs[j] && subs[i] && strcmp(subs[j], subs[i]) < 0) {
+                char *x = subs[i];
+                subs[i] = subs[j], subs[j] = x;
+            }
+    for (size_t i = 0; i < nsub; i++) {
+        if (total >= 0 && subs[i]) {
+            const char *name = strrchr(subs[i], '/') + 1;
+            int c;
+            if (top && is_board(name)) {
+                int b = (*nboards)++;
+                c = read_tree(rs, src, subs[i], false, b, nboards, err, errlen);
+            } else {
+                first = rs->n;
+                c = read_level(rs, src, subs[i], err, errlen);
+                for (size_t k = first; k < rs->n; k++)
+                    rs->r[k].board = board;
+            }
+            total = c < 0 ? -1 : total + c;
+        }
+        free(subs[i]);
+    }
+    free(subs);
+    return total;
 }
 
 int cal_read_dir(struct cal_data *d, const char *dir, char *err, size_t errlen)
@@ -230,41 +304,9 @@ int cal_read_dir(struct cal_data *d, const char *dir, char *err, size_t errlen)
     if (!d->n && !d->src.dirs[0])
         d->src.hardware = true;
     struct raws rs = {0};
-    int total = read_level(&rs, &d->src, dir, err, errlen);
-    DIR *dp = total < 0 ? NULL : opendir(dir);
-    if (dp) {
-        char **subs = NULL;
-        size_t nsub = 0;
-        struct dirent *de;
-        while ((de = readdir(dp))) {
-            char sub[4096];
-            if (de->d_name[0] == '.' || cal_experiment_find(de->d_name))
-                continue;
-            snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
-            char **g = is_dir(sub) ? realloc(subs, (nsub + 1) * sizeof *subs) : NULL;
-            if (g) {
-                subs = g;
-                subs[nsub++] = strdup(sub);
-            }
-        }
-        closedir(dp);
-        /* the repeats in name order (r1, r2, ...): the seed and the first env.txt come from the first */
-        for (size_t i = 0; i + 1 < nsub; i++)
-            for (size_t j = i + 1; j < nsub; j++)
-                if (subs[j] && subs[i] && strcmp(subs[j], subs[i]) < 0) {
-                    char *x = subs[i];
-                    subs[i] = subs[j], subs[j] = x;
-                }
-        for (size_t i = 0; i < nsub; i++) {
-            if (total >= 0 && subs[i]) {
-                int c = read_level(&rs, &d->src, subs[i], err, errlen);
-                total = c < 0 ? -1 : total + c;
-            }
-            free(subs[i]);
-        }
-        free(subs);
-    }
-    if (total >= 0 && add_medians(d, &rs, err, errlen))
+    int nboards = 1;
+    int total = read_tree(&rs, &d->src, dir, true, 0, &nboards, err, errlen);
+    if (total >= 0 && add_medians(d, &rs, nboards, err, errlen))
         total = -1;
     free(rs.r);
     if (total > 0) {

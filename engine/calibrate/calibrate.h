@@ -89,9 +89,10 @@ struct cal_data {
 /*
  * Reads the recordings of every embedded experiment under dir: DIR/NAME/results.json and DIR/SUB/NAME/results.json
  * (repeats r1, r2, ...), and DIR/env.txt or DIR/SUB/env.txt (nvidia-smi's "name, uuid, driver, ..." line, and a
- * date line) when present. Adds to d; a task recorded in several repeats keeps the median of each metric (the mean
- * of the middle two for an even count). Returns the number of results.json files read, or -1 with a reason in err
- * (an unreadable or malformed results.json).
+ * date line) when present. A subdirectory DIR/boardN is another board's recording set, read the same way. Adds to
+ * d; a task keeps, per metric, the median over boards of each board's median of its repeats (the mean of the middle
+ * two for an even count). Returns the number of results.json files read, or -1 with a reason in err (an unreadable
+ * or malformed results.json).
  */
 int cal_read_dir(struct cal_data *d, const char *dir, char *err, size_t errlen);
 

@@ -90,6 +90,21 @@ static inline struct fifo_tsg *mk_tsg(struct tenv *e, uint32_t nch, struct fifo_
     return t;
 }
 
+/* fifo_done_fn that keeps each kernel's completion time in ((uint64_t *)ctx)[tag]. */
+static inline void done_by_tag(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
+{
+    (void)kernel_id;
+    (void)submit_t;
+    ((uint64_t *)ctx)[tag] = done_t;
+}
+
+/* Queues a one-wave kernel of ns on c; its completion time lands in done[tag]. */
+static inline void run_kernel(struct fifo_channel *c, uint64_t ns, uint64_t tag, uint64_t *done)
+{
+    struct fifo_kernel k = {.blocks = TEST_SM, .block_ns = ns, .tag = tag};
+    assert_int_equal(fifo_submit(c, &k, done_by_tag, done, NULL), NV_OK);
+}
+
 static inline uint64_t submit(struct fifo_channel *c, uint32_t blocks, uint64_t block_ns)
 {
     struct fifo_kernel k = {.blocks = blocks, .block_ns = block_ns};

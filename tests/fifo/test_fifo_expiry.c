@@ -12,19 +12,6 @@
 
 #define SLICE_US 1000u
 
-static void on_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
-{
-    (void)kernel_id;
-    (void)submit_t;
-    *(uint64_t *)ctx = tag ? done_t : *(uint64_t *)ctx;
-}
-
-static void run_kernel(struct fifo_channel *c, uint64_t ns, uint64_t tag, uint64_t *done)
-{
-    struct fifo_kernel k = {.blocks = TEST_SM, .block_ns = ns, .tag = tag};
-    assert_int_equal(fifo_submit(c, &k, on_done, done, NULL), NV_OK);
-}
-
 /* When A's kernel completes, submitted at `a_at`, with or without the flag. */
 static uint64_t a_done_with(bool skip_late, uint64_t a_at)
 {
@@ -39,15 +26,15 @@ static uint64_t a_done_with(bool skip_late, uint64_t a_at)
         assert_int_equal(fifo_channel_set_preempt_mode(ch[i], FIFO_PREEMPT_CILP), NV_OK);
         assert_int_equal(fifo_tsg_set_timeslice(t[i], SLICE_US), NV_OK);
     }
-    uint64_t a_done = 0, other = 0;
-    run_kernel(ch[1], 10 * MS, 0, &other);
-    run_kernel(ch[2], 500 * US, 0, &other);
-    run_kernel(ch[2], 10 * MS, 0, &other);
+    uint64_t done[2] = {0}; /* [0]: B's and C's kernels, [1]: A's */
+    run_kernel(ch[1], 10 * MS, 0, done);
+    run_kernel(ch[2], 500 * US, 0, done);
+    run_kernel(ch[2], 10 * MS, 0, done);
     sim_run_until(e.s, a_at);
-    run_kernel(ch[0], 100 * US, 1, &a_done);
+    run_kernel(ch[0], 100 * US, 1, done);
     sim_run_until(e.s, 20 * MS);
     tenv_fini(&e);
-    return a_done;
+    return done[1];
 }
 
 /* By default A, next after C, takes the engine at C's expiry: saved 2030-2060, A loads to 2085 and runs 100 us. */

@@ -10,13 +10,6 @@
 #define OVERLAP 4300ull
 #define OVERLAP_WAVE 620ull
 
-static void on_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
-{
-    (void)kernel_id;
-    (void)submit_t;
-    ((uint64_t *)ctx)[tag] = done_t;
-}
-
 static void gap_profile(struct profile *p, bool overlap)
 {
     test_profile(p);
@@ -28,7 +21,7 @@ static void gap_profile(struct profile *p, bool overlap)
 static void put(struct fifo_channel *c, uint32_t waves, uint64_t tag, uint64_t *done)
 {
     struct fifo_kernel k = {.blocks = waves * TEST_SM, .block_ns = 100 * US, .tag = tag};
-    assert_int_equal(fifo_submit(c, &k, on_done, done, NULL), NV_OK);
+    assert_int_equal(fifo_submit(c, &k, done_by_tag, done, NULL), NV_OK);
 }
 
 /* Three kernels of `waves` waves queued at once on one group: their completion times. */

@@ -18,13 +18,6 @@ static void shape_profile(struct profile *p)
     p->timing.kernel_regs = 46;
 }
 
-static void on_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
-{
-    (void)kernel_id;
-    (void)submit_t;
-    ((uint64_t *)ctx)[tag] = done_t;
-}
-
 static void occupancy_follows_the_kernels_shape(void **state)
 {
     (void)state;
@@ -71,10 +64,10 @@ static void test_waves_follow_occupancy(void **state)
     assert_int_equal(fifo_channel_set_preempt_mode(a, FIFO_PREEMPT_CTA), NV_OK);
     uint64_t done[2] = {0};
     struct fifo_kernel k = {.blocks = 32 * TEST_SM, .total_ns = 3200 * US, .threads = 32, .tag = 0};
-    assert_int_equal(fifo_submit(a, &k, on_done, done, NULL), NV_OK);
+    assert_int_equal(fifo_submit(a, &k, done_by_tag, done, NULL), NV_OK);
     sim_run_until(e.s, 100 * US);
     k = (struct fifo_kernel){.blocks = TEST_SM, .block_ns = 50 * US, .tag = 1};
-    assert_int_equal(fifo_submit(b, &k, on_done, done, NULL), NV_OK);
+    assert_int_equal(fifo_submit(b, &k, done_by_tag, done, NULL), NV_OK);
     sim_run_until(e.s, 30 * MS);
     tenv_fini(&e);
     assert_int_equal(done[0], 3225 * US);
@@ -98,7 +91,7 @@ static uint64_t after_save(uint32_t threads, uint32_t shared_kb, uint32_t blocks
     assert_int_equal(fifo_submit(a, &k, NULL, NULL, NULL), NV_OK);
     sim_run_until(e.s, 100 * US);
     k = (struct fifo_kernel){.blocks = TEST_SM, .block_ns = 50 * US, .tag = 1};
-    assert_int_equal(fifo_submit(b, &k, on_done, done, NULL), NV_OK);
+    assert_int_equal(fifo_submit(b, &k, done_by_tag, done, NULL), NV_OK);
     sim_run_until(e.s, 3 * MS);
     tenv_fini(&e);
     return done[1] - (1024 * US + TEST_CILP + TEST_CTXSW + 50 * US);
@@ -135,10 +128,10 @@ static uint64_t a_done_with(struct restore r, uint32_t threads, uint32_t shared_
     uint64_t done[2] = {0};
     struct fifo_kernel k = {.blocks = TEST_SM, .total_ns = 2 * MS, .threads = threads, .shared_kb = shared_kb,
                             .blocks_per_sm = 1, .tag = 0};
-    assert_int_equal(fifo_submit(a, &k, on_done, done, NULL), NV_OK);
+    assert_int_equal(fifo_submit(a, &k, done_by_tag, done, NULL), NV_OK);
     sim_run_until(e.s, 100 * US);
     k = (struct fifo_kernel){.blocks = TEST_SM, .block_ns = 50 * US, .tag = 1};
-    assert_int_equal(fifo_submit(b, &k, on_done, done, NULL), NV_OK);
+    assert_int_equal(fifo_submit(b, &k, done_by_tag, done, NULL), NV_OK);
     sim_run_until(e.s, 10 * MS);
     tenv_fini(&e);
     return done[0];

@@ -6,19 +6,6 @@
  */
 #include "fifo_test_util.h"
 
-static void on_done(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
-{
-    (void)kernel_id;
-    (void)submit_t;
-    ((uint64_t *)ctx)[tag] = done_t;
-}
-
-static void run_kernel(struct fifo_channel *c, uint64_t ns, uint64_t tag, uint64_t *done)
-{
-    struct fifo_kernel k = {.blocks = TEST_SM, .block_ns = ns, .tag = tag};
-    assert_int_equal(fifo_submit(c, &k, on_done, done, NULL), NV_OK);
-}
-
 /*
  * Runlist A, B, C with 1024 us slices. B (500 us) and C (400 us) are queued at 0: B runs 25-525 and runs out of
  * work, C runs 550-950. B gets 200 us more at 530, during C's load; A gets 200 us at 600, after C began to run.

@@ -51,8 +51,8 @@ static void copy_str(char *dst, size_t len, const cJSON *o, const char *k)
 }
 
 /* One results.json: a row per task into raws, its GPU and driver into src. */
-static int read_results(struct raws *rs, struct cal_source *src, const char *exp, const char *path, char *err,
-                        size_t errlen)
+static int read_results(struct raws *rs, struct cal_source *src, const char *exp, const char *path, int board,
+                        char *err, size_t errlen)
 {
     char *text = nvemu_slurp(path, RESULTS_MAX, NULL, err, errlen);
     if (!text)
@@ -95,6 +95,7 @@ static int read_results(struct raws *rs, struct cal_source *src, const char *exp
         snprintf(r->exp, sizeof r->exp, "%s", exp);
         snprintf(r->task, sizeof r->task, "%s", name->valuestring);
         r->seed = ok && seed >= 0 ? (unsigned long long)seed : 1;
+        r->board = board;
         const cJSON *lat = cJSON_GetObjectItemCaseSensitive(t, "latency_us");
         const cJSON *alone = cJSON_GetObjectItemCaseSensitive(t, "alone");
         r->v[CAL_P50] = num(lat, "p50", &r->has[CAL_P50]);
@@ -148,8 +149,8 @@ static void read_env(struct cal_source *src, const char *path)
     free(text);
 }
 
-/* dir/NAME/results.json for every embedded experiment NAME; the count read, or -1. */
-static int read_level(struct raws *rs, struct cal_source *src, const char *dir, char *err, size_t errlen)
+/* dir/NAME/results.json for every embedded experiment NAME, as rows of board `board`; the count read, or -1. */
+static int read_level(struct raws *rs, struct cal_source *src, const char *dir, int board, char *err, size_t errlen)
 {
     int count = 0;
     char path[4096];
@@ -160,7 +161,7 @@ static int read_level(struct raws *rs, struct cal_source *src, const char *dir, 
         struct stat st;
         if (stat(path, &st) != 0)
             continue;
-        if (read_results(rs, src, e->name, path, err, errlen))
+        if (read_results(rs, src, e->name, path, board, err, errlen))
             return -1;
         count++;
     }
@@ -246,52 +247,22 @@ static bool is_board(const char *name)
 static int read_tree(struct raws *rs, struct cal_source *src, const char *dir, bool top, int board, int *nboards,
                      char *err, size_t errlen)
 {
-    size_t first = rs->n;
-    int total = read_level(rs, src, dir, err, errlen);
-    for (size_t i = first; i < rs->n; i++)
-        rs->r[i].board = board;
-    DIR *dp = total < 0 ? NULL : opendir(dir);
-    if (!dp)
-        return total;
-    char **subs = NULL;
-    size_t nsub = 0;
-    struct dirent *de;
-    while ((de = readdir(dp))) {
+    int total = read_level(rs, src, dir, board, err, errlen);
+    struct dirent **ents = NULL;
+    int n = total < 0 ? 0 : scandir(dir, &ents, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        const char *name = ents[i]->d_name;
         char sub[4096];
-        if (de->d_name[0] == '.' || cal_experiment_find(de->d_name) || (!top && is_board(de->d_name)))
-            continue;
-        snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name);
-        char **g = is_dir(sub) ? realloc(subs, (nsub + 1) * sizeof *subs) : NULL;
-        if (g) {
-            subs = g;
-            subs[nsub++] = strdup(sub);
-        }
-    }
-    closedir(dp);
-    for (size_t i = 0; i + 1 < nsub; i++)
-        for (size_t j = i + 1; j < nsub; j++)
-            if (subs[j] && subs[i] && strcmp(subs[j], subs[i]) < 0) {
-                char *x = subs[i];
-                subs[i] = subs[j], subs[j] = x;
-            }
-    for (size_t i = 0; i < nsub; i++) {
-        if (total >= 0 && subs[i]) {
-            const char *name = strrchr(subs[i], '/') + 1;
-            int c;
-            if (top && is_board(name)) {
-                int b = (*nboards)++;
-                c = read_tree(rs, src, subs[i], false, b, nboards, err, errlen);
-            } else {
-                first = rs->n;
-                c = read_level(rs, src, subs[i], err, errlen);
-                for (size_t k = first; k < rs->n; k++)
-                    rs->r[k].board = board;
-            }
+        snprintf(sub, sizeof sub, "%s/%s", dir, name);
+        bool own_board = top && is_board(name);
+        if (total >= 0 && name[0] != '.' && !cal_experiment_find(name) && (top || !is_board(name)) && is_dir(sub)) {
+            int c = own_board ? read_tree(rs, src, sub, false, (*nboards)++, nboards, err, errlen)
+                              : read_level(rs, src, sub, board, err, errlen);
             total = c < 0 ? -1 : total + c;
         }
-        free(subs[i]);
+        free(ents[i]);
     }
-    free(subs);
+    free(ents);
     return total;
 }
 

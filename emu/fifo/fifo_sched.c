@@ -206,6 +206,24 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
 }
 
 /*
+ * The first runnable TSG after rl->pos in runlist order, other than `other_than`, that has been runnable since no
+ * later than `since` (UINT64_MAX: whenever); its index in *idx. NULL if there is none.
+ */
+static struct fifo_tsg *next_runnable(const struct fifo_runlist *rl, const struct fifo_tsg *other_than, uint64_t since,
+                                      uint32_t *idx)
+{
+    for (uint32_t i = 1; i <= rl->n_entries; i++) {
+        uint32_t at = (rl->pos + i) % rl->n_entries;
+        struct fifo_tsg *t = rl->entries[at];
+        if (t->runnable && t != other_than && t->runnable_since <= since) {
+            *idx = at;
+            return t;
+        }
+    }
+    return NULL;
+}
+
+/*
  * After a yield the engine goes to work it knew of when the yielding group began to run, if that group ran at
  * least timing.yield_skip_min_run; one that ran out of work sooner hands on in runlist order (fifo.h). rl_kick
  * runs at the yield, so now - run_since is how long the yielding group ran.
@@ -225,14 +243,12 @@ static void rl_kick(struct fifo_runlist *rl)
     bool known_only = rl->yielded && !next && yield_skips_late(rl);
     rl->next = NULL;
     rl->yielded = false;
-    for (uint32_t i = 1; known_only && i <= rl->n_entries; i++) {
-        uint32_t idx = (rl->pos + i) % rl->n_entries;
-        struct fifo_tsg *t = rl->entries[idx];
-        if (t->runnable && t->runnable_since <= rl->run_since) {
-            rl->pos = idx;
-            start_switch(rl, t, wake);
-            return;
-        }
+    uint32_t idx;
+    struct fifo_tsg *known = known_only ? next_runnable(rl, NULL, rl->run_since, &idx) : NULL;
+    if (known) {
+        rl->pos = idx;
+        start_switch(rl, known, wake);
+        return;
     }
     for (uint32_t i = 1; i <= rl->n_entries; i++) {
         uint32_t idx = (rl->pos + i) % rl->n_entries;
@@ -437,13 +453,9 @@ static uint64_t preempt_begin(struct fifo_runlist *rl, uint32_t cause)
  */
 static void expiry_pick_known(struct fifo_runlist *rl)
 {
-    if (!rl->f->p->timing.expiry_skips_late_work || rl->last_kernel_t == UINT64_MAX)
-        return;
-    for (uint32_t i = 1; i <= rl->n_entries && !rl->next; i++) {
-        struct fifo_tsg *t = rl->entries[(rl->pos + i) % rl->n_entries];
-        if (t->runnable && t != rl->cur && t->runnable_since <= rl->last_kernel_t)
-            rl->next = t;
-    }
+    uint32_t idx;
+    if (rl->f->p->timing.expiry_skips_late_work && rl->last_kernel_t != UINT64_MAX && !rl->next)
+        rl->next = next_runnable(rl, rl->cur, rl->last_kernel_t, &idx);
 }
 
 static void on_slice(struct sim *s, void *arg, uint64_t data)
@@ -457,11 +469,9 @@ static void on_slice(struct sim *s, void *arg, uint64_t data)
     fifo_trace(rl->f, SIM_REC_TIMESLICE_EXPIRE, rl, rl->cur, SIM_NONE, 1, rl->cur->timeslice_ns);
     expiry_pick_known(rl);
     /* the next group is picked at the expiry: one that becomes runnable during the save waits its turn */
-    for (uint32_t i = 1; i <= rl->n_entries && !rl->next; i++) {
-        struct fifo_tsg *t = rl->entries[(rl->pos + i) % rl->n_entries];
-        if (t->runnable && t != rl->cur)
-            rl->next = t;
-    }
+    uint32_t idx;
+    if (!rl->next)
+        rl->next = next_runnable(rl, rl->cur, UINT64_MAX, &idx);
     preempt_begin(rl, FIFO_CAUSE_TIMESLICE);
 }
 

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Each group's turns on the GPU, from a slice_trace recording (tools/record/programs/slice_trace.sh;
+fixtures/hw/*/slice-trace), and from the model's trace of the same configuration.
+
+  slice_trace.py REC_DIR [NVEMU] [--check|--write README]
+
+REC_DIR holds NAME.pK.tsv.gz, one per process (slice_trace.c's columns: each kernel's blocks' earliest and latest
+start and end, and their first two stretches off the SM, in %globaltimer ns). NAME is tsT-... for T us timeslices;
+configurations of one process (alone-*) are skipped. A turn is a stretch in which only one group's blocks run, from
+its first block's start (or resume) to its last block's end or cut; it begins fresh (a kernel starts) or resumes
+(a kernel cut earlier goes on), and ends at a kernel's end or a cut. The switch is the time from one turn's end to
+the next one's begin, by how the one ended and the next began. Medians over the turns after the first 50 ms.
+Configurations whose kernels were cut more than twice (the recorder keeps two cuts a kernel) get a line of their own:
+time on the SM per turn and off per cut, from the blocks' totals.
+
+With NVEMU, each configuration also runs in the model (scenario: two BE tasks, closed loop, lc_be_timeslice with the
+BE slice T, requests of the recording's kernels; h200 profile, 1 s after 200 ms): its turns run from a group's first
+kernel start after its switch-in to its preemption or its last kernel's end.
+--write puts the tables in README between <!-- slice-trace --> and <!-- /slice-trace -->; --check fails when they no
+longer come out of the recording (and the model).
+"""
+import glob
+import gzip
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import readme_block
+
+COLS = ["k", "req", "s0", "s1", "e0", "e1", "g0n", "g0f0", "g0f1", "g0t0", "g0t1", "g1n", "g1f0", "g1t1", "gmax",
+        "off"]
+SKIP_NS = 50_000_000
+KINDS = [("cut", "fresh"), ("cut", "resume"), ("kend", "fresh"), ("kend", "resume")]
+
+
+def med(xs):
+    s = sorted(xs)
+    n = len(s)
+    return (s[n // 2] + s[(n - 1) // 2]) / 2 if n else float("nan")
+
+
+def load(path):
+    with gzip.open(path, "rt") as f:
+        head = dict(zip(*[iter(f.readline()[2:].split())] * 2))
+        f.readline()
+        return head, [dict(zip(COLS, map(int, line.split("\t")))) for line in f]
+
+
+def intervals(ks, p):
+    """(begin, end, group, begin kind, end kind) of every stretch a kernel's blocks ran."""
+    out = []
+    for k in ks:
+        cuts = []
+        if k["g0n"]:
+            cuts.append((k["g0f0"], k["g0t1"]))
+        if k["g1n"]:
+            cuts.append((k["g1f0"], k["g1t1"]))
+        b, began = k["s0"], "fresh"
+        for f, t in cuts:
+            out.append((b, f, p, began, "cut"))
+            b, began = t, "resume"
+        out.append((b, k["e1"], p, began, "kend"))
+    return out
+
+
+def turns_of(ivs):
+    """Consecutive stretches of one group joined: [group, begin, end, begin kind, end kind, kernels ended]."""
+    turns = []
+    for b, e, p, began, ended in sorted(ivs):
+        if not turns or turns[-1][0] != p:
+            turns.append([p, b, e, began, ended, e - b, 0])
+        t = turns[-1]
+        t[2], t[4], t[6] = max(t[2], e), ended, t[6] + (ended == "kend")
+    return turns
+
+
+def stats(turns, t0, d_us):
+    rows = [(a, b) for a, b in zip(turns, turns[1:]) if a[1] >= t0]
+    if not rows:
+        return None
+    out = {"n": len(rows), "cut": sum(a[4] == "cut" for a, _ in rows) / len(rows)}
+    for began in ("fresh", "resume"):
+        out["turn_" + began] = med([(a[2] - a[1]) / 1e3 for a, _ in rows if a[3] == began and a[4] == "cut"])
+    for ended, began in KINDS:
+        gaps = [(b[1] - a[2]) / 1e3 for a, b in rows if a[4] == ended and b[3] == began]
+        out["sw_%s_%s" % (ended, began)] = med(gaps)
+    span = rows[-1][1][1] - rows[0][0][1]
+    out["work"] = sum(a[6] for a, _ in rows) * d_us * 1e3 / span
+    return out
+
+
+def hw_config(paths):
+    heads, ivs, many = [], [], False
+    for p, path in enumerate(paths):
+        head, ks = load(path)
+        heads.append(head)
+        many = many or any(k["gmax"] > 2 for k in ks)
+        ivs += intervals(ks, p)
+    if many:
+        ks = load(paths[0])[1]
+        cut = [k for k in ks if k["gmax"] > 2]
+        on = med([((k["e1"] - k["s0"]) - k["off"]) / (k["gmax"] + 1) / 1e3 for k in cut])
+        off = med([k["off"] / k["gmax"] / 1e3 for k in cut])
+        return heads[0], None, (on, off)
+    turns = turns_of(ivs)
+    return heads[0], stats(turns, turns[0][1] + SKIP_NS, float(heads[0]["d_us"])), None
+
+
+SCENARIO = """name: slice-{name}
+duration: 1s
+warmup: 200ms
+policy:
+  plugin: lc_be_timeslice
+  args: {{lc: lc, be: be, be_us: {ts}}}
+tasks:
+  - name: be
+    class: BE
+    count: 2
+    arrival: {{type: closed}}
+    request:
+      kernels:
+        - {{duration: {d_ns}ns, blocks: {blocks}, repeat: {n}{smem}}}
+"""
+
+
+def model_config(nvemu, name, ts, head, work):
+    smem = int(head["smem"]) // 1024
+    text = SCENARIO.format(name=name, ts=ts, d_ns=int(round(float(head["d_us"]) * 1000)), blocks=head["blocks"],
+                           n=head["nkernel"], smem=", shared_kb: %d" % smem if smem else "")
+    yaml = os.path.join(work, name + ".yaml")
+    with open(yaml, "w") as f:
+        f.write(text)
+    out = os.path.join(work, name)
+    subprocess.run([nvemu, "scenario", "run", yaml, "--quiet", "--csv", "--out", out, "--seed", "1"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ivs, running, switched, seen = [], {}, {}, set()
+    with open(os.path.join(out, "trace.csv")) as f:
+        f.readline()
+        for line in f:
+            c = line.split(",")
+            t, kind, tsg = int(c[1]), c[2], c[6]
+            if kind == "start":
+                switched[tsg] = True
+            elif kind == "kernel_start":
+                kid = c[8]
+                began = "resume" if kid in seen else "fresh"
+                seen.add(kid)
+                running[tsg] = (t, began)
+            elif kind in ("kernel_done", "preempt_req") and tsg in running:
+                b, began = running.pop(tsg)
+                ivs.append((b, t, tsg, began, "kend" if kind == "kernel_done" else "cut"))
+    turns = turns_of(ivs)
+    return stats(turns, 400_000_000, float(head["d_us"]))
+
+
+def fmt(x):
+    return "-" if x is None or x != x else "%.0f" % x
+
+
+def summary(rec, nvemu):
+    names = sorted({os.path.basename(p).split(".p")[0] for p in glob.glob(rec + "/ts*.p*.tsv.gz")},
+                   key=lambda n: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", n)])
+    rows, long_rows = [], []
+    work = tempfile.mkdtemp(prefix="slice-trace-") if nvemu else None
+    for name in names:
+        paths = sorted(glob.glob("%s/%s.p*.tsv.gz" % (rec, name)))
+        if len(paths) < 2:
+            continue
+        head, hw, long = hw_config(paths)
+        ts = int(re.match(r"ts(\d+)", name).group(1))
+        if long:
+            long_rows.append("| %s | %s | %s |" % (name, fmt(long[0]), fmt(long[1])))
+            continue
+        sides = [hw] + ([model_config(nvemu, name, ts, head, work)] if nvemu else [])
+        cells = []
+        for key in ["cut", "turn_fresh", "turn_resume"] + ["sw_%s_%s" % k for k in KINDS] + ["work"]:
+            f = (lambda v: "%.2f" % v) if key in ("cut", "work") else fmt
+            cells.append(" / ".join(f(s[key]) if s else "-" for s in sides))
+        rows.append("| %s | %s |" % (name, " | ".join(cells)))
+    who = "hw / model" if nvemu else "hw"
+    out = ["Turns (%s; us, medians): share ending in a cut, a turn that ends in a cut by how it began, the switch by "
+           "how the turn before ended and the next began, the GPU's share of work done (kernels ended x their length "
+           "alone, over the time)." % who, "",
+           "| config | cut share | turn fresh | turn resumed | cut -> fresh | cut -> resumed | kernel end -> fresh "
+           "| kernel end -> resumed | work share |",
+           "|---|---|---|---|---|---|---|---|---|"] + rows
+    if long_rows:
+        out += ["", "Kernels cut more than twice (hw): on the SM per turn, off per cut (us, medians over kernels).", "",
+                "| config | on per turn | off per cut |", "|---|---|---|"] + long_rows
+    return "\n".join(out)
+
+
+def main():
+    args = sys.argv[1:]
+    mode = None
+    if len(args) >= 3 and args[-2] in ("--check", "--write"):
+        mode, readme = args[-2], args[-1]
+        args = args[:-2]
+    if len(args) not in (1, 2):
+        sys.exit(__doc__)
+    table = summary(args[0].rstrip("/"), args[1] if len(args) == 2 else None)
+    if not mode:
+        print(table)
+        return
+    readme_block.sync(readme, "<!-- slice-trace -->", "<!-- /slice-trace -->", table, mode == "--write", args[0])
+
+
+if __name__ == "__main__":
+    main()

@@ -16,8 +16,8 @@ time on the SM per turn and off per cut, from the blocks' totals.
 With NVEMU, each configuration also runs in the model (scenario: two BE tasks, closed loop, lc_be_timeslice with the
 BE slice T, requests of the recording's kernels; h200 profile, 1 s after 200 ms): its turns run from a group's first
 kernel start after its switch-in to its preemption or its last kernel's end.
---write puts the tables in README between <!-- slice-trace --> and <!-- /slice-trace -->; --check fails when they no
-longer come out of the recording (and the model).
+--write puts the tables in README between <!-- slice-trace DIR --> and <!-- /slice-trace DIR --> (DIR: REC_DIR's
+name); --check fails when they no longer come out of the recording (and the model).
 """
 import glob
 import gzip
@@ -33,6 +33,7 @@ COLS = ["k", "req", "s0", "s1", "e0", "e1", "g0n", "g0f0", "g0f1", "g0t0", "g0t1
         "off"]
 SKIP_NS = 50_000_000
 KINDS = [("cut", "fresh"), ("cut", "resume"), ("kend", "fresh"), ("kend", "resume")]
+SAME = {"cut": ("cut",), "kend": ("kend", "last")}  # the switch after a kernel's end, whether its request ran out
 
 
 def med(xs):
@@ -49,8 +50,10 @@ def load(path):
 
 
 def intervals(ks, p):
-    """(begin, end, group, begin kind, end kind) of every stretch a kernel's blocks ran."""
+    """(begin, end, group, begin kind, end kind) of every stretch a kernel's blocks ran; a kernel that ends its
+    request ends as 'last' (its group ran out of work), not 'kend'."""
     out = []
+    last = {k["req"]: k["k"] for k in ks}
     for k in ks:
         cuts = []
         if k["g0n"]:
@@ -61,7 +64,7 @@ def intervals(ks, p):
         for f, t in cuts:
             out.append((b, f, p, began, "cut"))
             b, began = t, "resume"
-        out.append((b, k["e1"], p, began, "kend"))
+        out.append((b, k["e1"], p, began, "last" if last[k["req"]] == k["k"] else "kend"))
     return out
 
 
@@ -72,7 +75,7 @@ def turns_of(ivs):
         if not turns or turns[-1][0] != p:
             turns.append([p, b, e, began, ended, e - b, 0])
         t = turns[-1]
-        t[2], t[4], t[6] = max(t[2], e), ended, t[6] + (ended == "kend")
+        t[2], t[4], t[6] = max(t[2], e), ended, t[6] + (ended != "cut")
     return turns
 
 
@@ -81,10 +84,12 @@ def stats(turns, t0, d_us):
     if not rows:
         return None
     out = {"n": len(rows), "cut": sum(a[4] == "cut" for a, _ in rows) / len(rows)}
+    fresh = [a for a, _ in rows if a[3] == "fresh" and a[4] != "last"]
+    out["lock"] = sum(a[4] == "kend" for a in fresh) / len(fresh) if fresh else float("nan")
     for began in ("fresh", "resume"):
         out["turn_" + began] = med([(a[2] - a[1]) / 1e3 for a, _ in rows if a[3] == began and a[4] == "cut"])
     for ended, began in KINDS:
-        gaps = [(b[1] - a[2]) / 1e3 for a, b in rows if a[4] == ended and b[3] == began]
+        gaps = [(b[1] - a[2]) / 1e3 for a, b in rows if a[4] in SAME[ended] and b[3] == began]
         out["sw_%s_%s" % (ended, began)] = med(gaps)
     span = rows[-1][1][1] - rows[0][0][1]
     out["work"] = sum(a[6] for a, _ in rows) * d_us * 1e3 / span
@@ -150,7 +155,7 @@ def model_config(nvemu, name, ts, head, work):
                 running[tsg] = (t, began)
             elif kind in ("kernel_done", "preempt_req") and tsg in running:
                 b, began = running.pop(tsg)
-                ivs.append((b, t, tsg, began, "kend" if kind == "kernel_done" else "cut"))
+                ivs.append((b, t, tsg, began, "last" if kind == "kernel_done" else "cut"))
     turns = turns_of(ivs)
     return stats(turns, 400_000_000, float(head["d_us"]))
 
@@ -175,17 +180,19 @@ def summary(rec, nvemu):
             continue
         sides = [hw] + ([model_config(nvemu, name, ts, head, work)] if nvemu else [])
         cells = []
-        for key in ["cut", "turn_fresh", "turn_resume"] + ["sw_%s_%s" % k for k in KINDS] + ["work"]:
-            f = (lambda v: "%.2f" % v) if key in ("cut", "work") else fmt
-            cells.append(" / ".join(f(s[key]) if s else "-" for s in sides))
+        for key in ["cut", "lock", "turn_fresh", "turn_resume"] + ["sw_%s_%s" % k for k in KINDS] + ["work"]:
+            f = (lambda v: "-" if v != v else "%.2f" % v) if key in ("cut", "lock", "work") else fmt
+            cells.append(" / ".join(f(s[key]) if s and not (key == "lock" and i) else "-"
+                                    for i, s in enumerate(sides)))
         rows.append("| %s | %s |" % (name, " | ".join(cells)))
     who = "hw / model" if nvemu else "hw"
-    out = ["Turns (%s; us, medians): share ending in a cut, a turn that ends in a cut by how it began, the switch by "
-           "how the turn before ended and the next began, the GPU's share of work done (kernels ended x their length "
-           "alone, over the time)." % who, "",
-           "| config | cut share | turn fresh | turn resumed | cut -> fresh | cut -> resumed | kernel end -> fresh "
-           "| kernel end -> resumed | work share |",
-           "|---|---|---|---|---|---|---|---|---|"] + rows
+    out = ["Turns (%s; us, medians): share ending in a cut; of the fresh turns that did not run out of work, the "
+           "share ending at a kernel's end (a lock: hardware only, the model has none); a turn that ends in a cut by "
+           "how it began; the switch by how the turn before ended and the next began; the GPU's share of work done "
+           "(kernels ended x their length alone, over the time)." % who, "",
+           "| config | cut share | fresh locked | turn fresh | turn resumed | cut -> fresh | cut -> resumed "
+           "| kernel end -> fresh | kernel end -> resumed | work share |",
+           "|---|---|---|---|---|---|---|---|---|---|"] + rows
     if long_rows:
         out += ["", "Kernels cut more than twice (hw): on the SM per turn, off per cut (us, medians over kernels).", "",
                 "| config | on per turn | off per cut |", "|---|---|---|"] + long_rows
@@ -204,7 +211,9 @@ def main():
     if not mode:
         print(table)
         return
-    readme_block.sync(readme, "<!-- slice-trace -->", "<!-- /slice-trace -->", table, mode == "--write", args[0])
+    tag = os.path.basename(args[0].rstrip("/"))
+    readme_block.sync(readme, "<!-- slice-trace %s -->" % tag, "<!-- /slice-trace %s -->" % tag, table,
+                      mode == "--write", args[0])
 
 
 if __name__ == "__main__":

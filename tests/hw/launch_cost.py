@@ -18,15 +18,10 @@ import re
 import sys
 
 import readme_block
+from recstat import med
 
 CONFIGS = ["alone", "lc1s", "gpreempt-idle", "native", "gpreempt", "lcbe200"]
 VARIANTS = ["tiny", "5 us", "tiny, 25 us gaps", "5 us, 25 us gaps"]
-
-
-def med(xs):
-    s = sorted(xs)
-    n = len(s)
-    return (s[n // 2] + s[(n - 1) // 2]) / 2 if n else float("nan")
 
 
 def load(raw):

@@ -28,18 +28,13 @@ import sys
 import tempfile
 
 import readme_block
+from recstat import med
 
 COLS = ["k", "req", "s0", "s1", "e0", "e1", "g0n", "g0f0", "g0f1", "g0t0", "g0t1", "g1n", "g1f0", "g1t1", "gmax",
         "off"]
 SKIP_NS = 50_000_000
 KINDS = [("cut", "fresh"), ("cut", "resume"), ("kend", "fresh"), ("kend", "resume")]
 SAME = {"cut": ("cut",), "kend": ("kend", "last")}  # the switch after a kernel's end, whether its request ran out
-
-
-def med(xs):
-    s = sorted(xs)
-    n = len(s)
-    return (s[n // 2] + s[(n - 1) // 2]) / 2 if n else float("nan")
 
 
 def load(path):

@@ -19,18 +19,13 @@ import os
 import sys
 
 import readme_block
+from recstat import med
 
 PHASES = {"A": "alone (every BE paused)", "G": "GPU-only BE, 1 us", "N": "GPU-only BE, libcuda's slice",
           "T": "training BE, 1 us", "U": "training BE, libcuda's slice"}
 BE_OF = {"G": "g1", "N": "gn", "T": "t1", "U": "tn"}
 VARIANTS = ["fwd", "fwd-held", "ops", "ops-held", "meta"]
 SETTLE_S = 0.2
-
-
-def med(xs):
-    s = sorted(xs)
-    n = len(s)
-    return (s[n // 2] + s[(n - 1) // 2]) / 2 if n else float("nan")
 
 
 def opened(path):

@@ -2,7 +2,7 @@
 """Each group's turns on the GPU, from a slice_trace recording (tools/record/programs/slice_trace.sh;
 fixtures/hw/*/slice-trace), and from the model's trace of the same configuration.
 
-  slice_trace.py REC_DIR [NVEMU] [--check|--write README]
+  slice_trace.py REC_DIR [NVEMU [PROFILE]] [--check|--write README]
 
 REC_DIR holds NAME.pK.tsv.gz, one per process (slice_trace.c's columns: each kernel's blocks' earliest and latest
 start and end, and their first two stretches off the SM, in %globaltimer ns). NAME is tsT-... for T us timeslices;
@@ -14,8 +14,8 @@ Configurations whose kernels were cut more than twice (the recorder keeps two cu
 time on the SM per turn and off per cut, from the blocks' totals.
 
 With NVEMU, each configuration also runs in the model (scenario: two BE tasks, closed loop, lc_be_timeslice with the
-BE slice T, requests of the recording's kernels; h200 profile, 1 s after 200 ms): its turns run from a group's first
-kernel start after its switch-in to its preemption or its last kernel's end.
+BE slice T, requests of the recording's kernels; PROFILE, default h200; 1 s after 200 ms): its turns run from a
+group's first kernel start after its switch-in to its preemption or its last kernel's end.
 --write puts the tables in README between <!-- slice-trace DIR --> and <!-- /slice-trace DIR --> (DIR: REC_DIR's
 name); --check fails when they no longer come out of the recording (and the model).
 """
@@ -109,6 +109,7 @@ def hw_config(paths):
 
 
 SCENARIO = """name: slice-{name}
+gpu: {{profile: {profile}}}
 duration: 1s
 warmup: 200ms
 policy:
@@ -125,10 +126,10 @@ tasks:
 """
 
 
-def model_config(nvemu, name, ts, head, work):
+def model_config(nvemu, profile, name, ts, head, work):
     smem = int(head["smem"]) // 1024
-    text = SCENARIO.format(name=name, ts=ts, d_ns=int(round(float(head["d_us"]) * 1000)), blocks=head["blocks"],
-                           n=head["nkernel"], smem=", shared_kb: %d" % smem if smem else "")
+    text = SCENARIO.format(name=name, profile=profile, ts=ts, d_ns=int(round(float(head["d_us"]) * 1000)),
+                           blocks=head["blocks"], n=head["nkernel"], smem=", shared_kb: %d" % smem if smem else "")
     yaml = os.path.join(work, name + ".yaml")
     with open(yaml, "w") as f:
         f.write(text)
@@ -159,7 +160,7 @@ def fmt(x):
     return "-" if x is None or x != x else "%.0f" % x
 
 
-def summary(rec, nvemu):
+def summary(rec, nvemu, profile):
     names = sorted({os.path.basename(p).split(".p")[0] for p in glob.glob(rec + "/ts*.p*.tsv.gz")},
                    key=lambda n: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", n)])
     rows, long_rows = [], []
@@ -173,7 +174,7 @@ def summary(rec, nvemu):
         if long:
             long_rows.append("| %s | %s | %s |" % (name, fmt(long[0]), fmt(long[1])))
             continue
-        sides = [hw] + ([model_config(nvemu, name, ts, head, work)] if nvemu else [])
+        sides = [hw] + ([model_config(nvemu, profile, name, ts, head, work)] if nvemu else [])
         cells = []
         for key in ["cut", "lock", "turn_fresh", "turn_resume"] + ["sw_%s_%s" % k for k in KINDS] + ["work"]:
             f = (lambda v: "-" if v != v else "%.2f" % v) if key in ("cut", "lock", "work") else fmt
@@ -200,9 +201,9 @@ def main():
     if len(args) >= 3 and args[-2] in ("--check", "--write"):
         mode, readme = args[-2], args[-1]
         args = args[:-2]
-    if len(args) not in (1, 2):
+    if len(args) not in (1, 2, 3):
         sys.exit(__doc__)
-    table = summary(args[0].rstrip("/"), args[1] if len(args) == 2 else None)
+    table = summary(args[0].rstrip("/"), args[1] if len(args) >= 2 else None, args[2] if len(args) == 3 else "h200")
     if not mode:
         print(table)
         return

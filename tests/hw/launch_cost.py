@@ -74,18 +74,14 @@ def summary(raw):
 
 
 def main():
-    args = sys.argv[1:]
-    mode = None
-    if len(args) == 3 and args[1] in ("--check", "--write"):
-        mode, readme = args[1], args[2]
-        args = args[:1]
+    args, readme, write = readme_block.split_mode(sys.argv[1:])
     if len(args) != 1:
         sys.exit(__doc__)
     table = summary(args[0].rstrip("/"))
-    if not mode:
+    if not readme:
         print(table)
         return
-    readme_block.sync(readme, "<!-- launch-cost -->", "<!-- /launch-cost -->", table, mode == "--write", args[0])
+    readme_block.sync(readme, "<!-- launch-cost -->", "<!-- /launch-cost -->", table, write, args[0])
 
 
 if __name__ == "__main__":

@@ -127,20 +127,15 @@ PARTS = ("wake_us", "launch_us", "sync_us", "cpu_us")
 
 
 def main():
-    args = sys.argv[1:]
-    mode = None
-    if len(args) >= 3 and args[-2] in ("--check", "--write"):
-        mode, readme = args[-2], args[-1]
-        args = args[:-2]
+    args, readme, write = readme_block.split_mode(sys.argv[1:])
     if len(args) not in (1, 2):
         sys.exit(__doc__)
     raw = args[0].rstrip("/")
     table = summary(raw, float(args[1]) if len(args) == 2 else 0.1)
-    if not mode:
+    if not readme:
         print(table)
         return
-    readme_block.sync(readme, "<!-- host %s -->" % os.path.basename(raw), "<!-- /host -->", table,
-                      mode == "--write", raw)
+    readme_block.sync(readme, "<!-- host %s -->" % os.path.basename(raw), "<!-- /host -->", table, write, raw)
 
 
 if __name__ == "__main__":

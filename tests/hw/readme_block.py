@@ -4,6 +4,13 @@ import re
 import sys
 
 
+def split_mode(args):
+    """ARGS [--check|--write README] -> (ARGS, README, write) with README None when neither option ends ARGS."""
+    if len(args) >= 3 and args[-2] in ("--check", "--write"):
+        return args[:-2], args[-1], args[-2] == "--write"
+    return args, None, False
+
+
 def sync(readme, start, end, table, write, source):
     """With write, replaces what stands between the markers start and end of README with table. Otherwise exits
     with a message (and each differing line) unless that block is table, whitespace at its ends aside, and says

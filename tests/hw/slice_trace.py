@@ -196,20 +196,15 @@ def summary(rec, nvemu, profile):
 
 
 def main():
-    args = sys.argv[1:]
-    mode = None
-    if len(args) >= 3 and args[-2] in ("--check", "--write"):
-        mode, readme = args[-2], args[-1]
-        args = args[:-2]
+    args, readme, write = readme_block.split_mode(sys.argv[1:])
     if len(args) not in (1, 2, 3):
         sys.exit(__doc__)
     table = summary(args[0].rstrip("/"), args[1] if len(args) >= 2 else None, args[2] if len(args) == 3 else "h200")
-    if not mode:
+    if not readme:
         print(table)
         return
     tag = os.path.basename(args[0].rstrip("/"))
-    readme_block.sync(readme, "<!-- slice-trace %s -->" % tag, "<!-- /slice-trace %s -->" % tag, table,
-                      mode == "--write", args[0])
+    readme_block.sync(readme, "<!-- slice-trace %s -->" % tag, "<!-- /slice-trace %s -->" % tag, table, write, args[0])
 
 
 if __name__ == "__main__":

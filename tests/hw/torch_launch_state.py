@@ -128,14 +128,14 @@ def tables(raw):
 
 
 def main():
-    a = sys.argv[1:]
-    if not a or len(a) == 2 or len(a) > 3 or (len(a) == 3 and a[1] not in ("--check", "--write")):
+    args, readme, write = readme_block.split_mode(sys.argv[1:])
+    if len(args) != 1:
         sys.exit(__doc__)
-    t = tables(a[0])
-    if len(a) == 1:
+    t = tables(args[0])
+    if not readme:
         print(t)
         return
-    readme_block.sync(a[2], "<!-- launch-state -->", "<!-- /launch-state -->", t, a[1] == "--write", a[0])
+    readme_block.sync(readme, "<!-- launch-state -->", "<!-- /launch-state -->", t, write, args[0])
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@
  * (CLOCK_THREAD_CPUTIME_ID) is read around the launch loop and around the synchronize only. Every request
  * also times a fixed CPU loop (probe), so a change of the host CPU's speed shows apart from the launches.
  */
-#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef int CUresult;
+#include "cu_driver.h"
 
 static const char spin_ptx[] =
     ".version 7.0\n"
@@ -49,58 +48,12 @@ static const char spin_ptx[] =
     "    ret;\n"
     "}\n";
 
-struct cu {
-    CUresult (*init)(unsigned);
-    CUresult (*device_get)(int *, int);
-    CUresult (*attribute)(int *, int, int);
-    CUresult (*primary_flags)(int, unsigned);
-    CUresult (*primary_retain)(void **, int);
-    CUresult (*set_current)(void *);
-    CUresult (*module_load)(void **, const void *);
-    CUresult (*get_function)(void **, void *, const char *);
-    CUresult (*mem_alloc)(uint64_t *, size_t);
-    CUresult (*stream_create)(void **, unsigned);
-    CUresult (*launch)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
-                       void **, void **);
-    CUresult (*stream_sync)(void *);
-};
-
-static const struct {
-    const char *name;
-    size_t off;
-} symbols[] = {
-    {"cuInit", offsetof(struct cu, init)},
-    {"cuDeviceGet", offsetof(struct cu, device_get)},
-    {"cuDeviceGetAttribute", offsetof(struct cu, attribute)},
-    {"cuDevicePrimaryCtxSetFlags_v2", offsetof(struct cu, primary_flags)},
-    {"cuDevicePrimaryCtxRetain", offsetof(struct cu, primary_retain)},
-    {"cuCtxSetCurrent", offsetof(struct cu, set_current)},
-    {"cuModuleLoadData", offsetof(struct cu, module_load)},
-    {"cuModuleGetFunction", offsetof(struct cu, get_function)},
-    {"cuMemAlloc_v2", offsetof(struct cu, mem_alloc)},
-    {"cuStreamCreate", offsetof(struct cu, stream_create)},
-    {"cuLaunchKernel", offsetof(struct cu, launch)},
-    {"cuStreamSynchronize", offsetof(struct cu, stream_sync)},
-};
-
-#define CU_CTX_SCHED_BLOCKING_SYNC 4u
-#define CU_STREAM_NON_BLOCKING 1u
-#define CU_ATTR_SM_COUNT 16
 #define GAP_NS 25000u
 #define SHORT_KERNEL_NS 5000u
 #define MAX_LAUNCH 4096
 
-static struct cu cu;
 static void *fn, *stream;
 static uint64_t out_buf;
-
-static void check(CUresult r, const char *what)
-{
-    if (r) {
-        fprintf(stderr, "launch_cost: %s failed: %d\n", what, r);
-        exit(1);
-    }
-}
 
 static uint64_t clock_ns(clockid_t c)
 {
@@ -114,30 +67,9 @@ static uint64_t cpu_ns(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
 
 static void setup(unsigned ctx_flags)
 {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-    if (!lib) {
-        fprintf(stderr, "launch_cost: %s\n", dlerror());
-        exit(1);
-    }
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        void *p = dlsym(lib, symbols[i].name);
-        if (!p) {
-            fprintf(stderr, "launch_cost: libcuda.so.1 has no %s\n", symbols[i].name);
-            exit(1);
-        }
-        memcpy((char *)&cu + symbols[i].off, &p, sizeof p);
-    }
-    int dev;
-    void *ctx, *mod;
-    check(cu.init(0), "cuInit");
-    check(cu.device_get(&dev, 0), "cuDeviceGet");
-    check(cu.primary_flags(dev, ctx_flags), "cuDevicePrimaryCtxSetFlags");
-    check(cu.primary_retain(&ctx, dev), "cuDevicePrimaryCtxRetain");
-    check(cu.set_current(ctx), "cuCtxSetCurrent");
-    check(cu.module_load(&mod, spin_ptx), "cuModuleLoadData");
-    check(cu.get_function(&fn, mod, "nvemu_work"), "cuModuleGetFunction");
-    check(cu.mem_alloc(&out_buf, 4096), "cuMemAlloc");
-    check(cu.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    cu_open("launch_cost", ctx_flags, spin_ptx, "nvemu_work", &fn);
+    cu_check(cu.mem_alloc(&out_buf, 4096), "cuMemAlloc");
+    cu_check(cu.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 }
 
 static CUresult launch(unsigned blocks, unsigned threads, uint32_t ns)
@@ -197,7 +129,7 @@ static int run_lc(double rate, double secs, double warm, int n, const char *path
         uint64_t start = now_ns(), c0 = cpu_ns(), sum = 0;
         for (int i = 0; i < n; i++) {
             uint64_t a = now_ns();
-            check(launch(1, 32, ns), "cuLaunchKernel");
+            cu_check(launch(1, 32, ns), "cuLaunchKernel");
             uint64_t b = now_ns();
             wall[i] = b - a;
             sum += wall[i];
@@ -205,7 +137,7 @@ static int run_lc(double rate, double secs, double warm, int n, const char *path
                 spin_until(b + GAP_NS);
         }
         uint64_t loop_end = now_ns(), c1 = cpu_ns();
-        check(cu.stream_sync(stream), "cuStreamSynchronize");
+        cu_check(cu.stream_sync(stream), "cuStreamSynchronize");
         uint64_t end = now_ns(), c2 = cpu_ns();
         uint64_t probe = probe_ns();
         if (r < skip)
@@ -231,14 +163,14 @@ static int run_be(double kernel_us, double secs, const char *ready)
     }
     setup(CU_CTX_SCHED_BLOCKING_SYNC);
     int sms = 0;
-    check(cu.attribute(&sms, CU_ATTR_SM_COUNT, 0), "cuDeviceGetAttribute");
+    cu_check(cu.attribute(&sms, CU_ATTR_SM_COUNT, 0), "cuDeviceGetAttribute");
     uint32_t ns = (uint32_t)(kernel_us * 1e3);
     uint64_t end = now_ns() + (uint64_t)(secs * 1e9), kernels = 0;
     int signalled = 0;
     while (now_ns() < end) {
-        check(launch((unsigned)sms, 64, ns), "cuLaunchKernel");
-        check(launch((unsigned)sms, 64, ns), "cuLaunchKernel");
-        check(cu.stream_sync(stream), "cuStreamSynchronize");
+        cu_check(launch((unsigned)sms, 64, ns), "cuLaunchKernel");
+        cu_check(launch((unsigned)sms, 64, ns), "cuLaunchKernel");
+        cu_check(cu.stream_sync(stream), "cuStreamSynchronize");
         kernels += 2;
         if (!signalled) {
             FILE *f = fopen(ready, "w");

@@ -15,7 +15,6 @@
  * per kernel: its request, the blocks' earliest and latest start and end, and the steps off the SM (the
  * first two of each block) reduced over the blocks. Times are %globaltimer ns, the same clock in every process.
  */
-#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,68 +23,16 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef int CUresult;
+#include "cu_driver.h"
 
 #define ACC 26
 #define THREADS 1024u
 #define GAP_NS 2500u
 #define REC_U64 8 /* start, end, smid | ngap << 32, gap0 from, gap0 to, gap1 from, gap1 to, total off */
-#define CU_CTX_SCHED_SPIN 1u
-#define CU_STREAM_NON_BLOCKING 1u
-#define CU_ATTR_SM_COUNT 16
-#define CU_ATTR_SMEM_PER_SM 81
-#define CU_FUNC_MAX_DYNAMIC_SMEM 8
 
-struct cu {
-    CUresult (*init)(unsigned);
-    CUresult (*device_get)(int *, int);
-    CUresult (*attribute)(int *, int, int);
-    CUresult (*primary_flags)(int, unsigned);
-    CUresult (*primary_retain)(void **, int);
-    CUresult (*set_current)(void *);
-    CUresult (*module_load)(void **, const void *);
-    CUresult (*get_function)(void **, void *, const char *);
-    CUresult (*func_attr)(void *, int, int);
-    CUresult (*mem_alloc)(uint64_t *, size_t);
-    CUresult (*memcpy_dtoh)(void *, uint64_t, size_t);
-    CUresult (*stream_create)(void **, unsigned);
-    CUresult (*launch)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
-                       void **, void **);
-    CUresult (*stream_sync)(void *);
-};
-
-static const struct {
-    const char *name;
-    size_t off;
-} symbols[] = {
-    {"cuInit", offsetof(struct cu, init)},
-    {"cuDeviceGet", offsetof(struct cu, device_get)},
-    {"cuDeviceGetAttribute", offsetof(struct cu, attribute)},
-    {"cuDevicePrimaryCtxSetFlags_v2", offsetof(struct cu, primary_flags)},
-    {"cuDevicePrimaryCtxRetain", offsetof(struct cu, primary_retain)},
-    {"cuCtxSetCurrent", offsetof(struct cu, set_current)},
-    {"cuModuleLoadData", offsetof(struct cu, module_load)},
-    {"cuModuleGetFunction", offsetof(struct cu, get_function)},
-    {"cuFuncSetAttribute", offsetof(struct cu, func_attr)},
-    {"cuMemAlloc_v2", offsetof(struct cu, mem_alloc)},
-    {"cuMemcpyDtoH_v2", offsetof(struct cu, memcpy_dtoh)},
-    {"cuStreamCreate", offsetof(struct cu, stream_create)},
-    {"cuLaunchKernel", offsetof(struct cu, launch)},
-    {"cuStreamSynchronize", offsetof(struct cu, stream_sync)},
-};
-
-static struct cu cu;
 static void *fn, *stream;
 static uint64_t rec_buf, sink_buf;
 static unsigned smem_bytes;
-
-static void check(CUresult r, const char *what)
-{
-    if (r) {
-        fprintf(stderr, "slice_trace: %s failed: %d\n", what, r);
-        exit(1);
-    }
-}
 
 static uint64_t now_ns(void)
 {
@@ -154,46 +101,26 @@ static char *kernel_ptx(void)
 
 static void setup(void)
 {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-    if (!lib) {
-        fprintf(stderr, "slice_trace: %s\n", dlerror());
-        exit(1);
-    }
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        void *p = dlsym(lib, symbols[i].name);
-        if (!p) {
-            fprintf(stderr, "slice_trace: libcuda.so.1 has no %s\n", symbols[i].name);
-            exit(1);
-        }
-        memcpy((char *)&cu + symbols[i].off, &p, sizeof p);
-    }
-    int dev, smem = 0;
-    void *ctx, *mod;
-    check(cu.init(0), "cuInit");
-    check(cu.device_get(&dev, 0), "cuDeviceGet");
-    check(cu.primary_flags(dev, CU_CTX_SCHED_SPIN), "cuDevicePrimaryCtxSetFlags");
-    check(cu.primary_retain(&ctx, dev), "cuDevicePrimaryCtxRetain");
-    check(cu.set_current(ctx), "cuCtxSetCurrent");
+    int smem = 0;
     char *ptx = kernel_ptx();
-    check(cu.module_load(&mod, ptx), "cuModuleLoadData");
+    cu_open("slice_trace", CU_CTX_SCHED_SPIN, ptx, "stamp", &fn);
     free(ptx);
-    check(cu.get_function(&fn, mod, "stamp"), "cuModuleGetFunction");
-    check(cu.attribute(&smem, CU_ATTR_SMEM_PER_SM, dev), "cuDeviceGetAttribute");
+    cu_check(cu.attribute(&smem, CU_ATTR_SMEM_PER_SM, 0), "cuDeviceGetAttribute");
     if (smem_bytes > (unsigned)smem) {
         fprintf(stderr, "slice_trace: %u bytes of shared memory a block, the SM has %d\n", smem_bytes, smem);
         exit(2);
     }
     if (smem_bytes > 48u * 1024u)
-        check(cu.func_attr(fn, CU_FUNC_MAX_DYNAMIC_SMEM, (int)smem_bytes), "cuFuncSetAttribute");
-    check(cu.mem_alloc(&sink_buf, 2048u * THREADS * 4u), "cuMemAlloc");
-    check(cu.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+        cu_check(cu.func_attr(fn, CU_FUNC_MAX_DYNAMIC_SMEM, (int)smem_bytes), "cuFuncSetAttribute");
+    cu_check(cu.mem_alloc(&sink_buf, 2048u * THREADS * 4u), "cuMemAlloc");
+    cu_check(cu.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 }
 
 static void launch(unsigned blocks, uint64_t rec, uint32_t iters)
 {
     uint32_t gap = GAP_NS;
     void *args[] = {&rec, &sink_buf, &iters, &gap};
-    check(cu.launch(fn, blocks, 1, 1, THREADS, 1, 1, smem_bytes, stream, args, NULL), "cuLaunchKernel");
+    cu_check(cu.launch(fn, blocks, 1, 1, THREADS, 1, 1, smem_bytes, stream, args, NULL), "cuLaunchKernel");
 }
 
 /* GPU time of one kernel alone: latest end less earliest start over its blocks */
@@ -202,8 +129,8 @@ static double alone_ns(unsigned blocks, uint32_t iters, uint64_t *host)
     double best = 1e18;
     for (int r = 0; r < 5; r++) {
         launch(blocks, rec_buf, iters);
-        check(cu.stream_sync(stream), "cuStreamSynchronize");
-        check(cu.memcpy_dtoh(host, rec_buf, (size_t)blocks * REC_U64 * 8), "cuMemcpyDtoH");
+        cu_check(cu.stream_sync(stream), "cuStreamSynchronize");
+        cu_check(cu.memcpy_dtoh(host, rec_buf, (size_t)blocks * REC_U64 * 8), "cuMemcpyDtoH");
         uint64_t s = UINT64_MAX, e = 0;
         for (unsigned b = 0; b < blocks; b++) {
             s = host[b * REC_U64] < s ? host[b * REC_U64] : s;
@@ -255,14 +182,14 @@ static int run(double d_us, unsigned blocks, unsigned nkernel, double smem_kb, d
     setup();
     size_t cap = (size_t)(secs * 1e6 / d_us * 1.2) + nkernel;
     size_t rec_bytes = (size_t)blocks * REC_U64 * 8;
-    check(cu.mem_alloc(&rec_buf, cap * rec_bytes), "cuMemAlloc (records)");
+    cu_check(cu.mem_alloc(&rec_buf, cap * rec_bytes), "cuMemAlloc (records)");
     uint64_t *host = malloc(cap * rec_bytes);
     if (!host) {
         fprintf(stderr, "slice_trace: no memory for %zu records\n", cap);
         return 1;
     }
     launch(blocks, rec_buf, 100); /* the JIT and first-launch costs */
-    check(cu.stream_sync(stream), "cuStreamSynchronize");
+    cu_check(cu.stream_sync(stream), "cuStreamSynchronize");
     double t1 = alone_ns(blocks, 500, host), t2 = alone_ns(blocks, 4500, host);
     double per = (t2 - t1) / 4000.0, fixed = t1 - per * 500;
     uint32_t iters = d_us * 1e3 > fixed ? (uint32_t)((d_us * 1e3 - fixed) / per + 0.5) : 1;
@@ -281,10 +208,10 @@ static int run(double d_us, unsigned blocks, unsigned nkernel, double smem_kb, d
             req_of[k] = req;
             launch(blocks, rec_buf + k * rec_bytes, iters);
         }
-        check(cu.stream_sync(stream), "cuStreamSynchronize");
+        cu_check(cu.stream_sync(stream), "cuStreamSynchronize");
         req++;
     }
-    check(cu.memcpy_dtoh(host, rec_buf, k * rec_bytes), "cuMemcpyDtoH (records)");
+    cu_check(cu.memcpy_dtoh(host, rec_buf, k * rec_bytes), "cuMemcpyDtoH (records)");
     FILE *out = fopen(path, "w");
     if (!out) {
         perror(path);

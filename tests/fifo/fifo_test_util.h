@@ -90,6 +90,15 @@ static inline struct fifo_tsg *mk_tsg(struct tenv *e, uint32_t nch, struct fifo_
     return t;
 }
 
+/* A scheduled GR TSG of one CILP channel (*ch) with a timeslice of slice_us. */
+static inline struct fifo_tsg *mk_cilp_tsg(struct tenv *e, uint64_t slice_us, struct fifo_channel **ch)
+{
+    struct fifo_tsg *t = mk_tsg(e, 1, ch);
+    assert_int_equal(fifo_channel_set_preempt_mode(*ch, FIFO_PREEMPT_CILP), NV_OK);
+    assert_int_equal(fifo_tsg_set_timeslice(t, slice_us), NV_OK);
+    return t;
+}
+
 /* fifo_done_fn that keeps each kernel's completion time in ((uint64_t *)ctx)[tag]. */
 static inline void done_by_tag(void *ctx, uint64_t kernel_id, uint64_t tag, uint64_t submit_t, uint64_t done_t)
 {

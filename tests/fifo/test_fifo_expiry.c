@@ -20,12 +20,8 @@ static uint64_t a_done_with(bool skip_late, uint64_t a_at)
     e.p.timing.expiry_skips_late_work = skip_late;
     tenv_init_profile(&e, 1, NULL);
     struct fifo_channel *ch[3];
-    struct fifo_tsg *t[3];
-    for (int i = 0; i < 3; i++) {
-        t[i] = mk_tsg(&e, 1, &ch[i]);
-        assert_int_equal(fifo_channel_set_preempt_mode(ch[i], FIFO_PREEMPT_CILP), NV_OK);
-        assert_int_equal(fifo_tsg_set_timeslice(t[i], SLICE_US), NV_OK);
-    }
+    for (int i = 0; i < 3; i++)
+        mk_cilp_tsg(&e, SLICE_US, &ch[i]);
     uint64_t done[2] = {0}; /* [0]: B's and C's kernels, [1]: A's */
     run_kernel(ch[1], 10 * MS, 0, done);
     run_kernel(ch[2], 500 * US, 0, done);

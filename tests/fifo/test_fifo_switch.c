@@ -18,11 +18,7 @@ static uint64_t second_save_of_a_with(uint64_t busy, uint32_t slice_us)
     e.p.timing.restore_busy_ns = busy;
     tenv_init_profile(&e, 1, NULL);
     struct fifo_channel *a, *b;
-    struct fifo_tsg *ta = mk_tsg(&e, 1, &a), *tb = mk_tsg(&e, 1, &b);
-    assert_int_equal(fifo_channel_set_preempt_mode(a, FIFO_PREEMPT_CILP), NV_OK);
-    assert_int_equal(fifo_channel_set_preempt_mode(b, FIFO_PREEMPT_CILP), NV_OK);
-    assert_int_equal(fifo_tsg_set_timeslice(ta, slice_us), NV_OK);
-    assert_int_equal(fifo_tsg_set_timeslice(tb, slice_us), NV_OK);
+    struct fifo_tsg *ta = mk_cilp_tsg(&e, slice_us, &a), *tb = mk_cilp_tsg(&e, slice_us, &b);
     submit(a, TEST_SM, 10 * MS);
     submit(b, TEST_SM, 10 * MS);
     sim_run_until(e.s, 1 * MS);

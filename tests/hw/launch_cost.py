@@ -78,10 +78,7 @@ def main():
     if len(args) != 1:
         sys.exit(__doc__)
     table = summary(args[0].rstrip("/"))
-    if not readme:
-        print(table)
-        return
-    readme_block.sync(readme, "<!-- launch-cost -->", "<!-- /launch-cost -->", table, write, args[0])
+    readme_block.show(readme, "<!-- launch-cost -->", "<!-- /launch-cost -->", table, write, args[0])
 
 
 if __name__ == "__main__":

@@ -132,10 +132,7 @@ def main():
         sys.exit(__doc__)
     raw = args[0].rstrip("/")
     table = summary(raw, float(args[1]) if len(args) == 2 else 0.1)
-    if not readme:
-        print(table)
-        return
-    readme_block.sync(readme, "<!-- host %s -->" % os.path.basename(raw), "<!-- /host -->", table, write, raw)
+    readme_block.show(readme, "<!-- host %s -->" % os.path.basename(raw), "<!-- /host -->", table, write, raw)
 
 
 if __name__ == "__main__":

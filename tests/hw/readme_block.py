@@ -11,6 +11,14 @@ def split_mode(args):
     return args, None, False
 
 
+def show(readme, start, end, table, write, source):
+    """Prints table when there is no README (split_mode gave None), else sync()s it there."""
+    if readme is None:
+        print(table)
+    else:
+        sync(readme, start, end, table, write, source)
+
+
 def sync(readme, start, end, table, write, source):
     """With write, replaces what stands between the markers start and end of README with table. Otherwise exits
     with a message (and each differing line) unless that block is table, whitespace at its ends aside, and says

@@ -200,11 +200,8 @@ def main():
     if len(args) not in (1, 2, 3):
         sys.exit(__doc__)
     table = summary(args[0].rstrip("/"), args[1] if len(args) >= 2 else None, args[2] if len(args) == 3 else "h200")
-    if not readme:
-        print(table)
-        return
     tag = os.path.basename(args[0].rstrip("/"))
-    readme_block.sync(readme, "<!-- slice-trace %s -->" % tag, "<!-- /slice-trace %s -->" % tag, table, write, args[0])
+    readme_block.show(readme, "<!-- slice-trace %s -->" % tag, "<!-- /slice-trace %s -->" % tag, table, write, args[0])
 
 
 if __name__ == "__main__":

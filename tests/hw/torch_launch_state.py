@@ -131,11 +131,7 @@ def main():
     args, readme, write = readme_block.split_mode(sys.argv[1:])
     if len(args) != 1:
         sys.exit(__doc__)
-    t = tables(args[0])
-    if not readme:
-        print(t)
-        return
-    readme_block.sync(readme, "<!-- launch-state -->", "<!-- /launch-state -->", t, write, args[0])
+    readme_block.show(readme, "<!-- launch-state -->", "<!-- /launch-state -->", tables(args[0]), write, args[0])
 
 
 if __name__ == "__main__":

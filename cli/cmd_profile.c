@@ -123,6 +123,14 @@ static int cmd_show(int argc, char **argv)
     show_us("preempt_timeout", t->preempt_timeout_ns);
     show_us("idle_save", t->idle_save_ns);
     show_us("restore_busy", t->restore_busy_ns);
+    show_us("cilp_save_per_sm", t->cilp_save_per_sm_ns);
+    show_us("cilp_resave", t->cilp_resave_ns);
+    show_us("cilp_restore", t->cilp_restore_ns);
+    show_us("cilp_restore_per_sm", t->cilp_restore_per_sm_ns);
+    show_us("short_slice_restore", t->short_slice_restore_ns);
+    show_us("short_slice_restore_per_us", t->short_slice_restore_per_us_ns);
+    show_us("lock_left", t->lock_left_ns);
+    show_us("lock_ran", t->lock_ran_ns);
     show_us("save_per_kb", t->save_ns_per_kb);
     show_us("restore_per_kb", t->restore_ns_per_kb);
     show_us("restore_per_thread_kb", t->restore_ns_per_thread_kb);

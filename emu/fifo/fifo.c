@@ -867,6 +867,8 @@ NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo
     k->total_ns += kernel_gap(f->p, t, waves);
     k->shared_kb = (uint32_t)(resident * smem_b / 1024u);
     k->thread_bytes = kd->threads ? smem_b / kd->threads : smem_b / 1024u;
+    k->sms = (uint32_t)(blocks < per_wave ? (blocks + bps - 1) / bps : f->sm_width);
+    k->one_wave = waves == 1;
     k->remaining_ns = k->total_ns;
     k->id = f->next_kernel_id++;
     k->tag = kd->tag;

@@ -79,6 +79,21 @@
  *   per SM with 200/150/114 KiB loses 143/94/48 us of each 200 us slice, two
  *   warps with 200 KiB 60, four 17-20, eight none: per byte of the SM the
  *   loss falls with the warps, but less than in proportion.
+ * - Per save and per SM (timing.cilp_* and lock_*, 0 in the shipped
+ *   profiles; fixtures/hw/h200-580.159.04/slice-trace, measured from
+ *   inside the kernels): a CILP save costs cilp_save_per_sm more per SM the
+ *   cut kernel held, and cilp_resave instead of cilp_save when the load of
+ *   that turn restored the same kernel; the load of a group whose kernel was
+ *   cut costs cilp_restore + cilp_restore_per_sm per SM instead of ctxsw,
+ *   inside the slice, bounded for short slices by short_slice_restore +
+ *   short_slice_restore_per_us per us of slice (a turn resuming a cut kernel
+ *   runs 164-166 us of 204.8 at 132 SMs, 190 at 16; a fresh one 204-205;
+ *   5 ms kernels 17/66/166 us a turn at 50/100/200 us slices). A CILP
+ *   preemption of a one-wave kernel with at most lock_left to run waits for
+ *   its end, and one that began at most lock_ran before goes back to its
+ *   queue: either way a boundary save (wfi_overhead), and the next load is
+ *   a plain one (lock-map: the slice takes the boundary within a ~3 us
+ *   window of the kernel's phase, and keeps taking it turn after turn).
  * - A TSG that runs out of work gives the engine to the next runnable TSG
  *   in runlist order; with timing.yield_skips_late_work, only to one that
  *   was already runnable when the yielding TSG began to run (its load

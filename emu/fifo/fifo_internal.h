@@ -11,6 +11,8 @@ struct fifo_krec {                 /* one queued kernel (pooled) */
     uint64_t wave_ns;              /* CTA boundary spacing */
     uint32_t shared_kb;            /* shared memory of the resident blocks of an SM (KiB): save/restore cost */
     uint32_t thread_bytes;         /* shared memory per thread of a block: what each thread restores */
+    uint32_t sms;                  /* SMs its blocks occupy (a grid under one wave leaves some empty) */
+    bool one_wave;                 /* all its blocks run at once: a preemption near its boundary may take it */
     fifo_done_fn fn;
     void *ctx;
     struct fifo_channel *ch;
@@ -45,6 +47,7 @@ struct fifo_runlist {
     struct fifo_tsg *cur;          /* TSG switching in / running / being preempted */
     struct fifo_tsg *resident;     /* TSG whose context is loaded (no switch cost to resume) */
     struct fifo_krec *kcur;        /* kernel executing, NULL between kernels */
+    uint64_t restored_kernel;      /* the cut kernel the running group's switch-in restored (id; 0: none) */
     uint64_t seg_start;            /* when kcur's current execution segment began */
     uint64_t slice_start;
     uint64_t last_kernel_t;        /* when cur began its last queued kernel (UINT64_MAX: it has more queued) */
@@ -80,6 +83,8 @@ struct fifo_tsg {
     uint32_t saved_kb;             /* footprint of the kernel a CILP save interrupted: restored at switch-in */
     uint32_t saved_thread_bytes;   /* its shared memory per thread, restored by its own threads */
     bool cilp_saved;               /* a CILP save interrupted its kernel: its next switch-in restores the SMs' state */
+    uint32_t saved_sms;            /* the SMs that kernel occupied: what the restore scales with */
+    uint64_t cut_kernel;           /* the kernel that save interrupted (id) */
     uint64_t restore_end;          /* until when that restore still runs after its switch-in (restore_busy) */
     struct fifo_creator who;
     void *user;

@@ -174,7 +174,14 @@ static uint64_t wake_cost(const struct profile_timing *tm, uint64_t since, uint6
 static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t wake)
 {
     const struct profile_timing *tm = &rl->f->p->timing;
-    uint64_t cost = t == rl->resident ? 0 : tm->ctxsw_ns + tm->restore_ns_per_kb * t->saved_kb;
+    uint64_t load = tm->ctxsw_ns;
+    if (t->cilp_saved && (tm->cilp_restore_ns || tm->cilp_restore_per_sm_ns)) {
+        load = tm->cilp_restore_ns + tm->cilp_restore_per_sm_ns * t->saved_sms;
+        uint64_t bound = tm->short_slice_restore_ns + tm->short_slice_restore_per_us_ns * (t->timeslice_ns / 1000u);
+        if (tm->short_slice_restore_ns && bound < load)
+            load = bound;
+    }
+    uint64_t cost = t == rl->resident ? 0 : load + tm->restore_ns_per_kb * t->saved_kb;
     /* the interrupted blocks' own threads copy their shared memory back, each thread its share and the SM all of it
      * through one path; the rest of the load hides the first restore_thread_free_bytes' worth (fifo.h) */
     uint64_t copy = tm->restore_ns_per_thread_kb * t->saved_thread_bytes;
@@ -194,6 +201,7 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
     rl->slice_start = now_of(rl) + save + wake;
     /* a group resumed from a CILP save restores its SMs' state until restore_busy after its load began (fifo.h) */
     t->restore_end = t->cilp_saved ? rl->slice_start + tm->restore_busy_ns : 0;
+    rl->restored_kernel = t->cilp_saved ? t->cut_kernel : 0;
     t->cilp_saved = false;
     rl->last_kernel_t = UINT64_MAX;
     rl->slice_lapsed = false;
@@ -425,9 +433,21 @@ static uint64_t preempt_begin(struct fifo_runlist *rl, uint32_t cause)
             if (more > rem)
                 more = rem;
             dt = more + tm->cta_overhead_ns;
+        } else if (k->one_wave && tm->lock_left_ns && rem <= tm->lock_left_ns) {
+            /* close enough to its end: the save waits for it, a boundary save (fifo.h) */
+            more = rem;
+            dt = rem + tm->wfi_overhead_ns;
+        } else if (k->one_wave && tm->lock_ran_ns && k->remaining_ns == k->total_ns && ran <= tm->lock_ran_ns) {
+            /* it has only just begun: back to its queue, a boundary save (fifo.h) */
+            rem = k->total_ns;
+            dt = tm->wfi_overhead_ns;
         } else {
-            dt = tm->cilp_save_ns + restore_wait(rl, now);
+            bool resave = tm->cilp_resave_ns && k->id == rl->restored_kernel;
+            dt = (resave ? tm->cilp_resave_ns : tm->cilp_save_ns) + tm->cilp_save_per_sm_ns * k->sms;
+            dt += restore_wait(rl, now);
             rl->cur->cilp_saved = rem != 0;
+            rl->cur->saved_sms = k->sms;
+            rl->cur->cut_kernel = k->id;
             /* a kernel interrupted mid-block leaves its shared memory to save, and to restore later */
             if (rem) {
                 dt += tm->save_ns_per_kb * k->shared_kb;

@@ -123,6 +123,22 @@ struct profile_timing {
     uint64_t idle_save_ns;         /* switch away from a group still loaded after it ran out of work: its context save */
     uint64_t restore_busy_ns;      /* a group resumed from a CILP save is still restoring until this long after its load
                                     * began: a CILP save of it before then waits for the rest (0: none) */
+    /* per save and per SM (emu/fifo/fifo.h; all 0: every load ctxsw_ns, every CILP save cilp_save_ns): a CILP save
+     * costs cilp_save_per_sm_ns more per SM the interrupted kernel occupied, cilp_resave_ns instead of cilp_save_ns
+     * when that kernel was the one its group's load restored; the load of a group so saved costs cilp_restore_ns +
+     * cilp_restore_per_sm_ns per SM instead of ctxsw_ns */
+    uint64_t cilp_save_per_sm_ns;
+    uint64_t cilp_resave_ns;
+    uint64_t cilp_restore_ns;
+    uint64_t cilp_restore_per_sm_ns;
+    /* ... but a short slice's load restores in at most short_slice_restore_ns + short_slice_restore_per_us_ns per
+     * microsecond of the slice (0: no such bound) */
+    uint64_t short_slice_restore_ns;
+    uint64_t short_slice_restore_per_us_ns;
+    /* a CILP preemption near a kernel boundary takes the boundary (a WFI save): the kernel completes when at most
+     * lock_left_ns of it is left, goes back to its queue when it began at most lock_ran_ns before (0: never) */
+    uint64_t lock_left_ns;
+    uint64_t lock_ran_ns;
     /* kernel shapes (emu/fifo/fifo.h): the SM's limits that give resident blocks per SM (0 sm_threads: one block per
      * SM whatever the shape), the default kernel's registers, and the restore that the block's own threads do of its
      * shared memory inside the new slice: per KiB each thread copies plus per KiB of the SM's resident blocks, less

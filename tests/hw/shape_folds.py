@@ -21,6 +21,10 @@ from eight waves a kernel pays the whole kernel_gap_us, as the suite's 8-wave ke
 back-to-back 2048 us scenarios (k-ts2048-*-g0, where the profile's value comes from; on all its scenarios when the
 fold holds every one of those out).
 
+--timing FILE: runs the emulator on the profile with the timing values in FILE (lines `key: value`, as in the
+profile's timing section) put in place of those it has or added to it; a grid given relative to the profile's value
+(the validation suite's) is relative to FILE's.
+
 --floors K10 K25 R10 R25 (after the suite): exits 1 when the pooled held-out metrics of the 5 folds have fewer than
 K10 percent within 10% or K25 percent within 25%, or those of leave-one-regime-out fewer than R10 or R25.
 """
@@ -33,6 +37,15 @@ if '--floors' in sys.argv:
     i = sys.argv.index('--floors')
     FLOORS = [float(v) for v in sys.argv[i + 1:i + 5]]
     del sys.argv[i:i + 5]
+TIMING = {}
+if '--timing' in sys.argv:
+    i = sys.argv.index('--timing')
+    for line in open(sys.argv[i + 1]):
+        line = line.split('#')[0].strip()
+        if line:
+            key, value = (x.strip() for x in line.split(':', 1))
+            TIMING[key] = value
+    del sys.argv[i:i + 2]
 WORK = sys.argv[2] if len(sys.argv) > 2 else '/tmp/nvemu-shape-folds'
 SUITE = sys.argv[3] if len(sys.argv) > 3 else 'shapes'
 DERIVED = {}  # key: its value from the grid point's, for keys tied to a fitted one
@@ -41,14 +54,15 @@ if SUITE == 'shapes':
     SC = ROOT + '/scenarios/validation-shapes'
     GRID = [('restore_per_thread_kb_us', [20, 22, 24, 26, 28, 30]),
             ('restore_per_sm_kb', ['0ns', '150ns', '200ns', '250ns', '300ns', '350ns']),
-            ('restore_thread_free_bytes', [1280, 1792, 2304, 2816, 3328, 3840])]
+            ('restore_thread_free_bytes', [1280, 1792, 2304, 2816, 3328, 3840, 4352, 4864])]
     fitted = lambda n: n.startswith(('s-', 'l-'))  # the m-* scenarios have no shared memory to restore
     regime = lambda n: ('ts200 grid' if n.startswith('s-ts200') else 'ts500/1000 grid' if n.startswith('s-')
                         else 'native multi-BE' if n.startswith('m-') else 'LC next to shapes')
 elif SUITE == 'validation':
     REC = ROOT + '/fixtures/hw/h200-580.159.04/validation'
     SC = ROOT + '/scenarios/validation'
-    GRID = [('cilp_save_us', [135, 145, 155, 165, 175, 185]), ('idle_save_us', [80, 100, 120, 140, 160])]
+    GRID = [('cilp_save_us', [-30, -20, -10, 0, 10, 20]), ('idle_save_us', [-40, -20, 0, 20, 40])]
+    RELATIVE = True  # steps around the profile's values (165 and 120 in emu/profiles/h200.yaml)
     fitted = lambda n: True
     regime = lambda n: n.split('-')[1] if n.startswith('v') else '-'.join(n.split('-')[:2])
 elif SUITE == 'short':
@@ -62,6 +76,15 @@ elif SUITE == 'short':
 else:
     sys.exit(f'unknown suite {SUITE}: shapes, validation or short')
 BASE = open(ROOT + '/emu/profiles/h200.yaml').read()
+for key, value in TIMING.items():
+    BASE, hits = re.subn(rf'^( *{key}:) *\S+', rf'\g<1> {value}', BASE, flags=re.M)
+    if not hits:
+        BASE, hits = re.subn(r'^timing:\n', f'timing:\n  {key}: {value}\n', BASE, flags=re.M)
+    assert hits == 1, key
+if globals().get('RELATIVE'):
+    def profile_value(key):
+        return float(re.search(rf'^ *{key}: *(\S+)', BASE, flags=re.M).group(1))
+    GRID = [(key, [round(profile_value(key) + d, 3) for d in steps]) for key, steps in GRID]
 
 
 def metrics(path):

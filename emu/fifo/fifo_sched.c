@@ -434,9 +434,10 @@ static uint64_t preempt_begin(struct fifo_runlist *rl, uint32_t cause)
                 more = rem;
             dt = more + tm->cta_overhead_ns;
         } else if (k->one_wave && tm->lock_left_ns && rem <= tm->lock_left_ns) {
-            /* close enough to its end: the save waits for it, a boundary save (fifo.h) */
-            more = rem;
+            /* close enough to its end: it completes then, and the boundary save follows (fifo.h) */
             dt = rem + tm->wfi_overhead_ns;
+            rl->seg_start = now;
+            rl->ev_kernel = sim_at(rl->f->sim, now + rem, on_kernel_done, rl, 0);
         } else if (k->one_wave && tm->lock_ran_ns && k->remaining_ns == k->total_ns && ran <= tm->lock_ran_ns) {
             /* it has only just begun: back to its queue, a boundary save (fifo.h) */
             rem = k->total_ns;

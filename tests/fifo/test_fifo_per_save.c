@@ -103,9 +103,9 @@ static void short_slice_bounds_the_restore(void **state)
 }
 
 /*
- * A's first kernel (26 us from 25) has 1 us left at the 50 us expiry, within lock_left: it runs to 51 and the save is
- * a boundary one (5 us; the kernel completes with it, as under WFI), so A's next load is a plain one: B runs 81-106
- * and is saved until 146, A starts at 171.
+ * A's first kernel (26 us from 25) has 1 us left at the 50 us expiry, within lock_left: it completes at 51 and the
+ * save is a boundary one (5 us), so A's next load is a plain one: B runs 81-106 and is saved until 146, A starts at
+ * 171.
  */
 static void expiry_just_before_a_kernel_end_takes_the_boundary(void **state)
 {
@@ -114,7 +114,7 @@ static void expiry_just_before_a_kernel_end_takes_the_boundary(void **state)
     uint32_t ida, idb;
     per_save_profile(&e);
     two_groups(&e, TEST_SM, 26 * US, &ida, &idb);
-    assert_int_equal(rec_t(&e, SIM_REC_KERNEL_DONE, ida, 0), 56 * US);
+    assert_int_equal(rec_t(&e, SIM_REC_KERNEL_DONE, ida, 0), 51 * US);
     assert_int_equal(rec_t(&e, SIM_REC_PREEMPT_DONE, ida, 0), 56 * US);
     assert_int_equal(rec_t(&e, SIM_REC_START, ida, 1), 171 * US);
     tenv_fini(&e);

@@ -49,12 +49,13 @@ if '--timing' in sys.argv:
 WORK = sys.argv[2] if len(sys.argv) > 2 else '/tmp/nvemu-shape-folds'
 SUITE = sys.argv[3] if len(sys.argv) > 3 else 'shapes'
 DERIVED = {}  # key: its value from the grid point's, for keys tied to a fitted one
+RELATIVE = False  # the grid's values are steps around the profile's
 if SUITE == 'shapes':
     REC = ROOT + '/fixtures/hw/h200-580.159.04/shapes'
     SC = ROOT + '/scenarios/validation-shapes'
     GRID = [('restore_per_thread_kb_us', [20, 22, 24, 26, 28, 30]),
             ('restore_per_sm_kb', ['0ns', '150ns', '200ns', '250ns', '300ns', '350ns']),
-            ('restore_thread_free_bytes', [1280, 1792, 2304, 2816, 3328, 3840, 4352, 4864])]
+            ('restore_thread_free_bytes', [1280, 1792, 2304, 2816, 3328, 3840])]
     fitted = lambda n: n.startswith(('s-', 'l-'))  # the m-* scenarios have no shared memory to restore
     regime = lambda n: ('ts200 grid' if n.startswith('s-ts200') else 'ts500/1000 grid' if n.startswith('s-')
                         else 'native multi-BE' if n.startswith('m-') else 'LC next to shapes')
@@ -62,7 +63,7 @@ elif SUITE == 'validation':
     REC = ROOT + '/fixtures/hw/h200-580.159.04/validation'
     SC = ROOT + '/scenarios/validation'
     GRID = [('cilp_save_us', [-30, -20, -10, 0, 10, 20]), ('idle_save_us', [-40, -20, 0, 20, 40])]
-    RELATIVE = True  # steps around the profile's values (165 and 120 in emu/profiles/h200.yaml)
+    RELATIVE = True  # around 165 and 120 in emu/profiles/h200.yaml: 135-185 and 80-160
     fitted = lambda n: True
     regime = lambda n: n.split('-')[1] if n.startswith('v') else '-'.join(n.split('-')[:2])
 elif SUITE == 'short':
@@ -81,7 +82,7 @@ for key, value in TIMING.items():
     if not hits:
         BASE, hits = re.subn(r'^timing:\n', f'timing:\n  {key}: {value}\n', BASE, flags=re.M)
     assert hits == 1, key
-if globals().get('RELATIVE'):
+if RELATIVE:
     def profile_value(key):
         return float(re.search(rf'^ *{key}: *(\S+)', BASE, flags=re.M).group(1))
     GRID = [(key, [round(profile_value(key) + d, 3) for d in steps]) for key, steps in GRID]

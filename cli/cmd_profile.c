@@ -131,6 +131,7 @@ static int cmd_show(int argc, char **argv)
     show_us("short_slice_restore_per_us", t->short_slice_restore_per_us_ns);
     show_us("lock_left", t->lock_left_ns);
     show_us("lock_ran", t->lock_ran_ns);
+    printf("  %-22s %s\n", "wait_hides_gap", t->wait_hides_gap ? "yes" : "no");
     show_us("save_per_kb", t->save_ns_per_kb);
     show_us("restore_per_kb", t->restore_ns_per_kb);
     show_us("restore_per_thread_kb", t->restore_ns_per_thread_kb);

@@ -826,7 +826,7 @@ uint32_t fifo_kernel_occupancy(const struct profile *p, const struct fifo_kernel
  * queued before it runs, or it starts the group's work from idle (the H200's short-kernels and validation alone
  * runs). Called before the kernel is queued.
  */
-static uint64_t kernel_gap(const struct profile *p, const struct fifo_tsg *t, uint64_t waves)
+static uint64_t kernel_gap(const struct profile *p, const struct fifo_tsg *t, uint64_t waves, uint64_t *late_hide)
 {
     const struct profile_timing *tm = &p->timing;
     uint64_t hidden = tm->kernel_gap_overlap_ns;
@@ -837,6 +837,7 @@ static uint64_t kernel_gap(const struct profile *p, const struct fifo_tsg *t, ui
     for (uint32_t i = 0; i < t->n_chans; i++)
         if (t->chans[i]->pending)
             return hidden < tm->kernel_gap_ns ? tm->kernel_gap_ns - hidden : 0;
+    *late_hide = hidden < tm->kernel_gap_ns ? hidden : tm->kernel_gap_ns;
     return tm->kernel_gap_ns;
 }
 
@@ -864,7 +865,8 @@ NV_STATUS fifo_submit(struct fifo_channel *c, const struct fifo_kernel *kd, fifo
         k->total_ns = kd->total_ns;
         k->wave_ns = kd->total_ns / waves ? kd->total_ns / waves : 1;
     }
-    k->total_ns += kernel_gap(f->p, t, waves);
+    k->late_hide = 0;
+    k->total_ns += kernel_gap(f->p, t, waves, &k->late_hide);
     k->shared_kb = (uint32_t)(resident * smem_b / 1024u);
     k->thread_bytes = kd->threads ? smem_b / kd->threads : smem_b / 1024u;
     k->sms = (uint32_t)(blocks < per_wave ? (blocks + bps - 1) / bps : f->sm_width);

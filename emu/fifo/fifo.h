@@ -56,6 +56,10 @@
  *   an LC request's one 80 us kernel on an idle group 21 us beyond the
  *   kernel with the host's launch and completion (6 + 15). One cost for
  *   every kernel fits either the short kernels or the LC alone, not both.
+ *   With timing.wait_hides_gap, a kernel that started its group's work
+ *   from idle but waited for the engine at least the part it would hide
+ *   behind a running kernel hides that part too: its launch was processed
+ *   while it waited (slice-trace: the locks outlast request boundaries).
  *   Preemption completes at the boundary of the running channel's compute
  *   preemption mode: WFI = end of the running kernel + wfi_overhead_ns;
  *   CTA = end of the running wave + cta_overhead_ns; CILP = now +

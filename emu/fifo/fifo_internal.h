@@ -13,6 +13,7 @@ struct fifo_krec {                 /* one queued kernel (pooled) */
     uint32_t thread_bytes;         /* shared memory per thread of a block: what each thread restores */
     uint32_t sms;                  /* SMs its blocks occupy (a grid under one wave leaves some empty) */
     bool one_wave;                 /* all its blocks run at once: a preemption near its boundary may take it */
+    uint64_t late_hide;            /* the part of its full kernel gap a long enough wait in its queue hides */
     fifo_done_fn fn;
     void *ctx;
     struct fifo_channel *ch;

@@ -354,6 +354,12 @@ static void kernel_begin(struct fifo_runlist *rl)
     }
     rl->kcur = k;
     rl->seg_start = now_of(rl);
+    /* its launch was processed while it waited for the engine, as behind a running kernel of its group (fifo.h) */
+    if (rl->f->p->timing.wait_hides_gap && k->late_hide && !k->started && rl->seg_start - k->submit_t >= k->late_hide) {
+        k->total_ns -= k->late_hide;
+        k->remaining_ns -= k->late_hide;
+        k->late_hide = 0;
+    }
     if (tsg_pending(rl->cur) <= 1 && rl->last_kernel_t == UINT64_MAX)
         rl->last_kernel_t = rl->seg_start;
     k->started = true;

@@ -139,6 +139,9 @@ struct profile_timing {
      * lock_left_ns of it is left, goes back to its queue when it began at most lock_ran_ns before (0: never) */
     uint64_t lock_left_ns;
     uint64_t lock_ran_ns;
+    /* a kernel that starts its group's work from idle but waited in its queue at least the part of kernel_gap_ns
+     * that kernel_gap_overlap_ns hides behind a running kernel hides that part too (false: it pays all of it) */
+    bool wait_hides_gap;
     /* kernel shapes (emu/fifo/fifo.h): the SM's limits that give resident blocks per SM (0 sm_threads: one block per
      * SM whatever the shape), the default kernel's registers, and the restore that the block's own threads do of its
      * shared memory inside the new slice: per KiB each thread copies plus per KiB of the SM's resident blocks, less

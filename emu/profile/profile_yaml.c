@@ -459,6 +459,7 @@ static const struct yfield timing_fields[] = {
     YFIELD("short_slice_restore_per_us", YF_DURATION, P(timing.short_slice_restore_per_us_ns), .max = TMAX),
     YFIELD("lock_left", YF_DURATION, P(timing.lock_left_ns), .max = TMAX),
     YFIELD("lock_ran", YF_DURATION, P(timing.lock_ran_ns), .max = TMAX),
+    YFIELD("wait_hides_gap", YF_BOOL, P(timing.wait_hides_gap)),
     YFIELD("sm_threads", YF_U32, P(timing.sm_threads), .max = 4096),
     YFIELD("sm_regs", YF_U32, P(timing.sm_regs), .max = 1u << 20),
     YFIELD("sm_blocks", YF_U32, P(timing.sm_blocks), .max = 64),

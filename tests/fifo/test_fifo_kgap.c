@@ -1,8 +1,9 @@
 /*
  * Unit tests of the kernel boundary's cost in the FIFO model (fifo.h): a kernel submitted while another kernel of
  * its group is queued or running hides part of timing.kernel_gap behind it, less per wave after its first; a kernel
- * that starts its group's work from idle, or follows only another group's work, pays the whole gap. The
- * back-to-back and two-wave cases fail on the model that charged kernel_gap to every kernel.
+ * that starts its group's work from idle, or follows only another group's work, pays the whole gap, unless
+ * timing.wait_hides_gap and it waited for the engine. The back-to-back and two-wave cases fail on the model that
+ * charged kernel_gap to every kernel.
  */
 #include "fifo_test_util.h"
 
@@ -75,10 +76,11 @@ static void profile_without_overlap_charges_every_kernel_the_gap(void **state)
  * A's kernel runs dry before A's next one is submitted, and B's first kernel is queued while A's runs: both
  * start their group's work from idle and complete when they would without the overlap.
  */
-static void idle_start(bool overlap, uint64_t done[3])
+static void idle_start(bool overlap, bool wait_hides, uint64_t done[3])
 {
     struct tenv e;
     gap_profile(&e.p, overlap);
+    e.p.timing.wait_hides_gap = wait_hides;
     tenv_init_profile(&e, 1, NULL);
     struct fifo_channel *a, *b;
     mk_tsg(&e, 1, &a);
@@ -96,11 +98,27 @@ static void kernel_after_idle_or_another_groups_work_pays_the_whole_gap(void **s
 {
     (void)state;
     uint64_t with[3] = {0}, without[3] = {0};
-    idle_start(true, with);
-    idle_start(false, without);
+    idle_start(true, false, with);
+    idle_start(false, false, without);
     for (int i = 0; i < 3; i++)
         assert_int_equal(with[i], without[i]);
     assert_true(with[2] > with[1]);
+}
+
+/*
+ * With timing.wait_hides_gap, A's first kernel (queued through A's 25 us load) and B's (queued while A's second
+ * runs) hide the overlap as a kernel queued behind another does; A's second, started at once on its loaded group,
+ * pays the whole gap.
+ */
+static void kernel_that_waited_for_the_engine_hides_part_of_the_gap(void **state)
+{
+    (void)state;
+    uint64_t hides[3] = {0}, pays[3] = {0};
+    idle_start(true, true, hides);
+    idle_start(true, false, pays);
+    assert_int_equal(hides[0], pays[0] - OVERLAP);
+    assert_int_equal(hides[1], pays[1]);
+    assert_int_equal(hides[2], pays[2] - OVERLAP);
 }
 
 int main(void)
@@ -110,6 +128,7 @@ int main(void)
         cmocka_unit_test(queued_kernels_hide_less_per_wave),
         cmocka_unit_test(profile_without_overlap_charges_every_kernel_the_gap),
         cmocka_unit_test(kernel_after_idle_or_another_groups_work_pays_the_whole_gap),
+        cmocka_unit_test(kernel_that_waited_for_the_engine_hides_part_of_the_gap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,11 +11,12 @@ its first block's start (or resume) to its last block's end or cut; it begins fr
 (a kernel cut earlier goes on), and ends at a kernel's end or a cut. The switch is the time from one turn's end to
 the next one's begin, by how the one ended and the next began. Medians over the turns after the first 50 ms.
 Configurations whose kernels were cut more than twice (the recorder keeps two cuts a kernel) get a line of their own:
-time on the SM per turn and off per cut, from the blocks' totals.
+time on the SM per turn and off per cut, from the blocks' totals, and the share of work done.
 
 With NVEMU, each configuration also runs in the model (scenario: two BE tasks, closed loop, lc_be_timeslice with the
 BE slice T, requests of the recording's kernels; PROFILE, default h200; 1 s after 200 ms): its turns run from a
-group's first kernel start after its switch-in to its preemption or its last kernel's end.
+group's first kernel start after its switch-in to its preemption or its last kernel's end (the kernel's end when the
+save waits for it: a lock). A recording's header may give the block size (threads; 1024 when absent).
 --write puts the tables in README between <!-- slice-trace DIR --> and <!-- /slice-trace DIR --> (DIR: REC_DIR's
 name); --check fails when they no longer come out of the recording (and the model).
 """
@@ -103,7 +104,10 @@ def hw_config(paths):
         cut = [k for k in ks if k["gmax"] > 2]
         on = med([((k["e1"] - k["s0"]) - k["off"]) / (k["gmax"] + 1) / 1e3 for k in cut])
         off = med([k["off"] / k["gmax"] / 1e3 for k in cut])
-        return heads[0], None, (on, off)
+        ends = sorted(e for _, e, _, _, how in ivs if how != "cut")
+        ends = [e for e in ends if e >= ends[0] + SKIP_NS]
+        work = (len(ends) - 1) * float(heads[0]["d_us"]) * 1e3 / (ends[-1] - ends[0])
+        return heads[0], None, (on, off, work)
     turns = turns_of(ivs)
     return heads[0], stats(turns, turns[0][1] + SKIP_NS, float(heads[0]["d_us"])), None
 
@@ -122,38 +126,54 @@ tasks:
     arrival: {{type: closed}}
     request:
       kernels:
-        - {{duration: {d_ns}ns, blocks: {blocks}, repeat: {n}{smem}}}
+        - {{duration: {d_ns}ns, blocks: {blocks}, repeat: {n}{shape}}}
 """
 
 
 def model_config(nvemu, profile, name, ts, head, work):
+    """The model's turn statistics of a configuration, and for kernels cut more than twice their time on the SM per
+    turn and off per cut (medians over kernels), as hw_config's."""
     smem = int(head["smem"]) // 1024
+    threads = int(head.get("threads", 1024))
+    shape = (", shared_kb: %d" % smem if smem else "") + (", threads: %d" % threads if threads != 1024 else "")
     text = SCENARIO.format(name=name, profile=profile, ts=ts, d_ns=int(round(float(head["d_us"]) * 1000)),
-                           blocks=head["blocks"], n=head["nkernel"], smem=", shared_kb: %d" % smem if smem else "")
+                           blocks=head["blocks"], n=head["nkernel"], shape=shape)
     yaml = os.path.join(work, name + ".yaml")
     with open(yaml, "w") as f:
         f.write(text)
     out = os.path.join(work, name)
     subprocess.run([nvemu, "scenario", "run", yaml, "--quiet", "--csv", "--out", out, "--seed", "1"], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    ivs, running, switched, seen = [], {}, {}, set()
+    ivs, running, saving, segs = [], {}, {}, {}
+
+    def end(run, t, tsg, how):
+        b, began, kid = run
+        ivs.append((b, t, tsg, began, how))
+        segs[kid].append((b, t))
+
     with open(os.path.join(out, "trace.csv")) as f:
         f.readline()
         for line in f:
             c = line.split(",")
             t, kind, tsg = int(c[1]), c[2], c[6]
-            if kind == "start":
-                switched[tsg] = True
-            elif kind == "kernel_start":
+            if kind == "kernel_start":
                 kid = c[8]
-                began = "resume" if kid in seen else "fresh"
-                seen.add(kid)
-                running[tsg] = (t, began)
-            elif kind in ("kernel_done", "preempt_req") and tsg in running:
-                b, began = running.pop(tsg)
-                ivs.append((b, t, tsg, began, "last" if kind == "kernel_done" else "cut"))
-    turns = turns_of(ivs)
-    return stats(turns, 400_000_000, float(head["d_us"]))
+                running[tsg] = (t, "resume" if kid in segs else "fresh", kid)
+                segs.setdefault(kid, [])
+            elif kind == "kernel_done" and tsg in running:
+                end(running.pop(tsg), t, tsg, "last")
+            elif kind == "preempt_req" and tsg in running:
+                saving[tsg] = (running.pop(tsg), t)  # a cut, unless the save waits for the kernel's end (a lock)
+            elif kind == "kernel_done" and tsg in saving:
+                end(saving.pop(tsg)[0], t, tsg, "last")
+            elif kind == "preempt_done" and tsg in saving:
+                run, t_req = saving.pop(tsg)
+                end(run, t_req, tsg, "cut")
+    cut = [v for v in segs.values() if len(v) > 3 and v[0][0] >= 400_000_000]
+    on = med([sum(e - b for b, e in v) / len(v) / 1e3 for v in cut])
+    off = med([(v[-1][1] - v[0][0] - sum(e - b for b, e in v)) / (len(v) - 1) / 1e3 for v in cut])
+    st = stats(turns_of(ivs), 400_000_000, float(head["d_us"]))
+    return st, (on, off, st["work"] if st else float("nan"))
 
 
 def fmt(x):
@@ -171,10 +191,14 @@ def summary(rec, nvemu, profile):
             continue
         head, hw, long = hw_config(paths)
         ts = int(re.match(r"ts(\d+)", name).group(1))
+        model, model_long = model_config(nvemu, profile, name, ts, head, work) if nvemu else (None, None)
         if long:
-            long_rows.append("| %s | %s | %s |" % (name, fmt(long[0]), fmt(long[1])))
+            longs = [long] + ([model_long] if nvemu else [])
+            long_rows.append("| %s | %s | %s | %s |" % (name, " / ".join(fmt(x[0]) for x in longs),
+                                                        " / ".join(fmt(x[1]) for x in longs),
+                                                        " / ".join("%.2f" % x[2] for x in longs)))
             continue
-        sides = [hw] + ([model_config(nvemu, profile, name, ts, head, work)] if nvemu else [])
+        sides = [hw] + ([model] if nvemu else [])
         cells = []
         for key in ["cut", "lock", "turn_fresh", "turn_resume"] + ["sw_%s_%s" % k for k in KINDS] + ["work"]:
             f = (lambda v: "-" if v != v else "%.2f" % v) if key in ("cut", "lock", "work") else fmt
@@ -190,8 +214,9 @@ def summary(rec, nvemu, profile):
            "| kernel end -> fresh | kernel end -> resumed | work share |",
            "|---|---|---|---|---|---|---|---|---|---|"] + rows
     if long_rows:
-        out += ["", "Kernels cut more than twice (hw): on the SM per turn, off per cut (us, medians over kernels).", "",
-                "| config | on per turn | off per cut |", "|---|---|---|"] + long_rows
+        out += ["", "Kernels cut more than twice (%s): on the SM per turn, off per cut (us, medians over kernels); the "
+                "GPU's share of work done." % who, "",
+                "| config | on per turn | off per cut | work share |", "|---|---|---|---|"] + long_rows
     return "\n".join(out)
 
 

@@ -25,6 +25,8 @@ expect 2 "1 <= BLOCKS" 30 0 50 0 0.5 "$r" "$g" "$t"
 expect 2 "NKERNEL >= 1" 30 132 0 0 0.5 "$r" "$g" "$t"
 expect 2 "SMEM_KB" 30 132 50 2000 0.5 "$r" "$g" "$t"
 expect 2 "SECONDS" 30 132 50 0 0 "$r" "$g" "$t"
+expect 2 "THREADS" 30 132 50 0 0.5 "$r" "$g" "$t" 48
+expect 2 "THREADS" 30 132 50 0 0.5 "$r" "$g" "$t" 2048
 [ ! -e "$r" ] && [ ! -e "$t" ] || fail "a refused run left files behind"
 if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
   expect 1 "libcuda.so.1" 30 132 50 0 0.5 "$r" "$g" "$t"

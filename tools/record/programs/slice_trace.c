@@ -3,10 +3,11 @@
  * Driver API only (libcuda.so.1 opened at run time); two instances under LD_PRELOAD'ed timeslices
  * (timeslice_preload.c) give both groups' slices on the GPU's one global timer.
  *
- *   slice_trace D_US BLOCKS NKERNEL SMEM_KB SECONDS READY_FILE GO_FILE OUT.tsv
+ *   slice_trace D_US BLOCKS NKERNEL SMEM_KB SECONDS READY_FILE GO_FILE OUT.tsv [THREADS]
  *
  * Kernel: the suite's default shape (1024 threads, one block per SM: its registers leave room for no second
- * one, an FMA loop) with SMEM_KB KiB of dynamic shared memory a block, D_US long alone. Thread 0 of every block
+ * one, an FMA loop) with SMEM_KB KiB of dynamic shared memory a block, D_US long alone; THREADS (32-1024, a whole
+ * number of warps) another block size, whose blocks per SM the shared memory then holds. Thread 0 of every block
  * reads %globaltimer at its start, after every round of the loop and at its end; a step between two reads longer
  * than GAP_NS is time the block was not resident (a preemption: its SM ran another group). Requests of NKERNEL
  * kernels launched back to back, then a synchronize (spinning), closed loop, as `nvemu scenario run --hw` runs a
@@ -26,13 +27,12 @@
 #include "cu_driver.h"
 
 #define ACC 26
-#define THREADS 1024u
 #define GAP_NS 2500u
 #define REC_U64 8 /* start, end, smid | ngap << 32, gap0 from, gap0 to, gap1 from, gap1 to, total off */
 
 static void *fn, *stream;
 static uint64_t rec_buf, sink_buf;
-static unsigned smem_bytes;
+static unsigned smem_bytes, threads = 1024;
 
 static uint64_t now_ns(void)
 {
@@ -112,7 +112,7 @@ static void setup(void)
     }
     if (smem_bytes > 48u * 1024u)
         cu_check(cu.func_attr(fn, CU_FUNC_MAX_DYNAMIC_SMEM, (int)smem_bytes), "cuFuncSetAttribute");
-    cu_check(cu.mem_alloc(&sink_buf, 2048u * THREADS * 4u), "cuMemAlloc");
+    cu_check(cu.mem_alloc(&sink_buf, 2048u * 1024u * 4u), "cuMemAlloc");
     cu_check(cu.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 }
 
@@ -120,7 +120,7 @@ static void launch(unsigned blocks, uint64_t rec, uint32_t iters)
 {
     uint32_t gap = GAP_NS;
     void *args[] = {&rec, &sink_buf, &iters, &gap};
-    cu_check(cu.launch(fn, blocks, 1, 1, THREADS, 1, 1, smem_bytes, stream, args, NULL), "cuLaunchKernel");
+    cu_check(cu.launch(fn, blocks, 1, 1, threads, 1, 1, smem_bytes, stream, args, NULL), "cuLaunchKernel");
 }
 
 /* GPU time of one kernel alone: latest end less earliest start over its blocks */
@@ -173,9 +173,9 @@ static int run(double d_us, unsigned blocks, unsigned nkernel, double smem_kb, d
                const char *go, const char *path)
 {
     if (d_us < 2 || d_us > 1e5 || blocks < 1 || blocks > 2048 || nkernel < 1 || smem_kb < 0 || smem_kb > 1024 ||
-        secs <= 0 || secs > 30) {
+        secs <= 0 || secs > 30 || threads < 32 || threads > 1024 || threads % 32) {
         fprintf(stderr, "slice_trace: 2 <= D_US <= 1e5, 1 <= BLOCKS <= 2048, NKERNEL >= 1, 0 <= SMEM_KB <= 1024, "
-                        "0 < SECONDS <= 30\n");
+                        "0 < SECONDS <= 30, THREADS 32-1024 in whole warps\n");
         return 2;
     }
     smem_bytes = (unsigned)(smem_kb * 1024);
@@ -217,8 +217,8 @@ static int run(double d_us, unsigned blocks, unsigned nkernel, double smem_kb, d
         perror(path);
         return 1;
     }
-    fprintf(out, "# d_us %.2f blocks %u nkernel %u smem %u rounds %u alone_ns %.0f requests %u\n", d_us, blocks,
-            nkernel, smem_bytes, iters, got, req);
+    fprintf(out, "# d_us %.2f blocks %u nkernel %u smem %u rounds %u alone_ns %.0f requests %u threads %u\n", d_us,
+            blocks, nkernel, smem_bytes, iters, got, req, threads);
     fprintf(out, "kernel\treq\tstart_min\tstart_max\tend_min\tend_max\tgap0_n\tgap0_from_min\tgap0_from_max"
                  "\tgap0_to_min\tgap0_to_max\tgap1_n\tgap1_from_min\tgap1_to_max\tgaps_max\toff_max\n");
     for (size_t i = 0; i < k; i++) {
@@ -249,9 +249,12 @@ static int run(double d_us, unsigned blocks, unsigned nkernel, double smem_kb, d
 
 int main(int argc, char **argv)
 {
-    if (argc == 9)
+    if (argc == 9 || argc == 10) {
+        if (argc == 10)
+            threads = (unsigned)atoi(argv[9]);
         return run(atof(argv[1]), (unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]), atof(argv[4]), atof(argv[5]),
                    argv[6], argv[7], argv[8]);
-    fprintf(stderr, "usage: slice_trace D_US BLOCKS NKERNEL SMEM_KB SECONDS READY_FILE GO_FILE OUT.tsv\n");
+    }
+    fprintf(stderr, "usage: slice_trace D_US BLOCKS NKERNEL SMEM_KB SECONDS READY_FILE GO_FILE OUT.tsv [THREADS]\n");
     return 2;
 }

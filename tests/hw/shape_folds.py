@@ -77,11 +77,19 @@ elif SUITE == 'short':
 else:
     sys.exit(f'unknown suite {SUITE}: shapes, validation or short')
 BASE = open(ROOT + '/emu/profiles/h200.yaml').read()
-for key, value in TIMING.items():
-    BASE, hits = re.subn(rf'^( *{key}:) *\S+', rf'\g<1> {value}', BASE, flags=re.M)
-    if not hits:
-        BASE, hits = re.subn(r'^timing:\n', f'timing:\n  {key}: {value}\n', BASE, flags=re.M)
+
+
+def with_value(profile, key, value, add=False):
+    """profile's text with key's value replaced; with add, a key it lacks is put first in its timing section."""
+    out, hits = re.subn(rf'^( *{key}:) *\S+', rf'\g<1> {value}', profile, flags=re.M)
+    if add and not hits:
+        out, hits = re.subn(r'^timing:\n', f'timing:\n  {key}: {value}\n', profile, flags=re.M)
     assert hits == 1, key
+    return out
+
+
+for key, value in TIMING.items():
+    BASE = with_value(BASE, key, value, add=True)
 if RELATIVE:
     def profile_value(key):
         return float(re.search(rf'^ *{key}: *(\S+)', BASE, flags=re.M).group(1))
@@ -124,11 +132,9 @@ def emu(n, prm):
                 written.add(pf)
                 s = BASE
                 for (key, _), v in zip(GRID, prm):
-                    s, hits = re.subn(rf'^( *{key}:) *\S+', rf'\g<1> {v}', s, flags=re.M)
-                    assert hits == 1, key
+                    s = with_value(s, key, v)
                 for key, f in DERIVED.items():
-                    s, hits = re.subn(rf'^( *{key}:) *\S+', rf'\g<1> {f(prm)}', s, flags=re.M)
-                    assert hits == 1, key
+                    s = with_value(s, key, f(prm))
                 open(pf, 'w').write(s)
         out = f'{WORK}/{n}-{tag}'
         cmd = [NV, 'scenario', 'run', f'{SC}/{n}.yaml', '--quiet', '--profile', pf, '--seed', str(SEED[n]), '--out',

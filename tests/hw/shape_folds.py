@@ -21,6 +21,10 @@ from eight waves a kernel pays the whole kernel_gap_us, as the suite's 8-wave ke
 back-to-back 2048 us scenarios (k-ts2048-*-g0, where the profile's value comes from; on all its scenarios when the
 fold holds every one of those out).
 
+shape_folds.py NVEMU WORKDIR waves: the multi-wave recordings (fixtures/hw/h200-580.159.04/waves), regimes by
+policy; nothing is fitted (the grid is the profile's own cilp_save_us), so every fold's held-out metrics are the
+model's predictions: the suite was recorded after them.
+
 --timing FILE: runs the emulator on the profile with the timing values in FILE (lines `key: value`, as in the
 profile's timing section) put in place of those it has or added to it; a grid given relative to the profile's value
 (the validation suite's) is relative to FILE's.
@@ -74,8 +78,15 @@ elif SUITE == 'short':
     fitted = lambda n: n.startswith('k-ts2048-') and n.endswith('-g0')  # as the profile's value was fitted
     regime = lambda n: ('LC next to launch-bound BE' if n.startswith('l-') else
                         n.split('-')[1] + (' back to back' if n.endswith('-g0') else ' launch-bound'))
+elif SUITE == 'waves':
+    REC = ROOT + '/fixtures/hw/h200-580.159.04/waves'
+    SC = ROOT + '/scenarios/validation-waves'
+    GRID = [('cilp_save_us', [0])]
+    RELATIVE = True
+    fitted = lambda n: True
+    regime = lambda n: n.split('-')[1]
 else:
-    sys.exit(f'unknown suite {SUITE}: shapes, validation or short')
+    sys.exit(f'unknown suite {SUITE}: shapes, validation, short or waves')
 BASE = open(ROOT + '/emu/profiles/h200.yaml').read()
 
 

@@ -11,10 +11,15 @@
  *   Kernels of one TSG run one at a time in submission order (across its
  *   channels), a simplification of concurrent streams.
  * - Switching a TSG in costs profile->timing.ctxsw_ns (none when the engine
- *   resumes the TSG it last ran), plus restore_ns_per_kb x the shared memory
- *   per block of a kernel a CILP save interrupted. Its timeslice starts with
- *   the switch: the load counts against the slice (H200, two BE groups with
- *   50/200/1000 us slices: fixtures/hw/h200-580.159.04/validation x-switch-ts*).
+ *   resumes the TSG it last ran). Its timeslice starts with the load: the
+ *   load counts against the slice (H200, two BE groups with 50/200/1000 us
+ *   slices: fixtures/hw/h200-580.159.04/validation x-switch-ts*). A TSG a
+ *   CILP save interrupted mid-kernel first gets that kernel's shared memory
+ *   back, before its slice: restore_ns_per_kb x the shared memory of the
+ *   kernel's resident blocks of an SM. The group pays it when it resumes, not
+ *   the one that preempted it (H200 waves: an LC preempting 128-thread 200 KiB
+ *   blocks waits no longer than without shared memory; x-switch-smem*: two BE
+ *   groups switching lose 0.35 us per KiB a switch, outside the slices).
  *   A TSG that ran out of work stays loaded (resident) while the engine
  *   idles; switching another TSG in first saves it: idle_save_ns more,
  *   before the load, so not counted against the new TSG's slice (H200: an LC
@@ -65,7 +70,7 @@
  *   CTA = end of the running wave + cta_overhead_ns; CILP = now +
  *   cilp_save_ns + save_ns_per_kb x the shared memory of the kernel's
  *   resident blocks of an SM (fifo_kernel.shared_kb x R, with what holds R
- *   below the shape's limit; H200 x-switch-smem*: 0.35 us per KiB), progress
+ *   below the shape's limit; 0 on the H200: the restore above pays), progress
  *   kept exactly, plus, for a group resumed from a CILP save, what is left of
  *   its restore: its SMs' state is being restored until timing.restore_busy
  *   after its load began, and its save waits for that; a slice no longer than

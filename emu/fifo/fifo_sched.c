@@ -181,7 +181,9 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
         if (tm->short_slice_restore_ns && bound < load)
             load = bound;
     }
-    uint64_t cost = t == rl->resident ? 0 : load + tm->restore_ns_per_kb * t->saved_kb;
+    uint64_t cost = t == rl->resident ? 0 : load;
+    /* the cut kernel's shared memory comes back before the slice begins (fifo.h) */
+    uint64_t smem = t == rl->resident ? 0 : tm->restore_ns_per_kb * t->saved_kb;
     /* the interrupted blocks' own threads copy their shared memory back, each thread its share and the SM all of it
      * through one path; the rest of the load hides the first restore_thread_free_bytes' worth (fifo.h) */
     uint64_t copy = tm->restore_ns_per_thread_kb * t->saved_thread_bytes;
@@ -190,15 +192,15 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
     if (cost && copy > hidden)
         cost += (copy - hidden) / 1024u;
     t->saved_thread_bytes = 0;
-    bool sw = cost != 0;
+    bool sw = cost + smem != 0;
     /* a group that ran out of work stays loaded until another one needs the engine: its save comes first */
     uint64_t save = rl->resident && t != rl->resident ? tm->idle_save_ns : 0;
-    cost += save + wake;
+    cost += save + wake + smem;
     t->saved_kb = 0;
     set_state(rl, ENG_SWITCH);
     rl->cur = t;
     /* the slice counts from the start of the load: the load is part of it, the save before it is not (fifo.h) */
-    rl->slice_start = now_of(rl) + save + wake;
+    rl->slice_start = now_of(rl) + save + wake + smem;
     /* a group resumed from a CILP save restores its SMs' state until restore_busy after its load began (fifo.h) */
     t->restore_end = t->cilp_saved ? rl->slice_start + tm->restore_busy_ns : 0;
     rl->restored_kernel = t->cilp_saved ? t->cut_kernel : 0;

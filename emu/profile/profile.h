@@ -119,7 +119,8 @@ struct profile_timing {
     uint64_t lat_control_ns;       /* any other control */
     /* the saved context grows with the kernel's footprint (0 in profiles that do not model it) */
     uint64_t save_ns_per_kb;       /* CILP save: per KiB of shared memory per block of the interrupted kernel */
-    uint64_t restore_ns_per_kb;    /* switch-in of a group saved mid-kernel: per KiB of that kernel's shared memory */
+    uint64_t restore_ns_per_kb;    /* switch-in of a group saved mid-kernel, before its slice: per KiB of that kernel's
+                                    * shared memory */
     uint64_t idle_save_ns;         /* switch away from a group still loaded after it ran out of work: its context save */
     uint64_t restore_busy_ns;      /* a group resumed from a CILP save is still restoring until this long after its load
                                     * began: a CILP save of it before then waits for the rest (0: none) */

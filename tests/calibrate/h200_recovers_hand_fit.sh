@@ -30,7 +30,7 @@ launch_us 10 0.10
 host_jitter_us 2.5 0.35
 wake_per_ms_us 1.3 0.35
 cilp_save_us 165 0.05
-save_per_kb_us 0.35 0.10
+restore_per_kb_us 0.35 0.10
 restore_per_thread_kb_us 24 0.10
 kernel_gap_overlap_us 4.3 0.20
 idle_save_us 120 0.05

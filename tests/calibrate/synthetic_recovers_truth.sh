@@ -16,7 +16,7 @@ timing:
   wake_per_ms_us: 2.5
   wake_max_us: 40
   cilp_save_us: 120
-  save_per_kb_us: 0.6
+  restore_per_kb_us: 0.6
   restore_per_thread_kb_us: 45
   kernel_gap_overlap_us: 3
   overlap_wave_us: 0.429
@@ -47,7 +47,7 @@ launch_us 14 0.03
 host_jitter_us 4 0.03
 wake_per_ms_us 2.5 0.03
 cilp_save_us 120 0.03
-save_per_kb_us 0.6 0.03
+restore_per_kb_us 0.6 0.03
 restore_per_thread_kb_us 45 0.03
 kernel_gap_overlap_us 3 0.03
 idle_save_us 80 0.03

@@ -1,7 +1,8 @@
 /*
  * Unit tests of kernel shapes in the FIFO model (fifo.h): resident blocks per SM from threads, registers and
- * shared memory; waves; the save of an SM's resident blocks' shared memory (padding included); the restore a
- * block's own threads do of their shared memory, each warp its share and the SM all of it; the timeslice tick.
+ * shared memory; waves; the save of an SM's resident blocks' shared memory (padding included), and its restore
+ * before the resumed group's slice; the restore a block's own threads do of their shared memory, each warp its
+ * share and the SM all of it; the timeslice tick.
  * Each fails on the model that knew only shared_kb per block and one block per SM; the SM's restore path also on
  * the model whose restore knew only the bytes per thread.
  */
@@ -106,6 +107,39 @@ static void test_save_counts_resident_blocks(void **state)
     assert_int_equal(after_save(32, 0, 1), 114 * US);      /* one one-warp block held by 114 KiB of padding */
 }
 
+/*
+ * A cut kernel's shared memory comes back when its group resumes, before its slice (timing.restore_per_kb, here 1 us
+ * per KiB of 100 KiB): B, which takes the engine at A's 1024 us expiry, waits for A's 30 us save alone (its 50 us
+ * kernel done at 1024 + 30 + 25 + 50 = 1129 us); A then takes 100 us more to come back, and its slice, with B queued
+ * again, expires 1024 us after that restore (2253 us). The model that charged the shared memory to A's save
+ * finished B's kernel 100 us later; the one that restored it inside A's slice ended that slice 100 us early.
+ */
+static void shared_memory_restored_before_the_resumed_slice(void **state)
+{
+    (void)state;
+    struct tenv e;
+    shape_profile(&e.p);
+    e.p.timing.restore_ns_per_kb = 1 * US;
+    tenv_init_profile(&e, 1, NULL);
+    struct fifo_channel *a, *b;
+    struct fifo_tsg *ta = mk_tsg(&e, 1, &a);
+    mk_tsg(&e, 1, &b);
+    assert_int_equal(fifo_channel_set_preempt_mode(a, FIFO_PREEMPT_CILP), NV_OK);
+    uint64_t done[2] = {0};
+    struct fifo_kernel k = {.blocks = TEST_SM, .total_ns = 10 * MS, .shared_kb = 100};
+    assert_int_equal(fifo_submit(a, &k, NULL, NULL, NULL), NV_OK);
+    sim_run_until(e.s, 100 * US);
+    run_kernel(b, 50 * US, 1, done);
+    sim_run_until(e.s, 1500 * US);
+    submit(b, TEST_SM, 1 * MS);
+    sim_run_until(e.s, 3 * MS);
+    assert_int_equal(done[1], 1129 * US);
+    const struct sim_rec *r = find_rec(e.s, SIM_REC_PREEMPT_REQ, fifo_tsg_hw_id(ta), 1);
+    assert_non_null(r);
+    assert_int_equal(r->t, 2253 * US);
+    tenv_fini(&e);
+}
+
 /* The restore's three values: per KiB each thread copies, per KiB of the SM's resident blocks, hidden bytes/thread. */
 struct restore {
     uint64_t per_thread_kb, per_sm_kb;
@@ -190,6 +224,7 @@ int main(void)
         cmocka_unit_test(occupancy_follows_the_kernels_shape),
         cmocka_unit_test(test_waves_follow_occupancy),
         cmocka_unit_test(test_save_counts_resident_blocks),
+        cmocka_unit_test(shared_memory_restored_before_the_resumed_slice),
         cmocka_unit_test(test_restore_by_block_threads),
         cmocka_unit_test(test_restore_sm_path_counts_the_sm_shared_memory),
         cmocka_unit_test(timeslice_microseconds_last_the_profiles_tick),

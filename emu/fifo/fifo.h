@@ -70,10 +70,11 @@
  *   CTA = end of the running wave + cta_overhead_ns; CILP = now +
  *   cilp_save_ns + save_ns_per_kb x the shared memory of the kernel's
  *   resident blocks of an SM (fifo_kernel.shared_kb x R, with what holds R
- *   below the shape's limit; 0 on the H200: the restore above pays), progress
- *   kept exactly, plus, for a group resumed from a CILP save, what is left of
- *   its restore: its SMs' state is being restored until timing.restore_busy
- *   after its load began, and its save waits for that; a slice no longer than
+ *   below the shape's limit; 0 on the Hopper profiles: the restore above
+ *   pays), progress kept exactly, plus, for a group resumed from a CILP
+ *   save, what is left of its restore: its SMs' state is being restored
+ *   until timing.restore_busy after its load began, and its save waits for
+ *   that; a slice no longer than
  *   the load ends before that restore begins (H200 switch-cost: two groups
  *   of 5 ms kernels at 50/75/100 us slices lose 23/11/7% of the throughput
  *   the same save and load give at 150-1000 us; at 25 us none completes;

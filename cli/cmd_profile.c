@@ -4,6 +4,7 @@
  * (a file with `base: NAME` included) and where its values come from, `check` validates profile files the way a
  * run would load them; `provenance` and `from-trace` are in cmd_profile_from_trace.c.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,11 @@ static void show_us(const char *name, uint64_t ns)
     printf("  %-22s %.3f us\n", name, (double)ns / 1000.0);
 }
 
+static void show_flag(const char *name, bool on)
+{
+    printf("  %-22s %s\n", name, on ? "yes" : "no");
+}
+
 static int cmd_show(int argc, char **argv)
 {
     if (argc != 2) {
@@ -131,16 +137,16 @@ static int cmd_show(int argc, char **argv)
     show_us("short_slice_restore_per_us", t->short_slice_restore_per_us_ns);
     show_us("lock_left", t->lock_left_ns);
     show_us("lock_ran", t->lock_ran_ns);
-    printf("  %-22s %s\n", "wait_hides_gap", t->wait_hides_gap ? "yes" : "no");
+    show_flag("wait_hides_gap", t->wait_hides_gap);
     show_us("save_per_kb", t->save_ns_per_kb);
     show_us("restore_per_kb", t->restore_ns_per_kb);
     show_us("restore_per_thread_kb", t->restore_ns_per_thread_kb);
     show_us("restore_per_sm_kb", t->restore_ns_per_sm_kb);
     printf("  %-22s %u bytes\n", "restore_thread_free", t->restore_thread_free_bytes);
     printf("  %-22s %llu ns\n", "timeslice_tick", (unsigned long long)(t->timeslice_tick_ns ? t->timeslice_tick_ns : 1000));
-    printf("  %-22s %s\n", "yield_skips_late", t->yield_skips_late_work ? "yes" : "no");
+    show_flag("yield_skips_late", t->yield_skips_late_work);
     show_us("yield_skip_min_run", t->yield_skip_min_run_ns);
-    printf("  %-22s %s\n", "expiry_skips_late", t->expiry_skips_late_work ? "yes" : "no");
+    show_flag("expiry_skips_late", t->expiry_skips_late_work);
     show_us("wake_after", t->wake_after_ns);
     show_us("wake_per_ms", t->wake_per_ms_ns);
     show_us("wake_max", t->wake_max_ns);

@@ -74,10 +74,10 @@
  *   pays), progress kept exactly, plus, for a group resumed from a CILP
  *   save, what is left of its restore: its SMs' state is being restored
  *   until timing.restore_busy after its load began, and its save waits for
- *   that; a slice no longer than
- *   the load ends before that restore begins (H200 switch-cost: two groups
- *   of 5 ms kernels at 50/75/100 us slices lose 23/11/7% of the throughput
- *   the same save and load give at 150-1000 us; at 25 us none completes;
+ *   that; a slice no longer than the load ends before that restore begins
+ *   (H200 switch-cost: two groups of 5 ms kernels at 50/75/100 us slices
+ *   lose 23/11/7% of the throughput the same save and load give at
+ *   150-1000 us; at 25 us none completes;
  *   validation v18: BE groups at 1 us slices next to an LC). Work not
  *   finished stays queued. Switching such a group back
  *   in also costs its blocks' own threads copying their shared memory back,

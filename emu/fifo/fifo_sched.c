@@ -181,9 +181,10 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
         if (tm->short_slice_restore_ns && bound < load)
             load = bound;
     }
-    uint64_t cost = t == rl->resident ? 0 : load;
+    bool loaded = t == rl->resident;
+    uint64_t cost = loaded ? 0 : load;
     /* the cut kernel's shared memory comes back before the slice begins (fifo.h) */
-    uint64_t smem = t == rl->resident ? 0 : tm->restore_ns_per_kb * t->saved_kb;
+    uint64_t smem = loaded ? 0 : tm->restore_ns_per_kb * t->saved_kb;
     /* the interrupted blocks' own threads copy their shared memory back, each thread its share and the SM all of it
      * through one path; the rest of the load hides the first restore_thread_free_bytes' worth (fifo.h) */
     uint64_t copy = tm->restore_ns_per_thread_kb * t->saved_thread_bytes;
@@ -194,7 +195,7 @@ static void start_switch(struct fifo_runlist *rl, struct fifo_tsg *t, uint64_t w
     t->saved_thread_bytes = 0;
     bool sw = cost + smem != 0;
     /* a group that ran out of work stays loaded until another one needs the engine: its save comes first */
-    uint64_t save = rl->resident && t != rl->resident ? tm->idle_save_ns : 0;
+    uint64_t save = rl->resident && !loaded ? tm->idle_save_ns : 0;
     cost += save + wake + smem;
     t->saved_kb = 0;
     set_state(rl, ENG_SWITCH);

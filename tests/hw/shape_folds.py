@@ -22,8 +22,8 @@ back-to-back 2048 us scenarios (k-ts2048-*-g0, where the profile's value comes f
 fold holds every one of those out).
 
 shape_folds.py NVEMU WORKDIR waves: the multi-wave recordings (fixtures/hw/h200-580.159.04/waves), regimes by
-policy; nothing is fitted (the grid is the profile's own cilp_save_us), so every fold's held-out metrics are the
-model's predictions: the suite was recorded after them.
+policy; nothing is fitted (an empty grid), so every fold's held-out metrics are the model's predictions: the suite
+was recorded after them.
 
 --timing FILE: runs the emulator on the profile with the timing values in FILE (lines `key: value`, as in the
 profile's timing section) put in place of those it has or added to it; a grid given relative to the profile's value
@@ -81,8 +81,7 @@ elif SUITE == 'short':
 elif SUITE == 'waves':
     REC = ROOT + '/fixtures/hw/h200-580.159.04/waves'
     SC = ROOT + '/scenarios/validation-waves'
-    GRID = [('cilp_save_us', [0])]
-    RELATIVE = True
+    GRID = []
     fitted = lambda n: True
     regime = lambda n: n.split('-')[1]
 else:

@@ -35,6 +35,7 @@ struct wl_part {
     uint64_t want;               /* kernel id, 0 = any */
     uint64_t deadline;           /* 0 = none */
     bool sleeping;               /* SLEEP: only the deadline ends it */
+    bool yielding;               /* SLEEP to the present: satisfied at once, returns on its turn */
     bool stalled;                /* nothing can ever satisfy it */
     sim_event_id timer;
     bool timer_fired;
@@ -117,7 +118,7 @@ static bool find_done(const struct wl_part *p, uint32_t *idx)
 static bool satisfied(const struct wl_part *p)
 {
     uint32_t i;
-    if (p->stalled || p->timer_fired)
+    if (p->stalled || p->timer_fired || p->yielding)
         return true;
     if (p->deadline && sim_now(p->wl->s) >= p->deadline)
         return true;
@@ -404,14 +405,20 @@ NV_STATUS workload_wait(struct workload *wl, int32_t tid, uint64_t kernel_id, ui
     return st;
 }
 
+/*
+ * A sleep to the present (or past) still blocks: it gives the baton up and
+ * returns on the caller's turn. A participant's first call after it
+ * registered is otherwise made while others run (the runner, a process still
+ * starting), and what it traces would land in wall-clock order.
+ */
 static void sleep_until(struct wl_part *p, uint64_t until, pthread_mutex_t *lock, const nvemu_access *acc)
 {
-    if (until <= sim_now(p->wl->s))
-        return;
     p->want = 0;
-    p->deadline = until;
     p->sleeping = true;
+    p->yielding = until <= sim_now(p->wl->s);
+    p->deadline = p->yielding ? 0 : until;
     block(p, lock, acc);
+    p->yielding = false;
 }
 
 void workload_after_ioctl(struct workload *wl, int32_t tid, pthread_mutex_t *emu_lock, const nvemu_access *acc)

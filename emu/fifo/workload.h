@@ -75,8 +75,9 @@ struct workload_done {
  */
 NV_STATUS workload_wait(struct workload *wl, int32_t tid, uint64_t kernel_id, uint64_t deadline_ns,
                         struct workload_done *out, pthread_mutex_t *lock, const nvemu_access *acc);
-/* Blocks participant tid until virtual time until_ns: NV_OK, NV_ERR_INVALID_STATE when tid is none,
- * NV_ERR_INVALID_ARGUMENT (logged) when until_ns lies more than one hour of virtual time ahead. */
+/* Blocks participant tid until virtual time until_ns; a time not ahead still waits for tid's turn of the
+ * baton (a yield). NV_OK, NV_ERR_INVALID_STATE when tid is none, NV_ERR_INVALID_ARGUMENT (logged) when
+ * until_ns lies more than one hour of virtual time ahead. */
 NV_STATUS workload_sleep(struct workload *wl, int32_t tid, uint64_t until_ns, pthread_mutex_t *lock,
                          const nvemu_access *acc);
 /*

@@ -9,7 +9,9 @@
  *   NVEMU_SCENARIO_INSTANCE  instance id its request marks carry (a)
  *   NVEMU_SCENARIO_END_NS    virtual end of the run: no wait goes past it
  *   NVEMU_SCENARIO_READY_FD  one byte is written here once the context
- *                            exists and the process is a registered participant
+ *                            exists and the process is a registered participant;
+ *                            then a WL_SLEEP until 0 waits for the start (the
+ *                            process's turn, once all are ready)
  *   NVEMU_SCENARIO_COMM      process name to take (policies classify by it)
  * The task reports its requests with marks (the workload escape's mark
  * record, a = instance, b = request number or the value named below); the

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -229,6 +231,54 @@ static void virtual_time_never_passes_a_sleeping_participant(void **state)
     assert_int_equal(a.seen2, 9 * MS);
 }
 
+struct late {
+    struct fx *x;
+    atomic_bool registered, returned;
+    uint64_t seen;
+};
+
+static void *late_main(void *arg)
+{
+    struct late *l = arg;
+    struct nvemu_wl_register r = {.name = "late"};
+    tio(&l->x->e, l->x->e.ctl, NVEMU_ESC_WL_REGISTER, &r, sizeof(r));
+    atomic_store(&l->registered, true);
+    struct nvemu_wl_sleep sl = {.until_ns = 0};
+    tio(&l->x->e, l->x->e.ctl, NVEMU_ESC_WL_SLEEP, &sl, sizeof(sl));
+    l->seen = now_ns(l->x);
+    atomic_store(&l->returned, true);
+    struct nvemu_wl_status u = {0};
+    tio(&l->x->e, l->x->e.ctl, NVEMU_ESC_WL_UNREGISTER, &u, sizeof(u));
+    return NULL;
+}
+
+/*
+ * A participant that registers while another one runs and sleeps to the present does not go on
+ * beside it: it returns on its turn, when the running one blocks, before any time passes.
+ */
+static void sleep_to_the_present_waits_for_the_turn(void **state)
+{
+    struct fx *x = *state;
+    struct nvemu_wl_register r = {.name = "main"};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_REGISTER, &r, sizeof(r)), 0);
+    struct late l = {.x = x};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, late_main, &l), 0);
+    while (!atomic_load(&l.registered))
+        sched_yield();
+    /* while this participant runs, the late one stays in its sleep however long it is given */
+    nanosleep(&(struct timespec){0, 50 * 1000000L}, NULL);
+    assert_false(atomic_load(&l.returned));
+    struct nvemu_wl_sleep sl = {.until_ns = MS};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_SLEEP, &sl, sizeof(sl)), 0);
+    pthread_join(t, NULL);
+    assert_true(atomic_load(&l.returned));
+    assert_int_equal(l.seen, 0);
+    assert_int_equal(now_ns(x), MS);
+    struct nvemu_wl_status u = {0};
+    assert_int_equal(tio(&x->e, x->e.ctl, NVEMU_ESC_WL_UNREGISTER, &u, sizeof(u)), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +287,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(kernel_of_a_lost_gpu_fails_at_the_loss, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forget_opener, setup, teardown),
         cmocka_unit_test_setup_teardown(call_pushing_the_clock_past_an_hour_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(sleep_to_the_present_waits_for_the_turn, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

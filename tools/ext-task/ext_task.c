@@ -179,6 +179,12 @@ static int setup(struct task *t, struct nvrm_os_dir *dir)
         }
         close(rfd);
     }
+    /* the protocol's start: a sleep to time 0 returns on this participant's turn, once every process is ready */
+    struct nvemu_wl_sleep start = {.until_ns = 0};
+    if (esc(t, ESC(NVEMU_ESC_WL_SLEEP, struct nvemu_wl_sleep), &start) != 0 || start.status != NV_OK) {
+        fprintf(stderr, "nvemu-ext-task: SLEEP to the start: status 0x%x\n", start.status);
+        return -1;
+    }
     return 0;
 }
 

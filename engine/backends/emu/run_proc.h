@@ -9,7 +9,8 @@
  * Determinism: the runner registers itself as a participant first, so no
  * time passes while the children start; children are started one after the
  * other, each after the previous one reported ready (registered, context
- * built), so participant ids follow the scenario's instance order. Then the
+ * built), so participant ids follow the scenario's instance order; each
+ * then waits for its turn (a WL_SLEEP until 0) before its first work. Then the
  * runner sleeps in virtual time until the end of the run and leaves; every
  * child stops at the end itself (the protocol, scenarios/README.md): it
  * frees its context before it unregisters, so the children's teardowns

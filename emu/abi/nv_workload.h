@@ -66,7 +66,7 @@ struct nvemu_wl_wait {
 };
 NV_ASSERT_LAYOUT(struct nvemu_wl_wait, 40, 8);
 
-struct nvemu_wl_sleep {        /* sleep until virtual time until_ns */
+struct nvemu_wl_sleep {        /* sleep until virtual time until_ns (not ahead: until the caller's turn) */
     uint64_t until_ns;
     uint32_t status;
     uint32_t pad;

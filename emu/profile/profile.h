@@ -307,6 +307,12 @@ void profile_print_provenance(const struct profile *p, FILE *out);
 /* Names of default_compute_preempt_mode values (index = mode: 0 WFI, 1 CTA, 2 CILP), NULL-terminated. */
 extern const char *const profile_preempt_mode_names[];
 
+/*
+ * The timing duration a profile key names ("cilp_resave" or its older "cilp_resave_us"), in ns: true with *ns
+ * set, false for a key that is no timing duration.
+ */
+bool profile_timing_get(const struct profile *p, const char *key, uint64_t *ns);
+
 /* Frees a loaded profile and its canned blobs; NULL is a no-op. */
 void profile_free(struct profile *p);
 

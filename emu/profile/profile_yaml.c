@@ -690,3 +690,14 @@ struct profile *profile_parse_yaml(const char *file, const char *text, size_t le
 {
     return profile_parse_yaml_set(file, text, len, NULL, 0, err, errlen);
 }
+
+bool profile_timing_get(const struct profile *p, const char *key, uint64_t *ns)
+{
+    for (const struct yfield *f = timing_fields; f->key; f++) {
+        if (f->type != YF_DURATION || (strcmp(f->key, key) && (!f->legacy_us || strcmp(f->legacy_us, key))))
+            continue;
+        memcpy(ns, (const char *)p + f->off, sizeof *ns);
+        return true;
+    }
+    return false;
+}

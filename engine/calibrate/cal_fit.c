@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "profile/profile.h"
 #include "runner.h"
 #include "scenario.h"
 
@@ -16,11 +17,16 @@
  * (the range's 1/486th at the end). */
 #define GRID 7
 #define ROUNDS 5
-/* A second pass over every step, with the others at their first-pass values (a value fitted early moves the
- * experiments of those after it, and the other way round: the tick moves every switch experiment), searches
- * around its first value: an eighth of the range each side, in ROUNDS2 rounds. */
+/* Later passes over every step, with the others at their values of the pass before (a value fitted early moves the
+ * experiments of those after it, and the other way round: the tick moves every switch experiment), search around
+ * the value before: an eighth of the range each side, in ROUNDS2 rounds; PASSES in all. Two were enough while one
+ * save cost stood for every switch; with the per-save accounting the tick, the save and the idle save trade off
+ * against one another in the switch experiments and take four to come back
+ * (calibrate.synthetic_per_save_recovers_truth). The tick, in whole ns, still moves by a nanosecond or two in the
+ * fourth, so no pass count is "settled" by a resolution test: the count is fixed. */
 #define PASS2_WIDTH 8
 #define ROUNDS2 4
+#define PASSES 4
 
 /* Timing keys in place: the fitted ones and the one being searched. */
 struct cand {
@@ -163,15 +169,32 @@ struct search {
     double meas[CAL_MAX_METRICS];
     size_t nm;
     unsigned evals;
+    bool tie;                      /* st->tie_key = value x tie_scale + tie_offset */
+    double tie_scale, tie_offset;
 };
+
+/* The tie of step st over the base profile bp: false when st has none, or keeps a distance the base does not set. */
+static bool step_tie(const struct cal_step *st, const struct profile *bp, double *scale, double *offset)
+{
+    if (!st->tie_key)
+        return false;
+    *scale = st->tie_scale, *offset = 0;
+    if (!st->tie_base_distance)
+        return true;
+    uint64_t key_ns, tie_ns;
+    if (!profile_timing_get(bp, st->key, &key_ns) || !profile_timing_get(bp, st->tie_key, &tie_ns) || !tie_ns)
+        return false;
+    *scale = 1, *offset = ((double)tie_ns - (double)key_ns) / 1e3;
+    return true;
+}
 
 static int eval(struct search *q, double v, double *cost, double *model, char *err, size_t errlen)
 {
     /* profile times are whole nanoseconds */
     v = q->st->ns ? round(v) : round(v * 1e3) / 1e3;
     cand_set(q->cand, q->st->key, q->st->ns, v);
-    if (q->st->tie_key)
-        cand_set(q->cand, q->st->tie_key, false, v * q->st->tie_scale);
+    if (q->tie)
+        cand_set(q->cand, q->st->tie_key, false, v * q->tie_scale + q->tie_offset);
     if (write_cand(q->base, q->cand, q->path, err, errlen) ||
         run_metrics(q->d, q->path, q->mets, q->nm, model, err, errlen))
         return -1;
@@ -217,6 +240,8 @@ static int search_step(struct search *q, double lo, double hi, int rounds, struc
     if (eval(q, best, &row->cost, model, err, errlen))
         return -1;
     row->value = best;
+    row->tied = q->tie;
+    row->tie_value = best * q->tie_scale + q->tie_offset;
     /* the best at an end of the range says the recordings want a value beyond it */
     double span = q->st->hi - q->st->lo;
     row->at_edge = best <= q->st->lo + span * 1e-3 || best >= q->st->hi - span * 1e-3;
@@ -246,21 +271,29 @@ int cal_fit(const struct cal_data *d, const char *base, const char *only, struct
 {
     memset(fit, 0, sizeof *fit);
     snprintf(fit->base, sizeof fit->base, "%s", base);
+    char perr[512];
+    struct profile *bp = profile_load(base, perr, sizeof perr);
+    if (!bp) {
+        snprintf(err, errlen, "base profile: %s", perr);
+        return -1;
+    }
     char dir[] = "/tmp/nvemu-calibrate-XXXXXX";
     if (!mkdtemp(dir)) {
         snprintf(err, errlen, "cannot create a temporary directory");
+        profile_free(bp);
         return -1;
     }
     char path[sizeof dir + 16];
     snprintf(path, sizeof path, "%s/cand.yaml", dir);
     struct cand cand = {.n = 0};
     int rc = 0;
-    for (int pass = 0; pass < 2 && !rc; pass++) {
+    for (int pass = 0; pass < PASSES && !rc; pass++) {
         size_t k = 0;
         for (const struct cal_step *st = cal_steps; st->key && !rc; st++) {
             if (!cal_step_named(st, only))
                 continue;
             struct search q = {.d = d, .base = fit->base, .path = path, .cand = &cand, .st = st};
+            q.tie = step_tie(st, bp, &q.tie_scale, &q.tie_offset);
             for (size_t i = 0; i < CAL_MAX_METRICS && st->metrics[i].exp; i++)
                 if (cal_measured(d, st->metrics[i].exp, st->metrics[i].task, st->metrics[i].stat, &q.meas[q.nm]))
                     q.mets[q.nm++] = st->metrics[i];
@@ -291,6 +324,7 @@ int cal_fit(const struct cal_data *d, const char *base, const char *only, struct
     }
     unlink(path);
     rmdir(dir);
+    profile_free(bp);
     if (!rc && !fit->nrows) {
         snprintf(err, errlen, "no step has recordings to fit (is the directory one `nvemu calibrate --hw` wrote?)");
         rc = -1;

@@ -31,7 +31,7 @@ const struct cal_step cal_steps[] = {
      .metrics = {M("x-slice-bekernel5ms", "lc", CAL_ALONE_P50)}, .tie_key = "wake_max_us", .tie_scale = 16},
     /* two BE groups alternating every 200 us inside 10 ms kernels: each switch saves one mid-kernel */
     {.key = "cilp_save_us", .ns = false, .lo = 40, .hi = 400, .what = "saving a group interrupted mid-kernel (no shared memory)",
-     .metrics = {M("x-switch-smem0", "be", CAL_RPS)}},
+     .metrics = {M("x-switch-smem0", "be", CAL_RPS)}, .tie_key = "cilp_resave_us", .tie_base_distance = true},
     {.key = "restore_per_kb_us", .ns = false, .lo = 0, .hi = 2, .what = "a cut group's shared memory back, per KiB, before its slice",
      .metrics = {M("x-switch-smem128", "be", CAL_RPS), M("x-switch-smem200", "be", CAL_RPS)}},
     /* LC next to BE requests of short kernels under native 2048 us slices: the LC group is saved idle */

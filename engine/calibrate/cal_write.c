@@ -74,9 +74,13 @@ int cal_write_profile(const struct cal_fit *fit, const struct cal_data *d, const
                     r->model[k]);
         }
         fputc('\n', f);
-        if (r->step->tie_key) {
-            fmt_value(val, sizeof val, r->value * r->step->tie_scale, false);
-            fprintf(f, "  %s: %-12s # follows %s (x %g)\n", r->step->tie_key, val, r->step->key, r->step->tie_scale);
+        if (r->tied) {
+            fmt_value(val, sizeof val, r->tie_value, false);
+            if (r->step->tie_base_distance)
+                fprintf(f, "  %s: %-12s # follows %s at the base's distance\n", r->step->tie_key, val, r->step->key);
+            else
+                fprintf(f, "  %s: %-12s # follows %s (x %g)\n", r->step->tie_key, val, r->step->key,
+                        r->step->tie_scale);
         }
     }
     fprintf(f, "provenance:\n  timing: \"%s, nvemu calibrate on %s; keys without a row below: base %s\"\n",

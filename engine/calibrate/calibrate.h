@@ -6,8 +6,8 @@
  * value is one key of the profile's timing section, found by running the experiments that isolate it on the
  * emulator with candidate values and keeping the one whose metrics come closest to the recorded ones (least
  * squares of the log ratio). Values are fitted one after the other in a fixed order, each with the ones before
- * it already in place, then once more each around its first value with all the others fitted (coordinate
- * descent, two passes); keys the steps do not name come from the base profile.
+ * it already in place, then again each around its value with all the others fitted (coordinate descent, four
+ * passes); keys the steps do not name come from the base profile.
  */
 #ifndef NVEMU_CALIBRATE_H
 #define NVEMU_CALIBRATE_H
@@ -53,6 +53,9 @@ struct cal_step {
      * the experiment's longest idle, which alone cannot tell the two apart */
     const char *tie_key;
     double tie_scale;
+    /* instead, tie_key keeps the base profile's distance from this key, and only where the base sets it (not 0):
+     * the per-save accounting's re-save, whose experiments no step here runs */
+    bool tie_base_distance;
 };
 /* The fit's steps in the order they run, ending with a row of NULL key. */
 extern const struct cal_step cal_steps[];
@@ -110,6 +113,8 @@ struct cal_fit_row {
     unsigned used;                  /* metrics that had recordings */
     unsigned evals;                 /* model runs of candidates */
     bool at_edge;                   /* the best value is an end of the search range */
+    bool tied;                      /* the step's tie_key was set with it, to tie_value (in us) */
+    double tie_value;
     double model[CAL_MAX_METRICS], meas[CAL_MAX_METRICS];
 };
 

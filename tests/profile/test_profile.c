@@ -93,6 +93,26 @@ static void builtin_h200_profile_has_the_boards_values(void **state)
     profile_free(p);
 }
 
+/* A timing duration is read by its key or the key's older "_us" spelling; a key that is no timing duration is not. */
+static void timing_duration_is_read_by_key(void **state)
+{
+    (void)state;
+    char err[256];
+    struct profile *p = profile_load("h200", err, sizeof err);
+    assert_non_null(p);
+    uint64_t ns = 0;
+    assert_true(profile_timing_get(p, "cilp_save", &ns));
+    assert_int_equal(ns, p->timing.cilp_save_ns);
+    ns = 0;
+    assert_true(profile_timing_get(p, "cilp_save_us", &ns));
+    assert_int_equal(ns, p->timing.cilp_save_ns);
+    assert_true(profile_timing_get(p, "restore_per_kb_us", &ns));
+    assert_int_equal(ns, p->timing.restore_ns_per_kb);
+    assert_false(profile_timing_get(p, "default_timeslice", &ns));
+    assert_false(profile_timing_get(p, "no_such_key", &ns));
+    profile_free(p);
+}
+
 static void test_unknown_name_and_missing_file(void **state)
 {
     (void)state;
@@ -539,6 +559,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_builtins_load),
         cmocka_unit_test(builtin_h200_profile_has_the_boards_values),
+        cmocka_unit_test(timing_duration_is_read_by_key),
         cmocka_unit_test(test_unknown_name_and_missing_file),
         cmocka_unit_test(test_load_from_file),
         cmocka_unit_test(unknown_key_is_refused_at_its_line),

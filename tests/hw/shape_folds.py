@@ -23,7 +23,10 @@ fold holds every one of those out).
 
 shape_folds.py NVEMU WORKDIR waves: the multi-wave recordings (fixtures/hw/h200-580.159.04/waves), regimes by
 policy; nothing is fitted (an empty grid), so every fold's held-out metrics are the model's predictions: the suite
-was recorded after them.
+was recorded after them. waves-h100: the same on the H100's (fixtures/hw/h100-580.159.04/waves), emu/profiles/h100.yaml.
+
+--profile FILE: the profile to start from instead of the built-in one (a profile with `base:` a built-in name, such
+as what `nvemu calibrate` writes).
 
 --timing FILE: runs the emulator on the profile with the timing values in FILE (lines `key: value`, as in the
 profile's timing section) put in place of those it has or added to it; a grid given relative to the profile's value
@@ -50,6 +53,12 @@ if '--timing' in sys.argv:
             key, value = (x.strip() for x in line.split(':', 1))
             TIMING[key] = value
     del sys.argv[i:i + 2]
+PROFILE = None
+if '--profile' in sys.argv:
+    i = sys.argv.index('--profile')
+    PROFILE = os.path.abspath(sys.argv[i + 1])
+    del sys.argv[i:i + 2]
+GPU = 'h200'
 WORK = sys.argv[2] if len(sys.argv) > 2 else '/tmp/nvemu-shape-folds'
 SUITE = sys.argv[3] if len(sys.argv) > 3 else 'shapes'
 DERIVED = {}  # key: its value from the grid point's, for keys tied to a fitted one
@@ -78,15 +87,16 @@ elif SUITE == 'short':
     fitted = lambda n: n.startswith('k-ts2048-') and n.endswith('-g0')  # as the profile's value was fitted
     regime = lambda n: ('LC next to launch-bound BE' if n.startswith('l-') else
                         n.split('-')[1] + (' back to back' if n.endswith('-g0') else ' launch-bound'))
-elif SUITE == 'waves':
-    REC = ROOT + '/fixtures/hw/h200-580.159.04/waves'
+elif SUITE in ('waves', 'waves-h100'):
+    GPU = 'h100' if SUITE == 'waves-h100' else 'h200'
+    REC = ROOT + f'/fixtures/hw/{GPU}-580.159.04/waves'
     SC = ROOT + '/scenarios/validation-waves'
     GRID = []
     fitted = lambda n: True
     regime = lambda n: n.split('-')[1]
 else:
-    sys.exit(f'unknown suite {SUITE}: shapes, validation, short or waves')
-BASE = open(ROOT + '/emu/profiles/h200.yaml').read()
+    sys.exit(f'unknown suite {SUITE}: shapes, validation, short, waves or waves-h100')
+BASE = open(PROFILE or ROOT + f'/emu/profiles/{GPU}.yaml').read()
 
 
 def with_value(profile, key, value, add=False):
@@ -136,7 +146,7 @@ written, written_lock = set(), threading.Lock()
 def emu(n, prm):
     if (n, prm) not in cache:
         tag = '-'.join(map(str, prm))
-        pf = f'{WORK}/h200-{tag}.yaml'
+        pf = f'{WORK}/{GPU}-{tag}.yaml'
         with written_lock:  # written once per run: a file left by an earlier run may hold another base profile
             if pf not in written:
                 written.add(pf)

@@ -15,6 +15,16 @@
  * After calibrating the loop alone it writes READY_FILE, waits for GO_FILE, runs SECONDS and writes one line
  * per kernel: its request, the blocks' earliest and latest start and end, and the steps off the SM (the
  * first two of each block) reduced over the blocks. Times are %globaltimer ns, the same clock in every process.
+ *
+ * The timer read costs the loop ~40 ns a round, and with 200 KiB of shared memory a block and 64-1024 threads it
+ * makes the group's switches dearer than the hardware backend's kernel finds them (fixtures/hw/h200-580.159.04/
+ * slice-trace/README.md, "The recorder's probe"); without shared memory, or with one warp, it does not.
+ *
+ * SLICE_TRACE_KERNEL (comma-separated) changes the kernel in the ways it differs from the hardware backend's work
+ * kernel (engine/backends/hw/hw_ptx.c), to tell which of them a switch's cost depends on: `chains40` runs 40 FMA
+ * chains (the backend's count) in place of 26; `store` has every thread store its sum into the shared memory and
+ * read it back after the loop, as the backend's kernel does when it has 4 bytes a thread; `quiet` leaves the timer
+ * out of the loop (no steps off the SM are recorded then: the requests done are the measure).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -26,13 +36,25 @@
 
 #include "cu_driver.h"
 
-#define ACC 26
+#define ACC_MAX 40
 #define GAP_NS 2500u
 #define REC_U64 8 /* start, end, smid | ngap << 32, gap0 from, gap0 to, gap1 from, gap1 to, total off */
 
 static void *fn, *stream;
 static uint64_t rec_buf, sink_buf;
 static unsigned smem_bytes, threads = 1024;
+static int acc = 26;
+static int store, quiet;
+
+static void read_variant(void)
+{
+    const char *v = getenv("SLICE_TRACE_KERNEL");
+    if (!v)
+        return;
+    acc = strstr(v, "chains40") ? ACC_MAX : acc;
+    store = strstr(v, "store") != NULL;
+    quiet = strstr(v, "quiet") != NULL;
+}
 
 static uint64_t now_ns(void)
 {
@@ -42,8 +64,8 @@ static uint64_t now_ns(void)
 }
 
 /*
- * The kernel's PTX, written out by loops: 26 independent FMA chains, 48 registers a thread with the stamps
- * (the hardware backend's work kernel: 46).
+ * The kernel's PTX, written out by loops: 26 independent FMA chains (40 with `chains40`), 48 registers a thread
+ * with the stamps (the hardware backend's work kernel: 46).
  */
 static char *kernel_ptx(void)
 {
@@ -63,13 +85,14 @@ static char *kernel_ptx(void)
          "mov.u64 %%rd4, 0;\nmov.u64 %%rd5, 0;\nmov.u64 %%rd6, 0;\nmov.u64 %%rd7, 0;\nmov.u64 %%rd8, 0;\n"
          "mov.u32 %%r8, 0;\ncvt.u64.u32 %%rd9, %%r1;\n"
          "cvt.rn.f32.u32 %%s0, %%r2;\nmul.rn.f32 %%s0, %%s0, 0f3A83126F;\n",
-         ACC);
-    for (int i = 0; i < ACC; i++)
+         acc);
+    for (int i = 0; i < acc; i++)
         EMIT("add.rn.f32 %%a%d, %%s0, 0f%08X;\n", i, 0x3C000000u + (unsigned)i * 0x00100000u);
     EMIT("mov.u32 %%r3, 0;\nsetp.eq.u32 %%p0, %%r0, 0;\n@%%p0 bra DONE;\nLOOP:\n");
-    for (int i = 0; i < ACC; i++)
+    for (int i = 0; i < acc; i++)
         EMIT("fma.rn.f32 %%a%d, %%a%d, 0f3F800347, 0f33D6BF95;\n", i, i);
     /* thread 0: a step of the timer beyond p_gap is time off the SM */
+    EMIT(quiet ? "bra NEXT;\n" : "");
     EMIT("@!%%p3 bra NEXT;\nmov.u64 %%rd10, %%globaltimer;\nsub.u64 %%rd11, %%rd10, %%rd3;\nmov.u64 %%rd3, %%rd10;\n"
          "setp.le.u64 %%p1, %%rd11, %%rd9;\n@%%p1 bra NEXT;\n"
          "add.u64 %%rd8, %%rd8, %%rd11;\nsub.u64 %%rd12, %%rd10, %%rd11;\n"
@@ -78,8 +101,11 @@ static char *kernel_ptx(void)
          "COUNT:\nadd.u32 %%r8, %%r8, 1;\n"
          "NEXT:\nadd.u32 %%r3, %%r3, 1;\nsetp.lt.u32 %%p1, %%r3, %%r0;\n@%%p1 bra LOOP;\nDONE:\n"
          "mov.f32 %%s1, %%a0;\n");
-    for (int i = 1; i < ACC; i++)
+    for (int i = 1; i < acc; i++)
         EMIT("add.rn.f32 %%s1, %%s1, %%a%d;\n", i);
+    if (store && smem_bytes >= threads * 4u)
+        EMIT("mov.u32 %%r9, dsm;\nshl.b32 %%r10, %%r2, 2;\nadd.u32 %%r9, %%r9, %%r10;\n"
+             "st.volatile.shared.f32 [%%r9], %%s1;\nld.volatile.shared.f32 %%s1, [%%r9];\n");
     /* every thread's sum is stored, so no chain is dead code */
     EMIT("mov.u32 %%r4, %%ctaid.x;\nand.b32 %%r4, %%r4, 2047;\nshl.b32 %%r5, %%r4, 10;\nadd.u32 %%r5, %%r5, %%r2;\n"
          "mul.wide.u32 %%rd13, %%r5, 4;\nadd.s64 %%rd13, %%rd1, %%rd13;\nst.global.f32 [%%rd13], %%s1;\n"
@@ -179,6 +205,7 @@ static int run(double d_us, unsigned blocks, unsigned nkernel, double smem_kb, d
         return 2;
     }
     smem_bytes = (unsigned)(smem_kb * 1024);
+    read_variant();
     setup();
     size_t cap = (size_t)(secs * 1e6 / d_us * 1.2) + nkernel;
     size_t rec_bytes = (size_t)blocks * REC_U64 * 8;
@@ -194,8 +221,9 @@ static int run(double d_us, unsigned blocks, unsigned nkernel, double smem_kb, d
     double per = (t2 - t1) / 4000.0, fixed = t1 - per * 500;
     uint32_t iters = d_us * 1e3 > fixed ? (uint32_t)((d_us * 1e3 - fixed) / per + 0.5) : 1;
     double got = alone_ns(blocks, iters, host);
-    printf("calibration: %.3f ns per round, %.0f ns fixed, %u rounds, %.0f ns alone (asked %.0f), smem %u\n", per,
-           fixed, iters, got, d_us * 1e3, smem_bytes);
+    printf("calibration: %.3f ns per round, %.0f ns fixed, %u rounds, %.0f ns alone (asked %.0f), smem %u, "
+           "%d chains%s%s\n", per, fixed, iters, got, d_us * 1e3, smem_bytes, acc, store ? ", store" : "",
+           quiet ? ", quiet" : "");
     touch(ready);
     while (access(go, F_OK) != 0)
         usleep(200);

@@ -7,6 +7,7 @@
 # fixtures/hw/h200-580.159.04/slice-trace/per-save.timing); the truth's re-save keeps the base's distance from its
 # save, and the fit must find it too.
 set -u
+. "$(dirname "$0")/keys.sh"
 nvemu=$1 out=$2 timing=${3:-}
 rm -rf "$out" && mkdir -p "$out/rec"
 base=h200 resave=
@@ -64,11 +65,10 @@ KEYS
   [ -z "$resave" ] || echo "cilp_resave_us $resave 0.04"
 } > "$out/keys.txt"
 while read -r key truth tol; do
-  v=$(sed -n "s/^  $key: *\([0-9.]*\)\(ns\)\{0,1\} .*/\1/p" "$out/fit.yaml")
+  v=$(fitted_value "$out/fit.yaml" "$key")
   [ -n "$v" ] || { echo "$key: not fitted"; fail=1; continue; }
-  ok=$(awk -v v="$v" -v h="$truth" -v t="$tol" 'BEGIN { d = (v - h) / h; if (d < 0) d = -d; print (d <= t) ? 1 : 0 }')
   echo "$key: fitted $v, truth $truth"
-  [ "$ok" = 1 ] || { echo "  $key is off by more than $tol"; fail=1; }
+  near "$v" "$truth" "$tol" || { echo "  $key is off by more than $tol"; fail=1; }
 done < "$out/keys.txt"
 grep -q 'timing.cilp_save: "derived, nvemu calibrate x-switch-smem0' "$out/fit.yaml" || \
     { echo "emulator recordings not marked derived"; fail=1; }

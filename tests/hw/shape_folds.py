@@ -24,6 +24,7 @@ fold holds every one of those out).
 shape_folds.py NVEMU WORKDIR waves: the multi-wave recordings (fixtures/hw/h200-580.159.04/waves), regimes by
 policy; nothing is fitted (an empty grid), so every fold's held-out metrics are the model's predictions: the suite
 was recorded after them. waves-h100: the same on the H100's (fixtures/hw/h100-580.159.04/waves), emu/profiles/h100.yaml.
+mixed, mixed-h100: the same for the mixed-shape requests (scenarios/validation-mixed, fixtures/hw/*/mixed).
 
 --profile FILE: the profile to start from instead of the built-in one (a profile with `base:` a built-in name, such
 as what `nvemu calibrate` writes).
@@ -87,15 +88,16 @@ elif SUITE == 'short':
     fitted = lambda n: n.startswith('k-ts2048-') and n.endswith('-g0')  # as the profile's value was fitted
     regime = lambda n: ('LC next to launch-bound BE' if n.startswith('l-') else
                         n.split('-')[1] + (' back to back' if n.endswith('-g0') else ' launch-bound'))
-elif SUITE in ('waves', 'waves-h100'):
-    GPU = 'h100' if SUITE == 'waves-h100' else 'h200'
-    REC = ROOT + f'/fixtures/hw/{GPU}-580.159.04/waves'
-    SC = ROOT + '/scenarios/validation-waves'
+elif SUITE in ('waves', 'waves-h100', 'mixed', 'mixed-h100'):
+    GPU = 'h100' if SUITE.endswith('-h100') else 'h200'
+    name = SUITE.split('-')[0]
+    REC = ROOT + f'/fixtures/hw/{GPU}-580.159.04/{name}'
+    SC = ROOT + f'/scenarios/validation-{name}'
     GRID = []
     fitted = lambda n: True
     regime = lambda n: n.split('-')[1]
 else:
-    sys.exit(f'unknown suite {SUITE}: shapes, validation, short, waves or waves-h100')
+    sys.exit(f'unknown suite {SUITE}: shapes, validation, short, waves, waves-h100, mixed or mixed-h100')
 BASE = open(PROFILE or ROOT + f'/emu/profiles/{GPU}.yaml').read()
 
 
@@ -114,6 +116,10 @@ if RELATIVE:
     def profile_value(key):
         return float(re.search(rf'^ *{key}: *(\S+)', BASE, flags=re.M).group(1))
     GRID = [(key, [round(profile_value(key) + d, 3) for d in steps]) for key, steps in GRID]
+    if re.search(r'^ *cilp_resave_us:', BASE, flags=re.M):
+        # the re-save keeps its distance from the save, as nvemu calibrate keeps it (engine/calibrate)
+        resave_gap = profile_value('cilp_resave_us') - profile_value('cilp_save_us')
+        DERIVED['cilp_resave_us'] = lambda prm: round(prm[0] + resave_gap, 3)
 
 
 def metrics(path):

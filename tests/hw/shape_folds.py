@@ -90,9 +90,9 @@ elif SUITE == 'short':
                         n.split('-')[1] + (' back to back' if n.endswith('-g0') else ' launch-bound'))
 elif SUITE in ('waves', 'waves-h100', 'mixed', 'mixed-h100'):
     GPU = 'h100' if SUITE.endswith('-h100') else 'h200'
-    name = SUITE.split('-')[0]
-    REC = ROOT + f'/fixtures/hw/{GPU}-580.159.04/{name}'
-    SC = ROOT + f'/scenarios/validation-{name}'
+    kind = SUITE.split('-')[0]
+    REC = ROOT + f'/fixtures/hw/{GPU}-580.159.04/{kind}'
+    SC = ROOT + f'/scenarios/validation-{kind}'
     GRID = []
     fitted = lambda n: True
     regime = lambda n: n.split('-')[1]

@@ -106,14 +106,22 @@
  *   window of the kernel's phase, and keeps taking it turn after turn).
  * - A TSG that runs out of work gives the engine to the next runnable TSG
  *   in runlist order; with timing.yield_skips_late_work, only to one that
- *   was already runnable when the yielding TSG began to run (its load
- *   ended): work that came later waits for the next expiry, or for an engine
- *   with nothing else to do (H200 validation-shapes m-native-2be-lc8xD-
- *   periodic20 traces: LC requests arriving while the second BE group fills
- *   in for the first, whose request just completed, wait two more BE slices
- *   when that BE group's request completes in turn: the engine goes back to
- *   the first BE group; arrivals during the switch, or before the first
- *   group's completion, do not; LC p99 there 11-13% low without it). Only a
+ *   was already runnable when the yielding TSG began its last kernel (or
+ *   began to run, its load ended, if that kernel resumed with the load):
+ *   work that came later waits for the next expiry, or for an engine with
+ *   nothing else to do, as at an expiry below (H200 validation-shapes
+ *   m-native-2be-lc8xD-periodic20 traces: LC requests arriving while the
+ *   second BE group fills in for the first, whose request just completed,
+ *   wait two more BE slices when that BE group's request completes in turn:
+ *   the engine goes back to the first BE group; arrivals during the switch,
+ *   or before the first group's completion, do not; LC p99 there 11-13% low
+ *   without it. There the filling-in group's last 2 ms kernel resumed with
+ *   its load. H200 mixed mx-native-2be-lcL-poi30-beS request marks: BE
+ *   requests of 30 kernels of 20-50 us, ~1.1 ms a turn; an LC arriving
+ *   during the second BE group's turn runs when that group's request
+ *   completes (25 and 31 of 70 requests on two boards), one arriving during
+ *   the first's waits for both; counted from the load's end the LC waited
+ *   for three turns in 32 of 70 and its p50 was 1.46 of the hardware's). Only a
  *   group that ran at least timing.yield_skip_min_run skips late work; one
  *   that runs out of work sooner hands on in runlist order, late work
  *   included (H200 lc-arrivals p-ts2048: an LC next to two BE groups of

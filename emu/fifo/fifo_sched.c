@@ -235,9 +235,10 @@ static struct fifo_tsg *next_runnable(const struct fifo_runlist *rl, const struc
 }
 
 /*
- * After a yield the engine goes to work it knew of when the yielding group began to run, if that group ran at
- * least timing.yield_skip_min_run; one that ran out of work sooner hands on in runlist order (fifo.h). rl_kick
- * runs at the yield, so now - run_since is how long the yielding group ran.
+ * After a yield the engine goes to work it knew of when the yielding group began its last kernel (or began to run,
+ * if that kernel resumed with its load), if that group ran at least timing.yield_skip_min_run; one that ran out of
+ * work sooner hands on in runlist order (fifo.h). rl_kick runs at the yield, so now - run_since is how long the
+ * yielding group ran.
  */
 static bool yield_skips_late(const struct fifo_runlist *rl)
 {
@@ -255,7 +256,8 @@ static void rl_kick(struct fifo_runlist *rl)
     rl->next = NULL;
     rl->yielded = false;
     uint32_t idx;
-    struct fifo_tsg *known = known_only ? next_runnable(rl, NULL, rl->run_since, &idx) : NULL;
+    uint64_t since = rl->last_kernel_t != UINT64_MAX ? rl->last_kernel_t : rl->run_since;
+    struct fifo_tsg *known = known_only ? next_runnable(rl, NULL, since, &idx) : NULL;
     if (known) {
         rl->pos = idx;
         start_switch(rl, known, wake);

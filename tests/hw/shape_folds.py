@@ -24,7 +24,8 @@ fold holds every one of those out).
 shape_folds.py NVEMU WORKDIR waves: the multi-wave recordings (fixtures/hw/h200-580.159.04/waves), regimes by
 policy; nothing is fitted (an empty grid), so every fold's held-out metrics are the model's predictions: the suite
 was recorded after them. waves-h100: the same on the H100's (fixtures/hw/h100-580.159.04/waves), emu/profiles/h100.yaml.
-mixed, mixed-h100: the same for the mixed-shape requests (scenarios/validation-mixed, fixtures/hw/*/mixed).
+mixed, mixed-h100: the same for the mixed-shape requests (scenarios/validation-mixed, fixtures/hw/*/mixed); yield,
+yield-h100: for where the engine goes after a yield (scenarios/validation-yield, fixtures/hw/*/yield).
 
 --profile FILE: the profile to start from instead of the built-in one (a profile with `base:` a built-in name, such
 as what `nvemu calibrate` writes).
@@ -88,16 +89,17 @@ elif SUITE == 'short':
     fitted = lambda n: n.startswith('k-ts2048-') and n.endswith('-g0')  # as the profile's value was fitted
     regime = lambda n: ('LC next to launch-bound BE' if n.startswith('l-') else
                         n.split('-')[1] + (' back to back' if n.endswith('-g0') else ' launch-bound'))
-elif SUITE in ('waves', 'waves-h100', 'mixed', 'mixed-h100'):
+elif SUITE in ('waves', 'waves-h100', 'mixed', 'mixed-h100', 'yield', 'yield-h100'):
     GPU = 'h100' if SUITE.endswith('-h100') else 'h200'
     kind = SUITE.split('-')[0]
     REC = ROOT + f'/fixtures/hw/{GPU}-580.159.04/{kind}'
     SC = ROOT + f'/scenarios/validation-{kind}'
     GRID = []
     fitted = lambda n: True
-    regime = lambda n: n.split('-')[1]
+    # the yield suite is native scheduling throughout: a regime is its BE request (kernels x length)
+    regime = (lambda n: n.split('-')[-1]) if kind == 'yield' else (lambda n: n.split('-')[1])
 else:
-    sys.exit(f'unknown suite {SUITE}: shapes, validation, short, waves, waves-h100, mixed or mixed-h100')
+    sys.exit(f'unknown suite {SUITE}: shapes, validation, short, waves, waves-h100, mixed, mixed-h100, yield or yield-h100')
 BASE = open(PROFILE or ROOT + f'/emu/profiles/{GPU}.yaml').read()
 
 

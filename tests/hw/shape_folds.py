@@ -99,7 +99,8 @@ elif SUITE in ('waves', 'waves-h100', 'mixed', 'mixed-h100', 'yield', 'yield-h10
     # the yield suite is native scheduling throughout: a regime is its BE request (kernels x length)
     regime = (lambda n: n.split('-')[-1]) if kind == 'yield' else (lambda n: n.split('-')[1])
 else:
-    sys.exit(f'unknown suite {SUITE}: shapes, validation, short, waves, waves-h100, mixed, mixed-h100, yield or yield-h100')
+    sys.exit(f'unknown suite {SUITE}: shapes, validation, short, waves, waves-h100, mixed, mixed-h100, yield or '
+             'yield-h100')
 BASE = open(PROFILE or ROOT + f'/emu/profiles/{GPU}.yaml').read()
 
 
